@@ -1,0 +1,110 @@
+/* hist_json.c - histogram <-> JSON in the 2012 study's layout. */
+#include "hist_json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+json_t *hist_to_json(const struct hist *h)
+{
+	unsigned first = 0, last = HIST_NBUCKETS;
+	while (first < HIST_NBUCKETS && h->buckets[first] == 0)
+		first++;
+	while (last > first && h->buckets[last - 1] == 0)
+		last--;
+	json_t *buckets = json_array();
+	if (!buckets)
+		return NULL;
+	for (unsigned k = first; k < last; k++)
+		json_array_append_new(buckets, json_integer((json_int_t)h->buckets[k]));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:o, s:I, s:I}",
+			 "count", (json_int_t)h->count,
+			 "errorCount", (json_int_t)h->errors,
+			 "minValue", (json_int_t)h->min_ns,
+			 "maxValue", (json_int_t)h->max_ns,
+			 "totalValue", (json_int_t)h->total_ns,
+			 "bucketRatio", HIST_RATIO,
+			 "firstBucketStart", hist_bucket_start(first),
+			 "buckets", buckets,
+			 "pinMinimum", (json_int_t)HIST_PIN_MIN,
+			 "pinMaximum", (json_int_t)HIST_PIN_MAX);
+}
+
+static int number_field(const json_t *obj, const char *key, double *out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(obj, key);
+	if (!v || !json_is_number(v)) {
+		snprintf(err, errlen, "histogram has no numeric \"%s\"", key);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	if (!isfinite(*out) || *out < 0) {
+		snprintf(err, errlen, "histogram \"%s\" is negative or not finite", key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen)
+{
+	double count, errors, minv, maxv, total, ratio, first, pmin, pmax;
+	if (!json_is_object(obj)) {
+		snprintf(err, errlen, "histogram is not a JSON object");
+		return -EINVAL;
+	}
+	if (number_field(obj, "count", &count, err, errlen) ||
+	    number_field(obj, "errorCount", &errors, err, errlen) ||
+	    number_field(obj, "minValue", &minv, err, errlen) ||
+	    number_field(obj, "maxValue", &maxv, err, errlen) ||
+	    number_field(obj, "totalValue", &total, err, errlen) ||
+	    number_field(obj, "bucketRatio", &ratio, err, errlen) ||
+	    number_field(obj, "firstBucketStart", &first, err, errlen) ||
+	    number_field(obj, "pinMinimum", &pmin, err, errlen) ||
+	    number_field(obj, "pinMaximum", &pmax, err, errlen))
+		return -EINVAL;
+	if (!near(ratio, HIST_RATIO) || !near(pmin, HIST_PIN_MIN) || !near(pmax, HIST_PIN_MAX)) {
+		snprintf(err, errlen,
+			 "histogram has ratio %g and pin range [%g, %g]; only 1.1 and [1000, 1e10] merge exactly",
+			 ratio, pmin, pmax);
+		return -EINVAL;
+	}
+	const json_t *buckets = json_object_get(obj, "buckets");
+	if (!json_is_array(buckets)) {
+		snprintf(err, errlen, "histogram has no \"buckets\" array");
+		return -EINVAL;
+	}
+	double kf = log(first / HIST_PIN_MIN) / log(HIST_RATIO);
+	long k0 = lround(kf);
+	size_t nb = json_array_size(buckets);
+	if (fabs(kf - (double)k0) > 1e-6 || k0 < 0 || (size_t)k0 + nb > HIST_NBUCKETS) {
+		snprintf(err, errlen, "histogram firstBucketStart %g is not a bucket boundary in range", first);
+		return -EINVAL;
+	}
+	hist_init(out);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < nb; i++) {
+		const json_t *c = json_array_get(buckets, i);
+		if (!json_is_number(c) || json_number_value(c) < 0) {
+			snprintf(err, errlen, "histogram bucket %zu is not a count", i);
+			return -EINVAL;
+		}
+		out->buckets[k0 + (long)i] = (uint64_t)llround(json_number_value(c));
+		sum += out->buckets[k0 + (long)i];
+	}
+	if (sum != (uint64_t)llround(count)) {
+		snprintf(err, errlen, "histogram buckets sum to %llu but count is %.0f",
+			 (unsigned long long)sum, count);
+		return -EINVAL;
+	}
+	out->count = sum;
+	out->errors = (uint64_t)llround(errors);
+	out->min_ns = (uint64_t)llround(minv);
+	out->max_ns = (uint64_t)llround(maxv);
+	out->total_ns = (uint64_t)llround(total);
+	return 0;
+}

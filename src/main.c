@@ -1,0 +1,37 @@
+/* main.c - pick the subcommand; everything else lives in the cmd_* files. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const char usage[] =
+	"usage: iobench [run] [OPTIONS] TARGET     benchmark random I/O on a file or device\n"
+	"       iobench create [OPTIONS] FILE SIZE fill a data file with random bytes\n"
+	"       iobench report [OPTIONS] RESULTS... merge and summarise result files\n"
+	"\n"
+	"iobench COMMAND --help shows the options of each; man iobench has the rest.\n"
+	"Example: iobench --size 1G -o read4k -t 4 -d 30 data.bin\n";
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} commands[] = {
+		{ "run", cmd_run },
+		{ "create", cmd_create },
+		{ "report", cmd_report },
+	};
+
+	if (argc >= 2) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (strcmp(argv[1], commands[i].name) == 0)
+				return commands[i].fn(argc - 1, argv + 1);
+		if (strcmp(argv[1], "help") == 0) {
+			fputs(usage, stdout);
+			return EXIT_OK;
+		}
+	}
+	/* "run" is the default subcommand: iobench -o read4k FILE. */
+	return cmd_run(argc, argv);
+}

@@ -1,0 +1,172 @@
+/* test_parse.c - sizes, durations, op specs (short and long form), thread lists. */
+#include <errno.h>
+#include <string.h>
+
+#include "check.h"
+#include "opspec.h"
+#include "units.h"
+
+TEST(sizes_use_binary_units_case_insensitively)
+{
+	static const struct {
+		const char *text;
+		uint64_t bytes;
+	} ok[] = {
+		{ "512", 512 }, { "4k", 4096 }, { "4K", 4096 }, { "64K", 65536 },
+		{ "1m", 1048576 }, { "4M", 4194304 }, { "1g", 1073741824ULL },
+		{ "10GiB", 10737418240ULL }, { "4KB", 4096 }, { "2T", 2199023255552ULL },
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		uint64_t v = 0;
+		CHECK(units_parse_size(ok[i].text, &v) == 0);
+		CHECK_EQ_U(v, ok[i].bytes);
+	}
+	static const char *const bad[] = { "", "k", "-4k", "4x", "4 k", "4kk", "1.5M", "0x10" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t v;
+		CHECK(units_parse_size(bad[i], &v) == -EINVAL);
+	}
+	uint64_t v;
+	CHECK(units_parse_size("99999999999999999999", &v) == -ERANGE);
+	CHECK(units_parse_size("9000000P", &v) == -ERANGE);
+}
+
+TEST(signature_sizes_print_like_the_2012_tool)
+{
+	char buf[32];
+	units_format_signature_size(buf, sizeof(buf), 4096);
+	CHECK(strcmp(buf, "4K") == 0);
+	units_format_signature_size(buf, sizeof(buf), 4194304);
+	CHECK(strcmp(buf, "4M") == 0);
+	units_format_signature_size(buf, sizeof(buf), 1000);
+	CHECK(strcmp(buf, "1000") == 0);
+	units_format_signature_size(buf, sizeof(buf), 1536);
+	CHECK(strcmp(buf, "1536") == 0);
+}
+
+TEST(durations)
+{
+	uint64_t ns;
+	CHECK(units_parse_duration("60", &ns) == 0);
+	CHECK_EQ_U(ns, 60000000000ULL);
+	CHECK(units_parse_duration("2.5", &ns) == 0);
+	CHECK_EQ_U(ns, 2500000000ULL);
+	CHECK(units_parse_duration("5m", &ns) == 0);
+	CHECK_EQ_U(ns, 300000000000ULL);
+	CHECK(units_parse_duration("0", &ns) == -ERANGE);
+	CHECK(units_parse_duration("-1", &ns) == -EINVAL);
+	CHECK(units_parse_duration("abc", &ns) == -EINVAL);
+	CHECK(units_parse_duration("10x", &ns) == -EINVAL);
+	CHECK(units_parse_duration("1000d", &ns) == -ERANGE);
+}
+
+TEST(study_ops_parse_to_their_signatures)
+{
+	static const struct {
+		const char *text, *name, *signature;
+		enum op_kind kind;
+		uint64_t size;
+		uint32_t every;
+	} ops[] = {
+		{ "read4k", "read4k", "read,4K,4K", OP_READ, 4096, 0 },
+		{ "read4m", "read4m", "read,4M,4M", OP_READ, 4194304, 0 },
+		{ "write4k", "write4k", "writeFlush,4K,4K", OP_WRITE_FLUSH, 4096, 0 },
+		{ "write4m", "write4m", "writeFlush,4M,4M", OP_WRITE_FLUSH, 4194304, 0 },
+		{ "write4k/64", "write4k/64", "write64,4K,4K", OP_WRITE_N, 4096, 64 },
+		{ "READ64K", "read64k", "read,64K,64K", OP_READ, 65536, 0 },
+		{ "read512", "read512", "read,512,512", OP_READ, 512, 0 },
+		{ "write1m/1", "write1m/1", "write1,1M,1M", OP_WRITE_N, 1048576, 1 },
+		{ "write4k/0", "write4k/0", "write,4K,4K", OP_WRITE_N, 4096, 0 },
+	};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		struct op_spec s[4];
+		char err[256] = "";
+		CHECK(opspec_parse(ops[i].text, s, 4, err, sizeof(err)) == 1);
+		CHECK(strcmp(s[0].name, ops[i].name) == 0);
+		CHECK(strcmp(s[0].signature, ops[i].signature) == 0);
+		CHECK(s[0].kind == ops[i].kind);
+		CHECK_EQ_U(s[0].size, ops[i].size);
+		CHECK_EQ_U(s[0].align, ops[i].size);
+		CHECK_EQ_U(s[0].sync_every, ops[i].every);
+		CHECK(s[0].threads == 0);
+	}
+}
+
+TEST(alignment_suffix)
+{
+	struct op_spec s[1];
+	char err[256];
+	CHECK(opspec_parse("read64k@4k", s, 1, err, sizeof(err)) == 1);
+	CHECK_EQ_U(s[0].size, 65536);
+	CHECK_EQ_U(s[0].align, 4096);
+	CHECK(strcmp(s[0].signature, "read,64K,4K") == 0);
+	CHECK(strcmp(s[0].name, "read64k@4k") == 0);
+}
+
+TEST(long_form_with_phases)
+{
+	struct op_spec s[8];
+	char err[256] = "";
+	int n = opspec_parse("read,3,1K,1K.write,1,4K,4K", s, 8, err, sizeof(err));
+	CHECK(n == 2);
+	CHECK(s[0].kind == OP_READ && s[0].threads == 3 && s[0].size == 1024);
+	CHECK(strcmp(s[0].signature, "read,1K,1K") == 0);
+	CHECK(s[1].kind == OP_WRITE_N && s[1].sync_every == 0 && s[1].threads == 1);
+	CHECK(strcmp(s[1].signature, "write,4K,4K") == 0);
+
+	CHECK(opspec_parse("writeFlush,i,4K,4K", s, 8, err, sizeof(err)) == 1);
+	CHECK(s[0].kind == OP_WRITE_FLUSH && s[0].threads == 0);
+	CHECK(opspec_parse("write64,2.5,4K,4K", s, 8, err, sizeof(err)) == 1);
+	CHECK(s[0].kind == OP_WRITE_N && s[0].sync_every == 64 && s[0].threads == 2.5);
+	CHECK(strcmp(s[0].signature, "write64,4K,4K") == 0);
+	CHECK(opspec_parse("read,5,25,64", s, 8, err, sizeof(err)) == 1);
+	CHECK(strcmp(s[0].signature, "read,25,64") == 0);
+}
+
+TEST(bad_ops_say_why)
+{
+	static const char *const bad[] = {
+		"", "foo4k", "read", "read4x", "read0", "read4k/64", "write4k/x",
+		"read,1,4K", "read,0,4K,4K", "read,x,4K,4K", "frob,1,4K,4K",
+		"read,1,4K,4K,9", "write0,1,4K,4K", "read2g", "read4k@0",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct op_spec s[4];
+		char err[256] = "";
+		int rc = opspec_parse(bad[i], s, 4, err, sizeof(err));
+		if (rc >= 0)
+			fprintf(stderr, "  accepted bad op '%s'\n", bad[i]);
+		CHECK(rc < 0);
+		CHECK(err[0] != '\0');
+	}
+}
+
+TEST(thread_lists)
+{
+	unsigned t[64];
+	char err[256];
+	CHECK(opspec_parse_threads("24", t, 64, err, sizeof(err)) == 1 && t[0] == 24);
+	CHECK(opspec_parse_threads("1,2,4", t, 64, err, sizeof(err)) == 3 && t[2] == 4);
+	int n = opspec_parse_threads("1..4,8,16", t, 64, err, sizeof(err));
+	CHECK(n == 6);
+	CHECK(t[0] == 1 && t[3] == 4 && t[4] == 8 && t[5] == 16);
+	CHECK(opspec_parse_threads("0", t, 64, err, sizeof(err)) == -ERANGE);
+	CHECK(opspec_parse_threads("5000", t, 64, err, sizeof(err)) == -ERANGE);
+	CHECK(opspec_parse_threads("4..2", t, 64, err, sizeof(err)) == -EINVAL);
+	CHECK(opspec_parse_threads("a", t, 64, err, sizeof(err)) == -EINVAL);
+	CHECK(opspec_parse_threads("1..100", t, 64, err, sizeof(err)) == -ERANGE);
+	CHECK(opspec_parse_threads("", t, 64, err, sizeof(err)) == -EINVAL);
+}
+
+int main(void)
+{
+	RUN(sizes_use_binary_units_case_insensitively);
+	RUN(signature_sizes_print_like_the_2012_tool);
+	RUN(durations);
+	RUN(study_ops_parse_to_their_signatures);
+	RUN(alignment_suffix);
+	RUN(long_form_with_phases);
+	RUN(bad_ops_say_why);
+	RUN(thread_lists);
+	return check_summary("test_parse");
+}
