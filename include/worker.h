@@ -37,7 +37,8 @@ struct worker {
 	pthread_barrier_t *start; /* all workers and the run layer meet here */
 	const uint64_t *t0_ns;    /* set by the run layer before the barrier */
 	const uint64_t *end_ns;
-	struct prng rng;
+	struct prng rng;          /* offsets and fdatasync draws */
+	struct prng data_rng;     /* bytes written */
 
 	/* Written by the loop; read by the run layer after join. */
 	struct hist total;

@@ -112,6 +112,7 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->nbuckets = nbuckets;
 	hist_init(&w->total);
 	prng_seed(&w->rng, cfg->seed, global_index);
+	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
 	w->buckets = calloc(nbuckets, sizeof(*w->buckets));
 	w->reqs = calloc(w->eng.depth, sizeof(*w->reqs));
 	if (!w->buckets || !w->reqs) {
@@ -126,9 +127,7 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 
 	size_t mem_align = cfg->target->dio_mem_align > 4096 ? cfg->target->dio_mem_align : 4096;
 	size_t buflen = (op->spec.size + mem_align - 1) / mem_align * mem_align;
-	/* Buffers start random; the worker re-stamps them before each write. */
-	struct prng fill;
-	prng_seed(&fill, cfg->seed ^ 0x5eed, global_index);
+	/* Buffers start random (the preflight write uses one); writes refill them. */
 	for (unsigned i = 0; i < w->eng.depth; i++) {
 		if (posix_memalign(&w->reqs[i].buf, mem_align, buflen) != 0) {
 			w->reqs[i].buf = NULL;
@@ -137,7 +136,7 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 				 (unsigned long long)op->spec.size);
 			goto fail;
 		}
-		prng_fill(&fill, w->reqs[i].buf, buflen);
+		prng_fill(&w->data_rng, w->reqs[i].buf, buflen);
 		w->reqs[i].len = op->spec.size;
 		w->reqs[i].slot = i;
 	}

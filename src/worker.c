@@ -12,23 +12,6 @@ uint64_t worker_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Give every 512-byte sector of a write buffer fresh random leading bytes,
- * so no two written sectors are alike and deduplication cannot cheat.
- */
-static inline void stamp(struct prng *rng, unsigned char *buf, size_t len)
-{
-	if (len < sizeof(uint64_t)) {
-		uint64_t v = prng_next(rng);
-		memcpy(buf, &v, len);
-		return;
-	}
-	for (size_t off = 0; off + sizeof(uint64_t) <= len; off += 512) {
-		uint64_t v = prng_next(rng);
-		memcpy(buf + off, &v, sizeof(v));
-	}
-}
-
 static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		   unsigned *bucket, uint64_t *bucket_end)
 {
@@ -92,8 +75,12 @@ void *worker_main(void *arg)
 			r->kind = kind;
 			r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
+			/*
+			 * Fresh random bytes for every write, before the clock starts:
+			 * no deduplicating or compressing layer sees data twice.
+			 */
 			if (kind == IO_WRITE)
-				stamp(&w->rng, r->buf, r->len);
+				prng_fill(&w->data_rng, r->buf, r->len);
 			r->start_ns = worker_now_ns();
 			int rc = w->eng.ops->submit(&w->eng, r);
 			issued++;
