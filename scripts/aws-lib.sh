@@ -1,0 +1,121 @@
+# shellcheck shell=bash
+# aws-lib.sh - what ec2-provision and ec2-teardown share: one way to call the
+# aws CLI (region, profile, endpoint always explicit), the run-id tags, and
+# the run's state file (results/<run-id>/state.json, edited with jq).
+# Source it after lib.sh.
+
+# Every resource of a run carries this tag, with the run id as its value.
+TAG_KEY=iobench-run
+# awscli v2 would page long output; v1 ignores this.
+export AWS_PAGER=""
+
+# Resolved by aws_setup.
+AWS_REGION_USED=""
+AWS_PROFILE_USED=""
+AWS_ENDPOINT_USED=""
+AWS_BASE=()
+# File descriptor that --dry-run prints commands on (the script's stdout).
+DRY_FD=1
+# The state file; empty until state_init or state_open.
+STATE_FILE=""
+
+# aws_setup REGION PROFILE ENDPOINT: resolve each from the option given, else
+# the standard AWS environment, and build AWS_BASE. The endpoint is passed
+# with --endpoint-url on every call: Debian's awscli ignores AWS_ENDPOINT_URL.
+# shellcheck disable=SC2034 # the *_USED values are for the sourcing script
+aws_setup() {
+  local region=$1 profile=$2 endpoint=$3
+  need_cmd aws awscli
+  need_cmd jq
+  profile=${profile:-${AWS_PROFILE:-}}
+  endpoint=${endpoint:-${AWS_ENDPOINT_URL_EC2:-${AWS_ENDPOINT_URL:-}}}
+  region=${region:-${AWS_REGION:-${AWS_DEFAULT_REGION:-}}}
+  if [[ -z "$region" ]]; then
+    region=$(aws ${profile:+--profile "$profile"} configure get region 2>/dev/null || true)
+  fi
+  [[ -n "$region" ]] || die_usage "no AWS region; pass --region or set AWS_DEFAULT_REGION"
+  [[ "$region" =~ ^[a-z0-9-]+$ ]] || die_usage "bad region '$region'; expected e.g. us-east-1"
+  [[ -z "$endpoint" || "$endpoint" =~ ^https?://[^[:space:]]+$ ]] ||
+    die_usage "bad endpoint URL '$endpoint'; expected http(s)://HOST[:PORT]"
+  AWS_REGION_USED=$region
+  AWS_PROFILE_USED=$profile
+  AWS_ENDPOINT_USED=$endpoint
+  AWS_BASE=(aws --region "$region")
+  [[ -z "$profile" ]] || AWS_BASE+=(--profile "$profile")
+  [[ -z "$endpoint" ]] || AWS_BASE+=(--endpoint-url "$endpoint")
+  AWS_BASE+=(--output json)
+  # Commands printed by --dry-run go to stdout even from inside $(...).
+  exec {DRY_FD}>&1
+}
+
+# shell_quote ARG...: print the args as one shell command line, quoting only
+# where needed (more readable than printf %q for aws shorthand syntax).
+shell_quote() {
+  local a out=() q="'"
+  for a in "$@"; do
+    if [[ "$a" =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]]; then
+      out+=("$a")
+    else
+      out+=("'${a//$q/$q\\$q$q}'")
+    fi
+  done
+  printf '%s\n' "${out[*]}"
+}
+
+# aws_query ARGS...: a read-only aws call; runs even with --dry-run.
+aws_query() {
+  "${AWS_BASE[@]}" "$@"
+}
+
+# aws_change PLACEHOLDER ARGS...: an aws call that creates, changes or waits.
+# Prints its JSON output; with DRY_RUN=1 prints the command on the script's
+# stdout instead and PLACEHOLDER (JSON standing in for the output) on ours.
+aws_change() {
+  local placeholder=$1
+  shift
+  if [[ "$DRY_RUN" == 1 ]]; then
+    shell_quote "${AWS_BASE[@]}" "$@" >&"$DRY_FD"
+    [[ -z "$placeholder" ]] || printf '%s\n' "$placeholder"
+    return 0
+  fi
+  "${AWS_BASE[@]}" "$@"
+}
+
+# tag_spec RESOURCE-TYPE RUN-ID NAME: a --tag-specifications value.
+tag_spec() {
+  printf 'ResourceType=%s,Tags=[{Key=%s,Value=%s},{Key=Name,Value=%s}]' "$1" "$TAG_KEY" "$2" "$3"
+}
+
+# valid_run_id ID: run ids become directory names and tag values.
+valid_run_id() {
+  [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ ]]
+}
+
+# default_results_dir: results/ at the top of the repo.
+default_results_dir() {
+  printf '%s/results\n' "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+}
+
+now_utc() {
+  date -u +%Y-%m-%dT%H:%M:%SZ
+}
+
+# state_init FILE JSON: create the state file (not with --dry-run).
+state_init() {
+  STATE_FILE=$1
+  [[ "$DRY_RUN" == 1 ]] && return 0
+  mkdir -p "$(dirname "$STATE_FILE")"
+  printf '%s\n' "$2" | jq . >"$STATE_FILE.tmp"
+  mv "$STATE_FILE.tmp" "$STATE_FILE"
+}
+
+# state_update FILTER [JQ-ARGS...]: apply a jq filter to the state file in
+# place (atomically: a crash leaves the old or the new file), also setting
+# .updatedAt. No-op with --dry-run or without a state file.
+state_update() {
+  local filter=$1
+  shift
+  [[ "$DRY_RUN" == 1 || -z "$STATE_FILE" || ! -f "$STATE_FILE" ]] && return 0
+  jq --arg now_ "$(now_utc)" "$@" "($filter) | .updatedAt = \$now_" "$STATE_FILE" >"$STATE_FILE.tmp"
+  mv "$STATE_FILE.tmp" "$STATE_FILE"
+}
