@@ -1,0 +1,150 @@
+# shellcheck shell=bash
+# netns.bash - a fleet of real ssh hosts on this machine, for bats suites.
+#
+#   load lib/netns
+#   netns_fleet_up 4 "$DIR"    # 4 namespaces with an sshd each; writes
+#                              # $DIR/hosts (one address a line), $DIR/id_fleet
+#   netns_fleet_down           # kills the sshd's, deletes namespaces, bridge
+#   netns_kill_host 2          # host 2 dies: every process in its namespace
+#
+# Needs root, ip (iproute2) and sshd (openssh-server). The namespaces hang
+# off one bridge on a private /24 (NETNS_SUBNET, default 10.251.73); host i
+# is .(10+i). Only these addresses are ever targets. Namespaces share the
+# file system, so each host needs its own working directory.
+
+NETNS_PREFIX=${NETNS_PREFIX:-ibf}
+NETNS_SUBNET=${NETNS_SUBNET:-10.251.73}
+NETNS_DIR=
+
+# netns_ssh_opts: the ssh options that reach a test host without prompts.
+netns_ssh_opts() {
+  printf '%s' "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes"
+}
+
+# netns_addr I: address of host I (1-based).
+netns_addr() {
+  printf '%s.%d' "$NETNS_SUBNET" $((10 + $1))
+}
+
+# netns_can_run: succeeds when this machine can host the fleet; else prints why.
+netns_can_run() {
+  if [[ $(id -u) != 0 ]]; then
+    echo "needs root (network namespaces)"
+    return 1
+  fi
+  local c
+  for c in ip ssh ssh-keygen /usr/sbin/sshd parallel rsync jq; do
+    if ! command -v "$c" >/dev/null 2>&1; then
+      echo "$c not installed (see .ci/apt-fleet.txt)"
+      return 1
+    fi
+  done
+}
+
+# _netns_remove_all: delete anything of ours, including leftovers of an
+# earlier run that was killed before its teardown.
+_netns_remove_all() {
+  local ns pidf pid
+  if [[ -n "$NETNS_DIR" ]]; then
+    for pidf in "$NETNS_DIR"/sshd*.pid; do
+      [[ -f "$pidf" ]] || continue
+      pid=$(cat "$pidf" 2>/dev/null) || continue
+      [[ -z "$pid" ]] || kill "$pid" 2>/dev/null || true
+      rm -f "$pidf"
+    done
+  fi
+  while read -r ns _; do
+    [[ "$ns" == "${NETNS_PREFIX}"[0-9]* ]] || continue
+    # Whatever still runs inside (sessions, benchmarks) goes with the host.
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do
+      kill -9 "$pid" 2>/dev/null || true
+    done
+    ip netns del "$ns" 2>/dev/null || true
+  done < <(ip netns list 2>/dev/null)
+  # Host ends of the veths go now, not whenever the kernel frees the namespace.
+  local link
+  for link in $(ip -o link show | grep -o "${NETNS_PREFIX}v[0-9]*@" | tr -d @); do
+    ip link del "$link" 2>/dev/null || true
+  done
+  ip link del "${NETNS_PREFIX}br" 2>/dev/null || true
+}
+
+# netns_fleet_up N DIR: start N hosts; files go to DIR.
+netns_fleet_up() {
+  local n=$1 dir=$2 i ns addr
+  NETNS_DIR=$dir
+  _netns_remove_all
+  mkdir -p "$dir" /run/sshd
+  ssh-keygen -q -t ed25519 -N '' -C iobench-fleet-test -f "$dir/id_fleet"
+  cp "$dir/id_fleet.pub" "$dir/authorized_keys"
+  : >"$dir/hosts"
+
+  ip link add "${NETNS_PREFIX}br" type bridge
+  ip addr add "$NETNS_SUBNET.1/24" dev "${NETNS_PREFIX}br"
+  ip link set "${NETNS_PREFIX}br" up
+  for ((i = 1; i <= n; i++)); do
+    ns=$NETNS_PREFIX$i
+    addr=$(netns_addr "$i")
+    ip netns add "$ns"
+    ip link add "${NETNS_PREFIX}v$i" type veth peer name eth0 netns "$ns"
+    ip link set "${NETNS_PREFIX}v$i" master "${NETNS_PREFIX}br"
+    ip link set "${NETNS_PREFIX}v$i" up
+    ip -n "$ns" addr add "$addr/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" link set lo up
+
+    ssh-keygen -q -t ed25519 -N '' -f "$dir/hostkey$i"
+    cat >"$dir/sshd$i.conf" <<EOF
+ListenAddress $addr
+Port 22
+HostKey $dir/hostkey$i
+PidFile $dir/sshd$i.pid
+AuthorizedKeysFile $dir/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+MaxStartups 100
+MaxSessions 100
+EOF
+    # fd 3 closed: bats would wait for whatever holds it.
+    ip netns exec "$ns" /usr/sbin/sshd -f "$dir/sshd$i.conf" -E "$dir/sshd$i.log" 3>&-
+    echo "$addr" >>"$dir/hosts"
+  done
+
+  # Ready when every host answers a real login.
+  local tries
+  # shellcheck disable=SC2046
+  for ((i = 1; i <= n; i++)); do
+    for ((tries = 0; tries < 50; tries++)); do
+      ssh $(netns_ssh_opts) -o ConnectTimeout=2 -i "$dir/id_fleet" \
+        "root@$(netns_addr "$i")" true 2>/dev/null && break
+      sleep 0.2
+    done
+    ((tries < 50)) || {
+      echo "host $i ($(netns_addr "$i")) did not come up; see $dir/sshd$i.log" >&2
+      return 1
+    }
+  done
+}
+
+# netns_kill_host I: host I dies: its sshd, every session and every process
+# started in its namespace are killed.
+netns_kill_host() {
+  local ns=$NETNS_PREFIX$1 pid
+  for pid in $(ip netns pids "$ns"); do
+    kill -9 "$pid" 2>/dev/null || true
+  done
+}
+
+# netns_fleet_down: remove every namespace, link and sshd this file made.
+netns_fleet_down() {
+  _netns_remove_all
+}
+
+# netns_leftovers: prints namespaces and links of ours that still exist.
+netns_leftovers() {
+  ip netns list | grep "^${NETNS_PREFIX}[0-9]" || true
+  ip -o link show | grep -o "${NETNS_PREFIX}\(br\|v[0-9]*\)@\?" | tr -d @ || true
+}
