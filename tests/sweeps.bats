@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# sweeps.bats - scripts/sweep-filesize and scripts/sweep-threads with the real
+# iobench on small files and 1-second runs.
+
+bats_require_minimum_version 1.5.0
+
+SWEEP_SIZE=$BATS_TEST_DIRNAME/../scripts/sweep-filesize
+SWEEP_THREADS=$BATS_TEST_DIRNAME/../scripts/sweep-threads
+
+setup() {
+  command -v jq >/dev/null || skip "jq not installed"
+  [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
+  cd "$BATS_TEST_TMPDIR"
+}
+
+@test "sweep-filesize --help and a bad range (exit 2)" {
+  run "$SWEEP_SIZE" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"usage: sweep-filesize [OPTIONS] TARGET"* ]]
+  run "$SWEEP_SIZE" --sizes 4G..1G:256M data.bin
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--sizes"* ]]
+  run "$SWEEP_SIZE" --sizes 1M..2M:0 data.bin
+  [ "$status" -eq 2 ]
+}
+
+@test "sweep-filesize --dry-run expands 256M..1G:256M plus a list into one span per size" {
+  run "$SWEEP_SIZE" --dry-run -q --sizes 256M..1G:256M,1536M data.bin
+  [ "$status" -eq 0 ]
+  [ "$(grep -c -- ' run .*--span ' <<<"$output")" -eq 5 ]
+  [ "$(grep -o -- '--span [0-9]*' <<<"$output" | awk '{print $2}' | paste -sd,)" == \
+    268435456,536870912,805306368,1073741824,1610612736 ]
+  [[ "$output" == *"--label spanHuman=768M"* && "$output" == *"--label spanHuman=1536M"* ]]
+  [ ! -e data.bin ]
+}
+
+@test "sweep-filesize writes one read4k line per size, labelled with the span" {
+  run "$SWEEP_SIZE" -q --create --sizes 1M..4M:1M,6M -d 1 -b 1 --json sizes.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <sizes.jsonl)" -eq 5 ]
+  # The file is as large as the largest size.
+  [ "$(stat -c %s data.bin)" -eq $((6 * 1024 * 1024)) ]
+  # Label, iobench's own span, op, threads and direct I/O agree on every line.
+  [ "$(jq -s '[.[] | select((.labels.span | tonumber) == .target.span
+                     and .operations[0].name == "read4k"
+                     and .operations[0].threadCount == 1
+                     and .operations[0].direct == true
+                     and .operations[0].total.count > 0)] | length' sizes.jsonl)" -eq 5 ]
+  [ "$(jq -r '.labels.spanHuman' sizes.jsonl | paste -sd,)" == 1M,2M,3M,4M,6M ]
+}
+
+@test "sweep-filesize refuses a missing file without --create" {
+  run "$SWEEP_SIZE" -q --sizes 1M -d 1 missing.bin
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"missing.bin does not exist"* ]]
+}
+
+@test "sweep-threads --dry-run uses the study's counts and shuffles them" {
+  run "$SWEEP_THREADS" --dry-run -q --id t --json t.jsonl --ops read4k,write4m data.bin
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <<<"$output")" -eq 2 ]
+  [[ "$(grep -- '-o read4k' <<<"$output")" == *'-t 1\,2\,4\,8\,12\,16\,24\,32\,48\,64 --shuffle'* ]]
+  [[ "$(grep -- '-o write4m' <<<"$output")" == *'-t 1\,2\,3\,4\,6\,8\,12\,16 --shuffle'* ]]
+  [ ! -e t.jsonl ]
+}
+
+@test "sweep-threads runs every op at every count and names the smallest count within 5% of the best" {
+  run --separate-stderr "$SWEEP_THREADS" -q --id s1 --ops read4k,write4k/64 --threads 1,2,3 \
+    --size 16M -d 1 -b 1 --json s.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <s.jsonl)" -eq 6 ]
+  local op
+  for op in read4k write4k/64; do
+    [ "$(jq -s --arg op "$op" '[.[] | .operations[0] | select(.name == $op) | .threadCount] | sort' s.jsonl | jq -c .)" == '[1,2,3]' ]
+    # The rule, computed here independently from the same iops fields.
+    local want
+    want=$(jq -s -r --arg op "$op" '[.[] | .operations[0] | select(.name == $op)] as $r
+      | ($r | max_by(.iops) | .iops) as $m
+      | [$r[] | select(.iops >= 0.95 * $m) | .threadCount] | min' s.jsonl)
+    [ "$(awk -F'\t' -v op="$op" '$1 == op {print $2}' <<<"$output")" -eq "$want" ]
+  done
+  [ "$(head -n 1 <<<"$output")" == "$(printf 'op\tchosenThreads\tchosenIops\tbestThreads\tbestIops')" ]
+}
+
+@test "sweep-threads ignores lines of other sweeps in the same file" {
+  run --separate-stderr "$SWEEP_THREADS" -q --id a --ops read4k --threads 1 --size 8M -d 1 -b 1 --json s.jsonl data.bin
+  [ "$status" -eq 0 ]
+  run --separate-stderr "$SWEEP_THREADS" -q --id b --ops read4k --threads 2 -d 1 -b 1 --json s.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <s.jsonl)" -eq 2 ]
+  [ "$(awk -F'\t' '$1 == "read4k" {print $2}' <<<"$output")" -eq 2 ]
+}
+
+@test "sweep-threads with an unwritable target fails (exit 1) and says so" {
+  run "$SWEEP_THREADS" -q --id f --ops read4k --threads 1 -d 1 --json f.jsonl "$BATS_TEST_TMPDIR/nope/data.bin"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"iobench failed on read4k"* ]]
+}
