@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# bonnie.bats - scripts/bonnie with the real bonnie++ on a temp dir (small
+# file sizes made legal with bonnie++'s -r, the RAM size it assumes).
+
+bats_require_minimum_version 1.5.0
+
+BONNIE=$BATS_TEST_DIRNAME/../scripts/bonnie
+
+setup() {
+  command -v bonnie++ >/dev/null || skip "bonnie++ not installed (see .ci/apt-fleet.txt)"
+  command -v jq >/dev/null || skip "jq not installed"
+  DIR=$BATS_TEST_TMPDIR/mnt
+  mkdir -p "$DIR"
+}
+
+@test "bonnie --help, and a missing DIR is a usage error (exit 2)" {
+  run "$BONNIE" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"usage: bonnie [OPTIONS] DIR"* ]]
+  run "$BONNIE"
+  [ "$status" -eq 2 ]
+  run "$BONNIE" "$BATS_TEST_TMPDIR/nope"
+  [ "$status" -eq 2 ]
+}
+
+@test "bonnie sizes the file at twice the RAM by default, with -f, N runs" {
+  run --separate-stderr "$BONNIE" --dry-run -x 3 -r 100 "$DIR"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '^bonnie++ ' <<<"$output")" -eq 3 ]
+  [[ "$output" == *" -f "* && "$output" == *" -s 200 -r 100 "* ]]
+  if [[ $(id -u) == 0 ]]; then [[ "$output" == *" -u root"* ]]; fi
+  local ram
+  ram=$(awk '/^MemTotal:/ {print int($2 / 1024)}' /proc/meminfo)
+  run --separate-stderr "$BONNIE" --dry-run -x 1 "$DIR"
+  [[ "$output" == *" -s $((2 * ram)) -r $ram "* ]]
+}
+
+@test "bonnie turns each bonnie++ CSV line into one JSON line with the same numbers" {
+  run --separate-stderr "$BONNIE" -q -x 2 -s 1G -r 512 --host h1 --label layout=single \
+    --json "$BATS_TEST_TMPDIR/b.jsonl" "$DIR"
+  [ "$status" -eq 0 ]
+  local j=$BATS_TEST_TMPDIR/b.jsonl c=$BATS_TEST_TMPDIR/b.csv
+  [ "$(wc -l <"$j")" -eq 2 ]
+  [ "$(wc -l <"$c")" -eq 2 ]
+  # Exactly the keys of the contract.
+  [ "$(jq -c '[keys_unsorted, (.bonnie | keys)]' "$j" | sort -u)" == \
+    '[["tool","launchTime","host","labels","bonnie"],["fileSize","randomSeeksCpu","randomSeeksLatency","randomSeeksPerSec","seqInBlockCpu","seqInBlockKBps","seqInBlockLatency","seqOutBlockCpu","seqOutBlockKBps","seqOutBlockLatency","seqOutRewriteCpu","seqOutRewriteKBps","seqOutRewriteLatency","version"]]' ]
+  [ "$(jq -r '[.tool, .host, .labels.layout, .bonnie.fileSize, (.launchTime | type)] | @tsv' "$j" | sort -u)" == \
+    "$(printf 'bonnie++\th1\tsingle\t1G\tnumber')" ]
+  # Field by field against bonnie++'s own CSV: a number where it printed
+  # digits, null where it printed +++++ or nothing; latencies as strings.
+  local n key col v want
+  for n in 1 2; do
+    for key in seqOutBlockKBps:12 seqOutBlockCpu:13 seqOutRewriteKBps:14 seqOutRewriteCpu:15 \
+      seqInBlockKBps:18 seqInBlockCpu:19 randomSeeksPerSec:20 randomSeeksCpu:21; do
+      col=${key#*:} key=${key%%:*}
+      v=$(sed -n "${n}p" "$c" | cut -d, -f"$col")
+      if [[ "$v" =~ ^[0-9]+$ ]]; then want=$v; else want=null; fi
+      [ "$(sed -n "${n}p" "$j" | jq -c ".bonnie.$key")" == "$want" ]
+    done
+    for key in seqOutBlockLatency:40 seqOutRewriteLatency:41 seqInBlockLatency:43 randomSeeksLatency:44; do
+      col=${key#*:} key=${key%%:*}
+      v=$(sed -n "${n}p" "$c" | cut -d, -f"$col")
+      [[ "$v" =~ ^[0-9]+(us|ms|s)$ ]]
+      [ "$(sed -n "${n}p" "$j" | jq -r ".bonnie.$key")" == "$v" ]
+    done
+    [ "$(sed -n "${n}p" "$j" | jq -r .bonnie.version)" == "$(sed -n "${n}p" "$c" | cut -d, -f2)" ]
+  done
+}
+
+@test "bonnie --from-csv converts saved bonnie++ CSV: numbers, nulls for +++++, latencies" {
+  run --separate-stderr "$BONNIE" --from-csv "$BATS_TEST_DIRNAME/data/bonnie-2.00a.csv" --host h2
+  [ "$status" -eq 0 ]
+  # The header line is skipped: two results, two JSON lines.
+  [ "$(wc -l <<<"$output")" -eq 2 ]
+  [ "$(sed -n 1p <<<"$output" | jq -c '.bonnie | [.seqOutBlockKBps, .seqOutBlockCpu, .seqOutRewriteKBps, .seqInBlockKBps, .randomSeeksPerSec, .randomSeeksCpu, .seqOutBlockLatency, .randomSeeksLatency]')" == \
+    '[544092,33,1001353,null,null,null,"17561us","24085us"]' ]
+  [ "$(sed -n 2p <<<"$output" | jq -c '.bonnie | [.fileSize, .seqOutBlockKBps, .seqOutRewriteCpu, .seqInBlockKBps, .seqInBlockCpu, .randomSeeksPerSec, .randomSeeksCpu, .seqOutRewriteLatency, .seqInBlockLatency]')" == \
+    '["48G",131072,7,262144,9,1523.4,38,"1540ms","95120us"]' ]
+  [ "$(jq -r .host <<<"$output" | sort -u)" == h2 ]
+}
+
+@test "bonnie reports a bonnie++ failure with exit 1" {
+  # Twice the assumed RAM is more than the file: bonnie++ refuses.
+  run "$BONNIE" -q -x 1 -s 64 -r 1024 --json "$BATS_TEST_TMPDIR/f.jsonl" "$DIR"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"bonnie++ failed"* ]]
+  [ ! -s "$BATS_TEST_TMPDIR/f.jsonl" ]
+}
