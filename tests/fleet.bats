@@ -26,7 +26,7 @@ teardown() {
 # fleet ARGS...: fleet-run against the test hosts, short runs, small files.
 fleet() {
   "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
-    --results "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
 
@@ -177,7 +177,7 @@ check_host_results() {
   # 1 host is enough: the plan takes 2 x 4 s, the limit is 3 s.
   head -n 1 "$NET/hosts" >"$NET/one"
   run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
-    --results "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --run-id slow --threads 1,2 --duration 4 --bucket 1 --timeout 3 --retries 0
   echo "$output"
   [ "$status" -eq 1 ]
