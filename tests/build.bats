@@ -53,3 +53,14 @@ teardown() {
   [ "$status" -ne 0 ]
   [[ "$output" == *"configure is stale"* ]]
 }
+
+@test "built without liburing, --engine io_uring says why and what to install" {
+  cd "$TMP/src"
+  ./configure -q --without-liburing
+  make -s -j2
+  run --separate-stderr ./iobench -e io_uring -d 1 "$TMP/src/configure"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: engine 'io_uring' is not available: this iobench was built without liburing; install liburing-dev"* ]]
+  run ./iobench --help
+  [[ "$output" == *"libaio"* ]]
+}
