@@ -117,8 +117,9 @@ assert_json() {
   assert_case refuse-signature refused message no-array untouched force-creates destroy
 }
 
-@test "a member of a running array is refused" {
-  assert_case refuse-in-array first-array refused message destroy
+@test "a member of a running array is refused; --force stops that array and reuses its members" {
+  assert_case refuse-in-array first-array refused message force-creates force-stopped-old destroy \
+    superblocks-gone
 }
 
 @test "a mounted member is refused" {
