@@ -39,6 +39,7 @@ struct run_config {
 	uint64_t seed;
 	const struct engine_ops *engine;
 	unsigned iodepth;
+	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
 	bool progress;        /* a progress line on stderr */
 	const sigset_t *stop_signals;
 };
@@ -49,6 +50,10 @@ struct op_result {
 	unsigned nbuckets;    /* the last one is kept only if operations landed in it */
 	uint64_t bytes;
 	uint64_t fdatasyncs;
+	uint64_t sync_fallbacks; /* fdatasyncs the engine could not issue itself */
+	unsigned max_inflight;   /* most requests one thread had in flight */
+	struct hist service;     /* --rate: actual start to completion */
+	uint64_t late_starts;    /* --rate: ops that started an interval or more late */
 	int first_errno;      /* 0 if no operation failed */
 	uint64_t first_err_offset;
 };

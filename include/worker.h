@@ -30,6 +30,8 @@ struct worker {
 	uint64_t nslots;          /* aligned offsets to choose from: 0 .. nslots-1 */
 	struct io_req *reqs;      /* eng.depth requests, each with its own buffer */
 	double delay_factor;      /* fractional threads: sleep this x latency after each op */
+	uint64_t rate_interval_ns; /* open loop (--rate): one op due every interval; 0 = closed loop */
+	uint64_t rate_phase_ns;    /* this thread's first op is due at t0 + phase */
 	uint64_t max_ops;         /* 0 = no limit */
 	uint64_t bucket_ns;
 	unsigned nbuckets;        /* entries in buckets[]; the last takes late completions */
@@ -37,13 +39,16 @@ struct worker {
 	pthread_barrier_t *start; /* all workers and the run layer meet here */
 	const uint64_t *t0_ns;    /* set by the run layer before the barrier */
 	const uint64_t *end_ns;
-	struct prng rng;
+	struct prng rng;          /* offsets and fdatasync draws */
+	struct prng data_rng;     /* bytes written */
 
 	/* Written by the loop; read by the run layer after join. */
 	struct hist total;
 	struct hist *buckets;
 	uint64_t bytes;
 	uint64_t fdatasyncs;
+	struct hist service;      /* --rate: actual start to completion */
+	uint64_t late_starts;     /* --rate: ops submitted a whole interval or more after they were due */
 	int first_errno;
 	uint64_t first_err_offset;
 	_Atomic uint64_t progress; /* completed operations, for the progress line */

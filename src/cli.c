@@ -53,8 +53,11 @@ static const char run_usage[] =
 	"      --direct          O_DIRECT for every operation\n"
 	"      --no-direct       no O_DIRECT at all (measures the page cache too)\n"
 	"      --dsync           O_DSYNC instead of O_SYNC for flushed writes\n"
-	"  -e, --engine NAME     I/O engine: sync (default)\n"
-	"      --iodepth N       operations in flight per thread (async engines)\n"
+	"  -e, --engine NAME     I/O engine: sync (pread/pwrite, default), libaio, io_uring\n"
+	"      --iodepth N       operations in flight per thread (libaio, io_uring; default 1)\n"
+	"      --rate IOPS       open loop: each op issues IOPS operations per second in total\n"
+	"                        (split across its threads) on a fixed schedule; latency\n"
+	"                        counts from when each op was due, service time apart\n"
 	"      --seed N          seed for offsets and data (same seed, same offsets)\n"
 	"      --label KEY=VALUE recorded in the JSON (repeatable)\n"
 	"      --json FILE       append one JSON line per run ('-' for stdout)\n"
@@ -78,6 +81,7 @@ struct cli {
 	bool dsync;
 	const char *engine;
 	unsigned iodepth;
+	double rate;
 	uint64_t seed;
 	bool seed_given;
 	const char *labels[MAX_LABELS];
@@ -135,7 +139,7 @@ static char *join_args(int argc, char **argv)
 
 enum {
 	OPT_SIZE = 256, OPT_SPAN, OPT_DIRECT, OPT_NO_DIRECT, OPT_DSYNC, OPT_SEED, OPT_LABEL,
-	OPT_JSON, OPT_FORCE, OPT_SHUFFLE, OPT_IODEPTH,
+	OPT_JSON, OPT_FORCE, OPT_SHUFFLE, OPT_IODEPTH, OPT_RATE,
 };
 
 static int parse_duration_opt(const char *name, const char *arg, uint64_t *out)
@@ -166,6 +170,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		{ "ops", required_argument, NULL, 'n' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "span", required_argument, NULL, OPT_SPAN },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
@@ -221,6 +226,14 @@ static int parse_args(struct cli *c, int argc, char **argv)
 				return usage_error("bad --iodepth '%s'; use 1 to 1024", optarg);
 			c->iodepth = (unsigned)v;
 			break;
+		case OPT_RATE: {
+			char *end;
+			errno = 0;
+			c->rate = strtod(optarg, &end);
+			if (*end != '\0' || errno || !(c->rate > 0) || c->rate > 1e9)
+				return usage_error("bad --rate '%s'; use operations per second, e.g. 1000", optarg);
+			break;
+		}
 		case OPT_SIZE:
 			if (parse_size_opt("--size", optarg, &c->create_size))
 				return EXIT_USAGE;
@@ -297,8 +310,12 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	c->target = argv[optind];
 	if (c->engine == NULL)
 		c->engine = "sync";
-	if (!engine_find(c->engine))
+	if (!engine_find(c->engine)) {
+		const char *why = engine_missing_reason(c->engine);
+		if (why)
+			return usage_error("engine '%s' is not available: %s", c->engine, why);
 		return usage_error("unknown engine '%s'; available: %s", c->engine, engine_names());
+	}
 	if (c->iodepth > 1 && strcmp(c->engine, "sync") == 0)
 		return usage_error("--iodepth %u needs an asynchronous engine; the sync engine runs one operation at a time", c->iodepth);
 	return 0;
@@ -487,7 +504,7 @@ static int run_all(struct cli *c)
 			.target = &t, .ops = ops, .nops = c->nops,
 			.duration_ns = c->duration_ns, .bucket_ns = c->bucket_ns, .max_ops = c->max_ops,
 			.span = c->span, .seed = c->seed, .engine = engine_find(c->engine),
-			.iodepth = c->iodepth, .progress = !c->quiet && isatty(STDERR_FILENO),
+			.iodepth = c->iodepth, .rate = c->rate, .progress = !c->quiet && isatty(STDERR_FILENO),
 			.stop_signals = &sigs,
 		};
 		if (!c->quiet && nruns > 1)

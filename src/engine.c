@@ -5,6 +5,10 @@
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync_ops,
+	&engine_libaio_ops,
+#ifdef HAVE_LIBURING
+	&engine_io_uring_ops,
+#endif
 };
 
 const struct engine_ops *engine_find(const char *name)
@@ -17,5 +21,19 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-	return "sync";
+#ifdef HAVE_LIBURING
+	return "sync, libaio, io_uring";
+#else
+	return "sync, libaio";
+#endif
+}
+
+const char *engine_missing_reason(const char *name)
+{
+#ifndef HAVE_LIBURING
+	if (strcmp(name, "io_uring") == 0)
+		return "this iobench was built without liburing; install liburing-dev and rerun ./configure && make";
+#endif
+	(void)name;
+	return NULL;
 }

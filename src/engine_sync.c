@@ -65,13 +65,17 @@ static int sync_submit(struct engine *e, struct io_req *r)
 		r->result = transfer(e->fd, r);
 	}
 	s->done[s->ndone++] = r;
+	if (s->ndone > e->max_inflight)
+		e->max_inflight = s->ndone;
 	return 0;
 }
 
-static int sync_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max)
+static int sync_reap(struct engine *e, struct io_req **done, unsigned min, unsigned max,
+		     const struct timespec *timeout)
 {
 	struct sync_state *s = e->priv;
 	(void)min;
+	(void)timeout;
 	unsigned n = s->ndone < max ? s->ndone : max;
 	for (unsigned i = 0; i < n; i++)
 		done[i] = s->done[i];

@@ -49,7 +49,7 @@ static json_t *target_json(const struct run_config *cfg)
 			 "raidLevel", json_str_or_null(t->raid_level));
 }
 
-static json_t *op_json(const struct run_op *op, const struct op_result *o, double elapsed)
+static json_t *op_json(const struct run_op *op, const struct op_result *o, double elapsed, double rate)
 {
 	json_t *buckets = json_array();
 	for (unsigned b = 0; b < o->nbuckets; b++)
@@ -57,7 +57,7 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 	json_t *pct = json_object();
 	for (int i = 0; i < OUTPUT_NPCT; i++)
 		json_object_set_new(pct, output_pct_key[i],
-				    json_real(round(hist_percentile(&o->total, output_pct[i]))));
+				    json_integer(llround(hist_percentile(&o->total, output_pct[i]))));
 	json_t *flags = json_array();
 	int f = op->open_flags;
 	if (f & O_DIRECT)
@@ -90,6 +90,23 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 				"fdatasyncs", (json_int_t)o->fdatasyncs);
 	json_object_update(j, own);
 	json_decref(own);
+	json_object_set_new(j, "maxInflight", json_integer(o->max_inflight));
+	if (op->spec.kind == OP_WRITE_N && op->spec.sync_every > 0)
+		json_object_set_new(j, "fdatasyncVia",
+				    json_string(o->sync_fallbacks == 0 ? "engine" : o->sync_fallbacks == o->fdatasyncs ? "sync" : "mixed"));
+	if (rate > 0) {
+		json_t *sp = json_object();
+		for (int i = 0; i < OUTPUT_NPCT; i++)
+			json_object_set_new(sp, output_pct_key[i],
+					    json_integer(llround(hist_percentile(&o->service, output_pct[i]))));
+		json_object_set_new(j, "rate",
+				    json_pack("{s:f, s:f, s:I, s:o, s:o}",
+					      "target", rate,
+					      "achieved", output_iops(o, elapsed),
+					      "lateStarts", (json_int_t)o->late_starts,
+					      "service", hist_to_json(&o->service),
+					      "servicePercentiles", sp));
+	}
 	if (o->first_errno) {
 		json_object_set_new(j, "firstError",
 				    json_pack("{s:s, s:I}", "error", strerror(o->first_errno),
@@ -103,7 +120,7 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 {
 	json_t *ops = json_array();
 	for (size_t i = 0; i < res->nops; i++)
-		json_array_append_new(ops, op_json(&cfg->ops[i], &res->ops[i], res->elapsed_s));
+		json_array_append_new(ops, op_json(&cfg->ops[i], &res->ops[i], res->elapsed_s, cfg->rate));
 
 	json_t *labels = json_object();
 	for (size_t i = 0; i < meta->nlabels; i++) {
@@ -145,6 +162,8 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 	json_decref(own);
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
+	if (cfg->rate > 0)
+		json_object_set_new(root, "rate", json_real(cfg->rate));
 	char *line = json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return line;
@@ -205,6 +224,16 @@ void output_summary(FILE *f, const struct run_config *cfg, const struct run_resu
 				cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
 				(unsigned long long)(o->total.errors + o->total.count),
 				strerror(o->first_errno), (unsigned long long)o->first_err_offset);
+	}
+	for (size_t i = 0; cfg->rate > 0 && i < res->nops; i++) {
+		const struct op_result *o = &res->ops[i];
+		char p50[32], p99[32];
+		units_format_ns(p50, sizeof(p50), hist_percentile(&o->service, 0.5));
+		units_format_ns(p99, sizeof(p99), hist_percentile(&o->service, 0.99));
+		fprintf(f, "%s: rate %.0f/s asked, %.1f/s done; %llu started late; service time p50 %s, p99 %s "
+			"(the table's latencies count from when each op was due)\n",
+			cfg->ops[i].spec.name, cfg->rate, output_iops(o, res->elapsed_s),
+			(unsigned long long)o->late_starts, p50, p99);
 	}
 	if (res->stuck_threads)
 		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",

@@ -93,7 +93,8 @@ static void worker_free(struct worker *w)
 }
 
 static struct worker *worker_new(const struct run_config *cfg, const struct run_op *op,
-				 unsigned nbuckets, size_t global_index, char *err, size_t len, int *rc)
+				 unsigned nbuckets, size_t global_index, unsigned op_index,
+				 char *err, size_t len, int *rc)
 {
 	struct worker *w = aligned_alloc(64, sizeof(*w));
 	if (!w) {
@@ -111,7 +112,16 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->bucket_ns = cfg->bucket_ns;
 	w->nbuckets = nbuckets;
 	hist_init(&w->total);
+	hist_init(&w->service);
+	if (cfg->rate > 0) {
+		w->rate_interval_ns = (uint64_t)(1e9 * op->nthreads / cfg->rate);
+		if (w->rate_interval_ns == 0)
+			w->rate_interval_ns = 1;
+		/* Stagger the threads so the op as a whole is evenly spaced. */
+		w->rate_phase_ns = w->rate_interval_ns * op_index / op->nthreads;
+	}
 	prng_seed(&w->rng, cfg->seed, global_index);
+	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
 	w->buckets = calloc(nbuckets, sizeof(*w->buckets));
 	w->reqs = calloc(w->eng.depth, sizeof(*w->reqs));
 	if (!w->buckets || !w->reqs) {
@@ -126,9 +136,7 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 
 	size_t mem_align = cfg->target->dio_mem_align > 4096 ? cfg->target->dio_mem_align : 4096;
 	size_t buflen = (op->spec.size + mem_align - 1) / mem_align * mem_align;
-	/* Buffers start random; the worker re-stamps them before each write. */
-	struct prng fill;
-	prng_seed(&fill, cfg->seed ^ 0x5eed, global_index);
+	/* Buffers start random (the preflight write uses one); writes refill them. */
 	for (unsigned i = 0; i < w->eng.depth; i++) {
 		if (posix_memalign(&w->reqs[i].buf, mem_align, buflen) != 0) {
 			w->reqs[i].buf = NULL;
@@ -137,7 +145,7 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 				 (unsigned long long)op->spec.size);
 			goto fail;
 		}
-		prng_fill(&fill, w->reqs[i].buf, buflen);
+		prng_fill(&w->data_rng, w->reqs[i].buf, buflen);
 		w->reqs[i].len = op->spec.size;
 		w->reqs[i].slot = i;
 	}
@@ -154,7 +162,14 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->eng.fd = fd;
 	*rc = cfg->engine->init(&w->eng);
 	if (*rc < 0) {
-		snprintf(err, len, "engine %s: %s", cfg->engine->name, strerror(-*rc));
+		if (*rc == -EPERM || *rc == -ENOSYS)
+			snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
+				 cfg->engine->name, strerror(-*rc));
+		else if (*rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)
+			snprintf(err, len, "engine libaio: cannot set up %u slots (fs.aio-max-nr reached); use a smaller --iodepth or fewer threads",
+				 w->eng.depth);
+		else
+			snprintf(err, len, "engine %s: %s", cfg->engine->name, strerror(-*rc));
 		goto fail;
 	}
 	return w;
@@ -241,7 +256,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	size_t k = 0;
 	for (size_t i = 0; i < cfg->nops && rc == 0; i++) {
 		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
-			ws[k] = worker_new(cfg, &cfg->ops[i], nbuckets, k, err, errlen, &rc);
+			ws[k] = worker_new(cfg, &cfg->ops[i], nbuckets, k, j, err, errlen, &rc);
 			if (!ws[k])
 				break;
 		}
@@ -312,6 +327,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	for (size_t i = 0; i < cfg->nops; i++) {
 		struct op_result *o = &res->ops[i];
 		hist_init(&o->total);
+		hist_init(&o->service);
 		o->nbuckets = nbuckets;
 		o->buckets = calloc(nbuckets, sizeof(*o->buckets));
 		for (unsigned b = 0; o->buckets && b < nbuckets; b++)
@@ -325,6 +341,11 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 				hist_merge(&o->buckets[b], &w->buckets[b]);
 			o->bytes += w->bytes;
 			o->fdatasyncs += w->fdatasyncs;
+			o->sync_fallbacks += w->eng.sync_fallbacks;
+			if (w->eng.max_inflight > o->max_inflight)
+				o->max_inflight = w->eng.max_inflight;
+			hist_merge(&o->service, &w->service);
+			o->late_starts += w->late_starts;
 			if (!o->first_errno && w->first_errno) {
 				o->first_errno = w->first_errno;
 				o->first_err_offset = w->first_err_offset;

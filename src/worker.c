@@ -2,6 +2,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,21 +13,24 @@ uint64_t worker_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Give every 512-byte sector of a write buffer fresh random leading bytes,
- * so no two written sectors are alike and deduplication cannot cheat.
- */
-static inline void stamp(struct prng *rng, unsigned char *buf, size_t len)
+static void sleep_until(uint64_t ns)
 {
-	if (len < sizeof(uint64_t)) {
-		uint64_t v = prng_next(rng);
-		memcpy(buf, &v, len);
-		return;
-	}
-	for (size_t off = 0; off + sizeof(uint64_t) <= len; off += 512) {
-		uint64_t v = prng_next(rng);
-		memcpy(buf + off, &v, sizeof(v));
-	}
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/*
+ * Open loop needs ops to leave on time: sleep to just before the due time
+ * (timer slack is set to 1 ns for the thread), then spin the last stretch.
+ */
+#define SPIN_NS 30000ULL
+static void sleep_until_due(uint64_t due)
+{
+	if (due > SPIN_NS)
+		sleep_until(due - SPIN_NS);
+	while (worker_now_ns() < due)
+		;
 }
 
 static void record(struct worker *w, const struct io_req *r, uint64_t now,
@@ -40,24 +44,26 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 	if (r->result < 0) {
 		hist_record_error(&w->total);
 		hist_record_error(b);
+		if (w->rate_interval_ns)
+			hist_record_error(&w->service);
 		if (w->first_errno == 0) {
 			w->first_errno = (int)-r->result;
 			w->first_err_offset = (uint64_t)r->offset;
 		}
-	} else {
-		uint64_t ns = now - r->start_ns;
-		unsigned k = hist_bucket_of(ns);
-		hist_record_in(&w->total, ns, k);
-		hist_record_in(b, ns, k);
-		w->bytes += r->len;
+		return;
 	}
+	uint64_t ns = now - r->start_ns;
+	unsigned k = hist_bucket_of(ns);
+	hist_record_in(&w->total, ns, k);
+	hist_record_in(b, ns, k);
+	w->bytes += r->len;
+	if (w->rate_interval_ns)
+		hist_record(&w->service, now - r->issue_ns);
 }
 
 static void pause_for(double ns)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1e9), .tv_nsec = (long)((uint64_t)ns % 1000000000ULL) };
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+	sleep_until(worker_now_ns() + (uint64_t)ns);
 }
 
 void *worker_main(void *arg)
@@ -67,20 +73,25 @@ void *worker_main(void *arg)
 	const enum io_kind kind = op->kind == OP_READ ? IO_READ : IO_WRITE;
 	const bool fsync_n = op->kind == OP_WRITE_N && op->sync_every > 0;
 	const unsigned depth = w->eng.depth;
+	const uint64_t interval = w->rate_interval_ns;
 	struct io_req *free_list[WORKER_MAX_DEPTH];
 	struct io_req *done[WORKER_MAX_DEPTH];
 	unsigned nfree = depth, inflight = 0;
 	for (unsigned i = 0; i < depth; i++)
 		free_list[i] = &w->reqs[depth - 1 - i];
 
+	if (interval)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	pthread_barrier_wait(w->start);
 	const uint64_t end = *w->end_ns;
 	uint64_t bucket_end = *w->t0_ns + w->bucket_ns;
+	uint64_t due = *w->t0_ns + w->rate_phase_ns; /* --rate: when the next op is due */
 	unsigned bucket = 0;
 	uint64_t issued = 0, completed = 0;
 	bool stopping = false;
 
 	for (;;) {
+		struct timespec wait_ts, *wait = NULL;
 		while (!stopping && nfree > 0) {
 			uint64_t t = worker_now_ns();
 			if (t >= end || (w->max_ops && issued >= w->max_ops) ||
@@ -88,26 +99,54 @@ void *worker_main(void *arg)
 				stopping = true;
 				break;
 			}
+			if (interval && t < due) {
+				if (inflight == 0) {
+					/* Nothing to collect: sleep until due (or the end), then look again. */
+					sleep_until_due(due < end ? due : end);
+					continue;
+				}
+				uint64_t left = due - t;
+				wait_ts.tv_sec = (time_t)(left / 1000000000ULL);
+				wait_ts.tv_nsec = (long)(left % 1000000000ULL);
+				wait = &wait_ts;
+				break;
+			}
 			struct io_req *r = free_list[--nfree];
 			r->kind = kind;
 			r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
+			/*
+			 * Fresh random bytes for every write, before the clock starts:
+			 * no deduplicating or compressing layer sees data twice.
+			 */
 			if (kind == IO_WRITE)
-				stamp(&w->rng, r->buf, r->len);
-			r->start_ns = worker_now_ns();
+				prng_fill(&w->data_rng, r->buf, r->len);
+			r->issue_ns = worker_now_ns();
+			if (interval) {
+				/* Open loop: latency counts from when the op was due. */
+				r->start_ns = due;
+				if (r->issue_ns - due >= interval)
+					w->late_starts++;
+				due += interval;
+			} else {
+				r->start_ns = r->issue_ns;
+			}
 			int rc = w->eng.ops->submit(&w->eng, r);
 			issued++;
 			if (rc < 0) {
 				r->result = rc;
-				record(w, r, r->start_ns, &bucket, &bucket_end);
+				record(w, r, worker_now_ns(), &bucket, &bucket_end);
 				free_list[nfree++] = r;
 				continue;
 			}
 			inflight++;
 		}
-		if (inflight == 0)
-			break;
-		int n = w->eng.ops->reap(&w->eng, done, 1, inflight);
+		if (inflight == 0) {
+			if (stopping)
+				break;
+			continue;
+		}
+		int n = w->eng.ops->reap(&w->eng, done, 1, inflight, wait);
 		uint64_t t = worker_now_ns();
 		if (n < 0) {
 			/* The engine itself failed: what is in flight is lost; count it and stop. */
