@@ -1,0 +1,161 @@
+#!/usr/bin/env bats
+# campaign.bats - scripts/campaign end to end: provisioning with the real aws
+# CLI against moto on 127.0.0.1 (tests/lib/moto.bash), the fleet against real
+# sshd's in network namespaces (tests/lib/netns.bash): moto's instances are
+# not real hosts, so --hosts points the fleet at the namespaces.
+
+bats_require_minimum_version 1.5.0
+load lib/moto
+load lib/netns
+
+CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
+
+setup_file() {
+  local why
+  why=$(netns_can_run) || { export CAMPAIGN_SKIP=$why; return 0; }
+  why=$(moto_missing)
+  if [[ -n "$why" ]]; then
+    export CAMPAIGN_SKIP=$why
+    return 0
+  fi
+  moto_start
+  # Before any script runs: every aws call must go to moto on 127.0.0.1.
+  moto_assert_local || { moto_stop; return 1; }
+  MOTO_AMI=$(moto_default_ami)
+  [[ "$MOTO_AMI" == ami-* ]] || { echo "no AMI in moto's catalogue" >&2; moto_stop; return 1; }
+  export MOTO_AMI
+}
+
+teardown_file() {
+  moto_stop
+}
+
+setup() {
+  [[ -z "${CAMPAIGN_SKIP:-}" ]] || skip "$CAMPAIGN_SKIP"
+  [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
+  NET=$BATS_TEST_TMPDIR/net
+  RESULTS=$BATS_TEST_TMPDIR/results
+  REMOTE=$BATS_TEST_TMPDIR/remote
+  netns_fleet_up 3 "$NET"
+}
+
+teardown() {
+  netns_fleet_down
+  [ -z "$(netns_leftovers)" ]
+}
+
+# campaign ARGS...: against moto and the namespace hosts, short runs.
+campaign() {
+  "$CAMPAIGN" --ami "$MOTO_AMI" --endpoint-url "$MOTO_ENDPOINT" \
+    --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
+    --duration 1 --bucket 1 "$@"
+}
+
+# assert_nothing_left RUN: no instance of RUN runs, no volume of RUN exists.
+assert_nothing_left() {
+  [ "$(taws ec2 describe-instances --filters "Name=tag:iobench-run,Values=$1" \
+      Name=instance-state-name,Values=pending,running,stopping,stopped,shutting-down |
+      jq '[.Reservations[].Instances[]] | length')" -eq 0 ]
+  [ "$(taws ec2 describe-volumes --filters "Name=tag:iobench-run,Values=$1" | jq '.Volumes | length')" -eq 0 ]
+}
+
+# host_ok RUN HOST N: HOST's results hold N good runs.
+host_ok() {
+  local f=$RESULTS/$1/$2/iobench.jsonl
+  [ "$(wc -l <"$f")" -eq "$3" ]
+  [ "$(jq -s --arg run "$1" '[.[] | select(.labels.run == $run and .labels.layout == "single"
+      and .operations[0].total.count > 0)] | length' "$f")" -eq "$3" ]
+}
+
+@test "campaign --help, and usage errors exit 2" {
+  run "$CAMPAIGN" --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"usage: campaign --ami AMI [OPTIONS]"* ]]
+  run "$CAMPAIGN" --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--ami AMI is required"* ]]
+  run "$CAMPAIGN" --no-provision --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --raid 3 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+}
+
+@test "campaign --dry-run prints the aws, RAID and fleet commands and creates nothing" {
+  run campaign --dry-run --run-id dry -n 2 -m 2 --raid 0 --raid-devices /dev/vdb,/dev/vdc \
+    --ops read4k,write4k --threads 1,2
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '^aws .*run-instances' <<<"$output")" -ge 1 ]
+  [ "$(grep '^aws ' <<<"$output" | grep -vc -- "--endpoint-url $MOTO_ENDPOINT ")" -eq 0 ]
+  # RAID 0 over both devices on each of the 3 hosts, and its target.
+  [ "$(grep -c 'raid/raid-create --level 0 .* /dev/vdb /dev/vdc$' <<<"$output")" -eq 3 ]
+  [[ "$output" == *"parallel --hostgroups"* ]]
+  [[ "$output" == *"--target\\ /mnt/iobench/data.bin"* && "$output" == *"layout=raid0"* ]]
+  [[ "$output" == *"ec2-teardown --run-id dry"* ]]
+  [ ! -e "$RESULTS/dry" ]
+  [ ! -e "$REMOTE" ]
+  assert_nothing_left dry
+}
+
+@test "campaign provisions on moto, runs the plan on every namespace host, collects, tears down" {
+  run campaign --run-id e2e -n 2 -m 1 --ops read4k,write4k --threads 1,2 --seed 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local r=$RESULTS/e2e h
+  # Provisioning was real (moto) and is gone again.
+  [ "$(jq ".instances | length" "$r/state.json")" -eq 2 ]
+  [ "$(jq -r .status "$r/state.json")" = torn-down ]
+  [ "$(wc -l <"$r/hosts")" -eq 2 ]
+  assert_nothing_left e2e
+  # The fleet ran on the namespaces, 4 runs each, and its results are beside.
+  cmp "$NET/hosts" "$r/fleet-hosts"
+  while read -r h; do host_ok e2e "$h" 4; done <"$NET/hosts"
+  [ "$(grep -c $'\tok\t' "$r/summary.tsv")" -eq 3 ]
+  [ "$(tail -n +2 "$r/joblog" | wc -l)" -eq 3 ]
+  grep -q 'provisioning run e2e' "$r/campaign.log"
+  grep -q 'tearing down run e2e' "$r/campaign.log"
+}
+
+@test "a host that is down fails the campaign (exit 1), is named, and teardown still happens" {
+  netns_kill_host 2
+  run campaign --run-id down -n 1 -m 1 --retries 0
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"host $(netns_addr 2) FAILED"* ]]
+  host_ok down "$(netns_addr 1)" 1
+  host_ok down "$(netns_addr 3)" 1
+  [ "$(jq -r .status "$RESULTS/down/state.json")" = torn-down ]
+  assert_nothing_left down
+}
+
+@test "a failed provisioning stops the campaign before any host is touched (exit 1)" {
+  run campaign --run-id badsnap -n 1 -m 1 --provision-arg --snapshot --provision-arg snap-0000dead
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"provisioning failed"* ]]
+  [ ! -e "$RESULTS/badsnap/summary.tsv" ]
+  [ ! -e "$REMOTE" ]
+  assert_nothing_left badsnap
+}
+
+@test "Ctrl-C during the fleet run tears everything down, exit 130" {
+  set -m
+  campaign --run-id sigint -n 1 -m 1 --threads 1,2,3 --duration 3 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+  local pid=$! i
+  set +m
+  for ((i = 0; i < 1200; i++)); do
+    grep -q 'run 1:' "$BATS_TEST_TMPDIR/out" 2>/dev/null && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  grep -q 'run 1:' "$BATS_TEST_TMPDIR/out"
+  kill -INT -- "-$pid"
+  local rc=0
+  wait "$pid" || rc=$?
+  cat "$BATS_TEST_TMPDIR/out"
+  [ "$rc" -eq 130 ]
+  grep -q 'tearing down run sigint' "$BATS_TEST_TMPDIR/out"
+  [ "$(jq -r .status "$RESULTS/sigint/state.json")" = torn-down ]
+  assert_nothing_left sigint
+}
