@@ -123,17 +123,31 @@ check_host_results() {
   [ "$p" == "$(printf '%s\n' 'read4k 1' 'read4k 2' 'write4k 1' 'write4k 2' 'write4k/64 1' 'write4k/64 2' | sort)" ]
 }
 
-@test "fleet-run keeps an existing data file of the right size" {
-  run fleet --run-id first --threads 1
+@test "fleet-run keeps an existing data file of the right size; --jobs 2 runs 2 hosts at a time" {
+  run fleet --run-id first --threads 1 --remote-dir "$REMOTE/shared/{host}"
   [ "$status" -eq 0 ]
-  local host inode
+  local host inode i
   host=$(netns_addr 1)
-  inode=$(stat -c %i "$REMOTE/$host/data.bin")
-  run fleet --run-id second --threads 1
+  inode=$(stat -c %i "$REMOTE/shared/$host/data.bin")
+  run fleet --run-id second --threads 1 --remote-dir "$REMOTE/shared/{host}" --jobs 2
   [ "$status" -eq 0 ]
-  [ "$(stat -c %i "$REMOTE/$host/data.bin")" -eq "$inode" ]
+  [ "$(stat -c %i "$REMOTE/shared/$host/data.bin")" -eq "$inode" ]
   grep -q 'exists with 33554432 bytes; not recreated' "$RESULTS/second/logs/$host.log"
-  check_host_results second "$host" read4k 1
+  for i in 1 2 3 4; do check_host_results second "$(netns_addr "$i")" read4k 1; done
+  # Two batches of two: one joblog line per host, and host 3 started only
+  # after hosts 1 and 2 had finished.
+  [ "$(tail -n +2 "$RESULTS/second/joblog" | wc -l)" -eq 4 ]
+  local end12 start3
+  end12=$(awk -F'\t' 'NR > 1 && ($2 ~ /\.11$/ || $2 ~ /\.12$/) {e = $3 + $4; if (e > m) m = e} END {printf "%.3f", m}' "$RESULTS/second/joblog")
+  start3=$(awk -F'\t' 'NR > 1 && $2 ~ /\.13$/ {print $3}' "$RESULTS/second/joblog")
+  awk -v a="$end12" -v b="$start3" 'BEGIN {exit !(b >= a)}'
+}
+
+@test "a host listed twice is a usage error" {
+  head -n 1 "$NET/hosts" >>"$NET/hosts"
+  run fleet --run-id twice
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"appears twice"* ]]
 }
 
 @test "a host that dies mid-run is retried, named as failed, and the others complete" {
@@ -168,7 +182,7 @@ check_host_results() {
   run fleet --run-id down --retries 2
   echo "$output"
   [ "$status" -eq 1 ]
-  [[ "$output" == *"host $(netns_addr 3) FAILED: exit 255 after 3 attempt(s)"* ]]
+  [[ "$output" == *"host $(netns_addr 3) FAILED: exit 255 (ssh: unreachable or connection lost) after 3 attempt(s)"* ]]
   [ "$(grep -c $'\tok\t' "$RESULTS/down/summary.tsv")" -eq 3 ]
   check_host_results down "$(netns_addr 1)" read4k 1
 }
