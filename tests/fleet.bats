@@ -144,7 +144,9 @@ check_host_results() {
 }
 
 @test "a host listed twice is a usage error" {
-  head -n 1 "$NET/hosts" >>"$NET/hosts"
+  local first
+  first=$(head -n 1 "$NET/hosts")
+  echo "$first" >>"$NET/hosts"
   run fleet --run-id twice
   [ "$status" -eq 2 ]
   [[ "$output" == *"appears twice"* ]]

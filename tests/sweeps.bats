@@ -10,7 +10,7 @@ SWEEP_THREADS=$BATS_TEST_DIRNAME/../scripts/sweep-threads
 setup() {
   command -v jq >/dev/null || skip "jq not installed"
   [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
-  cd "$BATS_TEST_TMPDIR"
+  cd "$BATS_TEST_TMPDIR" || return 1
 }
 
 @test "sweep-filesize --help and a bad range (exit 2)" {
