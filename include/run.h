@@ -54,6 +54,10 @@ struct op_result {
 	unsigned max_inflight;   /* most requests one thread had in flight */
 	struct hist service;     /* --rate: actual start to completion */
 	uint64_t late_starts;    /* --rate: ops that started an interval or more late */
+	/* Mixed ops (rw16k:70): reads [0] and writes [1] apart; NULL/empty otherwise. */
+	struct hist kind_total[2];
+	struct hist *kind_buckets[2];
+	uint64_t kind_bytes[2];
 	int first_errno;      /* 0 if no operation failed */
 	uint64_t first_err_offset;
 };

@@ -24,6 +24,8 @@ int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *
 		return flags | O_RDONLY;
 	case OP_WRITE_FLUSH:
 		return flags | O_WRONLY | (dsync ? O_DSYNC : O_SYNC);
+	case OP_MIXED:
+		return flags | O_RDWR | (dsync ? O_DSYNC : O_SYNC);
 	case OP_WRITE_N:
 		break;
 	}
@@ -32,7 +34,7 @@ int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *
 
 static const char *kind_verb(const struct op_spec *op)
 {
-	return op->kind == OP_READ ? "reading" : "writing";
+	return op->kind == OP_READ ? "reading" : op->kind == OP_MIXED ? "reading and writing" : "writing";
 }
 
 /* Why open() failed, in words a user can act on. */
@@ -55,7 +57,7 @@ static int preflight(const struct run_config *cfg, const struct run_op *op, stru
 		     char *err, size_t len)
 {
 	struct io_req *r = &w->reqs[0];
-	r->kind = op->spec.kind == OP_READ ? IO_READ : IO_WRITE;
+	r->kind = op->spec.kind == OP_READ || op->spec.kind == OP_MIXED ? IO_READ : IO_WRITE;
 	r->offset = 0;
 	int64_t rc = r->kind == IO_READ ? pread(w->eng.fd, r->buf, r->len, 0)
 					: pwrite(w->eng.fd, r->buf, r->len, 0);
@@ -89,6 +91,7 @@ static void worker_free(struct worker *w)
 	if (w->eng.fd > 0)
 		close(w->eng.fd);
 	free(w->buckets);
+	free(w->wbuckets);
 	free(w);
 }
 
@@ -122,14 +125,21 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	prng_seed(&w->rng, cfg->seed, global_index);
 	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
 	w->buckets = calloc(nbuckets, sizeof(*w->buckets));
+	if (op->spec.kind == OP_MIXED)
+		w->wbuckets = calloc(nbuckets, sizeof(*w->wbuckets));
 	w->reqs = calloc(w->eng.depth, sizeof(*w->reqs));
-	if (!w->buckets || !w->reqs) {
+	if (!w->buckets || !w->reqs || (op->spec.kind == OP_MIXED && !w->wbuckets)) {
 		*rc = -ENOMEM;
 		snprintf(err, len, "out of memory for %u time buckets; use a longer --bucket", nbuckets);
 		goto fail;
 	}
-	for (unsigned i = 0; i < nbuckets; i++)
+	for (unsigned i = 0; i < nbuckets; i++) {
 		hist_init(&w->buckets[i]);
+		if (w->wbuckets)
+			hist_init(&w->wbuckets[i]);
+	}
+	/* Sequential ops: each thread starts at its own evenly spaced slot and wraps. */
+	w->seq_slot = (uint64_t)((unsigned __int128)w->nslots * op_index / op->nthreads);
 	if (op->thread_count < op->nthreads)
 		w->delay_factor = (double)op->nthreads / op->thread_count - 1;
 
@@ -331,6 +341,13 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		o->buckets = calloc(nbuckets, sizeof(*o->buckets));
 		for (unsigned b = 0; o->buckets && b < nbuckets; b++)
 			hist_init(&o->buckets[b]);
+		bool mixed = cfg->ops[i].spec.kind == OP_MIXED;
+		for (int kd = 0; mixed && kd < 2; kd++) {
+			hist_init(&o->kind_total[kd]);
+			o->kind_buckets[kd] = calloc(nbuckets, sizeof(struct hist));
+			for (unsigned b = 0; o->kind_buckets[kd] && b < nbuckets; b++)
+				hist_init(&o->kind_buckets[kd][b]);
+		}
 		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
 			struct worker *w = k < nw ? ws[k] : NULL;
 			if (!w || rc != 0)
@@ -338,7 +355,18 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			for (unsigned b = 0; o->buckets && b < nbuckets; b++) {
 				hist_merge(&o->buckets[b], &w->buckets[b]);
 				hist_merge(&o->total, &w->buckets[b]);
+				if (mixed && w->wbuckets && o->kind_buckets[0] && o->kind_buckets[1]) {
+					/* A mixed op: reads in buckets, writes in wbuckets; the op is both. */
+					hist_merge(&o->buckets[b], &w->wbuckets[b]);
+					hist_merge(&o->total, &w->wbuckets[b]);
+					hist_merge(&o->kind_buckets[0][b], &w->buckets[b]);
+					hist_merge(&o->kind_buckets[1][b], &w->wbuckets[b]);
+					hist_merge(&o->kind_total[0], &w->buckets[b]);
+					hist_merge(&o->kind_total[1], &w->wbuckets[b]);
+				}
 			}
+			o->kind_bytes[0] += w->rbytes;
+			o->kind_bytes[1] += w->bytes - w->rbytes;
 			o->bytes += w->bytes;
 			o->fdatasyncs += w->fdatasyncs;
 			o->sync_fallbacks += w->eng.sync_fallbacks;
@@ -373,8 +401,11 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 
 void run_result_free(struct run_result *res)
 {
-	for (size_t i = 0; res->ops && i < res->nops; i++)
+	for (size_t i = 0; res->ops && i < res->nops; i++) {
 		free(res->ops[i].buckets);
+		free(res->ops[i].kind_buckets[0]);
+		free(res->ops[i].kind_buckets[1]);
+	}
 	free(res->ops);
 	res->ops = NULL;
 	res->nops = 0;

@@ -40,7 +40,7 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		(*bucket)++;
 		*bucket_end += w->bucket_ns;
 	}
-	struct hist *b = &w->buckets[*bucket];
+	struct hist *b = r->kind == IO_WRITE && w->wbuckets ? &w->wbuckets[*bucket] : &w->buckets[*bucket];
 	if (r->result < 0) {
 		hist_record_error(b);
 		if (w->rate_interval_ns)
@@ -53,6 +53,8 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 	}
 	hist_record(b, now - r->start_ns);
 	w->bytes += r->len;
+	if (w->wbuckets && r->kind == IO_READ)
+		w->rbytes += r->len;
 	if (w->rate_interval_ns)
 		hist_record(&w->service, now - r->issue_ns);
 }
@@ -68,6 +70,7 @@ void *worker_main(void *arg)
 	const struct op_spec *op = w->op;
 	const enum io_kind kind = op->kind == OP_READ ? IO_READ : IO_WRITE;
 	const bool fsync_n = op->kind == OP_WRITE_N && op->sync_every > 0;
+	const bool mixed = op->kind == OP_MIXED;
 	const unsigned depth = w->eng.depth;
 	const uint64_t interval = w->rate_interval_ns;
 	struct io_req *free_list[WORKER_MAX_DEPTH];
@@ -110,14 +113,20 @@ void *worker_main(void *arg)
 				break;
 			}
 			struct io_req *r = free_list[--nfree];
-			r->kind = kind;
-			r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			r->kind = mixed ? (prng_below(&w->rng, 100) < op->read_pct ? IO_READ : IO_WRITE) : kind;
+			if (op->sequential) {
+				r->offset = (off_t)(w->seq_slot * op->align);
+				if (++w->seq_slot == w->nslots)
+					w->seq_slot = 0;
+			} else {
+				r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			}
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
 			/*
 			 * Fresh random bytes for every write, before the clock starts:
 			 * no deduplicating or compressing layer sees data twice.
 			 */
-			if (kind == IO_WRITE)
+			if (r->kind == IO_WRITE)
 				prng_fill(&w->data_rng, r->buf, r->len);
 			r->issue_ns = worker_now_ns();
 			if (interval) {
