@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "engine.h"
@@ -42,6 +43,7 @@ struct run_config {
 	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
 	bool progress;        /* a progress line on stderr */
 	const sigset_t *stop_signals;
+	FILE *raw;            /* --raw: per-operation log, or NULL */
 };
 
 struct op_result {
@@ -70,6 +72,7 @@ struct run_result {
 	bool interrupted;      /* a stop signal arrived */
 	int signal;            /* which one, if interrupted */
 	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
+	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */
 };
 
 /*

@@ -19,6 +19,7 @@
 #include "hist.h"
 #include "opspec.h"
 #include "prng.h"
+#include "raw.h"
 
 /* Most requests one thread keeps in flight (--iodepth). */
 #define WORKER_MAX_DEPTH 1024
@@ -40,6 +41,7 @@ struct worker {
 	const uint64_t *t0_ns;    /* set by the run layer before the barrier */
 	const uint64_t *end_ns;
 	uint64_t seq_slot;        /* sequential ops: next slot */
+	struct raw_buf *raw;      /* --raw: this thread's log buffer, or NULL */
 	struct prng rng;          /* offsets and fdatasync draws */
 	struct prng data_rng;     /* bytes written */
 

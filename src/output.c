@@ -4,6 +4,7 @@
 #include "units.h"
 
 #include <fcntl.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,12 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (cfg->rate > 0)
 		json_object_set_new(root, "rate", json_real(cfg->rate));
+	if (meta->mode) {
+		json_object_set_new(root, "mode", json_string(meta->mode));
+		json_object_set_new(root, "interval", json_real(meta->interval_s));
+	}
+	if (cfg->raw)
+		json_object_set_new(root, "rawDropped", json_integer(res->raw_dropped > 0 ? res->raw_dropped : 0));
 	char *line = json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return line;
@@ -286,3 +293,32 @@ void output_summary(FILE *f, const struct run_config *cfg, const struct run_resu
 		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",
 			res->stuck_threads);
 }
+
+int output_append_line(const char *path, const char *line)
+{
+	if (strcmp(path, "-") == 0) {
+		printf("%s\n", line);
+		return fflush(stdout) == 0 ? 0 : -errno;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	size_t len = strlen(line);
+	char *buf = malloc(len + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	memcpy(buf, line, len);
+	buf[len] = '\n';
+	/* One write per line: concurrent appenders never interleave inside a line. */
+	ssize_t n = write(fd, buf, len + 1);
+	int rc = n == (ssize_t)(len + 1) ? 0 : (n < 0 ? -errno : -EIO);
+	free(buf);
+	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
+		rc = -errno;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+

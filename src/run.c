@@ -81,6 +81,10 @@ static void worker_free(struct worker *w)
 {
 	if (!w)
 		return;
+	if (w->raw) {
+		raw_buf_free(w->raw);
+		free(w->raw);
+	}
 	if (w->reqs) {
 		for (unsigned i = 0; i < w->eng.depth; i++)
 			free(w->reqs[i].buf);
@@ -137,6 +141,15 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 		hist_init(&w->buckets[i]);
 		if (w->wbuckets)
 			hist_init(&w->wbuckets[i]);
+	}
+	if (cfg->raw) {
+		const char *word = op->spec.signature; /* up to the first comma */
+		w->raw = calloc(1, sizeof(*w->raw));
+		if (!w->raw || raw_buf_init(w->raw, word, op->spec.kind == OP_MIXED) < 0) {
+			*rc = -ENOMEM;
+			snprintf(err, len, "out of memory for the --raw log buffers");
+			goto fail;
+		}
 	}
 	/* Sequential ops: each thread starts at its own evenly spaced slot and wraps. */
 	w->seq_slot = (uint64_t)((unsigned __int128)w->nslots * op_index / op->nthreads);
@@ -273,6 +286,30 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			rc = preflight(cfg, &cfg->ops[i], ws[k - 1], err, errlen);
 	}
 
+	/* --raw: op words are the signatures up to their first comma. */
+	char (*words)[OPSPEC_NAME_MAX] = cfg->raw ? calloc(cfg->nops, sizeof(*words)) : NULL;
+	struct raw_buf **rawbufs = cfg->raw ? calloc(nw, sizeof(*rawbufs)) : NULL;
+	struct raw_writer *rw = NULL;
+	if (rc == 0 && cfg->raw) {
+		if (!words || !rawbufs) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+		}
+		k = 0;
+		for (size_t i = 0; rc == 0 && i < cfg->nops; i++) {
+			snprintf(words[i], sizeof(words[i]), "%.*s",
+				 (int)strcspn(cfg->ops[i].spec.signature, ","), cfg->ops[i].spec.signature);
+			for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
+				ws[k]->raw->op_word = words[i];
+				rawbufs[k] = ws[k]->raw;
+			}
+		}
+		if (rc == 0 && !(rw = raw_writer_start(cfg->raw, rawbufs, nw))) {
+			rc = -EAGAIN;
+			snprintf(err, errlen, "cannot start the --raw writer thread");
+		}
+	}
+
 	atomic_bool stop = false;
 	pthread_barrier_t barrier;
 	uint64_t t0 = 0, end = 0;
@@ -330,6 +367,14 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			fprintf(stderr, "\r\033[K");
 		pthread_barrier_destroy(&barrier);
 	}
+	if (rw) {
+		/* Stuck threads may still write to their buffers: give up on those. */
+		for (size_t i = 0; i < nw; i++)
+			if (!ws[i])
+				rawbufs[i]->n = 0;
+		res->raw_dropped = raw_writer_finish(rw);
+	}
+	free(rawbufs);
 
 	/* Merge per operation. */
 	k = 0;
@@ -390,6 +435,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	}
 	for (size_t i = 0; i < nw; i++)
 		worker_free(ws[i]);
+	free(words);
 	free(ws);
 	free(tids);
 	if (rc != 0) {

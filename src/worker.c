@@ -36,6 +36,13 @@ static void sleep_until_due(uint64_t due)
 static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		   unsigned *bucket, uint64_t *bucket_end)
 {
+	if (w->raw) {
+		struct raw_rec rec = { .offset = (uint64_t)r->offset, .end_ns = now - *w->t0_ns,
+				       .dur_ns = now - r->start_ns, .len = (uint32_t)r->len,
+				       .err = r->result < 0 ? (int32_t)-r->result : 0,
+				       .is_write = r->kind == IO_WRITE };
+		raw_add(w->raw, &rec);
+	}
 	while (now >= *bucket_end && *bucket + 1 < w->nbuckets) {
 		(*bucket)++;
 		*bucket_end += w->bucket_ns;
