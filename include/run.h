@@ -70,6 +70,7 @@ struct run_result {
 	time_t launch_time;    /* Unix epoch seconds at start */
 	double elapsed_s;      /* measured run time */
 	bool interrupted;      /* a stop signal arrived */
+	bool target_lost;      /* the target was unlinked, replaced or detached mid-run */
 	int signal;            /* which one, if interrupted */
 	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
 	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */

@@ -602,9 +602,15 @@ static int run_all(struct cli *c)
 		}
 		if (!c->quiet)
 			output_summary(summary, &cfg, &res, &meta);
-		bool interrupted = res.interrupted;
+		bool interrupted = res.interrupted, lost = res.target_lost;
 		int sig = res.signal;
 		run_result_free(&res);
+		if (lost) {
+			if (raw)
+				fclose(raw);
+			return runtime_error("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
+					     c->target, c->json_path ? "written, marked targetLost" : "shown");
+		}
 		if (interrupted) {
 			fprintf(stderr, "iobench: interrupted by %s; results so far %s\n", strsignal(sig),
 				c->json_path ? "written" : "shown");

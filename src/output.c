@@ -192,6 +192,8 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 	json_decref(own);
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
+	if (res->target_lost)
+		json_object_set_new(root, "targetLost", json_true());
 	if (cfg->rate > 0)
 		json_object_set_new(root, "rate", json_real(cfg->rate));
 	if (meta->mode) {

@@ -217,15 +217,20 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
 	fflush(stderr);
 }
 
-/* Wait until the deadline or a stop signal; returns the signal or 0. */
+/*
+ * Wait until the deadline, a stop signal or the target's disappearance;
+ * returns the signal, -1 when the target is gone, or 0.
+ */
 static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end)
 {
+	uint64_t next_progress = t0 + 1000000000ULL;
 	for (;;) {
 		uint64_t now = worker_now_ns();
 		if (now >= end)
 			return 0;
 		uint64_t left = end - now;
-		uint64_t step = cfg->progress && left > 1000000000ULL ? 1000000000ULL : left;
+		/* Look at the target twice a second. */
+		uint64_t step = left > 500000000ULL ? 500000000ULL : left;
 		/* With an op limit the workers may finish early: look every 50 ms. */
 		if (cfg->max_ops && step > 50000000ULL)
 			step = 50000000ULL;
@@ -236,8 +241,13 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 			nanosleep(&ts, NULL);
 		if (sig > 0)
 			return sig;
-		if (cfg->progress)
-			show_progress(cfg, ws, nw, t0, worker_now_ns());
+		if (!target_still_there(cfg->target))
+			return -1;
+		now = worker_now_ns();
+		if (cfg->progress && now >= next_progress) {
+			show_progress(cfg, ws, nw, t0, now);
+			next_progress += 1000000000ULL;
+		}
 		if (cfg->max_ops) {
 			bool all_done = true;
 			for (size_t i = 0; i < nw && all_done; i++)
@@ -258,6 +268,17 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	if ((double)nw * nbuckets * sizeof(struct hist) > 2e9) {
 		snprintf(err, errlen, "%zu threads x %u time buckets need over 2 GB; use a longer --bucket",
 			 nw, nbuckets);
+		return -E2BIG;
+	}
+
+	/* Refuse giant buffer sets clearly instead of failing (or swapping) halfway. */
+	double buffers = 0;
+	for (size_t i = 0; i < cfg->nops; i++)
+		buffers += (double)cfg->ops[i].nthreads * (cfg->iodepth ? cfg->iodepth : 1) * (double)cfg->ops[i].spec.size;
+	uint64_t ram = target_ram_bytes();
+	if (ram && buffers > (double)ram / 2) {
+		snprintf(err, errlen, "the I/O buffers would need %.1f GiB (threads x iodepth x op size), over half the RAM; "
+			 "use fewer threads, a smaller --iodepth or smaller ops", buffers / 1073741824.0);
 		return -E2BIG;
 	}
 
@@ -348,6 +369,8 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			if (sig > 0) {
 				res->interrupted = true;
 				res->signal = sig;
+			} else if (sig < 0) {
+				res->target_lost = true;
 			}
 		}
 		atomic_store(&stop, true);
