@@ -83,9 +83,9 @@ static int parse_size_field(const char *field, uint64_t *out, const char *text, 
 	if (rc == -ERANGE)
 		return fail(err, errlen, "size too large in '%s'", text);
 	if (rc < 0) {
-		char msg[256];
-		snprintf(msg, sizeof(msg), "bad size '%s' in '%%s'; use a number with an optional K, M or G", field);
-		return fail(err, errlen, msg, text);
+		/* Never use input as a format string (the fuzzer found that once). */
+		snprintf(err, errlen, "bad size '%s' in '%s'; use a number with an optional K, M or G", field, text);
+		return -EINVAL;
 	}
 	return 0;
 }

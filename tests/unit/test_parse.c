@@ -182,6 +182,17 @@ TEST(sequential_and_mixed_ops)
 	}
 }
 
+TEST(input_is_never_a_format_string)
+{
+	/* found by fuzz_opspec: a '%' in a bad size reached snprintf's format */
+	struct op_spec s[2];
+	char err[256] = "";
+	CHECK(opspec_parse("read4d4t%s%s%n", s, 2, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "bad size '4d4t%s%s%n'") != NULL);
+	CHECK(opspec_parse("write,1,%n%n,4K", s, 2, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "'%n%n'") != NULL);
+}
+
 TEST(thread_lists)
 {
 	unsigned t[64];
@@ -209,6 +220,7 @@ int main(void)
 	RUN(long_form_with_phases);
 	RUN(bad_ops_say_why);
 	RUN(sequential_and_mixed_ops);
+	RUN(input_is_never_a_format_string);
 	RUN(thread_lists);
 	return check_summary("test_parse");
 }
