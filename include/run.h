@@ -93,4 +93,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 
 void run_result_free(struct run_result *res);
 
+/* Block SIGINT, SIGTERM and SIGHUP in the calling thread and store them in set. */
+void run_block_stop_signals(sigset_t *set);
+
 #endif

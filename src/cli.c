@@ -517,11 +517,7 @@ static bool uses_thread_list(const struct cli *c)
 static int run_all(struct cli *c)
 {
 	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	run_block_stop_signals(&sigs);
 
 	struct target_info t;
 	int rc = prepare_target(c, &t, &sigs);
@@ -637,11 +633,7 @@ static int run_all(struct cli *c)
 static int watch_all(struct cli *c)
 {
 	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	run_block_stop_signals(&sigs);
 	struct target_info t;
 	int rc = prepare_target(c, &t, &sigs);
 	if (rc != 0)

@@ -2,6 +2,7 @@
 #include "create.h"
 #include "commands.h"
 #include "prng.h"
+#include "run.h"
 #include "units.h"
 #include "worker.h"
 
@@ -281,11 +282,7 @@ int cmd_create(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	run_block_stop_signals(&sigs);
 	o.stop_signals = &sigs;
 	char err[512];
 	rc = create_file(path, size, &o, err, sizeof(err));

@@ -479,3 +479,12 @@ void run_result_free(struct run_result *res)
 	res->ops = NULL;
 	res->nops = 0;
 }
+
+void run_block_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, set, NULL);
+}
