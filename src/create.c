@@ -115,6 +115,9 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 	int fd = open(path, flags, 0644);
 	if (fd < 0) {
 		int e = errno;
+		struct stat st;
+		if ((e == EEXIST || e == EISDIR) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			e = EISDIR;
 		if (e == EEXIST)
 			snprintf(err, errlen, "%s: already exists; use --force to overwrite it", path);
 		else if (e == EISDIR)
