@@ -42,8 +42,7 @@ struct worker {
 	struct prng rng;          /* offsets and fdatasync draws */
 	struct prng data_rng;     /* bytes written */
 
-	/* Written by the loop; read by the run layer after join. */
-	struct hist total;
+	/* Written by the loop; read by the run layer after join. The total is the merge of the buckets. */
 	struct hist *buckets;
 	uint64_t bytes;
 	uint64_t fdatasyncs;

@@ -111,7 +111,6 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->max_ops = cfg->max_ops;
 	w->bucket_ns = cfg->bucket_ns;
 	w->nbuckets = nbuckets;
-	hist_init(&w->total);
 	hist_init(&w->service);
 	if (cfg->rate > 0) {
 		w->rate_interval_ns = (uint64_t)(1e9 * op->nthreads / cfg->rate);
@@ -336,9 +335,10 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			struct worker *w = k < nw ? ws[k] : NULL;
 			if (!w || rc != 0)
 				continue;
-			hist_merge(&o->total, &w->total);
-			for (unsigned b = 0; o->buckets && b < nbuckets; b++)
+			for (unsigned b = 0; o->buckets && b < nbuckets; b++) {
 				hist_merge(&o->buckets[b], &w->buckets[b]);
+				hist_merge(&o->total, &w->buckets[b]);
+			}
 			o->bytes += w->bytes;
 			o->fdatasyncs += w->fdatasyncs;
 			o->sync_fallbacks += w->eng.sync_fallbacks;

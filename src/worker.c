@@ -42,7 +42,6 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 	}
 	struct hist *b = &w->buckets[*bucket];
 	if (r->result < 0) {
-		hist_record_error(&w->total);
 		hist_record_error(b);
 		if (w->rate_interval_ns)
 			hist_record_error(&w->service);
@@ -52,10 +51,7 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		}
 		return;
 	}
-	uint64_t ns = now - r->start_ns;
-	unsigned k = hist_bucket_of(ns);
-	hist_record_in(&w->total, ns, k);
-	hist_record_in(b, ns, k);
+	hist_record(b, now - r->start_ns);
 	w->bytes += r->len;
 	if (w->rate_interval_ns)
 		hist_record(&w->service, now - r->issue_ns);
@@ -89,11 +85,12 @@ void *worker_main(void *arg)
 	unsigned bucket = 0;
 	uint64_t issued = 0, completed = 0;
 	bool stopping = false;
+	/* The last clock reading: stop checks use it, so an op costs two clock reads. */
+	uint64_t t = *w->t0_ns;
 
 	for (;;) {
 		struct timespec wait_ts, *wait = NULL;
 		while (!stopping && nfree > 0) {
-			uint64_t t = worker_now_ns();
 			if (t >= end || (w->max_ops && issued >= w->max_ops) ||
 			    atomic_load_explicit(w->stop, memory_order_relaxed)) {
 				stopping = true;
@@ -103,6 +100,7 @@ void *worker_main(void *arg)
 				if (inflight == 0) {
 					/* Nothing to collect: sleep until due (or the end), then look again. */
 					sleep_until_due(due < end ? due : end);
+					t = worker_now_ns();
 					continue;
 				}
 				uint64_t left = due - t;
@@ -131,11 +129,12 @@ void *worker_main(void *arg)
 			} else {
 				r->start_ns = r->issue_ns;
 			}
+			t = r->issue_ns;
 			int rc = w->eng.ops->submit(&w->eng, r);
 			issued++;
 			if (rc < 0) {
 				r->result = rc;
-				record(w, r, worker_now_ns(), &bucket, &bucket_end);
+				record(w, r, t, &bucket, &bucket_end);
 				free_list[nfree++] = r;
 				continue;
 			}
@@ -147,11 +146,11 @@ void *worker_main(void *arg)
 			continue;
 		}
 		int n = w->eng.ops->reap(&w->eng, done, 1, inflight, wait);
-		uint64_t t = worker_now_ns();
+		t = worker_now_ns();
 		if (n < 0) {
 			/* The engine itself failed: what is in flight is lost; count it and stop. */
 			for (unsigned i = 0; i < inflight; i++)
-				hist_record_error(&w->total);
+				hist_record_error(&w->buckets[bucket]);
 			if (w->first_errno == 0)
 				w->first_errno = -n;
 			break;
