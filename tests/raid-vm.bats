@@ -125,6 +125,10 @@ assert_json() {
   }
 }
 
+@test "--instance-store builds the array from exactly the NVMe disks with the instance-store model" {
+  assert_case instance-store create members only-nvme destroy superblocks-gone
+}
+
 @test "a member with an ext4 signature is refused without --force and taken over with it" {
   assert_case refuse-signature refused message no-array untouched force-creates destroy
 }
