@@ -51,7 +51,7 @@ check_rows() {
       bad=$((bad + 1))
     fi
   done < "$BATS_TEST_DIRNAME/data/bad-inputs.txt"
-  echo "# $n rows for '${prefix##*/}'" >&3
+  echo "# $n rows checked" >&3
   [ "$n" -gt 0 ]
   [ "$bad" -eq 0 ]
 }
@@ -62,4 +62,8 @@ check_rows() {
 
 @test "iobench run, watch and create reject bad input clearly" {
   check_rows "$IOBENCH"
+}
+
+@test "the raid scripts reject bad input clearly" {
+  check_rows "$ROOT/raid/"
 }
