@@ -36,13 +36,19 @@ static void sleep_until_due(uint64_t due)
 static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		   unsigned *bucket, uint64_t *bucket_end)
 {
+	if (w->raw) {
+		struct raw_rec rec = { .offset = (uint64_t)r->offset, .end_ns = now - *w->t0_ns,
+				       .dur_ns = now - r->start_ns, .len = (uint32_t)r->len,
+				       .err = r->result < 0 ? (int32_t)-r->result : 0,
+				       .is_write = r->kind == IO_WRITE };
+		raw_add(w->raw, &rec);
+	}
 	while (now >= *bucket_end && *bucket + 1 < w->nbuckets) {
 		(*bucket)++;
 		*bucket_end += w->bucket_ns;
 	}
-	struct hist *b = &w->buckets[*bucket];
+	struct hist *b = r->kind == IO_WRITE && w->wbuckets ? &w->wbuckets[*bucket] : &w->buckets[*bucket];
 	if (r->result < 0) {
-		hist_record_error(&w->total);
 		hist_record_error(b);
 		if (w->rate_interval_ns)
 			hist_record_error(&w->service);
@@ -52,11 +58,10 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		}
 		return;
 	}
-	uint64_t ns = now - r->start_ns;
-	unsigned k = hist_bucket_of(ns);
-	hist_record_in(&w->total, ns, k);
-	hist_record_in(b, ns, k);
+	hist_record(b, now - r->start_ns);
 	w->bytes += r->len;
+	if (w->wbuckets && r->kind == IO_READ)
+		w->rbytes += r->len;
 	if (w->rate_interval_ns)
 		hist_record(&w->service, now - r->issue_ns);
 }
@@ -72,6 +77,7 @@ void *worker_main(void *arg)
 	const struct op_spec *op = w->op;
 	const enum io_kind kind = op->kind == OP_READ ? IO_READ : IO_WRITE;
 	const bool fsync_n = op->kind == OP_WRITE_N && op->sync_every > 0;
+	const bool mixed = op->kind == OP_MIXED;
 	const unsigned depth = w->eng.depth;
 	const uint64_t interval = w->rate_interval_ns;
 	struct io_req *free_list[WORKER_MAX_DEPTH];
@@ -89,11 +95,12 @@ void *worker_main(void *arg)
 	unsigned bucket = 0;
 	uint64_t issued = 0, completed = 0;
 	bool stopping = false;
+	/* The last clock reading: stop checks use it, so an op costs two clock reads. */
+	uint64_t t = *w->t0_ns;
 
 	for (;;) {
 		struct timespec wait_ts, *wait = NULL;
 		while (!stopping && nfree > 0) {
-			uint64_t t = worker_now_ns();
 			if (t >= end || (w->max_ops && issued >= w->max_ops) ||
 			    atomic_load_explicit(w->stop, memory_order_relaxed)) {
 				stopping = true;
@@ -103,6 +110,7 @@ void *worker_main(void *arg)
 				if (inflight == 0) {
 					/* Nothing to collect: sleep until due (or the end), then look again. */
 					sleep_until_due(due < end ? due : end);
+					t = worker_now_ns();
 					continue;
 				}
 				uint64_t left = due - t;
@@ -112,14 +120,20 @@ void *worker_main(void *arg)
 				break;
 			}
 			struct io_req *r = free_list[--nfree];
-			r->kind = kind;
-			r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			r->kind = mixed ? (prng_below(&w->rng, 100) < op->read_pct ? IO_READ : IO_WRITE) : kind;
+			if (op->sequential) {
+				r->offset = (off_t)(w->seq_slot * op->align);
+				if (++w->seq_slot == w->nslots)
+					w->seq_slot = 0;
+			} else {
+				r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			}
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
 			/*
 			 * Fresh random bytes for every write, before the clock starts:
 			 * no deduplicating or compressing layer sees data twice.
 			 */
-			if (kind == IO_WRITE)
+			if (r->kind == IO_WRITE)
 				prng_fill(&w->data_rng, r->buf, r->len);
 			r->issue_ns = worker_now_ns();
 			if (interval) {
@@ -131,11 +145,12 @@ void *worker_main(void *arg)
 			} else {
 				r->start_ns = r->issue_ns;
 			}
+			t = r->issue_ns;
 			int rc = w->eng.ops->submit(&w->eng, r);
 			issued++;
 			if (rc < 0) {
 				r->result = rc;
-				record(w, r, worker_now_ns(), &bucket, &bucket_end);
+				record(w, r, t, &bucket, &bucket_end);
 				free_list[nfree++] = r;
 				continue;
 			}
@@ -147,11 +162,11 @@ void *worker_main(void *arg)
 			continue;
 		}
 		int n = w->eng.ops->reap(&w->eng, done, 1, inflight, wait);
-		uint64_t t = worker_now_ns();
+		t = worker_now_ns();
 		if (n < 0) {
 			/* The engine itself failed: what is in flight is lost; count it and stop. */
 			for (unsigned i = 0; i < inflight; i++)
-				hist_record_error(&w->total);
+				hist_record_error(&w->buckets[bucket]);
 			if (w->first_errno == 0)
 				w->first_errno = -n;
 			break;

@@ -113,6 +113,22 @@ assert_json() {
   assert_json raid0-ext3 raid0 ext3
 }
 
+@test "iobench on a bare RAID 5 device (--fs none) reports a block target with level raid5" {
+  assert_case raid5-block create iobench destroy
+  local json
+  json=$(json_of raid5-block)
+  jq -e '.target.type == "block" and .target.raidLevel == "raid5"
+    and (.target.device | startswith("md")) and .target.filesystem == null
+    and .operations[0].total.count > 0 and .operations[0].total.errorCount == 0' <<<"$json" || {
+    echo "$json"
+    false
+  }
+}
+
+@test "--instance-store builds the array from exactly the NVMe disks with the instance-store model" {
+  assert_case instance-store create members only-nvme destroy superblocks-gone
+}
+
 @test "a member with an ext4 signature is refused without --force and taken over with it" {
   assert_case refuse-signature refused message no-array untouched force-creates destroy
 }
