@@ -224,7 +224,7 @@ wait_for_state() {
   kill -TERM "$pid"
   local rc=0
   wait "$pid" || rc=$?
-  [ "$rc" -eq 143 ]
+  [ "$rc" -eq 143 ] || { cat "$BATS_TEST_TMPDIR/out"; echo "rc=$rc"; false; }
   assert_nothing_left sigterm
   [ "$(jq -r .status "$RESULTS/sigterm/state.json")" = torn-down ]
 }
