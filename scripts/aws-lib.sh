@@ -38,6 +38,7 @@ aws_setup() {
   [[ "$region" =~ ^[a-z0-9-]+$ ]] || die_usage "bad region '$region'; expected e.g. us-east-1"
   [[ -z "$endpoint" || "$endpoint" =~ ^https?://[^[:space:]]+$ ]] ||
     die_usage "bad endpoint URL '$endpoint'; expected http(s)://HOST[:PORT]"
+  [[ "$AWS_JOBS" =~ ^[1-9][0-9]*$ ]] || die_usage "IOBENCH_AWS_JOBS='$AWS_JOBS' is not a positive number"
   AWS_REGION_USED=$region
   AWS_PROFILE_USED=$profile
   AWS_ENDPOINT_USED=$endpoint

@@ -282,6 +282,10 @@ wait_for_state() {
   run teardown_run --run-id istore
   [ "$status" -eq 0 ]
   assert_nothing_left istore
+  # Older (non-NVMe) types get their disks mapped as /dev/sdb, /dev/sdc, ...
+  run --separate-stderr provision --run-id istore3 -n 1 -t c3.large --instance-store --dry-run
+  [ "$status" -eq 0 ]
+  [[ "$output" == *" --block-device-mappings DeviceName=/dev/sdb,VirtualName=ephemeral0 DeviceName=/dev/sdc,VirtualName=ephemeral1"* ]]
   # A type without instance store is refused.
   run provision --run-id istore2 -t m5.large --instance-store
   [ "$status" -eq 2 ]
