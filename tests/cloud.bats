@@ -255,9 +255,10 @@ wait_for_state() {
   [ "$(tagged_volumes dry)" -eq 0 ]
 }
 
-@test "spot instances and gp3 IOPS/throughput reach EC2 as asked" {
-  run provision --run-id spot -n 1 -m 1 --spot --volume-iops 4000 --volume-throughput 250
+@test "spot instances, the status-check wait and gp3 IOPS/throughput reach EC2 as asked" {
+  run provision --run-id spot -n 1 -m 1 --spot --volume-iops 4000 --volume-throughput 250 --wait-status-ok
   [ "$status" -eq 0 ]
+  [[ "$output" == *"waiting for the status checks of 1 instances"* ]]
   [ "$(taws ec2 describe-instances --filters Name=tag:iobench-run,Values=spot |
     jq -r '.Reservations[0].Instances[0].InstanceLifecycle')" = spot ]
   local vol
