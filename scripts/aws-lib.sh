@@ -27,6 +27,7 @@ aws_setup() {
   local region=$1 profile=$2 endpoint=$3
   need_cmd aws awscli
   need_cmd jq
+  need_cmd flock util-linux
   profile=${profile:-${AWS_PROFILE:-}}
   endpoint=${endpoint:-${AWS_ENDPOINT_URL_EC2:-${AWS_ENDPOINT_URL:-}}}
   region=${region:-${AWS_REGION:-${AWS_DEFAULT_REGION:-}}}
@@ -37,6 +38,7 @@ aws_setup() {
   [[ "$region" =~ ^[a-z0-9-]+$ ]] || die_usage "bad region '$region'; expected e.g. us-east-1"
   [[ -z "$endpoint" || "$endpoint" =~ ^https?://[^[:space:]]+$ ]] ||
     die_usage "bad endpoint URL '$endpoint'; expected http(s)://HOST[:PORT]"
+  [[ "$AWS_JOBS" =~ ^[1-9][0-9]*$ ]] || die_usage "IOBENCH_AWS_JOBS='$AWS_JOBS' is not a positive number"
   AWS_REGION_USED=$region
   AWS_PROFILE_USED=$profile
   AWS_ENDPOINT_USED=$endpoint
@@ -81,9 +83,9 @@ aws_change() {
   "${AWS_BASE[@]}" "$@"
 }
 
-# tag_spec RESOURCE-TYPE RUN-ID NAME: a --tag-specifications value.
+# tag_spec VAR RESOURCE-TYPE RUN-ID NAME: set VAR to a --tag-specifications value.
 tag_spec() {
-  printf 'ResourceType=%s,Tags=[{Key=%s,Value=%s},{Key=Name,Value=%s}]' "$1" "$TAG_KEY" "$2" "$3"
+  printf -v "$1" 'ResourceType=%s,Tags=[{Key=%s,Value=%s},{Key=Name,Value=%s}]' "$2" "$TAG_KEY" "$3" "$4"
 }
 
 # valid_run_id ID: run ids become directory names and tag values.
@@ -110,12 +112,57 @@ state_init() {
 }
 
 # state_update FILTER [JQ-ARGS...]: apply a jq filter to the state file in
-# place (atomically: a crash leaves the old or the new file), also setting
-# .updatedAt. No-op with --dry-run or without a state file.
+# place, also setting .updatedAt. Atomic (a crash leaves the old or the new
+# file) and locked (background jobs may update it at once). No-op with
+# --dry-run or without a state file.
 state_update() {
-  local filter=$1
+  local filter=$1 tmp lock
   shift
   [[ "$DRY_RUN" == 1 || -z "$STATE_FILE" || ! -f "$STATE_FILE" ]] && return 0
-  jq --arg now_ "$(now_utc)" "$@" "($filter) | .updatedAt = \$now_" "$STATE_FILE" >"$STATE_FILE.tmp"
-  mv "$STATE_FILE.tmp" "$STATE_FILE"
+  tmp=$STATE_FILE.tmp.$BASHPID
+  lock=$(dirname "$STATE_FILE")/.state.lock
+  (
+    flock 9
+    jq --arg now_ "$(now_utc)" "$@" "($filter) | .updatedAt = \$now_" "$STATE_FILE" >"$tmp" &&
+      mv "$tmp" "$STATE_FILE"
+  ) 9>"$lock"
+}
+
+# How many aws calls each_parallel runs at once.
+AWS_JOBS=${IOBENCH_AWS_JOBS:-4}
+
+# each_parallel FUNC ITEM...: run FUNC ITEM for every item, up to AWS_JOBS at
+# once (one after another with --dry-run, so commands print in order).
+# Returns non-zero if any call failed; always waits for all of them.
+each_parallel() {
+  local fn=$1 item rc=0 running=0
+  shift
+  if [[ "$DRY_RUN" == 1 ]]; then
+    for item; do "$fn" "$item" || rc=1; done
+    return "$rc"
+  fi
+  for item; do
+    if ((running >= AWS_JOBS)); then
+      wait -n || rc=1
+      running=$((running - 1))
+    fi
+    "$fn" "$item" &
+    running=$((running + 1))
+  done
+  while ((running > 0)); do
+    wait -n || rc=1
+    running=$((running - 1))
+  done
+  return "$rc"
+}
+
+# chunks N ITEM...: print the items comma-joined, N per line (EC2 filters
+# take at most 200 values).
+chunks() {
+  local n=$1 i
+  shift
+  for ((i = 1; i <= $#; i += n)); do
+    local IFS=,
+    printf '%s\n' "${*:i:n}"
+  done
 }

@@ -224,7 +224,7 @@ wait_for_state() {
   kill -TERM "$pid"
   local rc=0
   wait "$pid" || rc=$?
-  [ "$rc" -eq 143 ]
+  [ "$rc" -eq 143 ] || { cat "$BATS_TEST_TMPDIR/out"; echo "rc=$rc"; false; }
   assert_nothing_left sigterm
   [ "$(jq -r .status "$RESULTS/sigterm/state.json")" = torn-down ]
 }
@@ -255,9 +255,10 @@ wait_for_state() {
   [ "$(tagged_volumes dry)" -eq 0 ]
 }
 
-@test "spot instances and gp3 IOPS/throughput reach EC2 as asked" {
-  run provision --run-id spot -n 1 -m 1 --spot --volume-iops 4000 --volume-throughput 250
+@test "spot instances, the status-check wait and gp3 IOPS/throughput reach EC2 as asked" {
+  run provision --run-id spot -n 1 -m 1 --spot --volume-iops 4000 --volume-throughput 250 --wait-status-ok
   [ "$status" -eq 0 ]
+  [[ "$output" == *"waiting for the status checks of 1 instances"* ]]
   [ "$(taws ec2 describe-instances --filters Name=tag:iobench-run,Values=spot |
     jq -r '.Reservations[0].Instances[0].InstanceLifecycle')" = spot ]
   local vol
@@ -282,6 +283,10 @@ wait_for_state() {
   run teardown_run --run-id istore
   [ "$status" -eq 0 ]
   assert_nothing_left istore
+  # Older (non-NVMe) types get their disks mapped as /dev/sdb, /dev/sdc, ...
+  run --separate-stderr provision --run-id istore3 -n 1 -t c3.large --instance-store --dry-run
+  [ "$status" -eq 0 ]
+  [[ "$output" == *" --block-device-mappings DeviceName=/dev/sdb,VirtualName=ephemeral0 DeviceName=/dev/sdc,VirtualName=ephemeral1"* ]]
   # A type without instance store is refused.
   run provision --run-id istore2 -t m5.large --instance-store
   [ "$status" -eq 2 ]
