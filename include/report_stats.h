@@ -37,8 +37,8 @@ size_t stats_thread_optimum(const double *threads, const double *ops, size_t n);
 /* One latency mode of a histogram. */
 struct stats_mode {
 	unsigned peak;   /* bucket with the most operations in the mode */
-	unsigned from;   /* first bucket of the mode's basin */
-	unsigned to;     /* last bucket of the basin (inclusive) */
+	unsigned from;   /* first non-empty bucket of the mode's basin */
+	unsigned to;     /* last non-empty bucket of the basin (inclusive) */
 	double share;    /* fraction of all operations in the basin, 0..1 */
 };
 

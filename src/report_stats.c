@@ -168,9 +168,15 @@ size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
 				top = k;
 		}
 		if (mass / total >= min_share && written < max) {
+			/* Report the occupied range of the basin, not its empty margins. */
+			size_t lo = from, hi = to;
+			while (lo < hi && counts[lo] == 0)
+				lo++;
+			while (hi > lo && counts[hi] == 0)
+				hi--;
 			out[written].peak = (unsigned)top;
-			out[written].from = (unsigned)from;
-			out[written].to = (unsigned)to;
+			out[written].from = (unsigned)lo;
+			out[written].to = (unsigned)hi;
 			out[written].share = mass / total;
 			written++;
 		}
