@@ -49,8 +49,8 @@ unsigned hist_bucket_of(uint64_t ns);
 /* Lower bound in ns of bucket k (0 <= k <= HIST_NBUCKETS): 1000 * 1.1^k. */
 double hist_bucket_start(unsigned k);
 
-/* Record one successful operation that took ns nanoseconds. */
-static inline void hist_record(struct hist *h, uint64_t ns)
+/* Record one successful operation of ns nanoseconds whose bucket k is known. */
+static inline void hist_record_in(struct hist *h, uint64_t ns, unsigned k)
 {
 	if (h->count == 0 || ns < h->min_ns)
 		h->min_ns = ns;
@@ -58,7 +58,13 @@ static inline void hist_record(struct hist *h, uint64_t ns)
 		h->max_ns = ns;
 	h->count++;
 	h->total_ns += ns;
-	h->buckets[hist_bucket_of(ns)]++;
+	h->buckets[k]++;
+}
+
+/* Record one successful operation that took ns nanoseconds. */
+static inline void hist_record(struct hist *h, uint64_t ns)
+{
+	hist_record_in(h, ns, hist_bucket_of(ns));
 }
 
 /* Record one failed operation. */

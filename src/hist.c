@@ -35,9 +35,13 @@ __attribute__((constructor)) static void tables_build(void)
 	bounds[0] = (uint64_t)HIST_PIN_MIN;
 	for (unsigned k = 1; k <= HIST_NBUCKETS; k++) {
 		uint64_t v = (uint64_t)ceil(hist_bucket_start(k));
+		if (k == HIST_NBUCKETS) {
+			bounds[k] = v; /* past the pin maximum: never reached */
+			break;
+		}
 		while (v > bounds[k - 1] + 1 && bucket_by_log((double)(v - 1)) >= k)
 			v--;
-		while (bucket_by_log((double)v) < k && v < (uint64_t)HIST_PIN_MAX * 2)
+		while (bucket_by_log((double)v) < k)
 			v++;
 		bounds[k] = v;
 	}

@@ -1,0 +1,82 @@
+/*
+ * engine.h - one interface for every way of submitting I/O.
+ *
+ * The worker loop queues requests with submit() and collects them with
+ * reap(); it never knows which engine runs underneath. A new engine is one
+ * new file with a struct engine_ops and an entry in engine_find().
+ *
+ * An engine instance belongs to one thread: nothing here is thread-safe,
+ * and nothing is meant to be.
+ */
+#ifndef IOBENCH_ENGINE_H
+#define IOBENCH_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+enum io_kind { IO_READ, IO_WRITE, IO_FDATASYNC };
+
+struct io_req {
+	enum io_kind kind;
+	off_t offset;
+	size_t len;
+	void *buf;
+	int64_t result;     /* set on completion: bytes transferred, or -errno */
+	uint64_t start_ns;  /* worker's bookkeeping: when the operation began (or was due, at --rate) */
+	uint64_t issue_ns;  /* worker's bookkeeping: when it was actually submitted */
+	unsigned slot;      /* worker's bookkeeping: which in-flight slot */
+	int sync_pending;   /* worker's bookkeeping: an fdatasync follows this write */
+	size_t xfer_done;   /* engine's bookkeeping: bytes done by earlier partial completions */
+};
+
+struct engine;
+
+struct engine_ops {
+	const char *name;
+	/* Prepare for up to depth requests in flight on fd. 0 or -errno. */
+	int (*init)(struct engine *e);
+	/*
+	 * Queue one request (the engine may start it at once). 0 or -errno
+	 * (-EAGAIN: queue full). A synchronous engine completes it here.
+	 */
+	int (*submit)(struct engine *e, struct io_req *req);
+	/*
+	 * Wait for at least min completions (min <= requests in flight), store
+	 * up to max in done[]. With a timeout (relative), return what completed
+	 * when it expires (possibly 0). Returns the count or -errno. A read or
+	 * write reports all of len transferred, or result < 0 (a short transfer
+	 * the engine cannot continue is -EIO, never a success).
+	 */
+	int (*reap)(struct engine *e, struct io_req **done, unsigned min, unsigned max,
+		    const struct timespec *timeout);
+	/* Release what init() took. The fd is the caller's. */
+	void (*cleanup)(struct engine *e);
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	int fd;
+	unsigned depth;
+	void *priv;         /* the engine's own state */
+	unsigned long sync_fallbacks; /* fdatasyncs done synchronously because the engine could not */
+	unsigned max_inflight;        /* most requests the engine held at once */
+};
+
+/* The ops table for name ("sync"), or NULL when unknown or not built in. */
+const struct engine_ops *engine_find(const char *name);
+
+/* Comma-separated names of the engines built in, for --help and errors. */
+const char *engine_names(void);
+
+/* Why a known engine is missing from this build (NULL if it is built in or unknown). */
+const char *engine_missing_reason(const char *name);
+
+extern const struct engine_ops engine_sync_ops;
+extern const struct engine_ops engine_libaio_ops;
+#ifdef HAVE_LIBURING
+extern const struct engine_ops engine_io_uring_ops;
+#endif
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * run.h - one complete benchmark run: open, start threads, wait, stop, merge.
+ *
+ * The caller blocks SIGINT, SIGTERM and SIGHUP in the calling thread before
+ * run_execute() (so every worker inherits the mask); run_execute() waits for
+ * them with sigtimedwait() and treats one as "stop now, keep the results".
+ */
+#ifndef IOBENCH_RUN_H
+#define IOBENCH_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "engine.h"
+#include "hist.h"
+#include "opspec.h"
+#include "target.h"
+
+/* One operation of a run, as it will be executed. */
+struct run_op {
+	struct op_spec spec;
+	unsigned nthreads;   /* threads started */
+	double thread_count; /* threads as the user asked (fractional in the long form) */
+	bool direct;         /* O_DIRECT */
+	int open_flags;      /* full flags passed to open() */
+};
+
+struct run_config {
+	const struct target_info *target;
+	const struct run_op *ops;
+	size_t nops;
+	uint64_t duration_ns;
+	uint64_t bucket_ns;
+	uint64_t max_ops;     /* per thread; 0 = none */
+	uint64_t span;        /* offsets fall in [0, span); span <= target size */
+	uint64_t seed;
+	const struct engine_ops *engine;
+	unsigned iodepth;
+	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
+	bool progress;        /* a progress line on stderr */
+	const sigset_t *stop_signals;
+};
+
+struct op_result {
+	struct hist total;
+	struct hist *buckets; /* nbuckets time buckets */
+	unsigned nbuckets;    /* the last one is kept only if operations landed in it */
+	uint64_t bytes;
+	uint64_t fdatasyncs;
+	uint64_t sync_fallbacks; /* fdatasyncs the engine could not issue itself */
+	unsigned max_inflight;   /* most requests one thread had in flight */
+	struct hist service;     /* --rate: actual start to completion */
+	uint64_t late_starts;    /* --rate: ops that started an interval or more late */
+	int first_errno;      /* 0 if no operation failed */
+	uint64_t first_err_offset;
+};
+
+struct run_result {
+	struct op_result *ops; /* one per config op */
+	size_t nops;
+	time_t launch_time;    /* Unix epoch seconds at start */
+	double elapsed_s;      /* measured run time */
+	bool interrupted;      /* a stop signal arrived */
+	int signal;            /* which one, if interrupted */
+	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
+};
+
+/*
+ * Open flags for an op: reads O_RDONLY, writes O_WRONLY; O_DIRECT for reads
+ * and flushed writes unless direct_mode says otherwise (-1 default, 0 never,
+ * 1 always); flushed writes add O_SYNC, or O_DSYNC when dsync.
+ */
+int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *direct);
+
+/*
+ * Run. Returns 0 with *res filled (free it with run_result_free), or -errno
+ * when the run could not start, with a one-line reason (no "iobench: "
+ * prefix) in err: a target that cannot be opened with these flags, O_DIRECT
+ * refused, out of memory or threads.
+ */
+int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen);
+
+void run_result_free(struct run_result *res);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * target.h - what is being benchmarked: a regular file or a block device.
+ *
+ * target_probe() gathers facts (size, filesystem, device, rotational,
+ * scheduler, RAID level, O_DIRECT alignment) without opening the target for
+ * writing. target_write_refusal() says why a write benchmark must not run
+ * on a block device (mounted, in use by md/dm, or carrying a signature).
+ * Functions return 0 or -errno; none prints.
+ */
+#ifndef IOBENCH_TARGET_H
+#define IOBENCH_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct target_info {
+	char path[PATH_MAX];   /* as given */
+	bool is_block;         /* block device (else regular file) */
+	uint64_t size;         /* bytes (device size for block devices) */
+	char fstype[32];       /* filesystem holding a file ("" if unknown / block) */
+	char device[64];       /* kernel name of the block device: "vda", "md0" ("" if none) */
+	int rotational;        /* 1, 0, or -1 when unknown */
+	char scheduler[32];    /* I/O scheduler in use ("" if none/unknown) */
+	char raid_level[16];   /* md level ("raid0") when on md, else "" */
+	unsigned dio_offset_align; /* O_DIRECT offset/size alignment; 0 = unknown */
+	unsigned dio_mem_align;    /* O_DIRECT buffer alignment; 0 = unknown */
+};
+
+/*
+ * Probe path. Returns 0, -ENOENT (missing), -EISDIR (a directory),
+ * -EINVAL (neither a regular file nor a block device), or another -errno.
+ */
+int target_probe(const char *path, struct target_info *out);
+
+/*
+ * For a block device: 0 when a write benchmark may run, else -EBUSY with the
+ * reason ("mounted on /mnt", "part of md0", "holds an ext4 filesystem") in
+ * why. Regular files always return 0.
+ */
+int target_write_refusal(const struct target_info *t, char *why, size_t whylen);
+
+/*
+ * Name of a known filesystem/RAID/partition signature found in the first
+ * bytes (and, for md 0.90/1.0, the end) of an open block device or image,
+ * or NULL when none is recognised. size is the device size.
+ */
+const char *target_signature(int fd, uint64_t size);
+
+/* Bytes of physical memory, for the "file smaller than 2x RAM" warning. */
+uint64_t target_ram_bytes(void);
+
+#endif

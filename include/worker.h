@@ -1,0 +1,62 @@
+/*
+ * worker.h - one benchmark thread: pick an offset, time one operation,
+ * record it, repeat until the deadline, the stop flag or the op limit.
+ *
+ * The run layer fills a struct worker, starts worker_main() on a thread and
+ * reads the results after joining it. Inside the loop nothing allocates,
+ * locks or prints; the only shared state is the stop flag (read) and the
+ * worker's own progress counter (written, relaxed).
+ */
+#ifndef IOBENCH_WORKER_H
+#define IOBENCH_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "hist.h"
+#include "opspec.h"
+#include "prng.h"
+
+/* Most requests one thread keeps in flight (--iodepth). */
+#define WORKER_MAX_DEPTH 1024
+
+struct worker {
+	/* Set by the run layer before start; read-only in the loop. */
+	const struct op_spec *op;
+	struct engine eng;        /* eng.fd is this thread's own descriptor */
+	uint64_t nslots;          /* aligned offsets to choose from: 0 .. nslots-1 */
+	struct io_req *reqs;      /* eng.depth requests, each with its own buffer */
+	double delay_factor;      /* fractional threads: sleep this x latency after each op */
+	uint64_t rate_interval_ns; /* open loop (--rate): one op due every interval; 0 = closed loop */
+	uint64_t rate_phase_ns;    /* this thread's first op is due at t0 + phase */
+	uint64_t max_ops;         /* 0 = no limit */
+	uint64_t bucket_ns;
+	unsigned nbuckets;        /* entries in buckets[]; the last takes late completions */
+	const atomic_bool *stop;
+	pthread_barrier_t *start; /* all workers and the run layer meet here */
+	const uint64_t *t0_ns;    /* set by the run layer before the barrier */
+	const uint64_t *end_ns;
+	struct prng rng;          /* offsets and fdatasync draws */
+	struct prng data_rng;     /* bytes written */
+
+	/* Written by the loop; read by the run layer after join. The total is the merge of the buckets. */
+	struct hist *buckets;
+	uint64_t bytes;
+	uint64_t fdatasyncs;
+	struct hist service;      /* --rate: actual start to completion */
+	uint64_t late_starts;     /* --rate: ops submitted a whole interval or more after they were due */
+	int first_errno;
+	uint64_t first_err_offset;
+	_Atomic uint64_t progress; /* completed operations, for the progress line */
+} __attribute__((aligned(64)));
+
+/* Thread entry point: arg is a struct worker *. Returns NULL. */
+void *worker_main(void *arg);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t worker_now_ns(void);
+
+#endif

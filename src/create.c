@@ -1,0 +1,298 @@
+/* create.c - random-filled data files, and the `iobench create` command. */
+#include "create.h"
+#include "commands.h"
+#include "prng.h"
+#include "units.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHUNK (4u << 20)
+#define DEFAULT_THREADS 4
+
+struct filler {
+	int fd_direct;        /* -1 when O_DIRECT is not available */
+	int fd_buffered;
+	uint64_t size;
+	uint64_t nchunks;
+	uint64_t seed;
+	_Atomic uint64_t next;    /* next chunk to write */
+	_Atomic uint64_t written; /* bytes written */
+	_Atomic int error;        /* first -errno */
+	atomic_bool stop;
+};
+
+struct filler_thread {
+	struct filler *f;
+	unsigned index;
+	pthread_t tid;
+};
+
+static int write_all(int fd, const char *buf, size_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, buf, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;
+		buf += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static void *filler_main(void *arg)
+{
+	struct filler_thread *ft = arg;
+	struct filler *f = ft->f;
+	void *buf;
+	if (posix_memalign(&buf, 4096, CHUNK) != 0) {
+		int expected = 0;
+		atomic_compare_exchange_strong(&f->error, &expected, -ENOMEM);
+		return NULL;
+	}
+	struct prng rng;
+	prng_seed(&rng, f->seed, ft->index + 1000);
+	for (;;) {
+		if (atomic_load(&f->stop) || atomic_load(&f->error))
+			break;
+		uint64_t c = atomic_fetch_add(&f->next, 1);
+		if (c >= f->nchunks)
+			break;
+		uint64_t off = c * CHUNK;
+		size_t len = off + CHUNK <= f->size ? CHUNK : (size_t)(f->size - off);
+		prng_fill(&rng, buf, len);
+		/* O_DIRECT needs whole 4 KiB blocks: a ragged tail goes through the page cache. */
+		bool direct = f->fd_direct >= 0 && len % 4096 == 0;
+		int rc = write_all(direct ? f->fd_direct : f->fd_buffered, buf, len, off);
+		if (rc < 0) {
+			int expected = 0;
+			atomic_compare_exchange_strong(&f->error, &expected, rc);
+			break;
+		}
+		atomic_fetch_add(&f->written, len);
+	}
+	free(buf);
+	return NULL;
+}
+
+static void show_bar(uint64_t done, uint64_t total, double elapsed)
+{
+	char a[32], b[32];
+	units_format_size(a, sizeof(a), done);
+	units_format_size(b, sizeof(b), total);
+	double frac = total ? (double)done / (double)total : 1;
+	double rate = elapsed > 0 ? (double)done / elapsed : 0;
+	double eta = rate > 0 ? (double)(total - done) / rate : 0;
+	char bar[31];
+	int fill = (int)(frac * 30);
+	for (int i = 0; i < 30; i++)
+		bar[i] = i < fill ? '#' : ' ';
+	bar[30] = '\0';
+	fprintf(stderr, "\r[%s] %3.0f%% %s / %s  %.0f MB/s  ETA %.0fs\033[K", bar, frac * 100, a, b,
+		rate / 1e6, eta);
+	fflush(stderr);
+}
+
+int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o->force ? O_TRUNC : O_EXCL);
+	int fd = open(path, flags, 0644);
+	if (fd < 0) {
+		int e = errno;
+		if (e == EEXIST)
+			snprintf(err, errlen, "%s: already exists; use --force to overwrite it", path);
+		else if (e == EISDIR)
+			snprintf(err, errlen, "%s: is a directory; give a file name", path);
+		else
+			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(e));
+		return -e;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "%s: not a regular file; create makes data files (devices need no create)", path);
+		return -EINVAL;
+	}
+	char human[32];
+	units_format_size(human, sizeof(human), size);
+	/* Reserve the space first: a full disk fails now, not after minutes of writing. */
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc == ENOSPC || rc == EFBIG) {
+		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
+			 path, human, strerror(rc));
+		close(fd);
+		unlink(path);
+		return -rc;
+	}
+
+	struct filler f = { .fd_buffered = fd, .size = size, .seed = o->seed };
+	f.nchunks = (size + CHUNK - 1) / CHUNK;
+	f.fd_direct = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	unsigned nthreads = o->threads ? o->threads : DEFAULT_THREADS;
+	if (nthreads > f.nchunks)
+		nthreads = f.nchunks ? (unsigned)f.nchunks : 1;
+	struct filler_thread *ts = calloc(nthreads, sizeof(*ts));
+	if (!ts) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	unsigned started = 0;
+	for (; started < nthreads; started++) {
+		ts[started] = (struct filler_thread){ .f = &f, .index = started };
+		if (pthread_create(&ts[started].tid, NULL, filler_main, &ts[started]) != 0)
+			break;
+	}
+	if (started == 0) {
+		rc = -EAGAIN;
+		free(ts);
+		goto out;
+	}
+	bool tty = o->progress && isatty(STDERR_FILENO);
+	uint64_t t0 = worker_now_ns();
+	int sig = 0;
+	while (atomic_load(&f.written) < size && !atomic_load(&f.error)) {
+		struct timespec ts_wait = { .tv_sec = 0, .tv_nsec = 200000000 };
+		sig = o->stop_signals ? sigtimedwait(o->stop_signals, NULL, &ts_wait) : -1;
+		if (!o->stop_signals)
+			nanosleep(&ts_wait, NULL);
+		if (sig > 0) {
+			atomic_store(&f.stop, true);
+			break;
+		}
+		if (tty)
+			show_bar(atomic_load(&f.written), size, (double)(worker_now_ns() - t0) / 1e9);
+		/* All threads gone without finishing means they hit an error. */
+		if (atomic_load(&f.next) >= f.nchunks + started)
+			break;
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ts[i].tid, NULL);
+	free(ts);
+	if (tty) {
+		show_bar(atomic_load(&f.written), size, (double)(worker_now_ns() - t0) / 1e9);
+		fputc('\n', stderr);
+	}
+	rc = atomic_load(&f.error);
+	if (sig > 0)
+		rc = -EINTR;
+	else if (rc == 0 && atomic_load(&f.written) != size)
+		rc = -EIO;
+	if (rc == 0 && fsync(fd) != 0)
+		rc = -errno;
+out:
+	if (f.fd_direct >= 0)
+		close(f.fd_direct);
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc != 0) {
+		unlink(path);
+		if (rc == -EINTR)
+			snprintf(err, errlen, "%s: interrupted; partial file removed", path);
+		else if (rc == -ENOSPC || rc == -EDQUOT)
+			snprintf(err, errlen, "%s: no space left after writing part of %s; partial file removed",
+				 path, human);
+		else
+			snprintf(err, errlen, "%s: write failed: %s; partial file removed", path, strerror(-rc));
+	}
+	return rc;
+}
+
+static const char create_usage[] =
+	"usage: iobench create [OPTIONS] FILE SIZE\n"
+	"\n"
+	"Fill FILE with SIZE random bytes (e.g. 1G, 80G, 512M) using large O_DIRECT\n"
+	"writes from several threads, then fsync. Shows progress on a terminal.\n"
+	"\n"
+	"  -f, --force        overwrite FILE if it exists\n"
+	"  -t, --threads N    writer threads (default 4)\n"
+	"      --seed N       seed for the random data (default: from the clock)\n"
+	"  -q, --quiet        no progress bar\n"
+	"  -h, --help         this help\n";
+
+int cmd_create(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct create_opts o = { .progress = true, .seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) };
+	uint64_t v;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ft:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.force = true;
+			break;
+		case 't':
+			if (units_parse_u64(optarg, 1, 256, &v) < 0) {
+				fprintf(stderr, "iobench: create: bad --threads '%s'; use 1 to 256\n", optarg);
+				return EXIT_USAGE;
+			}
+			o.threads = (unsigned)v;
+			break;
+		case 'S':
+			if (units_parse_u64(optarg, 0, UINT64_MAX, &v) < 0) {
+				fprintf(stderr, "iobench: create: bad --seed '%s'; use a whole number\n", optarg);
+				return EXIT_USAGE;
+			}
+			o.seed = v;
+			break;
+		case 'q':
+			o.progress = false;
+			break;
+		case 'h':
+			fputs(create_usage, stdout);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "iobench: create: see 'iobench create --help'\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "iobench: create needs FILE and SIZE, e.g. 'iobench create data.bin 10G'\n");
+		return EXIT_USAGE;
+	}
+	const char *path = argv[optind];
+	uint64_t size;
+	int rc = units_parse_size(argv[optind + 1], &size);
+	if (rc < 0 || size == 0) {
+		fprintf(stderr, "iobench: create: bad size '%s'; use e.g. 512M, 10G (binary units)\n",
+			argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	sigset_t sigs;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	o.stop_signals = &sigs;
+	char err[512];
+	rc = create_file(path, size, &o, err, sizeof(err));
+	if (rc == 0)
+		return EXIT_OK;
+	fprintf(stderr, "iobench: %s\n", err);
+	if (rc == -EINTR)
+		return EXIT_INTERRUPTED;
+	return EXIT_RUNTIME;
+}

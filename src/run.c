@@ -1,0 +1,381 @@
+/* run.c - start the workers, wait out the duration, stop, merge. */
+#include "run.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* How long stopped threads get to finish their current operation. */
+#define STOP_GRACE_NS (30ULL * 1000000000ULL)
+
+int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *direct)
+{
+	bool d = direct_mode == 1 || (direct_mode == -1 && op->kind != OP_WRITE_N);
+	*direct = d;
+	int flags = O_CLOEXEC | (d ? O_DIRECT : 0);
+	switch (op->kind) {
+	case OP_READ:
+		return flags | O_RDONLY;
+	case OP_WRITE_FLUSH:
+		return flags | O_WRONLY | (dsync ? O_DSYNC : O_SYNC);
+	case OP_WRITE_N:
+		break;
+	}
+	return flags | O_WRONLY;
+}
+
+static const char *kind_verb(const struct op_spec *op)
+{
+	return op->kind == OP_READ ? "reading" : "writing";
+}
+
+/* Why open() failed, in words a user can act on. */
+static void explain_open(const struct run_config *cfg, const struct run_op *op, int e, char *err, size_t len)
+{
+	const char *p = cfg->target->path;
+	if (e == EINVAL && op->direct)
+		snprintf(err, len, "%s: O_DIRECT not supported by %s; use --no-direct", p,
+			 cfg->target->fstype[0] ? cfg->target->fstype : "this filesystem");
+	else if (e == EACCES || e == EPERM || e == EROFS)
+		snprintf(err, len, "%s: cannot open for %s: %s; check permissions (%s needs %s access)",
+			 p, kind_verb(&op->spec), strerror(e), op->spec.name,
+			 op->spec.kind == OP_READ ? "read" : "write");
+	else
+		snprintf(err, len, "%s: cannot open for %s: %s", p, kind_verb(&op->spec), strerror(e));
+}
+
+/* One I/O at offset 0 before the clock starts: catches O_DIRECT alignment trouble early. */
+static int preflight(const struct run_config *cfg, const struct run_op *op, struct worker *w,
+		     char *err, size_t len)
+{
+	struct io_req *r = &w->reqs[0];
+	r->kind = op->spec.kind == OP_READ ? IO_READ : IO_WRITE;
+	r->offset = 0;
+	int64_t rc = r->kind == IO_READ ? pread(w->eng.fd, r->buf, r->len, 0)
+					: pwrite(w->eng.fd, r->buf, r->len, 0);
+	if (rc >= 0)
+		return 0;
+	int e = errno;
+	if (e == EINVAL && op->direct)
+		snprintf(err, len,
+			 "%s: O_DIRECT %s of %llu bytes at %llu-byte alignment failed (EINVAL); "
+			 "use a size/alignment that is a multiple of %u, or --no-direct",
+			 cfg->target->path, r->kind == IO_READ ? "read" : "write",
+			 (unsigned long long)op->spec.size, (unsigned long long)op->spec.align,
+			 cfg->target->dio_offset_align ? cfg->target->dio_offset_align : 4096);
+	else
+		snprintf(err, len, "%s: first %s failed: %s", cfg->target->path,
+			 r->kind == IO_READ ? "read" : "write", strerror(e));
+	return -e;
+}
+
+static void worker_free(struct worker *w)
+{
+	if (!w)
+		return;
+	if (w->reqs) {
+		for (unsigned i = 0; i < w->eng.depth; i++)
+			free(w->reqs[i].buf);
+		free(w->reqs);
+	}
+	if (w->eng.ops && w->eng.priv)
+		w->eng.ops->cleanup(&w->eng);
+	if (w->eng.fd > 0)
+		close(w->eng.fd);
+	free(w->buckets);
+	free(w);
+}
+
+static struct worker *worker_new(const struct run_config *cfg, const struct run_op *op,
+				 unsigned nbuckets, size_t global_index, unsigned op_index,
+				 char *err, size_t len, int *rc)
+{
+	struct worker *w = aligned_alloc(64, sizeof(*w));
+	if (!w) {
+		*rc = -ENOMEM;
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	memset(w, 0, sizeof(*w));
+	w->eng.fd = -1;
+	w->op = &op->spec;
+	w->eng.ops = cfg->engine;
+	w->eng.depth = cfg->iodepth ? cfg->iodepth : 1;
+	w->nslots = (cfg->span - op->spec.size) / op->spec.align + 1;
+	w->max_ops = cfg->max_ops;
+	w->bucket_ns = cfg->bucket_ns;
+	w->nbuckets = nbuckets;
+	hist_init(&w->service);
+	if (cfg->rate > 0) {
+		w->rate_interval_ns = (uint64_t)(1e9 * op->nthreads / cfg->rate);
+		if (w->rate_interval_ns == 0)
+			w->rate_interval_ns = 1;
+		/* Stagger the threads so the op as a whole is evenly spaced. */
+		w->rate_phase_ns = w->rate_interval_ns * op_index / op->nthreads;
+	}
+	prng_seed(&w->rng, cfg->seed, global_index);
+	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
+	w->buckets = calloc(nbuckets, sizeof(*w->buckets));
+	w->reqs = calloc(w->eng.depth, sizeof(*w->reqs));
+	if (!w->buckets || !w->reqs) {
+		*rc = -ENOMEM;
+		snprintf(err, len, "out of memory for %u time buckets; use a longer --bucket", nbuckets);
+		goto fail;
+	}
+	for (unsigned i = 0; i < nbuckets; i++)
+		hist_init(&w->buckets[i]);
+	if (op->thread_count < op->nthreads)
+		w->delay_factor = (double)op->nthreads / op->thread_count - 1;
+
+	size_t mem_align = cfg->target->dio_mem_align > 4096 ? cfg->target->dio_mem_align : 4096;
+	size_t buflen = (op->spec.size + mem_align - 1) / mem_align * mem_align;
+	/* Buffers start random (the preflight write uses one); writes refill them. */
+	for (unsigned i = 0; i < w->eng.depth; i++) {
+		if (posix_memalign(&w->reqs[i].buf, mem_align, buflen) != 0) {
+			w->reqs[i].buf = NULL;
+			*rc = -ENOMEM;
+			snprintf(err, len, "out of memory for %llu-byte buffers",
+				 (unsigned long long)op->spec.size);
+			goto fail;
+		}
+		prng_fill(&w->data_rng, w->reqs[i].buf, buflen);
+		w->reqs[i].len = op->spec.size;
+		w->reqs[i].slot = i;
+	}
+
+	int flags = op->open_flags;
+	int fd = open(cfg->target->path, flags | (op->spec.kind == OP_READ ? O_NOATIME : 0));
+	if (fd < 0 && errno == EPERM && op->spec.kind == OP_READ)
+		fd = open(cfg->target->path, flags);
+	if (fd < 0) {
+		*rc = -errno;
+		explain_open(cfg, op, errno, err, len);
+		goto fail;
+	}
+	w->eng.fd = fd;
+	*rc = cfg->engine->init(&w->eng);
+	if (*rc < 0) {
+		if (*rc == -EPERM || *rc == -ENOSYS)
+			snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
+				 cfg->engine->name, strerror(-*rc));
+		else if (*rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)
+			snprintf(err, len, "engine libaio: cannot set up %u slots (fs.aio-max-nr reached); use a smaller --iodepth or fewer threads",
+				 w->eng.depth);
+		else
+			snprintf(err, len, "engine %s: %s", cfg->engine->name, strerror(-*rc));
+		goto fail;
+	}
+	return w;
+fail:
+	worker_free(w);
+	return NULL;
+}
+
+/* Progress on stderr, once a second: elapsed, and IOPS so far per operation. */
+static void show_progress(const struct run_config *cfg, struct worker **ws, size_t nw,
+			  uint64_t t0, uint64_t now)
+{
+	double el = (double)(now - t0) / 1e9;
+	fprintf(stderr, "\r[%5.0fs/%.0fs]", el, (double)cfg->duration_ns / 1e9);
+	size_t k = 0;
+	for (size_t i = 0; i < cfg->nops; i++) {
+		uint64_t ops = 0;
+		for (unsigned j = 0; j < cfg->ops[i].nthreads && k < nw; j++, k++)
+			ops += atomic_load_explicit(&ws[k]->progress, memory_order_relaxed);
+		fprintf(stderr, " %s %.0f IOPS", cfg->ops[i].spec.name, el > 0 ? (double)ops / el : 0);
+	}
+	fprintf(stderr, "\033[K");
+	fflush(stderr);
+}
+
+/* Wait until the deadline or a stop signal; returns the signal or 0. */
+static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end)
+{
+	for (;;) {
+		uint64_t now = worker_now_ns();
+		if (now >= end)
+			return 0;
+		uint64_t left = end - now;
+		uint64_t step = cfg->progress && left > 1000000000ULL ? 1000000000ULL : left;
+		/* With an op limit the workers may finish early: look every 50 ms. */
+		if (cfg->max_ops && step > 50000000ULL)
+			step = 50000000ULL;
+		struct timespec ts = { .tv_sec = (time_t)(step / 1000000000ULL),
+				       .tv_nsec = (long)(step % 1000000000ULL) };
+		int sig = cfg->stop_signals ? sigtimedwait(cfg->stop_signals, NULL, &ts) : -1;
+		if (!cfg->stop_signals)
+			nanosleep(&ts, NULL);
+		if (sig > 0)
+			return sig;
+		if (cfg->progress)
+			show_progress(cfg, ws, nw, t0, worker_now_ns());
+		if (cfg->max_ops) {
+			bool all_done = true;
+			for (size_t i = 0; i < nw && all_done; i++)
+				all_done = atomic_load_explicit(&ws[i]->progress, memory_order_relaxed) >= cfg->max_ops;
+			if (all_done)
+				return 0;
+		}
+	}
+}
+
+int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen)
+{
+	memset(res, 0, sizeof(*res));
+	size_t nw = 0;
+	for (size_t i = 0; i < cfg->nops; i++)
+		nw += cfg->ops[i].nthreads;
+	unsigned nbuckets = (unsigned)((cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns) + 1;
+	if ((double)nw * nbuckets * sizeof(struct hist) > 2e9) {
+		snprintf(err, errlen, "%zu threads x %u time buckets need over 2 GB; use a longer --bucket",
+			 nw, nbuckets);
+		return -E2BIG;
+	}
+
+	struct worker **ws = calloc(nw, sizeof(*ws));
+	pthread_t *tids = calloc(nw, sizeof(*tids));
+	res->ops = calloc(cfg->nops, sizeof(*res->ops));
+	if (!ws || !tids || !res->ops) {
+		free(ws);
+		free(tids);
+		free(res->ops);
+		res->ops = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	res->nops = cfg->nops;
+
+	int rc = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < cfg->nops && rc == 0; i++) {
+		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
+			ws[k] = worker_new(cfg, &cfg->ops[i], nbuckets, k, j, err, errlen, &rc);
+			if (!ws[k])
+				break;
+		}
+		if (rc == 0)
+			rc = preflight(cfg, &cfg->ops[i], ws[k - 1], err, errlen);
+	}
+
+	atomic_bool stop = false;
+	pthread_barrier_t barrier;
+	uint64_t t0 = 0, end = 0;
+	size_t started = 0;
+	if (rc == 0) {
+		pthread_barrier_init(&barrier, NULL, (unsigned)nw + 1);
+		for (size_t i = 0; i < nw; i++) {
+			ws[i]->stop = &stop;
+			ws[i]->start = &barrier;
+			ws[i]->t0_ns = &t0;
+			ws[i]->end_ns = &end;
+		}
+		for (started = 0; started < nw; started++) {
+			int e = pthread_create(&tids[started], NULL, worker_main, ws[started]);
+			if (e != 0) {
+				rc = -e;
+				snprintf(err, errlen, "cannot start thread %zu of %zu: %s; use fewer threads",
+					 started + 1, nw, strerror(e));
+				break;
+			}
+		}
+		if (rc != 0) {
+			/* Release the started threads at once: deadline already passed. */
+			atomic_store(&stop, true);
+			pthread_barrier_destroy(&barrier);
+			pthread_barrier_init(&barrier, NULL, (unsigned)started + 1);
+		}
+	}
+	if (rc == 0 || started > 0) {
+		t0 = worker_now_ns();
+		end = rc == 0 ? t0 + cfg->duration_ns : t0;
+		res->launch_time = time(NULL);
+		pthread_barrier_wait(&barrier);
+		if (rc == 0) {
+			int sig = wait_run(cfg, ws, nw, t0, end);
+			if (sig > 0) {
+				res->interrupted = true;
+				res->signal = sig;
+			}
+		}
+		atomic_store(&stop, true);
+		for (size_t i = 0; i < started; i++) {
+			struct timespec dl;
+			clock_gettime(CLOCK_REALTIME, &dl);
+			dl.tv_sec += STOP_GRACE_NS / 1000000000ULL;
+			if (pthread_timedjoin_np(tids[i], NULL, &dl) != 0) {
+				/* Stuck in I/O: leave it; its numbers are not safe to read. */
+				res->stuck_threads++;
+				pthread_detach(tids[i]);
+				ws[i] = NULL;
+			}
+		}
+		res->elapsed_s = (double)(worker_now_ns() - t0) / 1e9;
+		if (cfg->progress)
+			fprintf(stderr, "\r\033[K");
+		pthread_barrier_destroy(&barrier);
+	}
+
+	/* Merge per operation. */
+	k = 0;
+	for (size_t i = 0; i < cfg->nops; i++) {
+		struct op_result *o = &res->ops[i];
+		hist_init(&o->total);
+		hist_init(&o->service);
+		o->nbuckets = nbuckets;
+		o->buckets = calloc(nbuckets, sizeof(*o->buckets));
+		for (unsigned b = 0; o->buckets && b < nbuckets; b++)
+			hist_init(&o->buckets[b]);
+		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
+			struct worker *w = k < nw ? ws[k] : NULL;
+			if (!w || rc != 0)
+				continue;
+			for (unsigned b = 0; o->buckets && b < nbuckets; b++) {
+				hist_merge(&o->buckets[b], &w->buckets[b]);
+				hist_merge(&o->total, &w->buckets[b]);
+			}
+			o->bytes += w->bytes;
+			o->fdatasyncs += w->fdatasyncs;
+			o->sync_fallbacks += w->eng.sync_fallbacks;
+			if (w->eng.max_inflight > o->max_inflight)
+				o->max_inflight = w->eng.max_inflight;
+			hist_merge(&o->service, &w->service);
+			o->late_starts += w->late_starts;
+			if (!o->first_errno && w->first_errno) {
+				o->first_errno = w->first_errno;
+				o->first_err_offset = w->first_err_offset;
+			}
+		}
+		/*
+		 * Like the 2012 tool, keep buckets up to the last one used: the extra
+		 * one only when operations finished after the end, and none past an
+		 * interruption.
+		 */
+		while (o->buckets && o->nbuckets > 1 && o->buckets[o->nbuckets - 1].count == 0 &&
+		       o->buckets[o->nbuckets - 1].errors == 0)
+			o->nbuckets--;
+	}
+	for (size_t i = 0; i < nw; i++)
+		worker_free(ws[i]);
+	free(ws);
+	free(tids);
+	if (rc != 0) {
+		run_result_free(res);
+		return rc;
+	}
+	return 0;
+}
+
+void run_result_free(struct run_result *res)
+{
+	for (size_t i = 0; res->ops && i < res->nops; i++)
+		free(res->ops[i].buckets);
+	free(res->ops);
+	res->ops = NULL;
+	res->nops = 0;
+}

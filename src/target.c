@@ -1,0 +1,287 @@
+/* target.c - probe files and block devices; refuse unsafe writes. */
+#include "target.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* Read the first line of a sysfs-like file into buf; "" on failure. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* "mq-deadline [none]" -> "none" */
+static void selected_scheduler(const char *line, char *out, size_t len)
+{
+	const char *open = strchr(line, '[');
+	const char *close = open ? strchr(open, ']') : NULL;
+	if (open && close && (size_t)(close - open) < len) {
+		memcpy(out, open + 1, (size_t)(close - open - 1));
+		out[close - open - 1] = '\0';
+	} else {
+		snprintf(out, len, "%s", line);
+	}
+}
+
+/* Fill device, rotational, scheduler, raid_level from /sys/dev/block/MAJ:MIN. */
+static void probe_block_sysfs(dev_t dev, struct target_info *t)
+{
+	char base[64], path[PATH_MAX], real[PATH_MAX], line[256];
+	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(base, real))
+		return;
+	const char *name = strrchr(real, '/');
+	snprintf(t->device, sizeof(t->device), "%s", name ? name + 1 : real);
+
+	/* A partition has no queue/ of its own: use its disk's. */
+	snprintf(path, sizeof(path), "%s/queue/rotational", base);
+	if (access(path, R_OK) != 0)
+		snprintf(base + strlen(base), sizeof(base) - strlen(base), "/..");
+	snprintf(path, sizeof(path), "%s/queue/rotational", base);
+	read_line(path, line, sizeof(line));
+	t->rotational = line[0] ? (line[0] == '1') : -1;
+	snprintf(path, sizeof(path), "%s/queue/scheduler", base);
+	read_line(path, line, sizeof(line));
+	selected_scheduler(line, t->scheduler, sizeof(t->scheduler));
+	snprintf(path, sizeof(path), "%s/md/level", base);
+	read_line(path, t->raid_level, sizeof(t->raid_level));
+}
+
+/* Unescape mountinfo's octal escapes ("\040" for space) in place. */
+static void unescape(char *s)
+{
+	char *out = s;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
+			*out++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * Find the mount holding real (longest mount point that prefixes it).
+ * Stores its fstype and source device path.
+ */
+static void probe_mount(const char *real, char *fstype, size_t fslen, char *source, size_t srclen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return;
+	char line[4096];
+	size_t best = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], fs[64], src[PATH_MAX];
+		char *sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s %4095s", fs, src) != 2)
+			continue;
+		unescape(mnt);
+		size_t n = strlen(mnt);
+		bool prefix = strcmp(mnt, "/") == 0 ||
+			      (strncmp(real, mnt, n) == 0 && (real[n] == '/' || real[n] == '\0'));
+		if (prefix && n >= best) {
+			best = n;
+			snprintf(fstype, fslen, "%s", fs);
+			snprintf(source, srclen, "%s", src);
+		}
+	}
+	fclose(f);
+}
+
+static void probe_dio(const char *path, struct target_info *t)
+{
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+	if (statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
+		t->dio_offset_align = sx.stx_dio_offset_align;
+		t->dio_mem_align = sx.stx_dio_mem_align;
+	}
+#else
+	(void)path;
+	(void)t;
+#endif
+}
+
+int target_probe(const char *path, struct target_info *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->rotational = -1;
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	probe_dio(path, t);
+	if (S_ISBLK(st.st_mode)) {
+		t->is_block = true;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		uint64_t bytes = 0;
+		int ssz = 0;
+		int rc = ioctl(fd, BLKGETSIZE64, &bytes) == 0 ? 0 : -errno;
+		if (rc == 0 && t->dio_offset_align == 0 && ioctl(fd, BLKSSZGET, &ssz) == 0 && ssz > 0)
+			t->dio_offset_align = (unsigned)ssz;
+		close(fd);
+		if (rc)
+			return rc;
+		t->size = bytes;
+		probe_block_sysfs(st.st_rdev, t);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	t->size = (uint64_t)st.st_size;
+	char real[PATH_MAX], source[PATH_MAX] = "";
+	if (realpath(path, real))
+		probe_mount(real, t->fstype, sizeof(t->fstype), source, sizeof(source));
+	if (major(st.st_dev) != 0)
+		probe_block_sysfs(st.st_dev, t);
+	return 0;
+}
+
+/* A signature: magic bytes at an offset from the start of the device. */
+static const struct {
+	uint64_t offset;
+	const char *magic;
+	size_t len;
+	const char *name;
+} signatures[] = {
+	{ 0x438, "\x53\xef", 2, "an ext2/3/4 filesystem" },
+	{ 0, "XFSB", 4, "an xfs filesystem" },
+	{ 0x10040, "_BHRfS_M", 8, "a btrfs filesystem" },
+	{ 0, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.1)" },
+	{ 4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.2)" },
+	{ 0, "LUKS\xba\xbe", 6, "a LUKS header" },
+	{ 0x218, "LVM2 001", 8, "an LVM physical volume" },
+	{ 4086, "SWAPSPACE2", 10, "swap space" },
+	{ 3, "NTFS    ", 8, "an NTFS filesystem" },
+	{ 0x52, "FAT32   ", 8, "a FAT32 filesystem" },
+	{ 0x36, "FAT", 3, "a FAT filesystem" },
+	{ 0x8001, "CD001", 5, "an ISO 9660 filesystem" },
+	{ 512, "EFI PART", 8, "a GPT partition table" },
+	{ 510, "\x55\xaa", 2, "an MBR partition table or boot sector" },
+};
+
+static bool magic_at(int fd, uint64_t offset, const char *magic, size_t len)
+{
+	char buf[16];
+	if (len > sizeof(buf))
+		return false;
+	ssize_t n = pread(fd, buf, len, (off_t)offset);
+	return n == (ssize_t)len && memcmp(buf, magic, len) == 0;
+}
+
+const char *target_signature(int fd, uint64_t size)
+{
+	for (size_t i = 0; i < sizeof(signatures) / sizeof(signatures[0]); i++)
+		if (signatures[i].offset + signatures[i].len <= size &&
+		    magic_at(fd, signatures[i].offset, signatures[i].magic, signatures[i].len))
+			return signatures[i].name;
+	/* md 0.90 sits 64 KiB from the end (rounded down to 64 KiB); 1.0 8 KiB from the end. */
+	static const char md_magic[] = "\xfc\x4e\x2b\xa9";
+	if (size >= 131072 && magic_at(fd, (size & ~(uint64_t)65535) - 65536, md_magic, 4))
+		return "an md RAID superblock (0.90)";
+	if (size >= 8192 && magic_at(fd, (size - 8192) & ~(uint64_t)4095, md_magic, 4))
+		return "an md RAID superblock (1.0)";
+	return NULL;
+}
+
+/* Non-empty /sys/dev/block/M:m/holders means md or dm sits on the device. */
+static bool first_holder(dev_t dev, char *name, size_t len)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders", major(dev), minor(dev));
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool found = false;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(name, len, "%s", e->d_name);
+		found = true;
+		break;
+	}
+	closedir(d);
+	return found;
+}
+
+/* Is the device (or one of its partitions) a mount source? */
+static bool mounted_at(dev_t dev, char *where, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return false;
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned ma, mi;
+		char mnt[PATH_MAX];
+		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
+			continue;
+		if (ma == major(dev) && mi == minor(dev)) {
+			unescape(mnt);
+			snprintf(where, len, "%s", mnt);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int target_write_refusal(const struct target_info *t, char *why, size_t whylen)
+{
+	if (!t->is_block)
+		return 0;
+	struct stat st;
+	if (stat(t->path, &st) != 0)
+		return -errno;
+	char where[PATH_MAX];
+	if (mounted_at(st.st_rdev, where, sizeof(where))) {
+		snprintf(why, whylen, "is mounted on %s", where);
+		return -EBUSY;
+	}
+	char holder[64];
+	if (first_holder(st.st_rdev, holder, sizeof(holder))) {
+		snprintf(why, whylen, "is in use by %s (RAID or device-mapper member)", holder);
+		return -EBUSY;
+	}
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	const char *sig = target_signature(fd, t->size);
+	close(fd);
+	if (sig) {
+		snprintf(why, whylen, "holds %s", sig);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+uint64_t target_ram_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}

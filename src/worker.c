@@ -1,0 +1,184 @@
+/* worker.c - the hot loop. */
+#include "worker.h"
+
+#include <errno.h>
+#include <sys/prctl.h>
+#include <string.h>
+#include <time.h>
+
+uint64_t worker_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/*
+ * Open loop needs ops to leave on time: sleep to just before the due time
+ * (timer slack is set to 1 ns for the thread), then spin the last stretch.
+ */
+#define SPIN_NS 30000ULL
+static void sleep_until_due(uint64_t due)
+{
+	if (due > SPIN_NS)
+		sleep_until(due - SPIN_NS);
+	while (worker_now_ns() < due)
+		;
+}
+
+static void record(struct worker *w, const struct io_req *r, uint64_t now,
+		   unsigned *bucket, uint64_t *bucket_end)
+{
+	while (now >= *bucket_end && *bucket + 1 < w->nbuckets) {
+		(*bucket)++;
+		*bucket_end += w->bucket_ns;
+	}
+	struct hist *b = &w->buckets[*bucket];
+	if (r->result < 0) {
+		hist_record_error(b);
+		if (w->rate_interval_ns)
+			hist_record_error(&w->service);
+		if (w->first_errno == 0) {
+			w->first_errno = (int)-r->result;
+			w->first_err_offset = (uint64_t)r->offset;
+		}
+		return;
+	}
+	hist_record(b, now - r->start_ns);
+	w->bytes += r->len;
+	if (w->rate_interval_ns)
+		hist_record(&w->service, now - r->issue_ns);
+}
+
+static void pause_for(double ns)
+{
+	sleep_until(worker_now_ns() + (uint64_t)ns);
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct op_spec *op = w->op;
+	const enum io_kind kind = op->kind == OP_READ ? IO_READ : IO_WRITE;
+	const bool fsync_n = op->kind == OP_WRITE_N && op->sync_every > 0;
+	const unsigned depth = w->eng.depth;
+	const uint64_t interval = w->rate_interval_ns;
+	struct io_req *free_list[WORKER_MAX_DEPTH];
+	struct io_req *done[WORKER_MAX_DEPTH];
+	unsigned nfree = depth, inflight = 0;
+	for (unsigned i = 0; i < depth; i++)
+		free_list[i] = &w->reqs[depth - 1 - i];
+
+	if (interval)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	pthread_barrier_wait(w->start);
+	const uint64_t end = *w->end_ns;
+	uint64_t bucket_end = *w->t0_ns + w->bucket_ns;
+	uint64_t due = *w->t0_ns + w->rate_phase_ns; /* --rate: when the next op is due */
+	unsigned bucket = 0;
+	uint64_t issued = 0, completed = 0;
+	bool stopping = false;
+	/* The last clock reading: stop checks use it, so an op costs two clock reads. */
+	uint64_t t = *w->t0_ns;
+
+	for (;;) {
+		struct timespec wait_ts, *wait = NULL;
+		while (!stopping && nfree > 0) {
+			if (t >= end || (w->max_ops && issued >= w->max_ops) ||
+			    atomic_load_explicit(w->stop, memory_order_relaxed)) {
+				stopping = true;
+				break;
+			}
+			if (interval && t < due) {
+				if (inflight == 0) {
+					/* Nothing to collect: sleep until due (or the end), then look again. */
+					sleep_until_due(due < end ? due : end);
+					t = worker_now_ns();
+					continue;
+				}
+				uint64_t left = due - t;
+				wait_ts.tv_sec = (time_t)(left / 1000000000ULL);
+				wait_ts.tv_nsec = (long)(left % 1000000000ULL);
+				wait = &wait_ts;
+				break;
+			}
+			struct io_req *r = free_list[--nfree];
+			r->kind = kind;
+			r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
+			/*
+			 * Fresh random bytes for every write, before the clock starts:
+			 * no deduplicating or compressing layer sees data twice.
+			 */
+			if (kind == IO_WRITE)
+				prng_fill(&w->data_rng, r->buf, r->len);
+			r->issue_ns = worker_now_ns();
+			if (interval) {
+				/* Open loop: latency counts from when the op was due. */
+				r->start_ns = due;
+				if (r->issue_ns - due >= interval)
+					w->late_starts++;
+				due += interval;
+			} else {
+				r->start_ns = r->issue_ns;
+			}
+			t = r->issue_ns;
+			int rc = w->eng.ops->submit(&w->eng, r);
+			issued++;
+			if (rc < 0) {
+				r->result = rc;
+				record(w, r, t, &bucket, &bucket_end);
+				free_list[nfree++] = r;
+				continue;
+			}
+			inflight++;
+		}
+		if (inflight == 0) {
+			if (stopping)
+				break;
+			continue;
+		}
+		int n = w->eng.ops->reap(&w->eng, done, 1, inflight, wait);
+		t = worker_now_ns();
+		if (n < 0) {
+			/* The engine itself failed: what is in flight is lost; count it and stop. */
+			for (unsigned i = 0; i < inflight; i++)
+				hist_record_error(&w->buckets[bucket]);
+			if (w->first_errno == 0)
+				w->first_errno = -n;
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			struct io_req *r = done[i];
+			if (r->kind == IO_WRITE && r->result >= 0 && r->sync_pending) {
+				/* The study's write4k/64: the fdatasync is part of the operation's time. */
+				r->kind = IO_FDATASYNC;
+				r->sync_pending = 0;
+				w->fdatasyncs++;
+				int rc = w->eng.ops->submit(&w->eng, r);
+				if (rc == 0)
+					continue;
+				r->result = rc;
+			}
+			if (r->kind == IO_FDATASYNC) {
+				r->kind = IO_WRITE;
+				if (r->result == 0)
+					r->result = (int64_t)r->len;
+			}
+			inflight--;
+			record(w, r, t, &bucket, &bucket_end);
+			free_list[nfree++] = r;
+			atomic_store_explicit(&w->progress, ++completed, memory_order_relaxed);
+			if (w->delay_factor > 0)
+				pause_for((double)(t - r->start_ns) * w->delay_factor);
+		}
+	}
+	return NULL;
+}

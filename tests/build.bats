@@ -1,0 +1,66 @@
+#!/usr/bin/env bats
+# Building from a clean copy: configure's checks, make install with prefix/DESTDIR.
+
+load lib/core
+
+setup() {
+  core_setup
+  ROOT=$BATS_TEST_DIRNAME/..
+  mkdir -p "$TMP/src"
+  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src include man tests/unit) |
+    tar xf - -C "$TMP/src"
+}
+
+teardown() {
+  core_teardown
+}
+
+@test "configure names the missing package when jansson is absent" {
+  cd "$TMP/src"
+  run env PKG_CONFIG_LIBDIR="$TMP/empty" PKG_CONFIG_PATH= ./configure
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"jansson not found: install libjansson-dev"* ]]
+  [ ! -e config.mk ]
+}
+
+@test "make without configure says to run configure" {
+  cd "$TMP/src"
+  run make
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"config.mk is missing: run ./configure first"* ]]
+}
+
+@test "configure, make and make install honour --prefix and DESTDIR" {
+  cd "$TMP/src"
+  ./configure -q --prefix=/opt/iob
+  make -s -j2
+  make -s install DESTDIR="$TMP/stage"
+  [ -x "$TMP/stage/opt/iob/bin/iobench" ]
+  [ -f "$TMP/stage/opt/iob/share/man/man1/iobench.1" ]
+  run "$TMP/stage/opt/iob/bin/iobench" --version
+  [ "$status" -eq 0 ]
+  [[ "$output" == "iobench "* ]]
+}
+
+@test "the committed configure is current with configure.ac" {
+  command -v autoconf >/dev/null || skip "autoconf not installed"
+  cd "$TMP/src"
+  ./configure -q
+  run make configure-check
+  [ "$status" -eq 0 ]
+  echo 'AC_MSG_NOTICE([a change])' >> configure.ac
+  run make configure-check
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"configure is stale"* ]]
+}
+
+@test "built without liburing, --engine io_uring says why and what to install" {
+  cd "$TMP/src"
+  ./configure -q --without-liburing
+  make -s -j2
+  run --separate-stderr ./iobench -e io_uring -d 1 "$TMP/src/configure"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: engine 'io_uring' is not available: this iobench was built without liburing; install liburing-dev"* ]]
+  run ./iobench --help
+  [[ "$output" == *"libaio"* ]]
+}

@@ -1,0 +1,39 @@
+# shellcheck shell=bash
+# core.bash - shared setup for the iobench CLI suites.
+
+IOBENCH=${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}
+
+core_setup() {
+  TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/iobench-test.XXXXXX")
+  export TMP
+}
+
+core_teardown() {
+  [[ -n "${TMP:-}" ]] && rm -rf "$TMP"
+}
+
+# make_file PATH SIZE: a random data file made with iobench create.
+make_file() {
+  "$IOBENCH" create -q "$1" "$2"
+}
+
+# json_ok FILE: every line of FILE parses as JSON.
+json_lines() {
+  jq -c . "$1" | wc -l
+}
+
+# offsets_of STRACE_LOG SYSCALL: the offsets passed to pread64/pwrite64, one per line.
+offsets_of() {
+  grep -E "^([0-9]+ +)?$2\(" "$1" | sed -E 's/.*, ([0-9]+)\) += .*/\1/'
+}
+
+# trace OUT SYSCALLS CMD...: run CMD under strace (one file per thread, so no
+# "unfinished" lines), then gather every thread's calls into OUT.
+trace() {
+  local out=$1 calls=$2
+  shift 2
+  rm -f "$out".tr.*
+  strace -ff -qq -e trace="$calls" -o "$out.tr" "$@"
+  cat "$out".tr.* > "$out"
+  rm -f "$out".tr.*
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# iobench run: the study's operations, JSON format, sweeps, seeds, spans, signals.
+
+load lib/core
+
+setup() {
+  core_setup
+  make_file "$TMP/f" 64M
+}
+
+teardown() {
+  core_teardown
+}
+
+@test "every study op runs and its JSON line has the study's fields" {
+  run "$IOBENCH" -q -o read4k -o read4m -o write4k -o write4m -o write4k/64 -t 2 -d 2 -b 1 \
+    --json "$TMP/out.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(wc -l < "$TMP/out.jsonl")" -eq 1 ]
+  line=$(cat "$TMP/out.jsonl")
+  [ "$(jq -r '[.operations[].signature] | join(" ")' <<<"$line")" = \
+    "read,4K,4K read,4M,4M writeFlush,4K,4K writeFlush,4M,4M write64,4K,4K" ]
+  [ "$(jq -r '[.operations[].name] | join(" ")' <<<"$line")" = "read4k read4m write4k write4m write4k/64" ]
+  [ "$(jq '[.operations[] | select(.threadCount == 2)] | length' <<<"$line")" -eq 5 ]
+  [ "$(jq '[.operations[] | select(.total.count > 0)] | length' <<<"$line")" -eq 5 ]
+  # fields of the study's format, with its constants
+  [ "$(jq '.fileSize' <<<"$line")" -eq 67108864 ]
+  [ "$(jq '.runtime' <<<"$line")" -eq 2 ]
+  [ "$(jq '.bucketDuration' <<<"$line")" -eq 1 ]
+  now=$(date +%s)
+  [ "$(jq '.launchTime' <<<"$line")" -gt $((now - 120)) ]
+  [ "$(jq '[.operations[].total | select(.bucketRatio == 1.1 and .pinMinimum == 1000 and .pinMaximum == 10000000000)] | length' <<<"$line")" -eq 5 ]
+}
+
+@test "time buckets sum exactly to the total, and buckets sum to count" {
+  "$IOBENCH" -q -o read4k -o write4k/64 -t 2 -d 3 -b 1 --json "$TMP/out.jsonl" "$TMP/f"
+  line=$(cat "$TMP/out.jsonl")
+  for i in 0 1; do
+    total=$(jq ".operations[$i].total.count" <<<"$line")
+    [ "$total" -gt 0 ]
+    [ "$(jq "[.operations[$i].timeBuckets[].count] | add" <<<"$line")" -eq "$total" ]
+    [ "$(jq ".operations[$i].total.buckets | add" <<<"$line")" -eq "$total" ]
+    [ "$(jq "[.operations[$i].timeBuckets[] | (.buckets | add // 0) == .count] | all" <<<"$line")" = true ]
+    nb=$(jq ".operations[$i].timeBuckets | length" <<<"$line")
+    [ "$nb" -ge 3 ] && [ "$nb" -le 4 ]
+    # totalValue is the sum over the time buckets too
+    [ "$(jq ".operations[$i].total.totalValue == ([.operations[$i].timeBuckets[].totalValue] | add)" <<<"$line")" = true ]
+  done
+}
+
+@test "firstBucketStart matches the first non-empty bucket (1000 * 1.1^k)" {
+  "$IOBENCH" -q -o read4k -d 1 --json "$TMP/out.jsonl" "$TMP/f"
+  jq -e '.operations[0].total as $h
+         | ($h.firstBucketStart / 1000 | log / (1.1 | log)) as $k
+         | ($k - ($k | round) | fabs) < 1e-6
+           and $h.minValue >= $h.firstBucketStart' "$TMP/out.jsonl"
+}
+
+@test "iobench's own keys are recorded" {
+  "$IOBENCH" -q -o read4k -n 50 -d 5 --seed 42 --label config=test --label host=a \
+    --json "$TMP/out.jsonl" "$TMP/f"
+  line=$(cat "$TMP/out.jsonl")
+  [ "$(jq -r .tool <<<"$line")" = iobench ]
+  [ "$(jq -r .version <<<"$line")" = "$("$IOBENCH" --version | cut -d' ' -f2)" ]
+  [ "$(jq -r .seed <<<"$line")" = 42 ]
+  [ "$(jq -r .labels.config <<<"$line")" = test ]
+  [ "$(jq -r .labels.host <<<"$line")" = a ]
+  [ "$(jq -r .engine <<<"$line")" = sync ]
+  [ "$(jq -r .target.type <<<"$line")" = file ]
+  [ "$(jq -r .target.size <<<"$line")" = 67108864 ]
+  [ "$(jq -r .target.path <<<"$line")" = "$TMP/f" ]
+  [ "$(jq -r .host <<<"$line")" = "$(hostname)" ]
+  [ "$(jq -r .kernel <<<"$line")" = "$(uname -r)" ]
+  [[ "$(jq -r .commandLine <<<"$line")" == "iobench -q -o read4k -n 50 "* ]]
+  [ "$(jq -r .interrupted <<<"$line")" = false ]
+  [ "$(jq -r '.operations[0].direct' <<<"$line")" = true ]
+  [ "$(jq -r '.operations[0].total.count' <<<"$line")" = 50 ]
+  [ "$(jq -r '.operations[0].percentiles | keys | join(",")' <<<"$line")" = "p10,p50,p90,p99,p99.9,p99.99" ]
+  jq -e '.operations[0] | .percentiles.p50 >= .total.minValue and .percentiles.p50 <= .total.maxValue' <<<"$line"
+  jq -e '.operations[0] | .iops > 0 and .bytes == 50 * 4096' <<<"$line"
+}
+
+@test "a thread sweep writes one line per count, in order" {
+  "$IOBENCH" -q -o read4k -t 1..3,5 -d 1 -b 1 --json "$TMP/out.jsonl" "$TMP/f"
+  [ "$(wc -l < "$TMP/out.jsonl")" -eq 4 ]
+  [ "$(jq -r '.operations[0].threadCount' "$TMP/out.jsonl" | paste -sd, -)" = "1,2,3,5" ]
+  [ "$(jq -r '.threads' "$TMP/out.jsonl" | paste -sd, -)" = "1,2,3,5" ]
+}
+
+@test "--shuffle runs every count once, in a seeded random order" {
+  "$IOBENCH" -q -o read4k -t 1..6 -n 5 -d 5 --shuffle --seed 7 --json "$TMP/a.jsonl" "$TMP/f"
+  "$IOBENCH" -q -o read4k -t 1..6 -n 5 -d 5 --shuffle --seed 7 --json "$TMP/b.jsonl" "$TMP/f"
+  order=$(jq -r '.threads' "$TMP/a.jsonl" | paste -sd, -)
+  [ "$(jq -r '.threads' "$TMP/a.jsonl" | sort -n | paste -sd, -)" = "1,2,3,4,5,6" ]
+  [ "$order" != "1,2,3,4,5,6" ]
+  [ "$(jq -r '.threads' "$TMP/b.jsonl" | paste -sd, -)" = "$order" ]
+}
+
+@test "the long form with '.'-joined phases runs them together with their own thread counts" {
+  "$IOBENCH" -q -o 'read,3,1K,1K.write,1,4K,4K' -o 'writeFlush,i,4K,4K' -t 2 -d 1 \
+    --no-direct --json "$TMP/out.jsonl" "$TMP/f"
+  line=$(cat "$TMP/out.jsonl")
+  [ "$(jq -r '[.operations[] | "\(.signature)=\(.threadCount)"] | join(" ")' <<<"$line")" = \
+    "read,1K,1K=3 write,4K,4K=1 writeFlush,4K,4K=2" ]
+  [ "$(jq '[.operations[].total.count > 0] | all' <<<"$line")" = true ]
+  [ "$(jq '.operations[1].fdatasyncs' <<<"$line")" -eq 0 ]
+}
+
+@test "--seed gives the same offsets; another seed gives others" {
+  command -v strace >/dev/null || skip "strace not installed"
+  for s in 1 1 2; do
+    trace "$TMP/st.$s.$RANDOM" pread64 "$IOBENCH" -q -o read4k -n 200 -d 10 --seed "$s" "$TMP/f"
+  done
+  mapfile -t logs < <(ls "$TMP"/st.1.* "$TMP"/st.2.*)
+  a=$(offsets_of "${logs[0]}" pread64 | tail -n 200 | md5sum)
+  b=$(offsets_of "${logs[1]}" pread64 | tail -n 200 | md5sum)
+  c=$(offsets_of "${logs[2]}" pread64 | tail -n 200 | md5sum)
+  [ "$(offsets_of "${logs[0]}" pread64 | tail -n 200 | sort -u | wc -l)" -gt 150 ]
+  [ "$a" = "$b" ]
+  [ "$a" != "$c" ]
+}
+
+@test "offsets are aligned, inside the span, and reach the last aligned block" {
+  command -v strace >/dev/null || skip "strace not installed"
+  "$IOBENCH" create -q "$TMP/small" 16K
+  trace "$TMP/st" pread64 "$IOBENCH" -q -o read4k -n 400 -d 10 --seed 3 "$TMP/small"
+  offs=$(offsets_of "$TMP/st" pread64 | tail -n 400 | sort -n | uniq | paste -sd, -)
+  [ "$offs" = "0,4096,8192,12288" ]
+  trace "$TMP/st2" pread64 "$IOBENCH" -q -o read4k -n 500 -d 10 --span 1M "$TMP/f"
+  max=$(offsets_of "$TMP/st2" pread64 | tail -n 500 | sort -n | tail -1)
+  [ "$max" -le $((1048576 - 4096)) ]
+  [ "$max" -ge $((1048576 - 4096 * 40)) ]
+  [ "$(offsets_of "$TMP/st2" pread64 | tail -n 500 | awk '$1 % 4096 != 0' | wc -l)" -eq 0 ]
+  jq -n '1' >/dev/null
+}
+
+@test "--span is recorded and refused when larger than the target" {
+  "$IOBENCH" -q -o read4k -n 10 -d 5 --span 1M --json "$TMP/out.jsonl" "$TMP/f"
+  [ "$(jq .target.span "$TMP/out.jsonl")" -eq 1048576 ]
+  run "$IOBENCH" -q -o read4k -d 1 --span 1G "$TMP/f"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "iobench: --span is larger than"* ]]
+}
+
+@test "--size creates a missing target and refuses an existing smaller one" {
+  run "$IOBENCH" -q -o read4k -n 5 -d 5 --size 8M "$TMP/new"
+  [ "$status" -eq 0 ]
+  [ "$(stat -c %s "$TMP/new")" -eq 8388608 ]
+  run "$IOBENCH" -q -o read4k -n 5 -d 5 --size 16M "$TMP/new"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"smaller than --size"* ]]
+  [ "$(stat -c %s "$TMP/new")" -eq 8388608 ]
+}
+
+@test "a read benchmark never changes a byte of its target" {
+  before=$(md5sum < "$TMP/f")
+  "$IOBENCH" -q -o read4k -o read4m -o 'read,2,512,512' -t 2 -d 2 --no-direct "$TMP/f"
+  "$IOBENCH" -q -o read4k -t 2 -d 1 "$TMP/f"
+  [ "$(md5sum < "$TMP/f")" = "$before" ]
+}
+
+@test "SIGINT mid-run writes a partial line marked interrupted and exits 130" {
+  "$IOBENCH" -q -o read4k -o write4k/64 -t 2 -d 60 -b 1 --json "$TMP/out.jsonl" "$TMP/f" &
+  pid=$!
+  sleep 2.5
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ]
+  [ "$(wc -l < "$TMP/out.jsonl")" -eq 1 ]
+  jq -e '.interrupted == true and .elapsed < 30 and (.operations[0].total.count > 0)
+         and ([.operations[0].timeBuckets[].count] | add) == .operations[0].total.count
+         and (.operations[0].timeBuckets | length) <= 5' "$TMP/out.jsonl"
+}
+
+@test "SIGTERM during a sweep keeps finished runs and the interrupted one" {
+  "$IOBENCH" -q -o read4k -t 1,2,3 -d 2 -b 1 --json "$TMP/out.jsonl" "$TMP/f" &
+  pid=$!
+  sleep 3
+  kill -TERM "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ]
+  [ "$(wc -l < "$TMP/out.jsonl")" -eq 2 ]
+  [ "$(jq -r .interrupted "$TMP/out.jsonl" | paste -sd, -)" = "false,true" ]
+}
+
+@test "--json - writes the line on stdout and the summary on stderr" {
+  run --separate-stderr "$IOBENCH" -o read4k -n 20 -d 5 --json - "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.operations[0].total.count' <<<"$output")" -eq 20 ]
+  [[ "$stderr" == *"read4k"*"IOPS"* ]] || [[ "$stderr" == *"IOPS"* ]]
+}
+
+@test "the summary shows every statistic for each op" {
+  run "$IOBENCH" -o read4k -o write4k/64 -n 100 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  header=$(grep -E '^op ' <<<"$output")
+  for col in threads ops errors IOPS MB/s mean p10 p50 p90 p99 p99.9 p99.99 min max; do
+    [[ " $header " == *" $col "* ]]
+  done
+  [ "$(grep -cE '^(read4k|write4k/64) +1 +100 +0 ' <<<"$output")" -eq 2 ]
+}
+
+@test "buffered runs on a file smaller than twice the RAM warn that they measure cache" {
+  run "$IOBENCH" -q -o read4k -n 10 -d 5 --no-direct "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"warning: read4k runs through the page cache"* ]]
+  run "$IOBENCH" -q -o read4k -n 10 -d 5 "$TMP/f"
+  [[ "$output" != *"warning"* ]]
+}
