@@ -498,6 +498,7 @@ static const struct tcol cost_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
 	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
 	{ "config", "config", TC_STR, 0 },
 	{ "instance", "instance", TC_STR, 0 },
 	{ "volume", "volume", TC_STR, 0 },
@@ -565,7 +566,7 @@ static void build_cost(struct table *t, const struct rep_group *g, size_t ng, co
 			if (json_is_number(pio))
 				dph += g[i].ops * 3600 * json_number_value(pio) / 1e6;
 		}
-		table_row(t, c->sig, c->threads, c->labels, config, inst, vol, g[i].ops, dph,
+		table_row(t, c->sig, c->threads, c->labels, (double)c->size, config, inst, vol, g[i].ops, dph,
 			  dph > 0 ? g[i].ops * 3600 / dph : NAN);
 	}
 }

@@ -301,3 +301,56 @@ make_fleet() {
   [ "$status" -eq 0 ]
   jq -e '.groups[0].host == "p" and .groups[0].threads == 3 and .groups[0].count == 600' <<<"$output"
 }
+
+make_sweep() {
+  local i mb p50 specs=()
+  for i in $(seq 1 12); do
+    mb=$((256 * i))
+    if ((mb <= 1280)); then p50=100000; elif ((mb <= 2304)); then p50=600000; else p50=8000000; fi
+    specs+=("host=s labels=config=large/ephemeral;fileSize=${mb}M modes=$p50:1000")
+  done
+  "$GEN" "${specs[@]}"
+}
+
+@test "--plot writes gnuplot scripts that name their data files, and renders non-empty PNG and SVG" {
+  command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
+  make_sweep >"$BATS_TEST_TMPDIR/sweep.jsonl"
+  local out=$BATS_TEST_TMPDIR/plots gp dat name
+  run --separate-stderr "$IOBENCH" report --prices "$BATS_TEST_DIRNAME/../share/prices-sample.json" \
+    --plot "$out" "$FIX/fleet" "$BATS_TEST_TMPDIR/sweep.jsonl"
+  [ "$status" -eq 0 ]
+  for name in latency-1 time-1 threads instances-1 sizes-1 cost; do
+    [ -f "$out/$name.gp" ] || { echo "no $name.gp"; return 1; }
+  done
+  for gp in "$out"/*.gp; do
+    name=$(basename "$gp" .gp)
+    # the script plots its own data file, names PNG and SVG outputs, and labels the chart
+    dat=$(sed -n "s/^plot '\([^']*\)'.*/\1/p" "$gp")
+    [ "$dat" = "$name.dat" ] || { echo "$gp plots '$dat'"; return 1; }
+    [ -s "$out/$dat" ]
+    grep -q "^set output '$name.png'" "$gp"
+    grep -q "^set output '$name.svg'" "$gp"
+    grep -q '^set title "' "$gp"
+    grep -q '^set xlabel "' "$gp"
+    grep -q '^set ylabel "' "$gp"
+    [ -s "$out/$name.png" ]
+    [ "$(head -c 4 "$out/$name.png" | tail -c 3)" = PNG ]
+    grep -q '<svg' "$out/$name.svg"
+  done
+  # one latency chart per signature x threads: 5 read thread counts + 1 write (+ the sweep's 1 thread)
+  [ "$(ls "$out"/latency-*.gp | wc -l)" -eq 6 ]
+  grep -q 'optimal 4' "$out/threads.dat"
+  grep -q '^set arrow' "$out/sizes-1.gp"
+  # the fleet chart has a line per host: six hosts, best to worst
+  [ "$(grep -vc '^#' "$out/instances-1.dat")" -eq 6 ]
+}
+
+@test "--plot without gnuplot keeps the scripts, says what to install and exits 1" {
+  local out=$BATS_TEST_TMPDIR/plots
+  run --separate-stderr env PATH=/nonexistent "$IOBENCH" report --plot "$out" "$FIX/fleet"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"gnuplot not found"*"gnuplot-nox"* ]]
+  [ -s "$out/threads.gp" ]
+  [ -s "$out/threads.dat" ]
+  [[ "$output" == *"Groups"* ]]
+}
