@@ -69,8 +69,11 @@ struct rep_opts {
 
 void rep_opts_default(struct rep_opts *o);
 
-/* Fill tables[SEC_COUNT] (each table_init'ed; caller table_free()s them). */
-void rep_build_tables(const struct rep_db *db, const struct rep_opts *o,
+/*
+ * Fill tables[SEC_COUNT]: every table is table_init'ed (caller table_free()s
+ * them all), rows are computed only for sections with want[s] set.
+ */
+void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const bool want[SEC_COUNT],
 		      struct table tables[SEC_COUNT]);
 
 /* Value of label key in a canonical "k=v,k=v" string, copied to buf; false if absent. */

@@ -203,12 +203,17 @@ int cmd_report(int argc, char **argv)
 	}
 	rep_db_finish(&db);
 
-	struct table tables[SEC_COUNT];
-	rep_build_tables(&db, &o, tables);
 	if (!chosen) {
 		for (int s = 0; s < SEC_COUNT; s++)
 			want[s] = !csv || s == SEC_GROUPS;
 	}
+	/* Plots draw on the cost table. */
+	bool build[SEC_COUNT];
+	memcpy(build, want, sizeof(build));
+	if (plot_dir)
+		build[SEC_COST] = true;
+	struct table tables[SEC_COUNT];
+	rep_build_tables(&db, &o, build, tables);
 	int nwanted = 0;
 	for (int s = 0; s < SEC_COUNT; s++)
 		nwanted += want[s];

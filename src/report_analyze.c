@@ -441,33 +441,55 @@ static const struct tcol durability_cols[] = {
 	{ "verdict", "verdict", TC_STR, 0 },
 };
 
-static bool same_target(const struct rep_group *a, const struct rep_group *b)
+/* Reads are looked up by target (host or fleet, labels, size) and block size. */
+static int cmp_target(const struct rep_group *a, const struct rep_group *b)
 {
 	const struct rep_cell *x = a->cells[0], *y = b->cells[0];
-	if (a->n != b->n || x->size != y->size || strcmp(x->labels, y->labels) != 0)
-		return false;
-	return a->n > 1 || strcmp(x->host, y->host) == 0;
+	int r = (a->n > b->n) - (a->n < b->n);
+	if (!r && a->n == 1)
+		r = strcmp(x->host, y->host);
+	if (!r)
+		r = strcmp(x->labels, y->labels);
+	if (!r)
+		r = (x->size > y->size) - (x->size < y->size);
+	if (!r)
+		r = (x->block > y->block) - (x->block < y->block);
+	return r;
+}
+
+static int cmp_group_ptr(const void *a, const void *b)
+{
+	return cmp_target(*(const struct rep_group *const *)a, *(const struct rep_group *const *)b);
 }
 
 static void build_durability(struct table *t, const struct rep_group *g, size_t ng,
 			     const struct rep_opts *o)
 {
 	char hb[64], verdict[160];
+	const struct rep_group **reads = xcalloc(ng, sizeof(*reads));
+	size_t nr = 0;
+	for (size_t i = 0; i < ng; i++)
+		if (g[i].cells[0]->kind == REP_READ)
+			reads[nr++] = &g[i];
+	qsort(reads, nr, sizeof(*reads), cmp_group_ptr);
 	for (size_t i = 0; i < ng; i++) {
 		const struct rep_cell *w = g[i].cells[0];
 		if (w->kind != REP_WRITE_FLUSH)
 			continue;
-		/* The read of the same target and block size, same threads if there is one. */
-		const struct rep_group *r = NULL;
-		for (size_t j = 0; j < ng; j++) {
-			const struct rep_cell *c = g[j].cells[0];
-			if (c->kind != REP_READ || c->block != w->block || !same_target(&g[i], &g[j]))
-				continue;
-			if (!r || (c->threads == w->threads && r->cells[0]->threads != w->threads) ||
-			    (r->cells[0]->threads != w->threads &&
-			     fabs(c->threads - w->threads) < fabs(r->cells[0]->threads - w->threads)))
-				r = &g[j];
+		/* The read of the same target and block size: same threads, else the nearest count. */
+		size_t lo = 0, hi = nr;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (cmp_target(reads[mid], &g[i]) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		const struct rep_group *r = NULL;
+		for (size_t j = lo; j < nr && cmp_target(reads[j], &g[i]) == 0; j++)
+			if (!r || fabs(reads[j]->cells[0]->threads - w->threads) <
+					  fabs(r->cells[0]->threads - w->threads))
+				r = reads[j];
 		bool rot = false;
 		for (size_t k = 0; k < g[i].n; k++)
 			rot |= g[i].cells[k]->rotational == 1;
@@ -492,6 +514,7 @@ static void build_durability(struct table *t, const struct rep_group *g, size_t 
 			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns,
 			  (faster_than_read || below_floor) ? 1.0 : 0.0, verdict);
 	}
+	free(reads);
 }
 
 static const struct tcol cost_cols[] = {
@@ -602,7 +625,7 @@ static void build_bonnie(struct table *t, const struct rep_db *db)
 
 #define COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
-void rep_build_tables(const struct rep_db *db, const struct rep_opts *o,
+void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const bool want[SEC_COUNT],
 		      struct table tables[SEC_COUNT])
 {
 	table_init(&tables[SEC_GROUPS], "groups", "Groups (signature x threads x labels x size x host)",
@@ -632,15 +655,24 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o,
 	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);
 	if (o->merge_hosts)
 		view = fleet;
-	build_groups(&tables[SEC_GROUPS], view, nv);
-	build_instances(&tables[SEC_INSTANCES], &tables[SEC_BAD_APPLES], fleet, nf);
-	build_threads(&tables[SEC_THREADS], fleet, nf);
-	build_time(&tables[SEC_TIME], &tables[SEC_REGIMES], db, o);
-	build_modes(&tables[SEC_MODES], view, nv, o);
-	build_tiers(&tables[SEC_TIERS], fleet, nf, o);
-	build_durability(&tables[SEC_DURABILITY], view, nv, o);
-	build_cost(&tables[SEC_COST], fleet, nf, o);
-	build_bonnie(&tables[SEC_BONNIE], db);
+	if (want[SEC_GROUPS])
+		build_groups(&tables[SEC_GROUPS], view, nv);
+	if (want[SEC_INSTANCES] || want[SEC_BAD_APPLES])
+		build_instances(&tables[SEC_INSTANCES], &tables[SEC_BAD_APPLES], fleet, nf);
+	if (want[SEC_THREADS])
+		build_threads(&tables[SEC_THREADS], fleet, nf);
+	if (want[SEC_TIME] || want[SEC_REGIMES])
+		build_time(&tables[SEC_TIME], &tables[SEC_REGIMES], db, o);
+	if (want[SEC_MODES])
+		build_modes(&tables[SEC_MODES], view, nv, o);
+	if (want[SEC_TIERS])
+		build_tiers(&tables[SEC_TIERS], fleet, nf, o);
+	if (want[SEC_DURABILITY])
+		build_durability(&tables[SEC_DURABILITY], view, nv, o);
+	if (want[SEC_COST])
+		build_cost(&tables[SEC_COST], fleet, nf, o);
+	if (want[SEC_BONNIE])
+		build_bonnie(&tables[SEC_BONNIE], db);
 	if (view != fleet)
 		free(view);
 	free(fleet);

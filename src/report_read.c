@@ -128,6 +128,8 @@ static bool key_equal(const struct rep_cell *c, const char *sig, double threads,
 static void slots_grow(struct rep_db *db)
 {
 	size_t n = db->nslots ? db->nslots * 2 : 1024;
+	while (n < 2 * (db->ncells + 1))
+		n *= 2;
 	free(db->slots);
 	db->slots = calloc(n, sizeof(*db->slots));
 	if (!db->slots) {
