@@ -688,9 +688,11 @@ static int cmp_point(const void *a, const void *b)
 
 void rep_db_finish(struct rep_db *db)
 {
-	qsort(db->cells, db->ncells, sizeof(*db->cells), cmp_cell);
+	if (db->ncells)
+		qsort(db->cells, db->ncells, sizeof(*db->cells), cmp_cell);
 	for (size_t i = 0; i < db->ncells; i++)
-		qsort(db->cells[i]->pts, db->cells[i]->npts, sizeof(struct rep_point), cmp_point);
+		if (db->cells[i]->npts)
+			qsort(db->cells[i]->pts, db->cells[i]->npts, sizeof(struct rep_point), cmp_point);
 	/* The hash slots point at old positions: rebuild them. */
 	free(db->slots);
 	db->slots = NULL;

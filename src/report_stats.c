@@ -53,7 +53,8 @@ size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, dou
 	double *s = malloc((n ? n : 1) * sizeof(*s));
 	if (!s)
 		return 0;
-	memcpy(s, v, n * sizeof(*s));
+	if (n)
+		memcpy(s, v, n * sizeof(*s));
 	double med = stats_median(s, n);
 	free(s);
 	double m = stats_mad(v, n, med);
