@@ -45,6 +45,7 @@ enum rep_section {
 	SEC_THREADS,
 	SEC_TIME,
 	SEC_REGIMES,
+	SEC_SERIES, /* every time bucket: only when asked for by name */
 	SEC_MODES,
 	SEC_TIERS,
 	SEC_DURABILITY,

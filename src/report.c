@@ -23,9 +23,9 @@ static const char report_usage[] =
 	"  --csv             CSV instead of aligned text: the groups section, or the sections\n"
 	"                    named by --section (each after a \"# name\" line when several)\n"
 	"  --json            one JSON object: \"inputs\" and one array per section\n"
-	"  --section LIST    only these sections, comma-separated (default: all with data):\n"
-	"                    groups instances badApples threads time regimes modes tiers\n"
-	"                    durability cost bonnie\n"
+	"  --section LIST    only these sections, comma-separated (default: all with data\n"
+	"                    but series): groups instances badApples threads time regimes\n"
+	"                    series modes tiers durability cost bonnie\n"
 	"  --merge-hosts     groups, modes and durability merged across hosts (default: per host)\n"
 	"  --prices FILE     prices for the ops-per-dollar section (share/prices-sample.json)\n"
 	"  --floor DURATION  flushed writes with a p50 below this are durability-suspicious\n"
@@ -42,6 +42,7 @@ static const char report_usage[] =
 	"  threads     throughput by thread count; optimal = fewest within 5% of the best\n"
 	"  time        per-host throughput per time bucket: mean, min, max, CV\n"
 	"  regimes     lasting steps up or down in that throughput, with their start\n"
+	"  series      every time bucket: ops/s and ops/s / host median (ask by name)\n"
 	"  modes       peaks of the latency histogram with their share of operations\n"
 	"  tiers       file-size sweep (labels fileSize/span or target.span): level ranges\n"
 	"  durability  flushed writes faster than a read of the same target or the floor\n"
@@ -205,7 +206,7 @@ int cmd_report(int argc, char **argv)
 
 	if (!chosen) {
 		for (int s = 0; s < SEC_COUNT; s++)
-			want[s] = !csv || s == SEC_GROUPS;
+			want[s] = s != SEC_SERIES && (!csv || s == SEC_GROUPS);
 	}
 	/* Plots draw on the cost table. */
 	bool build[SEC_COUNT];

@@ -18,6 +18,7 @@ const char *const rep_section_names[SEC_COUNT] = {
 	[SEC_THREADS] = "threads",
 	[SEC_TIME] = "time",
 	[SEC_REGIMES] = "regimes",
+	[SEC_SERIES] = "series",
 	[SEC_MODES] = "modes",
 	[SEC_TIERS] = "tiers",
 	[SEC_DURABILITY] = "durability",
@@ -345,6 +346,35 @@ static void build_time(struct table *t, struct table *reg, const struct rep_db *
 	}
 }
 
+static const struct tcol series_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "atSeconds", "at (s)", TC_NUM, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "vsHostMedian", "vs host median", TC_NUM, 3 },
+};
+
+static void build_series(struct table *t, const struct rep_db *db)
+{
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		if (c->npts == 0)
+			continue;
+		double *x = xcalloc(c->npts, sizeof(*x));
+		for (size_t k = 0; k < c->npts; k++)
+			x[k] = c->pts[k].ops;
+		double med = stats_median(x, c->npts);
+		for (size_t k = 0; k < c->npts; k++)
+			table_row(t, c->sig, c->threads, c->labels, (double)c->size, c->host,
+				  c->pts[k].t - c->pts[0].t, c->pts[k].ops,
+				  med > 0 ? c->pts[k].ops / med : NAN);
+		free(x);
+	}
+}
+
 static const struct tcol modes_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -641,6 +671,8 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 		   COLS(time_cols));
 	table_init(&tables[SEC_REGIMES], "regimes", "Regime changes (lasting steps in throughput)",
 		   COLS(regimes_cols));
+	table_init(&tables[SEC_SERIES], "series",
+		   "Throughput per time bucket (seconds since the host's first bucket)", COLS(series_cols));
 	table_init(&tables[SEC_MODES], "modes", "Latency modes (peaks of the log-scale histogram)",
 		   COLS(modes_cols));
 	table_init(&tables[SEC_TIERS], "tiers", "Cache tiers over the size sweep (level p50 ranges)",
@@ -663,6 +695,8 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 		build_threads(&tables[SEC_THREADS], fleet, nf);
 	if (want[SEC_TIME] || want[SEC_REGIMES])
 		build_time(&tables[SEC_TIME], &tables[SEC_REGIMES], db, o);
+	if (want[SEC_SERIES])
+		build_series(&tables[SEC_SERIES], db);
 	if (want[SEC_MODES])
 		build_modes(&tables[SEC_MODES], view, nv, o);
 	if (want[SEC_TIERS])

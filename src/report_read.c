@@ -194,6 +194,12 @@ static void cell_add_point(struct rep_cell *c, double t, double ops)
 
 /* ---- one JSON document ---- */
 
+/* A JSON number as a byte count: 0 unless positive, finite and below 2^63. */
+static uint64_t to_u64(double v)
+{
+	return v > 0 && v < 9.2e18 ? (uint64_t)v : 0;
+}
+
 static bool is_size_label(const char *key)
 {
 	return strcmp(key, "fileSize") == 0 || strcmp(key, "span") == 0;
@@ -227,8 +233,8 @@ static char *labels_canonical(const json_t *labels, uint64_t *size_label)
 				continue;
 			if (is_size_label(key)) {
 				uint64_t bytes;
-				if (json_is_number(v) && json_number_value(v) > 0)
-					*size_label = (uint64_t)json_number_value(v);
+				if (json_is_number(v) && to_u64(json_number_value(v)))
+					*size_label = to_u64(json_number_value(v));
 				else if (units_parse_size(text, &bytes) == 0)
 					*size_label = bytes;
 				free(text);
@@ -313,9 +319,9 @@ struct run_info {
 
 static uint64_t block_of(const json_t *op, const char *sig)
 {
-	double b = num_or(op, "blockSize", 0);
-	if (b > 0)
-		return (uint64_t)b;
+	uint64_t b = to_u64(num_or(op, "blockSize", 0));
+	if (b)
+		return b;
 	const char *p = strchr(sig, ',');
 	if (!p)
 		return 0;
@@ -334,7 +340,8 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 {
 	const json_t *sigj = json_object_get(op, "signature");
 	const json_t *thr = json_object_get(op, "threadCount");
-	if (!json_is_string(sigj) || !json_is_number(thr) || json_number_value(thr) <= 0) {
+	if (!json_is_string(sigj) || json_string_length(sigj) == 0 || !json_is_number(thr) ||
+	    !(json_number_value(thr) > 0 && json_number_value(thr) < 1e9)) {
 		warn_at(db, where, "operation %zu has no \"signature\" or positive \"threadCount\"; skipped",
 			index + 1);
 		return false;
@@ -356,10 +363,11 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 	if (run->rotational >= 0)
 		c->rotational = run->rotational;
 	const json_t *tb = json_object_get(op, "timeBuckets");
-	if (run->bucket > 0 && json_is_array(tb)) {
+	if (run->bucket >= 1e-3 && json_is_array(tb)) {
 		/* Only whole nominal buckets: the extra one holds late finishers. */
-		size_t whole = (size_t)floor(run->nominal / run->bucket + 1e-9);
 		size_t nb = json_array_size(tb);
+		double fit = floor(run->nominal / run->bucket + 1e-9);
+		size_t whole = fit < (double)nb ? (size_t)fit : nb;
 		for (size_t i = 0; i < nb && i < whole; i++) {
 			double count = num_or(json_array_get(tb, i), "count", NAN);
 			if (isnan(count))
@@ -415,9 +423,9 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	uint64_t size = 0;
 	run.labels = labels_canonical(json_object_get(root, "labels"), &size);
 	if (!size)
-		size = (uint64_t)fmax(0, num_or(target, "span", 0));
+		size = to_u64(num_or(target, "span", 0));
 	if (!size)
-		size = (uint64_t)fmax(0, num_or(root, "fileSize", 0));
+		size = to_u64(num_or(root, "fileSize", 0));
 	run.size = size;
 	size_t added = 0, n = json_array_size(ops);
 	for (size_t i = 0; i < n; i++)

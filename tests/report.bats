@@ -40,7 +40,7 @@ make_fleet() {
   run "$IOBENCH" report --help
   [ "$status" -eq 0 ]
   for word in --csv --json --section --merge-hosts --prices --floor --plot --quiet \
-    groups instances badApples threads time regimes modes tiers durability cost bonnie; do
+    groups instances badApples threads time regimes series modes tiers durability cost bonnie; do
     [[ "$output" == *"$word"* ]] || { echo "missing: $word"; return 1; }
   done
 }
@@ -179,6 +179,19 @@ make_fleet() {
   jq -e '.time[0].cv > 0.9' <<<"$output"
 }
 
+@test "the series section lists every whole time bucket, only when asked for" {
+  "$GEN" "host=s runtime=30 bucket=10 modes=100000:600 series=10,20,30,40" >"$BATS_TEST_TMPDIR/s.jsonl"
+  run --separate-stderr "$IOBENCH" report --json "$BATS_TEST_TMPDIR/s.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq 'has("series")' <<<"$output")" = false ]
+  run --separate-stderr "$IOBENCH" report --csv --section series "$BATS_TEST_TMPDIR/s.jsonl"
+  [ "$status" -eq 0 ]
+  # 30 s in 10 s buckets: the fourth (late finishers) is left out
+  [ "${#lines[@]}" -eq 4 ]
+  [[ "${lines[1]}" == *",s,0,10,0.5" ]]
+  [[ "${lines[3]}" == *",s,20,30,1.5" ]]
+}
+
 @test "steady throughput has no regime change" {
   "$GEN" "host=calm runtime=120 bucket=10 series=1000,1010,990,1005,995,1000,1002,998,1000,1001,999,1000" \
     >"$BATS_TEST_TMPDIR/calm.jsonl"
@@ -288,6 +301,14 @@ make_fleet() {
   [[ "$stderr" == *"malformed.jsonl:7: result line has no positive \"runtime\""* ]]
   [[ "$stderr" == *"malformed.jsonl:8: operation 1 has no \"signature\""* ]]
   [ "$(grep -c '^iobench: ' <<<"$stderr")" -eq 7 ]
+}
+
+@test "hostile lines (wrong types, absurd numbers, binary) are skipped without a crash" {
+  run --separate-stderr "$IOBENCH" report --json "$DATA/hostile.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.inputs.skipped >= 10 and .inputs.runs >= 4' <<<"$output"
+  [[ "$stderr" == *"hostile.jsonl:14: operation 1 has no \"signature\""* ]]
+  [[ "$stderr" == *"hostile.jsonl:9: operation 1 (read,4K,4K): histogram firstBucketStart"* ]]
 }
 
 @test "-q silences the reports of skipped lines" {
