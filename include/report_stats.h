@@ -78,7 +78,9 @@ struct stats_step {
  * mean shift is most significant, and is kept when both sides hold at least
  * minlen values and their medians differ by at least min_rel of the larger
  * median and by 3 noise deviations (noise estimated from the median
- * successive difference, which steps barely move). One spike is no regime.
+ * successive difference, which steps barely move), and the minlen values
+ * just before and after the cut differ by min_rel as well (a step is abrupt;
+ * slow drift is not a regime). One spike is no regime.
  * Steps are written in time order (at most max); returns how many.
  */
 size_t stats_regimes(const double *x, size_t n, size_t minlen, double min_rel,

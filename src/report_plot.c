@@ -258,36 +258,71 @@ static double cell_median_ops(const struct rep_cell *c)
 	return m;
 }
 
-/* Throughput over time per host, each normalised to its own median (the "twisty maze"). */
+struct host_cv {
+	const struct rep_cell *c;
+	double cv;
+};
+
+static int cmp_cv_desc(const void *a, const void *b)
+{
+	double x = ((const struct host_cv *)a)->cv, y = ((const struct host_cv *)b)->cv;
+	return (x < y) - (x > y);
+}
+
+static double cell_cv(const struct rep_cell *c)
+{
+	double *v = calloc(c->npts, sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t k = 0; k < c->npts; k++)
+		v[k] = c->pts[k].ops;
+	double cv = stats_cv(v, c->npts);
+	free(v);
+	return cv;
+}
+
+/*
+ * Throughput over time per host, each normalised to its own median (the
+ * "twisty maze"). With many hosts, the most variable ones are drawn.
+ */
 static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t nf)
 {
 	size_t chart = 0;
 	for (size_t i = 0; i < nf; i++) {
 		const struct rep_group *g = &fleet[i];
+		struct host_cv *hv = calloc(g->n, sizeof(*hv));
+		if (!hv)
+			return;
 		size_t n = 0;
 		for (size_t k = 0; k < g->n; k++)
-			n += g->cells[k]->npts >= 2;
-		if (n == 0)
+			if (g->cells[k]->npts >= 2) {
+				hv[n].c = g->cells[k];
+				hv[n].cv = cell_cv(g->cells[k]);
+				n++;
+			}
+		if (n == 0) {
+			free(hv);
 			continue;
-		char name[64], title[600], what[400];
+		}
+		char name[64], title[600], what[400], more[80] = "";
 		snprintf(name, sizeof(name), "time-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
 			close_pair(dat, gp);
+			free(hv);
 			break;
 		}
-		describe(what, sizeof(what), g->cells[0], true, true);
-		snprintf(title, sizeof(title), "Throughput over time, per host / its median: %s%s", what,
-			 n > MAX_TIME_LINES ? " (first hosts)" : "");
-		gp_head(gp, name, title, "time since the first bucket (s)", "throughput / host median");
-		fputs("set yrange [0:*]\n", gp);
-		if (n > MAX_TIME_LINES)
+		if (n > MAX_TIME_LINES) {
+			qsort(hv, n, sizeof(*hv), cmp_cv_desc);
+			snprintf(more, sizeof(more), " (the %d most variable of %zu hosts)", MAX_TIME_LINES, n);
 			n = MAX_TIME_LINES;
-		size_t k = 0;
-		for (size_t h = 0; h < g->n && k < n; h++) {
-			const struct rep_cell *c = g->cells[h];
-			if (c->npts < 2)
-				continue;
+		}
+		describe(what, sizeof(what), g->cells[0], true, true);
+		snprintf(title, sizeof(title), "Throughput over time, per host / its median: %s%s", what, more);
+		gp_head(gp, name, title, "time since the host's first bucket (s)", "throughput / host median");
+		fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", gp);
+		for (size_t k = 0; k < n; k++) {
+			const struct rep_cell *c = hv[k].c;
 			double med = cell_median_ops(c);
 			fprintf(dat, "# %s\n# seconds normalised_throughput ops_per_sec\n", c->host);
 			for (size_t t = 0; t < c->npts; t++)
@@ -295,10 +330,10 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 					med > 0 ? c->pts[t].ops / med : 0, c->pts[t].ops);
 			fputs("\n\n", dat);
 			gp_line(gp, name, k == 0, k, "1:2", "steps lw 1.5", c->host, k + 1 == n);
-			k++;
 		}
 		gp_tail(gp, name);
 		close_pair(dat, gp);
+		free(hv);
 		plot_done(p, name);
 	}
 }

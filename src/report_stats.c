@@ -278,6 +278,10 @@ static void regimes_split(const double *x, const struct prefix *p, size_t lo, si
 	double step = fabs(ma - mb);
 	if (step < min_rel * fmax(fabs(ma), fabs(mb)) || step < 3 * noise)
 		return;
+	/* A step is abrupt: the minlen values either side of the cut differ too (drift does not). */
+	double la = seg_median(x, best - minlen, best), lb = seg_median(x, best, best + minlen);
+	if (fabs(la - lb) < min_rel * fmax(fabs(la), fabs(lb)))
+		return;
 	cuts[(*ncuts)++] = best;
 	regimes_split(x, p, lo, best, minlen, min_rel, noise, cuts, ncuts, max);
 	regimes_split(x, p, best, hi, minlen, min_rel, noise, cuts, ncuts, max);

@@ -194,6 +194,38 @@ TEST(noise_and_a_single_spike_are_not_regimes)
 	CHECK_EQ_U(stats_regimes(x, 40, 3, 0.2, s, 4), 0);
 }
 
+/* Random walk with +-10% steps (deterministic), optionally divided by 5 from index cliff on. */
+static void walk(double *x, int n, unsigned seed, int cliff)
+{
+	double v = 1000;
+	unsigned s = seed;
+	for (int i = 0; i < n; i++) {
+		s = s * 1103515245u + 12345u;
+		v *= 0.9 + 0.2 * (double)((s >> 8) & 0xffff) / 65536.0;
+		x[i] = cliff >= 0 && i >= cliff ? v / 5 : v;
+	}
+}
+
+TEST(slow_drift_is_not_a_regime_but_a_cliff_in_it_is)
+{
+	double x[60];
+	struct stats_step s[8];
+	size_t flagged = 0;
+	for (unsigned seed = 1; seed <= 30; seed++) {
+		walk(x, 60, seed, -1);
+		flagged += stats_regimes(x, 60, 3, 0.2, s, 8) > 0;
+	}
+	CHECK(flagged <= 3); /* at most one walk in ten shows an abrupt 20% jump */
+	size_t found = 0;
+	for (unsigned seed = 1; seed <= 30; seed++) {
+		walk(x, 60, seed, 31);
+		size_t n = stats_regimes(x, 60, 3, 0.2, s, 8);
+		for (size_t k = 0; k < n; k++)
+			found += s[k].at == 31 && s[k].after < s[k].before;
+	}
+	CHECK_EQ_U(found, 30);
+}
+
 TEST(step_up_then_down_is_two_regimes)
 {
 	double x[45];
@@ -226,5 +258,6 @@ int main(void)
 	RUN(burst_credits_running_out_is_one_step_down);
 	RUN(noise_and_a_single_spike_are_not_regimes);
 	RUN(step_up_then_down_is_two_regimes);
+	RUN(slow_drift_is_not_a_regime_but_a_cliff_in_it_is);
 	return check_summary("report_stats");
 }
