@@ -129,7 +129,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CSV:
 			csv = true;

@@ -375,3 +375,27 @@ make_sweep() {
   [ -s "$out/threads.dat" ]
   [[ "$output" == *"Groups"* ]]
 }
+
+@test "real iobench run lines: counts, rates and p50 agree with what run wrote" {
+  local f=$BATS_TEST_TMPDIR/data out=$BATS_TEST_TMPDIR/real.jsonl
+  "$IOBENCH" -q --size 16M -o read4k -o write4k -t 1,2 -d 1 -b 1 --no-direct \
+    --label config=local --json "$out" "$f"
+  [ "$(wc -l <"$out")" -eq 2 ]
+  run --separate-stderr "$IOBENCH" report --json "$out"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "$(jq '.groups | length' <<<"$output")" -eq 4 ]
+  local report=$output sig t
+  for sig in read,4K,4K writeFlush,4K,4K; do
+    for t in 1 2; do
+      # the report of one run says what the run said of itself
+      jq -e --arg s "$sig" --argjson t "$t" --slurpfile run "$out" '
+        ($run[] | select(.operations[0].threadCount == $t) | .elapsed as $e |
+          .operations[] | select(.signature == $s) | {c: .total.count, e: $e, p50: .percentiles.p50}) as $w |
+        .groups[] | select(.signature == $s and .threads == $t) |
+        .count == $w.c and ((.opsPerSec - $w.c / $w.e) | fabs) < 1e-6 * .opsPerSec and
+        ((.p50Ns - $w.p50) | fabs) <= 1e-6 * $w.p50 + 1' <<<"$report"
+    done
+  done
+  [ "$(jq '[.threads[] | select(.optimal)] | length' <<<"$report")" -eq 2 ]
+}
