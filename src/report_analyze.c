@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report_stats.h"
 #include "units.h"
@@ -310,6 +311,7 @@ static const struct tcol regimes_cols[] = {
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "atSeconds", "from (s)", TC_NUM, 0 },
+	{ "startUtc", "start (UTC)", TC_STR, 0 },
 	{ "beforeOpsPerSec", "before ops/s", TC_NUM, 1 },
 	{ "afterOpsPerSec", "after ops/s", TC_NUM, 1 },
 	{ "change", "change", TC_PCT, 0 },
@@ -338,8 +340,17 @@ static void build_time(struct table *t, struct table *reg, const struct rep_db *
 		for (size_t k = 0; k < ns; k++) {
 			double at = c->pts[steps[k].at].t - c->pts[0].t;
 			double change = steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN;
+			/* launchTime is an epoch for iobench, seconds of uptime for the 2012 tool */
+			char utc[32] = "";
+			double when = c->pts[steps[k].at].t;
+			if (when > 1e9 && when < 1e11) {
+				time_t tt = (time_t)when;
+				struct tm tm;
+				if (gmtime_r(&tt, &tm))
+					strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+			}
 			table_row(reg, c->sig, c->threads, c->labels, (double)c->size, c->host, at,
-				  steps[k].before, steps[k].after, change,
+				  utc[0] ? utc : NULL, steps[k].before, steps[k].after, change,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
 		free(x);

@@ -175,6 +175,8 @@ make_fleet() {
   [ "$(jq '.time[0].buckets' <<<"$output")" -eq 12 ]
   [ "$(jq '.time[0].regimeChanges' <<<"$output")" -eq 1 ]
   [ "$(jq '.regimes[0].atSeconds' <<<"$output")" -eq 60 ]
+  # launchTime 1763770000 + 60 s
+  [ "$(jq -r '.regimes[0].startUtc' <<<"$output")" = "2025-11-22T00:07:40Z" ]
   [ "$(jq -r '.regimes[0].direction' <<<"$output")" = down ]
   jq -e '.time[0].cv > 0.9' <<<"$output"
 }
