@@ -246,16 +246,17 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 	free(pick);
 }
 
-static double cell_median_ops(const struct rep_cell *c)
+/* A statistic of a cell's per-bucket throughput (stats_median sorts a copy). */
+static double cell_stat(const struct rep_cell *c, bool median)
 {
-	double *v = calloc(c->npts, sizeof(*v));
+	double *v = calloc(c->npts ? c->npts : 1, sizeof(*v));
 	if (!v)
 		return 0;
 	for (size_t k = 0; k < c->npts; k++)
 		v[k] = c->pts[k].ops;
-	double m = stats_median(v, c->npts);
+	double r = median ? stats_median(v, c->npts) : stats_cv(v, c->npts);
 	free(v);
-	return m;
+	return r;
 }
 
 struct host_cv {
@@ -267,18 +268,6 @@ static int cmp_cv_desc(const void *a, const void *b)
 {
 	double x = ((const struct host_cv *)a)->cv, y = ((const struct host_cv *)b)->cv;
 	return (x < y) - (x > y);
-}
-
-static double cell_cv(const struct rep_cell *c)
-{
-	double *v = calloc(c->npts, sizeof(*v));
-	if (!v)
-		return 0;
-	for (size_t k = 0; k < c->npts; k++)
-		v[k] = c->pts[k].ops;
-	double cv = stats_cv(v, c->npts);
-	free(v);
-	return cv;
 }
 
 /*
@@ -297,7 +286,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 		for (size_t k = 0; k < g->n; k++)
 			if (g->cells[k]->npts >= 2) {
 				hv[n].c = g->cells[k];
-				hv[n].cv = cell_cv(g->cells[k]);
+				hv[n].cv = cell_stat(g->cells[k], false);
 				n++;
 			}
 		if (n == 0) {
@@ -323,7 +312,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 		fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", gp);
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *c = hv[k].c;
-			double med = cell_median_ops(c);
+			double med = cell_stat(c, true);
 			fprintf(dat, "# %s\n# seconds normalised_throughput ops_per_sec\n", c->host);
 			for (size_t t = 0; t < c->npts; t++)
 				fprintf(dat, "%.6g %.6g %.6g\n", c->pts[t].t - c->pts[0].t,
@@ -338,17 +327,24 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 	}
 }
 
+/* End (exclusive) of the thread curve starting at g[i]: same signature, labels and size. */
+static size_t curve_end(const struct rep_group *g, size_t ng, size_t i)
+{
+	size_t j = i + 1;
+	while (j < ng && g[j].cells[0]->size == g[i].cells[0]->size &&
+	       strcmp(g[j].cells[0]->sig, g[i].cells[0]->sig) == 0 &&
+	       strcmp(g[j].cells[0]->labels, g[i].cells[0]->labels) == 0)
+		j++;
+	return j;
+}
+
 /* Thread curves: ops/s by thread count, a line per signature x labels x size. */
 static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng)
 {
 	FILE *dat = NULL, *gp = NULL;
 	size_t k = 0, ncurves = 0;
 	for (size_t i = 0; i < ng;) {
-		size_t j = i + 1;
-		while (j < ng && g[j].cells[0]->size == g[i].cells[0]->size &&
-		       strcmp(g[j].cells[0]->sig, g[i].cells[0]->sig) == 0 &&
-		       strcmp(g[j].cells[0]->labels, g[i].cells[0]->labels) == 0)
-			j++;
+		size_t j = curve_end(g, ng, i);
 		ncurves += j - i >= 2;
 		i = j;
 	}
@@ -364,11 +360,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		"threads", "operations per second (log scale)");
 	fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\n", gp);
 	for (size_t i = 0; i < ng;) {
-		size_t j = i + 1;
-		while (j < ng && g[j].cells[0]->size == g[i].cells[0]->size &&
-		       strcmp(g[j].cells[0]->sig, g[i].cells[0]->sig) == 0 &&
-		       strcmp(g[j].cells[0]->labels, g[i].cells[0]->labels) == 0)
-			j++;
+		size_t j = curve_end(g, ng, i);
 		size_t n = j - i;
 		if (n >= 2) {
 			double *thr = calloc(n, sizeof(*thr)), *ops = calloc(n, sizeof(*ops));

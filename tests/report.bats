@@ -36,6 +36,17 @@ make_fleet() {
   printf 'ssh: some log text\n' >"$dir/logs/h1.log"
 }
 
+# Twelve file sizes 256M..3G whose p50 is level over 256M-1.25G, 1.5G-2.25G and 2.5G+.
+make_sweep() {
+  local i mb p50 specs=()
+  for i in $(seq 1 12); do
+    mb=$((256 * i))
+    if ((mb <= 1280)); then p50=100000; elif ((mb <= 2304)); then p50=600000; else p50=8000000; fi
+    specs+=("host=s labels=config=large/ephemeral;fileSize=${mb}M modes=$p50:1000")
+  done
+  "$GEN" "${specs[@]}"
+}
+
 @test "report --help lists every option and every section" {
   run "$IOBENCH" report --help
   [ "$status" -eq 0 ]
@@ -215,17 +226,11 @@ make_fleet() {
 }
 
 @test "a file-size sweep shows the three cache tiers of the companion study" {
-  local i mb p50 sizes=()
-  for i in $(seq 1 12); do
-    mb=$((256 * i))
-    if ((mb <= 1280)); then p50=100000; elif ((mb <= 2304)); then p50=600000; else p50=8000000; fi
-    sizes+=("host=s labels=config=x;fileSize=${mb}M modes=$p50:1000")
-  done
-  "$GEN" "${sizes[@]}" >"$BATS_TEST_TMPDIR/sweep.jsonl"
+  make_sweep >"$BATS_TEST_TMPDIR/sweep.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section tiers,groups "$BATS_TEST_TMPDIR/sweep.jsonl"
   [ "$status" -eq 0 ]
   [ "$(jq '.groups | length' <<<"$output")" -eq 12 ]
-  [ "$(jq -r '[.groups[].labels] | unique | join(" ")' <<<"$output")" = "config=x" ]
+  [ "$(jq -r '[.groups[].labels] | unique | join(" ")' <<<"$output")" = "config=large/ephemeral" ]
   [ "$(jq '.tiers | length' <<<"$output")" -eq 3 ]
   [ "$(jq -c '[.tiers[] | [.fromSize / 1048576, .toSize / 1048576]]' <<<"$output")" = \
     "[[256,1280],[1536,2304],[2560,3072]]" ]
@@ -323,16 +328,6 @@ make_fleet() {
   run --separate-stderr bash -c '"$0" "host=p threads=3 modes=50000:600" | "$1" report --json -' "$GEN" "$IOBENCH"
   [ "$status" -eq 0 ]
   jq -e '.groups[0].host == "p" and .groups[0].threads == 3 and .groups[0].count == 600' <<<"$output"
-}
-
-make_sweep() {
-  local i mb p50 specs=()
-  for i in $(seq 1 12); do
-    mb=$((256 * i))
-    if ((mb <= 1280)); then p50=100000; elif ((mb <= 2304)); then p50=600000; else p50=8000000; fi
-    specs+=("host=s labels=config=large/ephemeral;fileSize=${mb}M modes=$p50:1000")
-  done
-  "$GEN" "${specs[@]}"
 }
 
 @test "--plot writes gnuplot scripts that name their data files, and renders non-empty PNG and SVG" {
