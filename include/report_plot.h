@@ -10,7 +10,8 @@
  *   instances-N  per-instance p50/p90/p99/p99.9 sorted best to worst
  *   sizes-N      p50 and ops/s over a file-size sweep, tier boundaries marked
  *   cost         operations per dollar per config (with --prices)
- * Scripts name their data files relatively, so DIR can be moved.
+ * Scripts name their data files relatively, so DIR can be moved. gnuplot's
+ * own messages are appended to DIR/gnuplot.log.
  */
 #ifndef IOBENCH_REPORT_PLOT_H
 #define IOBENCH_REPORT_PLOT_H

@@ -2,6 +2,7 @@
 #include "report_plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -548,6 +549,12 @@ static int render(const char *dir, const char *name)
 		snprintf(script, sizeof(script), "%s.gp", name);
 		if (chdir(dir) != 0)
 			_exit(126);
+		/* gnuplot's warnings (e.g. a flat autoscaled range) go to a log, not the terminal. */
+		int log = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0666);
+		if (log >= 0) {
+			dup2(log, 2);
+			close(log);
+		}
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(errno == ENOENT ? 127 : 126);
 	}
@@ -594,7 +601,8 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 					"(Debian) to render PNG and SVG\n", dir);
 			rc = -ENOENT;
 		} else if (r != 0 && rc != -ENOENT) {
-			fprintf(stderr, "iobench: %s/%s.gp: gnuplot failed to render it\n", dir, p.names[i]);
+			fprintf(stderr, "iobench: %s/%s.gp: gnuplot failed to render it; see %s/gnuplot.log\n",
+				dir, p.names[i], dir);
 			rc = -1;
 		}
 		free(p.names[i]);

@@ -337,6 +337,7 @@ make_sweep() {
   run --separate-stderr "$IOBENCH" report --prices "$BATS_TEST_DIRNAME/../share/prices-sample.json" \
     --plot "$out" "$FIX/fleet" "$BATS_TEST_TMPDIR/sweep.jsonl"
   [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
   for name in latency-1 time-1 threads instances-1 sizes-1 cost; do
     [ -f "$out/$name.gp" ] || { echo "no $name.gp"; return 1; }
   done
