@@ -4,7 +4,7 @@ $(error config.mk is missing: run ./configure first)
 endif
 include config.mk
 
-WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude \
 	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
@@ -18,7 +18,7 @@ UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
 TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC))
 
-.PHONY: all check unit-tests install uninstall clean distclean configure-check
+.PHONY: all check check-sanitizers fuzz unit-tests install uninstall clean distclean configure-check
 
 all: iobench
 
@@ -46,6 +46,21 @@ unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
 # The one test command: C unit tests, then every bats suite.
 check: iobench unit-tests
 	tests/run-tests
+
+# The same tests under ASan+UBSan and TSan (clang, a copy of the tree).
+check-sanitizers:
+	tests/sanitize asan
+	tests/sanitize tsan
+
+# libFuzzer targets (clang): build/fuzz/fuzz_*; run them with tests/fuzz/run.
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
+FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC))
+fuzz: $(FUZZ_BIN)
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) | build
+	$(MKDIR_P) build/fuzz
+	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude $(JANSSON_CFLAGS) $(URING_CFLAGS) \
+		-g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRC) $(ALL_LIBS)
 
 install: iobench
 	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1

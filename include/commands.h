@@ -19,5 +19,6 @@ enum exit_code {
 int cmd_run(int argc, char **argv);
 int cmd_create(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif

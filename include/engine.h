@@ -11,6 +11,7 @@
 #ifndef IOBENCH_ENGINE_H
 #define IOBENCH_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -63,6 +64,15 @@ struct engine {
 	unsigned long sync_fallbacks; /* fdatasyncs done synchronously because the engine could not */
 	unsigned max_inflight;        /* most requests the engine held at once */
 };
+
+/*
+ * For the asynchronous engines: settle a completion of res bytes (or
+ * -errno). Returns true when r was a short transfer that the engine should
+ * queue again from r->xfer_done (already advanced); otherwise sets
+ * r->result (the full length, 0 for fdatasync, or -errno; a read or write
+ * that moved nothing is -EIO) and returns false.
+ */
+bool engine_settle(struct io_req *r, long res);
 
 /* The ops table for name ("sync"), or NULL when unknown or not built in. */
 const struct engine_ops *engine_find(const char *name);

@@ -6,9 +6,14 @@
  *   write<SIZE>       write SIZE random bytes, flushed before the call returns
  *   write<SIZE>/<N>   buffered write, then fdatasync with probability 1/N
  *                     (N = 0: never fdatasync)
+ *   seqread<SIZE>, seqwrite<SIZE>, seqwrite<SIZE>/<N>
+ *                     the same, but each thread streams through the target
+ *                     from its own evenly spaced start, wrapping around
+ *   rw<SIZE>:<P>      random mix: P% reads, the rest flushed writes
  *   any of these + "@<ALIGN>" to align offsets to ALIGN instead of SIZE
  * Long form of the 2012 tool: OP,THREADS,SIZE,ALIGN with OP one of read,
- * write (buffered, never flushed), writeFlush, writeNN; THREADS a number
+ * write (buffered, never flushed), writeFlush, writeNN; iobench adds
+ * seqRead, seqWrite, seqWriteFlush, seqWriteNN and rwPP. THREADS is a number
  * (fractional allowed) or "i" (take the count from --threads); several
  * joined with "." run at the same time.
  *
@@ -17,6 +22,7 @@
 #ifndef IOBENCH_OPSPEC_H
 #define IOBENCH_OPSPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +30,7 @@ enum op_kind {
 	OP_READ,        /* pread */
 	OP_WRITE_FLUSH, /* pwrite on an O_SYNC (or O_DSYNC) descriptor */
 	OP_WRITE_N,     /* buffered pwrite, fdatasync with probability 1/sync_every */
+	OP_MIXED,       /* read with probability read_pct/100, else a flushed write */
 };
 
 #define OPSPEC_NAME_MAX 96
@@ -35,6 +42,8 @@ struct op_spec {
 	uint64_t size;       /* bytes per operation */
 	uint64_t align;      /* offsets are multiples of this */
 	uint32_t sync_every; /* OP_WRITE_N: N in 1/N; 0 means never */
+	bool sequential;     /* stream through the target instead of random offsets */
+	unsigned read_pct;   /* OP_MIXED: share of reads, 0..100 */
 	double threads;      /* from the long form; 0 = use --threads */
 	char name[OPSPEC_NAME_MAX];      /* short name: "read4k", "write4k/64" */
 	char signature[OPSPEC_NAME_MAX]; /* the 2012 tool's: "read,4K,4K", "write64,4K,4K" */

@@ -16,6 +16,8 @@ struct run_meta {
 	size_t nlabels;
 	unsigned threads;          /* this run's --threads count */
 	bool seed_given;
+	const char *mode;          /* "watch" for probe lines, NULL for runs */
+	double interval_s;         /* watch: seconds between probe rounds */
 };
 
 /* Percentiles reported everywhere, as fractions and as JSON keys. */
@@ -33,6 +35,13 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 /* Human summary: a header line, one row per operation, and warnings. */
 void output_summary(FILE *f, const struct run_config *cfg, const struct run_result *res,
 		    const struct run_meta *meta);
+
+/*
+ * Append line plus a newline to path with one write() and an fsync, so
+ * concurrent appenders never interleave and a crash loses at most the line
+ * being written; "-" means stdout. 0 or -errno.
+ */
+int output_append_line(const char *path, const char *line);
 
 /* Operations per second and MB/s (10^6 bytes) of one op's result. */
 double output_iops(const struct op_result *o, double elapsed_s);

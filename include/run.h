@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "engine.h"
@@ -42,6 +43,7 @@ struct run_config {
 	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
 	bool progress;        /* a progress line on stderr */
 	const sigset_t *stop_signals;
+	FILE *raw;            /* --raw: per-operation log, or NULL */
 };
 
 struct op_result {
@@ -54,6 +56,10 @@ struct op_result {
 	unsigned max_inflight;   /* most requests one thread had in flight */
 	struct hist service;     /* --rate: actual start to completion */
 	uint64_t late_starts;    /* --rate: ops that started an interval or more late */
+	/* Mixed ops (rw16k:70): reads [0] and writes [1] apart; NULL/empty otherwise. */
+	struct hist kind_total[2];
+	struct hist *kind_buckets[2];
+	uint64_t kind_bytes[2];
 	int first_errno;      /* 0 if no operation failed */
 	uint64_t first_err_offset;
 };
@@ -64,8 +70,10 @@ struct run_result {
 	time_t launch_time;    /* Unix epoch seconds at start */
 	double elapsed_s;      /* measured run time */
 	bool interrupted;      /* a stop signal arrived */
+	bool target_lost;      /* the target was unlinked, replaced or detached mid-run */
 	int signal;            /* which one, if interrupted */
 	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
+	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */
 };
 
 /*
@@ -84,5 +92,8 @@ int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *
 int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen);
 
 void run_result_free(struct run_result *res);
+
+/* Block SIGINT, SIGTERM and SIGHUP in the calling thread and store them in set. */
+void run_block_stop_signals(sigset_t *set);
 
 #endif

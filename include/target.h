@@ -26,6 +26,8 @@ struct target_info {
 	char raid_level[16];   /* md level ("raid0") when on md, else "" */
 	unsigned dio_offset_align; /* O_DIRECT offset/size alignment; 0 = unknown */
 	unsigned dio_mem_align;    /* O_DIRECT buffer alignment; 0 = unknown */
+	uint64_t st_dev, st_ino, st_rdev; /* identity at probe time */
+	int loop_autoclear;    /* loop devices: autoclear flag at probe time, else -1 */
 };
 
 /*
@@ -47,6 +49,15 @@ int target_write_refusal(const struct target_info *t, char *why, size_t whylen);
  * or NULL when none is recognised. size is the device size.
  */
 const char *target_signature(int fd, uint64_t size);
+
+/*
+ * True while path still names the probed file or device: not unlinked or
+ * replaced, and (for a block device) still with a non-zero size. A loop
+ * device detached while open keeps working until closed, but the kernel
+ * marks it autoclear: a flag that turned on counts as detached. Cheap
+ * enough to call every half second.
+ */
+bool target_still_there(const struct target_info *t);
 
 /* Bytes of physical memory, for the "file smaller than 2x RAM" warning. */
 uint64_t target_ram_bytes(void);

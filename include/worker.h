@@ -19,6 +19,7 @@
 #include "hist.h"
 #include "opspec.h"
 #include "prng.h"
+#include "raw.h"
 
 /* Most requests one thread keeps in flight (--iodepth). */
 #define WORKER_MAX_DEPTH 1024
@@ -39,12 +40,16 @@ struct worker {
 	pthread_barrier_t *start; /* all workers and the run layer meet here */
 	const uint64_t *t0_ns;    /* set by the run layer before the barrier */
 	const uint64_t *end_ns;
+	uint64_t seq_slot;        /* sequential ops: next slot */
+	struct raw_buf *raw;      /* --raw: this thread's log buffer, or NULL */
 	struct prng rng;          /* offsets and fdatasync draws */
 	struct prng data_rng;     /* bytes written */
 
 	/* Written by the loop; read by the run layer after join. The total is the merge of the buckets. */
 	struct hist *buckets;
+	struct hist *wbuckets;    /* mixed ops: the writes' buckets (reads go to buckets) */
 	uint64_t bytes;
+	uint64_t rbytes;          /* mixed ops: bytes read */
 	uint64_t fdatasyncs;
 	struct hist service;      /* --rate: actual start to completion */
 	uint64_t late_starts;     /* --rate: ops submitted a whole interval or more after they were due */

@@ -8,6 +8,7 @@
 #include "run.h"
 #include "target.h"
 #include "units.h"
+#include "watch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +62,8 @@ static const char run_usage[] =
 	"      --seed N          seed for offsets and data (same seed, same offsets)\n"
 	"      --label KEY=VALUE recorded in the JSON (repeatable)\n"
 	"      --json FILE       append one JSON line per run ('-' for stdout)\n"
+	"      --raw FILE        append a line per operation (op, offset, length,\n"
+	"                        duration us, end us since start) in the 2012 tool's format\n"
 	"  -q, --quiet           no summary, no progress\n"
 	"      --force           allow writes to a block device that looks in use\n"
 	"  -h, --help            this help\n"
@@ -68,6 +71,26 @@ static const char run_usage[] =
 	"\n"
 	"Exit status: 0 ok, 1 runtime error, 2 usage error, 130 interrupted (results kept).\n"
 	"Example: iobench --size 1G -o read4k -o write4k/64 -t 4 -d 30 --json out.jsonl data.bin\n";
+
+static const char watch_usage[] =
+	"usage: iobench watch [OPTIONS] TARGET\n"
+	"\n"
+	"A light probe left running for days: every --interval it does each operation\n"
+	"once (in a random order) and every --period it appends one JSON line with that\n"
+	"period's histograms, fsynced. Restarts append; lines merge exactly with runs.\n"
+	"\n"
+	"  -o, --op OP           operation (repeatable; default read4k and write4k/64)\n"
+	"      --interval SECS   between probe rounds (default 10)\n"
+	"      --period SECS     one JSON line per period (default 3600)\n"
+	"      --count N         stop after N periods (default: run until stopped)\n"
+	"      --json FILE       append the lines here (default stdout)\n"
+	"      --size SIZE       create TARGET with random data if it does not exist\n"
+	"      --span SIZE       only use offsets in the first SIZE bytes\n"
+	"      --direct, --no-direct, --dsync, --seed N, --label KEY=VALUE, --force\n"
+	"  -q, --quiet           no line on stderr per period\n"
+	"\n"
+	"SIGINT, SIGTERM and SIGHUP write the partial period (marked interrupted), exit 130.\n"
+	"Example: iobench watch --json /var/lib/iobench/watch.jsonl --label host=db1 /data/iobench.dat\n";
 
 struct cli {
 	struct op_spec ops[MAX_OPS];
@@ -87,6 +110,11 @@ struct cli {
 	const char *labels[MAX_LABELS];
 	size_t nlabels;
 	const char *json_path;
+	const char *raw_path;
+	bool watch;              /* `iobench watch`: the probe instead of a run */
+	uint64_t interval_ns, period_ns, max_periods;
+	bool run_only_given;     /* an option that only `run` understands */
+	const char *run_only_name;
 	bool quiet, force;
 	const char *target;
 	char *command_line;
@@ -139,7 +167,8 @@ static char *join_args(int argc, char **argv)
 
 enum {
 	OPT_SIZE = 256, OPT_SPAN, OPT_DIRECT, OPT_NO_DIRECT, OPT_DSYNC, OPT_SEED, OPT_LABEL,
-	OPT_JSON, OPT_FORCE, OPT_SHUFFLE, OPT_IODEPTH, OPT_RATE,
+	OPT_JSON, OPT_FORCE, OPT_SHUFFLE, OPT_IODEPTH, OPT_RATE, OPT_RAW,
+	OPT_INTERVAL, OPT_PERIOD, OPT_COUNT,
 };
 
 static int parse_duration_opt(const char *name, const char *arg, uint64_t *out)
@@ -160,6 +189,18 @@ static int parse_size_opt(const char *name, const char *arg, uint64_t *out)
 	return 0;
 }
 
+/* "--name" of an option, from the getopt table. */
+static const char *opt_name(const struct option *opts, int val)
+{
+	static char buf[64];
+	for (; opts->name; opts++)
+		if (opts->val == val) {
+			snprintf(buf, sizeof(buf), "--%s", opts->name);
+			return buf;
+		}
+	return "option";
+}
+
 static int parse_args(struct cli *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -171,6 +212,10 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		{ "engine", required_argument, NULL, 'e' },
 		{ "iodepth", required_argument, NULL, OPT_IODEPTH },
 		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "period", required_argument, NULL, OPT_PERIOD },
+		{ "count", required_argument, NULL, OPT_COUNT },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "span", required_argument, NULL, OPT_SPAN },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
@@ -194,6 +239,14 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:t:d:b:n:e:qhV", longopts, NULL)) != -1) {
+		bool watch_opt = opt == OPT_INTERVAL || opt == OPT_PERIOD || opt == OPT_COUNT;
+		bool run_only = strchr("tdbne", opt) != NULL || opt == OPT_RATE || opt == OPT_RAW ||
+				opt == OPT_SHUFFLE || opt == OPT_IODEPTH;
+		if (watch_opt && !c->watch)
+			return usage_error("%s belongs to 'iobench watch'; see 'iobench watch --help'", opt_name(longopts, opt));
+		if (run_only && c->watch)
+			return usage_error("%s is not used by 'iobench watch' (it probes once per --interval); see 'iobench watch --help'",
+					   opt_name(longopts, opt));
 		switch (opt) {
 		case 'o':
 			rc = opspec_parse(optarg, c->ops + c->nops, MAX_OPS - c->nops, err, sizeof(err));
@@ -269,6 +322,21 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		case OPT_JSON:
 			c->json_path = optarg;
 			break;
+		case OPT_RAW:
+			c->raw_path = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (parse_duration_opt("--interval", optarg, &c->interval_ns))
+				return EXIT_USAGE;
+			break;
+		case OPT_PERIOD:
+			if (parse_duration_opt("--period", optarg, &c->period_ns))
+				return EXIT_USAGE;
+			break;
+		case OPT_COUNT:
+			if (units_parse_u64(optarg, 1, UINT64_MAX >> 1, &c->max_periods) < 0)
+				return usage_error("bad --count '%s'; use a whole number >= 1", optarg);
+			break;
 		case 'q':
 			c->quiet = true;
 			break;
@@ -279,7 +347,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			c->shuffle = true;
 			break;
 		case 'h':
-			fputs(run_usage, stdout);
+			fputs(c->watch ? watch_usage : run_usage, stdout);
 			return -1;
 		case 'V':
 			printf("iobench %s\n", IOBENCH_VERSION);
@@ -298,8 +366,16 @@ static int parse_args(struct cli *c, int argc, char **argv)
 	if (n < 0)
 		return usage_error("%s", err);
 	c->ncounts = (size_t)n;
-	if (c->nops == 0)
-		opspec_parse("read4k", c->ops, 1, err, sizeof(err)), c->nops = 1;
+	if (c->nops == 0 && c->watch) {
+		opspec_parse("read4k", c->ops, 1, err, sizeof(err));
+		opspec_parse("write4k/64", c->ops + 1, 1, err, sizeof(err));
+		c->nops = 2;
+	} else if (c->nops == 0) {
+		opspec_parse("read4k", c->ops, 1, err, sizeof(err));
+		c->nops = 1;
+	}
+	if (c->watch && c->interval_ns > c->period_ns)
+		return usage_error("--interval is longer than --period; each period needs at least one probe");
 	if (c->bucket_ns > c->duration_ns)
 		c->bucket_ns = c->duration_ns;
 	if (argc - optind == 0)
@@ -413,34 +489,6 @@ static void warn_buffered(const struct cli *c, const struct target_info *t, cons
 	}
 }
 
-static int write_json(const char *path, const char *line)
-{
-	if (strcmp(path, "-") == 0) {
-		printf("%s\n", line);
-		return fflush(stdout) == 0 ? 0 : -errno;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(line);
-	char *buf = malloc(len + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	memcpy(buf, line, len);
-	buf[len] = '\n';
-	/* One write per line: concurrent appenders never interleave inside a line. */
-	ssize_t n = write(fd, buf, len + 1);
-	int rc = n == (ssize_t)(len + 1) ? 0 : (n < 0 ? -errno : -EIO);
-	free(buf);
-	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
-		rc = -errno;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	return rc;
-}
-
 /* Build this run's operations for a --threads count. */
 static int build_ops(const struct cli *c, unsigned count, struct run_op *ops)
 {
@@ -469,11 +517,7 @@ static bool uses_thread_list(const struct cli *c)
 static int run_all(struct cli *c)
 {
 	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	run_block_stop_signals(&sigs);
 
 	struct target_info t;
 	int rc = prepare_target(c, &t, &sigs);
@@ -493,6 +537,13 @@ static int run_all(struct cli *c)
 		}
 	}
 	FILE *summary = c->json_path && strcmp(c->json_path, "-") == 0 ? stderr : stdout;
+	FILE *raw = NULL;
+	if (c->raw_path) {
+		raw = fopen(c->raw_path, "a");
+		if (!raw)
+			return runtime_error("%s: cannot open the --raw log: %s", c->raw_path, strerror(errno));
+		setvbuf(raw, NULL, _IOFBF, 1 << 20);
+	}
 	struct run_op ops[MAX_OPS];
 	int exit_code = EXIT_OK;
 	for (size_t r = 0; r < nruns; r++) {
@@ -505,21 +556,40 @@ static int run_all(struct cli *c)
 			.duration_ns = c->duration_ns, .bucket_ns = c->bucket_ns, .max_ops = c->max_ops,
 			.span = c->span, .seed = c->seed, .engine = engine_find(c->engine),
 			.iodepth = c->iodepth, .rate = c->rate, .progress = !c->quiet && isatty(STDERR_FILENO),
-			.stop_signals = &sigs,
+			.stop_signals = &sigs, .raw = raw,
 		};
+		if (raw) {
+			char when[64];
+			time_t now = time(NULL);
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+			fprintf(raw, "# date: %s\n# arguments: %s\n# filesize: %llu\n# threadSpecs:", when,
+				c->command_line, (unsigned long long)t.size);
+			for (size_t i = 0; i < c->nops; i++)
+				fprintf(raw, " %s x %g", ops[i].spec.signature, ops[i].thread_count);
+			fputc('\n', raw);
+		}
 		if (!c->quiet && nruns > 1)
 			fprintf(stderr, "iobench: run %zu of %zu: %u thread%s\n", r + 1, nruns, count,
 				count == 1 ? "" : "s");
 		struct run_result res;
 		char err[512];
 		rc = run_execute(&cfg, &res, err, sizeof(err));
-		if (rc < 0)
+		if (rc < 0) {
+			if (raw)
+				fclose(raw);
 			return runtime_error("%s", err);
+		}
+		if (raw && res.raw_dropped < 0)
+			fprintf(stderr, "iobench: %s: writing the --raw log failed: %s\n", c->raw_path,
+				strerror((int)-res.raw_dropped));
+		else if (raw && res.raw_dropped > 0)
+			fprintf(stderr, "iobench: warning: %lld operations missing from the --raw log (its writer fell behind)\n",
+				(long long)res.raw_dropped);
 		struct run_meta meta = { .command_line = c->command_line, .labels = c->labels,
 					 .nlabels = c->nlabels, .threads = count, .seed_given = c->seed_given };
 		if (c->json_path) {
 			char *line = output_json_line(&cfg, &res, &meta);
-			rc = line ? write_json(c->json_path, line) : -ENOMEM;
+			rc = line ? output_append_line(c->json_path, line) : -ENOMEM;
 			free(line);
 			if (rc < 0) {
 				run_result_free(&res);
@@ -528,12 +598,20 @@ static int run_all(struct cli *c)
 		}
 		if (!c->quiet)
 			output_summary(summary, &cfg, &res, &meta);
-		bool interrupted = res.interrupted;
+		bool interrupted = res.interrupted, lost = res.target_lost;
 		int sig = res.signal;
 		run_result_free(&res);
+		if (lost) {
+			if (raw)
+				fclose(raw);
+			return runtime_error("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
+					     c->target, c->json_path ? "written, marked targetLost" : "shown");
+		}
 		if (interrupted) {
 			fprintf(stderr, "iobench: interrupted by %s; results so far %s\n", strsignal(sig),
 				c->json_path ? "written" : "shown");
+			if (raw)
+				fclose(raw);
 			return EXIT_INTERRUPTED;
 		}
 		/* A signal between runs stops the sweep too. */
@@ -542,16 +620,64 @@ static int run_all(struct cli *c)
 		if (sig > 0 && r + 1 < nruns) {
 			fprintf(stderr, "iobench: interrupted by %s between runs; %zu of %zu runs done\n",
 				strsignal(sig), r + 1, nruns);
+			if (raw)
+				fclose(raw);
 			return EXIT_INTERRUPTED;
 		}
 	}
+	if (raw && fclose(raw) != 0)
+		return runtime_error("%s: writing the --raw log failed: %s", c->raw_path, strerror(errno));
 	return exit_code;
 }
 
+static int watch_all(struct cli *c)
+{
+	sigset_t sigs;
+	run_block_stop_signals(&sigs);
+	struct target_info t;
+	int rc = prepare_target(c, &t, &sigs);
+	if (rc != 0)
+		return rc;
+	struct run_op ops[MAX_OPS];
+	build_ops(c, 1, ops);
+	warn_buffered(c, &t, ops);
+	struct run_meta meta = { .command_line = c->command_line, .labels = c->labels, .nlabels = c->nlabels,
+				 .threads = 1, .seed_given = c->seed_given, .mode = "watch",
+				 .interval_s = (double)c->interval_ns / 1e9 };
+	struct watch_config wc = {
+		.target = &t, .ops = ops, .nops = c->nops, .span = c->span,
+		.interval_ns = c->interval_ns, .period_ns = c->period_ns, .max_periods = c->max_periods,
+		.seed = c->seed, .json_path = c->json_path ? c->json_path : "-", .meta = &meta,
+		.stop_signals = &sigs, .quiet = c->quiet,
+	};
+	char err[512];
+	rc = watch_run(&wc, err, sizeof(err));
+	if (rc == -EINTR)
+		return EXIT_INTERRUPTED;
+	if (rc < 0)
+		return runtime_error("%s", err);
+	return EXIT_OK;
+}
+
+static int cli_main(int argc, char **argv, bool watch);
+
 int cmd_run(int argc, char **argv)
+{
+	return cli_main(argc, argv, false);
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	return cli_main(argc, argv, true);
+}
+
+static int cli_main(int argc, char **argv, bool watch)
 {
 	struct cli c;
 	memset(&c, 0, sizeof(c));
+	c.watch = watch;
+	c.interval_ns = 10ULL * 1000000000ULL;
+	c.period_ns = 3600ULL * 1000000000ULL;
 	c.duration_ns = 60ULL * 1000000000ULL;
 	c.bucket_ns = 10ULL * 1000000000ULL;
 	c.iodepth = 1;
@@ -563,8 +689,8 @@ int cmd_run(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	c.command_line = join_args(argc, argv);
-	/* argv[0] is "run" or the program path: record it as "iobench". */
-	if (c.command_line && strncmp(argv[0], "run", 4) != 0) {
+	/* argv[0] is "run", "watch" or the program path: record it as "iobench ...". */
+	if (c.command_line && strcmp(argv[0], "run") != 0 && strcmp(argv[0], "watch") != 0) {
 		char *p = strchr(c.command_line, ' ');
 		char *s = malloc(strlen(c.command_line) + 16);
 		if (s) {
@@ -580,7 +706,7 @@ int cmd_run(int argc, char **argv)
 			c.command_line = s;
 		}
 	}
-	rc = run_all(&c);
+	rc = c.watch ? watch_all(&c) : run_all(&c);
 	free(c.command_line);
 	return rc;
 }

@@ -2,6 +2,7 @@
 #include "create.h"
 #include "commands.h"
 #include "prng.h"
+#include "run.h"
 #include "units.h"
 #include "worker.h"
 
@@ -114,6 +115,9 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 	int fd = open(path, flags, 0644);
 	if (fd < 0) {
 		int e = errno;
+		struct stat st;
+		if ((e == EEXIST || e == EISDIR) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			e = EISDIR;
 		if (e == EEXIST)
 			snprintf(err, errlen, "%s: already exists; use --force to overwrite it", path);
 		else if (e == EISDIR)
@@ -281,11 +285,7 @@ int cmd_create(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sigset_t sigs;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	run_block_stop_signals(&sigs);
 	o.stop_signals = &sigs;
 	char err[512];
 	rc = create_file(path, size, &o, err, sizeof(err));

@@ -1,6 +1,7 @@
 /* engine.c - the table of engines. */
 #include "engine.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const struct engine_ops *const engines[] = {
@@ -36,4 +37,19 @@ const char *engine_missing_reason(const char *name)
 #endif
 	(void)name;
 	return NULL;
+}
+
+bool engine_settle(struct io_req *r, long res)
+{
+	if (res > 0 && r->kind != IO_FDATASYNC && r->xfer_done + (size_t)res < r->len) {
+		r->xfer_done += (size_t)res;
+		return true;
+	}
+	if (res < 0)
+		r->result = res;
+	else if (r->kind != IO_FDATASYNC && res == 0)
+		r->result = -EIO; /* end of file inside the target: never a full transfer */
+	else
+		r->result = r->kind == IO_FDATASYNC ? 0 : (int64_t)r->len;
+	return false;
 }

@@ -97,20 +97,13 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 		int res = cqe->res;
 		io_uring_cqe_seen(&s->ring, cqe);
 		s->inflight--;
-		if (res > 0 && r->kind != IO_FDATASYNC && r->xfer_done + (size_t)res < r->len) {
+		if (engine_settle(r, res)) {
 			/* Short transfer: continue with the rest; the op completes when all is done. */
-			r->xfer_done += (size_t)res;
 			int qrc = uring_queue(e, r);
 			if (qrc == 0)
 				continue;
-			res = qrc;
+			r->result = qrc;
 		}
-		if (res < 0)
-			r->result = res;
-		else if (r->kind != IO_FDATASYNC && res == 0)
-			r->result = -EIO; /* end of file inside the target: never a full transfer */
-		else
-			r->result = r->kind == IO_FDATASYNC ? 0 : (int64_t)r->len;
 		done[n++] = r;
 	}
 	return (int)n;

@@ -134,20 +134,13 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 	for (int i = 0; i < rc; i++) {
 		struct io_req *r = s->events[i].data;
 		long res = (long)s->events[i].res;
-		if (res > 0 && r->kind != IO_FDATASYNC && r->xfer_done + (size_t)res < r->len) {
+		if (engine_settle(r, res)) {
 			/* Short transfer: continue with the rest; the op completes when all is done. */
-			r->xfer_done += (size_t)res;
 			int qrc = aio_queue(e, r);
 			if (qrc == 0)
 				continue;
-			res = qrc;
+			r->result = qrc;
 		}
-		if (res < 0)
-			r->result = res;
-		else if (r->kind != IO_FDATASYNC && res == 0)
-			r->result = -EIO; /* end of file inside the target: never a full transfer */
-		else
-			r->result = r->kind == IO_FDATASYNC ? 0 : (int64_t)r->len;
 		done[n++] = r;
 	}
 	return (int)n;

@@ -38,8 +38,9 @@ static int number_field(const json_t *obj, const char *key, double *out, char *e
 		return -EINVAL;
 	}
 	*out = json_number_value(v);
-	if (!isfinite(*out) || *out < 0) {
-		snprintf(err, errlen, "histogram \"%s\" is negative or not finite", key);
+	/* 9.2e18 ns is 292 years: anything larger is not a latency or a count. */
+	if (!isfinite(*out) || *out < 0 || *out > 9.2e18) {
+		snprintf(err, errlen, "histogram \"%s\" is negative, too large or not finite", key);
 		return -EINVAL;
 	}
 	return 0;
@@ -67,6 +68,10 @@ int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen
 	    number_field(obj, "pinMinimum", &pmin, err, errlen) ||
 	    number_field(obj, "pinMaximum", &pmax, err, errlen))
 		return -EINVAL;
+	if (count > 0 && minv > maxv) {
+		snprintf(err, errlen, "histogram minValue %.0f is above maxValue %.0f", minv, maxv);
+		return -EINVAL;
+	}
 	if (!near(ratio, HIST_RATIO) || !near(pmin, HIST_PIN_MIN) || !near(pmax, HIST_PIN_MAX)) {
 		snprintf(err, errlen,
 			 "histogram has ratio %g and pin range [%g, %g]; only 1.1 and [1000, 1e10] merge exactly",

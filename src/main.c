@@ -8,6 +8,7 @@ static const char usage[] =
 	"usage: iobench [run] [OPTIONS] TARGET     benchmark random I/O on a file or device\n"
 	"       iobench create [OPTIONS] FILE SIZE fill a data file with random bytes\n"
 	"       iobench report [OPTIONS] RESULTS... merge and summarise result files\n"
+	"       iobench watch [OPTIONS] TARGET     probe latency for days, a JSON line per period\n"
 	"\n"
 	"iobench COMMAND --help shows the options of each; man iobench has the rest.\n"
 	"Example: iobench --size 1G -o read4k -t 4 -d 30 data.bin\n";
@@ -21,6 +22,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run },
 		{ "create", cmd_create },
 		{ "report", cmd_report },
+		{ "watch", cmd_watch },
 	};
 
 	if (argc >= 2) {

@@ -47,22 +47,32 @@ static void spec_finish(struct op_spec *op)
 	if (op->align != op->size)
 		snprintf(suffix, sizeof(suffix), "@%s", salign);
 
+	/* Sequential ops: "seq" before the short name, "seqRead"-style OP words. */
+	const char *np = op->sequential ? "seq" : "";
+	const char *sp = op->sequential ? "seq" : "";
 	switch (op->kind) {
 	case OP_READ:
-		snprintf(op->name, sizeof(op->name), "read%s%s", ssize, suffix);
-		snprintf(op->signature, sizeof(op->signature), "read,%s,%s", size, align);
+		snprintf(op->name, sizeof(op->name), "%sread%s%s", np, ssize, suffix);
+		snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
+			 op->sequential ? "Read" : "read", size, align);
 		break;
 	case OP_WRITE_FLUSH:
-		snprintf(op->name, sizeof(op->name), "write%s%s", ssize, suffix);
-		snprintf(op->signature, sizeof(op->signature), "writeFlush,%s,%s", size, align);
+		snprintf(op->name, sizeof(op->name), "%swrite%s%s", np, ssize, suffix);
+		snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
+			 op->sequential ? "WriteFlush" : "writeFlush", size, align);
 		break;
 	case OP_WRITE_N:
-		snprintf(op->name, sizeof(op->name), "write%s%s/%u", ssize, suffix, op->sync_every);
+		snprintf(op->name, sizeof(op->name), "%swrite%s%s/%u", np, ssize, suffix, op->sync_every);
 		if (op->sync_every == 0)
-			snprintf(op->signature, sizeof(op->signature), "write,%s,%s", size, align);
+			snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
+				 op->sequential ? "Write" : "write", size, align);
 		else
-			snprintf(op->signature, sizeof(op->signature), "write%u,%s,%s",
-				 op->sync_every, size, align);
+			snprintf(op->signature, sizeof(op->signature), "%s%s%u,%s,%s", sp,
+				 op->sequential ? "Write" : "write", op->sync_every, size, align);
+		break;
+	case OP_MIXED:
+		snprintf(op->name, sizeof(op->name), "rw%s%s:%u", ssize, suffix, op->read_pct);
+		snprintf(op->signature, sizeof(op->signature), "rw%u,%s,%s", op->read_pct, size, align);
 		break;
 	}
 }
@@ -73,9 +83,9 @@ static int parse_size_field(const char *field, uint64_t *out, const char *text, 
 	if (rc == -ERANGE)
 		return fail(err, errlen, "size too large in '%s'", text);
 	if (rc < 0) {
-		char msg[256];
-		snprintf(msg, sizeof(msg), "bad size '%s' in '%%s'; use a number with an optional K, M or G", field);
-		return fail(err, errlen, msg, text);
+		/* Never use input as a format string (the fuzzer found that once). */
+		snprintf(err, errlen, "bad size '%s' in '%s'; use a number with an optional K, M or G", field, text);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -85,22 +95,35 @@ static int parse_short(const char *text, struct op_spec *op, char *err, size_t e
 {
 	char buf[SPEC_TEXT_MAX];
 	snprintf(buf, sizeof(buf), "%s", text);
-	const char *rest;
+	char *rest = buf;
 	memset(op, 0, sizeof(*op));
-	if (strncasecmp(buf, "read", 4) == 0) {
+	if (strncasecmp(rest, "seq", 3) == 0) {
+		op->sequential = true;
+		rest += 3;
+	}
+	if (strncasecmp(rest, "read", 4) == 0) {
 		op->kind = OP_READ;
-		rest = buf + 4;
-	} else if (strncasecmp(buf, "write", 5) == 0) {
+		rest += 4;
+	} else if (strncasecmp(rest, "write", 5) == 0) {
 		op->kind = OP_WRITE_FLUSH;
-		rest = buf + 5;
+		rest += 5;
+	} else if (!op->sequential && strncasecmp(rest, "rw", 2) == 0) {
+		op->kind = OP_MIXED;
+		rest += 2;
+		char *colon = strchr(rest, ':');
+		uint64_t pct;
+		if (!colon || units_parse_u64(colon + 1, 0, 100, &pct) < 0)
+			return fail(err, errlen, "mixed op '%s' needs a read share: rw<SIZE>:<PERCENT>, e.g. rw16k:70", text);
+		*colon = '\0';
+		op->read_pct = (unsigned)pct;
 	} else {
 		return fail(err, errlen,
-			    "unknown operation '%s'; use read<SIZE>, write<SIZE>, write<SIZE>/<N> "
-			    "(e.g. read4k, write4k/64) or OP,THREADS,SIZE,ALIGN", text);
+			    "unknown operation '%s'; use read<SIZE>, write<SIZE>, write<SIZE>/<N>, seqread<SIZE>, "
+			    "rw<SIZE>:<PCT> (e.g. read4k, write4k/64) or OP,THREADS,SIZE,ALIGN", text);
 	}
 	char *slash = strchr(rest, '/');
 	if (slash) {
-		if (op->kind == OP_READ)
+		if (op->kind == OP_READ || op->kind == OP_MIXED)
 			return fail(err, errlen, "'/N' applies only to writes in '%s'", text);
 		*slash = '\0';
 		uint64_t n;
@@ -142,21 +165,38 @@ static int parse_long(const char *text, struct op_spec *op, char *err, size_t er
 		return fail(err, errlen, "expected 4 fields in '%s'; the long form is OP,THREADS,SIZE,ALIGN", text);
 
 	memset(op, 0, sizeof(*op));
-	if (strcmp(field[0], "read") == 0) {
+	const char *word = field[0];
+	const char *read_w = "read", *write_w = "write", *flush_w = "writeFlush";
+	if (strncmp(word, "seq", 3) == 0) {
+		op->sequential = true;
+		word += 3;
+		read_w = "Read";
+		write_w = "Write";
+		flush_w = "WriteFlush";
+	}
+	size_t wl = strlen(write_w);
+	if (strcmp(word, read_w) == 0) {
 		op->kind = OP_READ;
-	} else if (strcmp(field[0], "writeFlush") == 0) {
+	} else if (strcmp(word, flush_w) == 0) {
 		op->kind = OP_WRITE_FLUSH;
-	} else if (strcmp(field[0], "write") == 0) {
+	} else if (strcmp(word, write_w) == 0) {
 		op->kind = OP_WRITE_N;
 		op->sync_every = 0;
-	} else if (strncmp(field[0], "write", 5) == 0 && isdigit((unsigned char)field[0][5])) {
+	} else if (strncmp(word, write_w, wl) == 0 && isdigit((unsigned char)word[wl])) {
 		uint64_t every;
-		if (units_parse_u64(field[0] + 5, 1, UINT32_MAX, &every) < 0)
+		if (units_parse_u64(word + wl, 1, UINT32_MAX, &every) < 0)
 			return fail(err, errlen, "bad writeNN in '%s'; NN is a whole number >= 1", text);
 		op->kind = OP_WRITE_N;
 		op->sync_every = (uint32_t)every;
+	} else if (!op->sequential && strncmp(word, "rw", 2) == 0 && isdigit((unsigned char)word[2])) {
+		uint64_t pct;
+		if (units_parse_u64(word + 2, 0, 100, &pct) < 0)
+			return fail(err, errlen, "bad rwPP in '%s'; PP is the read share, 0 to 100", text);
+		op->kind = OP_MIXED;
+		op->read_pct = (unsigned)pct;
 	} else {
-		return fail(err, errlen, "unknown operation in '%s'; OP is read, write, writeFlush or writeNN", text);
+		return fail(err, errlen, "unknown operation in '%s'; OP is read, write, writeFlush, writeNN, "
+			    "seqRead, seqWrite, seqWriteFlush, seqWriteNN or rwPP", text);
 	}
 
 	if (strcmp(field[1], "i") == 0) {

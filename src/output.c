@@ -4,6 +4,7 @@
 #include "units.h"
 
 #include <fcntl.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ static const char *const kind_names[] = {
 	[OP_READ] = "read",
 	[OP_WRITE_FLUSH] = "writeFlush",
 	[OP_WRITE_N] = "writeN",
+	[OP_MIXED] = "mixed",
 };
 
 double output_iops(const struct op_result *o, double elapsed_s)
@@ -47,6 +49,26 @@ static json_t *target_json(const struct run_config *cfg)
 			 "rotational", t->rotational < 0 ? json_null() : json_boolean(t->rotational),
 			 "scheduler", json_str_or_null(t->scheduler),
 			 "raidLevel", json_str_or_null(t->raid_level));
+}
+
+/* One side of a mixed op: its own total, time buckets and figures. */
+static json_t *kind_json(const struct hist *total, const struct hist *buckets, unsigned nb,
+			 uint64_t bytes, double elapsed)
+{
+	json_t *tb = json_array();
+	for (unsigned b = 0; b < nb; b++)
+		json_array_append_new(tb, hist_to_json(&buckets[b]));
+	json_t *pct = json_object();
+	for (int i = 0; i < OUTPUT_NPCT; i++)
+		json_object_set_new(pct, output_pct_key[i], json_integer(llround(hist_percentile(total, output_pct[i]))));
+	return json_pack("{s:o, s:o, s:f, s:f, s:I, s:f, s:o}",
+			 "total", hist_to_json(total),
+			 "timeBuckets", tb,
+			 "iops", elapsed > 0 ? (double)total->count / elapsed : 0.0,
+			 "mbPerSec", elapsed > 0 ? (double)bytes / elapsed / 1e6 : 0.0,
+			 "bytes", (json_int_t)bytes,
+			 "meanNs", hist_mean(total),
+			 "percentiles", pct);
 }
 
 static json_t *op_json(const struct run_op *op, const struct op_result *o, double elapsed, double rate)
@@ -91,6 +113,14 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 	json_object_update(j, own);
 	json_decref(own);
 	json_object_set_new(j, "maxInflight", json_integer(o->max_inflight));
+	json_object_set_new(j, "sequential", json_boolean(op->spec.sequential));
+	if (op->spec.kind == OP_MIXED && o->kind_buckets[0] && o->kind_buckets[1]) {
+		json_object_set_new(j, "readShare", json_integer(op->spec.read_pct));
+		json_object_set_new(j, "reads", kind_json(&o->kind_total[0], o->kind_buckets[0], o->nbuckets,
+							  o->kind_bytes[0], elapsed));
+		json_object_set_new(j, "writes", kind_json(&o->kind_total[1], o->kind_buckets[1], o->nbuckets,
+							   o->kind_bytes[1], elapsed));
+	}
 	if (op->spec.kind == OP_WRITE_N && op->spec.sync_every > 0)
 		json_object_set_new(j, "fdatasyncVia",
 				    json_string(o->sync_fallbacks == 0 ? "engine" : o->sync_fallbacks == o->fdatasyncs ? "sync" : "mixed"));
@@ -162,8 +192,16 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 	json_decref(own);
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
+	if (res->target_lost)
+		json_object_set_new(root, "targetLost", json_true());
 	if (cfg->rate > 0)
 		json_object_set_new(root, "rate", json_real(cfg->rate));
+	if (meta->mode) {
+		json_object_set_new(root, "mode", json_string(meta->mode));
+		json_object_set_new(root, "interval", json_real(meta->interval_s));
+	}
+	if (cfg->raw)
+		json_object_set_new(root, "rawDropped", json_integer(res->raw_dropped > 0 ? res->raw_dropped : 0));
 	char *line = json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return line;
@@ -175,6 +213,25 @@ static void fmt_ns(char *buf, size_t len, const struct hist *h, double ns)
 		snprintf(buf, len, "-");
 	else
 		units_format_ns(buf, len, ns);
+}
+
+static void summary_row(FILE *f, const char *name, const char *threads, const struct hist *h,
+			uint64_t bytes, double elapsed)
+{
+	char b[32];
+	fprintf(f, "%-14s %7s %10llu %7llu %10.1f %9.2f", name, threads, (unsigned long long)h->count,
+		(unsigned long long)h->errors, elapsed > 0 ? (double)h->count / elapsed : 0,
+		elapsed > 0 ? (double)bytes / elapsed / 1e6 : 0);
+	fmt_ns(b, sizeof(b), h, hist_mean(h));
+	fprintf(f, " %8s", b);
+	for (int p = 0; p < OUTPUT_NPCT; p++) {
+		fmt_ns(b, sizeof(b), h, hist_percentile(h, output_pct[p]));
+		fprintf(f, " %8s", b);
+	}
+	fmt_ns(b, sizeof(b), h, (double)h->min_ns);
+	fprintf(f, " %8s", b);
+	fmt_ns(b, sizeof(b), h, (double)h->max_ns);
+	fprintf(f, " %8s\n", b);
 }
 
 void output_summary(FILE *f, const struct run_config *cfg, const struct run_result *res,
@@ -197,25 +254,24 @@ void output_summary(FILE *f, const struct run_config *cfg, const struct run_resu
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
 		const struct run_op *op = &cfg->ops[i];
-		char b[32];
 		char threads[16];
 		if (op->thread_count == floor(op->thread_count))
 			snprintf(threads, sizeof(threads), "%u", op->nthreads);
 		else
 			snprintf(threads, sizeof(threads), "%.2f", op->thread_count);
-		fprintf(f, "%-14s %7s %10llu %7llu %10.1f %9.2f", op->spec.name, threads,
-			(unsigned long long)o->total.count, (unsigned long long)o->total.errors,
-			output_iops(o, res->elapsed_s), output_mbps(o, res->elapsed_s));
-		fmt_ns(b, sizeof(b), &o->total, hist_mean(&o->total));
-		fprintf(f, " %8s", b);
-		for (int p = 0; p < OUTPUT_NPCT; p++) {
-			fmt_ns(b, sizeof(b), &o->total, hist_percentile(&o->total, output_pct[p]));
-			fprintf(f, " %8s", b);
+		summary_row(f, op->spec.name, threads, &o->total, o->bytes, res->elapsed_s);
+		if (op->spec.kind == OP_MIXED) {
+			summary_row(f, "  reads", "", &o->kind_total[0], o->kind_bytes[0], res->elapsed_s);
+			summary_row(f, "  writes", "", &o->kind_total[1], o->kind_bytes[1], res->elapsed_s);
 		}
-		fmt_ns(b, sizeof(b), &o->total, (double)o->total.min_ns);
-		fprintf(f, " %8s", b);
-		fmt_ns(b, sizeof(b), &o->total, (double)o->total.max_ns);
-		fprintf(f, " %8s\n", b);
+	}
+	for (size_t i = 0; i < res->nops; i++) {
+		if (!cfg->ops[i].spec.sequential)
+			continue;
+		char sz[32];
+		units_format_size(sz, sizeof(sz), res->ops[i].bytes);
+		fprintf(f, "%s: %.1f MB/s sequential (%s in %.1f s)\n", cfg->ops[i].spec.name,
+			output_mbps(&res->ops[i], res->elapsed_s), sz, res->elapsed_s);
 	}
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
@@ -239,3 +295,32 @@ void output_summary(FILE *f, const struct run_config *cfg, const struct run_resu
 		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",
 			res->stuck_threads);
 }
+
+int output_append_line(const char *path, const char *line)
+{
+	if (strcmp(path, "-") == 0) {
+		printf("%s\n", line);
+		return fflush(stdout) == 0 ? 0 : -errno;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	size_t len = strlen(line);
+	char *buf = malloc(len + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	memcpy(buf, line, len);
+	buf[len] = '\n';
+	/* One write per line: concurrent appenders never interleave inside a line. */
+	ssize_t n = write(fd, buf, len + 1);
+	int rc = n == (ssize_t)(len + 1) ? 0 : (n < 0 ? -errno : -EIO);
+	free(buf);
+	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
+		rc = -errno;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+

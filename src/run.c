@@ -24,6 +24,8 @@ int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *
 		return flags | O_RDONLY;
 	case OP_WRITE_FLUSH:
 		return flags | O_WRONLY | (dsync ? O_DSYNC : O_SYNC);
+	case OP_MIXED:
+		return flags | O_RDWR | (dsync ? O_DSYNC : O_SYNC);
 	case OP_WRITE_N:
 		break;
 	}
@@ -32,7 +34,7 @@ int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *
 
 static const char *kind_verb(const struct op_spec *op)
 {
-	return op->kind == OP_READ ? "reading" : "writing";
+	return op->kind == OP_READ ? "reading" : op->kind == OP_MIXED ? "reading and writing" : "writing";
 }
 
 /* Why open() failed, in words a user can act on. */
@@ -55,7 +57,7 @@ static int preflight(const struct run_config *cfg, const struct run_op *op, stru
 		     char *err, size_t len)
 {
 	struct io_req *r = &w->reqs[0];
-	r->kind = op->spec.kind == OP_READ ? IO_READ : IO_WRITE;
+	r->kind = op->spec.kind == OP_READ || op->spec.kind == OP_MIXED ? IO_READ : IO_WRITE;
 	r->offset = 0;
 	int64_t rc = r->kind == IO_READ ? pread(w->eng.fd, r->buf, r->len, 0)
 					: pwrite(w->eng.fd, r->buf, r->len, 0);
@@ -79,6 +81,10 @@ static void worker_free(struct worker *w)
 {
 	if (!w)
 		return;
+	if (w->raw) {
+		raw_buf_free(w->raw);
+		free(w->raw);
+	}
 	if (w->reqs) {
 		for (unsigned i = 0; i < w->eng.depth; i++)
 			free(w->reqs[i].buf);
@@ -89,6 +95,7 @@ static void worker_free(struct worker *w)
 	if (w->eng.fd > 0)
 		close(w->eng.fd);
 	free(w->buckets);
+	free(w->wbuckets);
 	free(w);
 }
 
@@ -122,14 +129,30 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	prng_seed(&w->rng, cfg->seed, global_index);
 	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
 	w->buckets = calloc(nbuckets, sizeof(*w->buckets));
+	if (op->spec.kind == OP_MIXED)
+		w->wbuckets = calloc(nbuckets, sizeof(*w->wbuckets));
 	w->reqs = calloc(w->eng.depth, sizeof(*w->reqs));
-	if (!w->buckets || !w->reqs) {
+	if (!w->buckets || !w->reqs || (op->spec.kind == OP_MIXED && !w->wbuckets)) {
 		*rc = -ENOMEM;
 		snprintf(err, len, "out of memory for %u time buckets; use a longer --bucket", nbuckets);
 		goto fail;
 	}
-	for (unsigned i = 0; i < nbuckets; i++)
+	for (unsigned i = 0; i < nbuckets; i++) {
 		hist_init(&w->buckets[i]);
+		if (w->wbuckets)
+			hist_init(&w->wbuckets[i]);
+	}
+	if (cfg->raw) {
+		const char *word = op->spec.signature; /* up to the first comma */
+		w->raw = calloc(1, sizeof(*w->raw));
+		if (!w->raw || raw_buf_init(w->raw, word, op->spec.kind == OP_MIXED) < 0) {
+			*rc = -ENOMEM;
+			snprintf(err, len, "out of memory for the --raw log buffers");
+			goto fail;
+		}
+	}
+	/* Sequential ops: each thread starts at its own evenly spaced slot and wraps. */
+	w->seq_slot = (uint64_t)((unsigned __int128)w->nslots * op_index / op->nthreads);
 	if (op->thread_count < op->nthreads)
 		w->delay_factor = (double)op->nthreads / op->thread_count - 1;
 
@@ -194,15 +217,20 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
 	fflush(stderr);
 }
 
-/* Wait until the deadline or a stop signal; returns the signal or 0. */
+/*
+ * Wait until the deadline, a stop signal or the target's disappearance;
+ * returns the signal, -1 when the target is gone, or 0.
+ */
 static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end)
 {
+	uint64_t next_progress = t0 + 1000000000ULL;
 	for (;;) {
 		uint64_t now = worker_now_ns();
 		if (now >= end)
 			return 0;
 		uint64_t left = end - now;
-		uint64_t step = cfg->progress && left > 1000000000ULL ? 1000000000ULL : left;
+		/* Look at the target twice a second. */
+		uint64_t step = left > 500000000ULL ? 500000000ULL : left;
 		/* With an op limit the workers may finish early: look every 50 ms. */
 		if (cfg->max_ops && step > 50000000ULL)
 			step = 50000000ULL;
@@ -213,8 +241,13 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 			nanosleep(&ts, NULL);
 		if (sig > 0)
 			return sig;
-		if (cfg->progress)
-			show_progress(cfg, ws, nw, t0, worker_now_ns());
+		if (!target_still_there(cfg->target))
+			return -1;
+		now = worker_now_ns();
+		if (cfg->progress && now >= next_progress) {
+			show_progress(cfg, ws, nw, t0, now);
+			next_progress += 1000000000ULL;
+		}
 		if (cfg->max_ops) {
 			bool all_done = true;
 			for (size_t i = 0; i < nw && all_done; i++)
@@ -235,6 +268,17 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	if ((double)nw * nbuckets * sizeof(struct hist) > 2e9) {
 		snprintf(err, errlen, "%zu threads x %u time buckets need over 2 GB; use a longer --bucket",
 			 nw, nbuckets);
+		return -E2BIG;
+	}
+
+	/* Refuse giant buffer sets clearly instead of failing (or swapping) halfway. */
+	double buffers = 0;
+	for (size_t i = 0; i < cfg->nops; i++)
+		buffers += (double)cfg->ops[i].nthreads * (cfg->iodepth ? cfg->iodepth : 1) * (double)cfg->ops[i].spec.size;
+	uint64_t ram = target_ram_bytes();
+	if (ram && buffers > (double)ram / 2) {
+		snprintf(err, errlen, "the I/O buffers would need %.1f GiB (threads x iodepth x op size), over half the RAM; "
+			 "use fewer threads, a smaller --iodepth or smaller ops", buffers / 1073741824.0);
 		return -E2BIG;
 	}
 
@@ -261,6 +305,30 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		}
 		if (rc == 0)
 			rc = preflight(cfg, &cfg->ops[i], ws[k - 1], err, errlen);
+	}
+
+	/* --raw: op words are the signatures up to their first comma. */
+	char (*words)[OPSPEC_NAME_MAX] = cfg->raw ? calloc(cfg->nops, sizeof(*words)) : NULL;
+	struct raw_buf **rawbufs = cfg->raw ? calloc(nw, sizeof(*rawbufs)) : NULL;
+	struct raw_writer *rw = NULL;
+	if (rc == 0 && cfg->raw) {
+		if (!words || !rawbufs) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+		}
+		k = 0;
+		for (size_t i = 0; rc == 0 && i < cfg->nops; i++) {
+			snprintf(words[i], sizeof(words[i]), "%.*s",
+				 (int)strcspn(cfg->ops[i].spec.signature, ","), cfg->ops[i].spec.signature);
+			for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
+				ws[k]->raw->op_word = words[i];
+				rawbufs[k] = ws[k]->raw;
+			}
+		}
+		if (rc == 0 && !(rw = raw_writer_start(cfg->raw, rawbufs, nw))) {
+			rc = -EAGAIN;
+			snprintf(err, errlen, "cannot start the --raw writer thread");
+		}
 	}
 
 	atomic_bool stop = false;
@@ -301,6 +369,8 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			if (sig > 0) {
 				res->interrupted = true;
 				res->signal = sig;
+			} else if (sig < 0) {
+				res->target_lost = true;
 			}
 		}
 		atomic_store(&stop, true);
@@ -320,6 +390,14 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			fprintf(stderr, "\r\033[K");
 		pthread_barrier_destroy(&barrier);
 	}
+	if (rw) {
+		/* Stuck threads may still write to their buffers: give up on those. */
+		for (size_t i = 0; i < nw; i++)
+			if (!ws[i])
+				rawbufs[i]->n = 0;
+		res->raw_dropped = raw_writer_finish(rw);
+	}
+	free(rawbufs);
 
 	/* Merge per operation. */
 	k = 0;
@@ -331,6 +409,13 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		o->buckets = calloc(nbuckets, sizeof(*o->buckets));
 		for (unsigned b = 0; o->buckets && b < nbuckets; b++)
 			hist_init(&o->buckets[b]);
+		bool mixed = cfg->ops[i].spec.kind == OP_MIXED;
+		for (int kd = 0; mixed && kd < 2; kd++) {
+			hist_init(&o->kind_total[kd]);
+			o->kind_buckets[kd] = calloc(nbuckets, sizeof(struct hist));
+			for (unsigned b = 0; o->kind_buckets[kd] && b < nbuckets; b++)
+				hist_init(&o->kind_buckets[kd][b]);
+		}
 		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
 			struct worker *w = k < nw ? ws[k] : NULL;
 			if (!w || rc != 0)
@@ -338,7 +423,18 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			for (unsigned b = 0; o->buckets && b < nbuckets; b++) {
 				hist_merge(&o->buckets[b], &w->buckets[b]);
 				hist_merge(&o->total, &w->buckets[b]);
+				if (mixed && w->wbuckets && o->kind_buckets[0] && o->kind_buckets[1]) {
+					/* A mixed op: reads in buckets, writes in wbuckets; the op is both. */
+					hist_merge(&o->buckets[b], &w->wbuckets[b]);
+					hist_merge(&o->total, &w->wbuckets[b]);
+					hist_merge(&o->kind_buckets[0][b], &w->buckets[b]);
+					hist_merge(&o->kind_buckets[1][b], &w->wbuckets[b]);
+					hist_merge(&o->kind_total[0], &w->buckets[b]);
+					hist_merge(&o->kind_total[1], &w->wbuckets[b]);
+				}
 			}
+			o->kind_bytes[0] += w->rbytes;
+			o->kind_bytes[1] += w->bytes - w->rbytes;
 			o->bytes += w->bytes;
 			o->fdatasyncs += w->fdatasyncs;
 			o->sync_fallbacks += w->eng.sync_fallbacks;
@@ -362,6 +458,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	}
 	for (size_t i = 0; i < nw; i++)
 		worker_free(ws[i]);
+	free(words);
 	free(ws);
 	free(tids);
 	if (rc != 0) {
@@ -373,9 +470,21 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 
 void run_result_free(struct run_result *res)
 {
-	for (size_t i = 0; res->ops && i < res->nops; i++)
+	for (size_t i = 0; res->ops && i < res->nops; i++) {
 		free(res->ops[i].buckets);
+		free(res->ops[i].kind_buckets[0]);
+		free(res->ops[i].kind_buckets[1]);
+	}
 	free(res->ops);
 	res->ops = NULL;
 	res->nops = 0;
+}
+
+void run_block_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, set, NULL);
 }

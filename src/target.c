@@ -131,6 +131,10 @@ int target_probe(const char *path, struct target_info *t)
 		return -errno;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
+	t->st_dev = st.st_dev;
+	t->st_ino = st.st_ino;
+	t->st_rdev = st.st_rdev;
+	t->loop_autoclear = -1;
 	probe_dio(path, t);
 	if (S_ISBLK(st.st_mode)) {
 		t->is_block = true;
@@ -147,6 +151,11 @@ int target_probe(const char *path, struct target_info *t)
 			return rc;
 		t->size = bytes;
 		probe_block_sysfs(st.st_rdev, t);
+		char p[96], line[16];
+		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/autoclear", major(st.st_rdev), minor(st.st_rdev));
+		read_line(p, line, sizeof(line));
+		if (line[0])
+			t->loop_autoclear = line[0] == '1';
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode))
@@ -284,4 +293,25 @@ uint64_t target_ram_bytes(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
 	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+bool target_still_there(const struct target_info *t)
+{
+	struct stat st;
+	if (stat(t->path, &st) != 0 || st.st_dev != t->st_dev || st.st_ino != t->st_ino)
+		return false;
+	if (!t->is_block)
+		return true;
+	char path[96], line[64];
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/size", major(st.st_rdev), minor(st.st_rdev));
+	read_line(path, line, sizeof(line));
+	if (line[0] && strtoull(line, NULL, 10) == 0)
+		return false;
+	if (t->loop_autoclear == 0) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/autoclear", major(st.st_rdev), minor(st.st_rdev));
+		read_line(path, line, sizeof(line));
+		if (line[0] == '1' || line[0] == '\0')
+			return false;
+	}
+	return true;
 }

@@ -36,11 +36,18 @@ static void sleep_until_due(uint64_t due)
 static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		   unsigned *bucket, uint64_t *bucket_end)
 {
+	if (w->raw) {
+		struct raw_rec rec = { .offset = (uint64_t)r->offset, .end_ns = now - *w->t0_ns,
+				       .dur_ns = now - r->start_ns, .len = (uint32_t)r->len,
+				       .err = r->result < 0 ? (int32_t)-r->result : 0,
+				       .is_write = r->kind == IO_WRITE };
+		raw_add(w->raw, &rec);
+	}
 	while (now >= *bucket_end && *bucket + 1 < w->nbuckets) {
 		(*bucket)++;
 		*bucket_end += w->bucket_ns;
 	}
-	struct hist *b = &w->buckets[*bucket];
+	struct hist *b = r->kind == IO_WRITE && w->wbuckets ? &w->wbuckets[*bucket] : &w->buckets[*bucket];
 	if (r->result < 0) {
 		hist_record_error(b);
 		if (w->rate_interval_ns)
@@ -53,6 +60,8 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 	}
 	hist_record(b, now - r->start_ns);
 	w->bytes += r->len;
+	if (w->wbuckets && r->kind == IO_READ)
+		w->rbytes += r->len;
 	if (w->rate_interval_ns)
 		hist_record(&w->service, now - r->issue_ns);
 }
@@ -68,6 +77,7 @@ void *worker_main(void *arg)
 	const struct op_spec *op = w->op;
 	const enum io_kind kind = op->kind == OP_READ ? IO_READ : IO_WRITE;
 	const bool fsync_n = op->kind == OP_WRITE_N && op->sync_every > 0;
+	const bool mixed = op->kind == OP_MIXED;
 	const unsigned depth = w->eng.depth;
 	const uint64_t interval = w->rate_interval_ns;
 	struct io_req *free_list[WORKER_MAX_DEPTH];
@@ -110,14 +120,20 @@ void *worker_main(void *arg)
 				break;
 			}
 			struct io_req *r = free_list[--nfree];
-			r->kind = kind;
-			r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			r->kind = mixed ? (prng_below(&w->rng, 100) < op->read_pct ? IO_READ : IO_WRITE) : kind;
+			if (op->sequential) {
+				r->offset = (off_t)(w->seq_slot * op->align);
+				if (++w->seq_slot == w->nslots)
+					w->seq_slot = 0;
+			} else {
+				r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
+			}
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
 			/*
 			 * Fresh random bytes for every write, before the clock starts:
 			 * no deduplicating or compressing layer sees data twice.
 			 */
-			if (kind == IO_WRITE)
+			if (r->kind == IO_WRITE)
 				prng_fill(&w->data_rng, r->buf, r->len);
 			r->issue_ns = worker_now_ns();
 			if (interval) {

@@ -33,7 +33,9 @@ trace() {
   local out=$1 calls=$2
   shift 2
   rm -f "$out".tr.*
-  strace -ff -qq -e trace="$calls" -o "$out.tr" "$@"
+  # LeakSanitizer cannot run under ptrace: keep the rest of ASan.
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+    strace -ff -qq -e trace="$calls" -o "$out.tr" "$@"
   cat "$out".tr.* > "$out"
   rm -f "$out".tr.*
 }

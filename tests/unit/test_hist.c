@@ -209,6 +209,27 @@ TEST(json_with_another_ratio_or_bad_counts_is_refused)
 	json_decref(j);
 }
 
+TEST(json_with_absurd_values_is_refused)
+{
+	/* found by fuzz_histjson: minValue 69E66 overflowed into nonsense */
+	const char *bad[] = {
+		"{\"count\":2,\"errorCount\":0,\"minValue\":69E66,\"maxValue\":7234,\"totalValue\":4000,"
+		"\"bucketRatio\":1.1,\"firstBucketStart\":6727.499945,\"buckets\":[2],\"pinMinimum\":1000,"
+		"\"pinMaximum\":10000000000}",
+		"{\"count\":2,\"errorCount\":0,\"minValue\":9000,\"maxValue\":7234,\"totalValue\":4000,"
+		"\"bucketRatio\":1.1,\"firstBucketStart\":6727.499945,\"buckets\":[2],\"pinMinimum\":1000,"
+		"\"pinMaximum\":10000000000}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *j = json_loads(bad[i], 0, NULL);
+		struct hist h;
+		char err[256] = "";
+		CHECK(j != NULL);
+		CHECK(hist_from_json(j, &h, err, sizeof(err)) == -EINVAL);
+		json_decref(j);
+	}
+}
+
 int main(void)
 {
 	RUN(bucket_count_matches_the_2012_tool);
@@ -223,5 +244,6 @@ int main(void)
 	RUN(json_buckets_span_first_to_last_nonempty);
 	RUN(json_from_the_2012_tool_with_reals_is_read);
 	RUN(json_with_another_ratio_or_bad_counts_is_refused);
+	RUN(json_with_absurd_values_is_refused);
 	return check_summary("test_hist");
 }

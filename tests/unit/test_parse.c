@@ -141,6 +141,58 @@ TEST(bad_ops_say_why)
 	}
 }
 
+TEST(sequential_and_mixed_ops)
+{
+	static const struct {
+		const char *text, *name, *signature;
+		enum op_kind kind;
+		bool seq;
+		unsigned pct;
+		uint32_t every;
+	} ops[] = {
+		{ "seqread1m", "seqread1m", "seqRead,1M,1M", OP_READ, true, 0, 0 },
+		{ "seqwrite1m", "seqwrite1m", "seqWriteFlush,1M,1M", OP_WRITE_FLUSH, true, 0, 0 },
+		{ "seqwrite64k/8", "seqwrite64k/8", "seqWrite8,64K,64K", OP_WRITE_N, true, 0, 8 },
+		{ "seqwrite64k/0", "seqwrite64k/0", "seqWrite,64K,64K", OP_WRITE_N, true, 0, 0 },
+		{ "rw16k:70", "rw16k:70", "rw70,16K,16K", OP_MIXED, false, 70, 0 },
+		{ "RW4K:0", "rw4k:0", "rw0,4K,4K", OP_MIXED, false, 0, 0 },
+		{ "seqRead,2,1M,1M", "seqread1m", "seqRead,1M,1M", OP_READ, true, 0, 0 },
+		{ "seqWrite64,1,4K,4K", "seqwrite4k/64", "seqWrite64,4K,4K", OP_WRITE_N, true, 0, 64 },
+		{ "rw70,i,16K,16K", "rw16k:70", "rw70,16K,16K", OP_MIXED, false, 70, 0 },
+	};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		struct op_spec s[2];
+		char err[256] = "";
+		CHECK(opspec_parse(ops[i].text, s, 2, err, sizeof(err)) == 1);
+		if (strcmp(s[0].name, ops[i].name) || strcmp(s[0].signature, ops[i].signature))
+			fprintf(stderr, "  %s -> %s %s\n", ops[i].text, s[0].name, s[0].signature);
+		CHECK(strcmp(s[0].name, ops[i].name) == 0);
+		CHECK(strcmp(s[0].signature, ops[i].signature) == 0);
+		CHECK(s[0].kind == ops[i].kind);
+		CHECK(s[0].sequential == ops[i].seq);
+		CHECK_EQ_U(s[0].read_pct, ops[i].pct);
+		CHECK_EQ_U(s[0].sync_every, ops[i].every);
+	}
+	static const char *const bad[] = { "rw16k", "rw16k:101", "rw16k:x", "seqrw4k:5", "rw4k:50/8", "rw101,1,4K,4K" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct op_spec s[2];
+		char err[256] = "";
+		CHECK(opspec_parse(bad[i], s, 2, err, sizeof(err)) < 0);
+		CHECK(err[0] != '\0');
+	}
+}
+
+TEST(input_is_never_a_format_string)
+{
+	/* found by fuzz_opspec: a '%' in a bad size reached snprintf's format */
+	struct op_spec s[2];
+	char err[256] = "";
+	CHECK(opspec_parse("read4d4t%s%s%n", s, 2, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "bad size '4d4t%s%s%n'") != NULL);
+	CHECK(opspec_parse("write,1,%n%n,4K", s, 2, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "'%n%n'") != NULL);
+}
+
 TEST(thread_lists)
 {
 	unsigned t[64];
@@ -167,6 +219,8 @@ int main(void)
 	RUN(alignment_suffix);
 	RUN(long_form_with_phases);
 	RUN(bad_ops_say_why);
+	RUN(sequential_and_mixed_ops);
+	RUN(input_is_never_a_format_string);
 	RUN(thread_lists);
 	return check_summary("test_parse");
 }

@@ -1,0 +1,42 @@
+/*
+ * watch.h - a light, long-running latency probe (`iobench watch`).
+ *
+ * Every interval it does each operation once, in a random order, timing
+ * each with the sync method; every period it appends one JSON line (the
+ * same format as a run, one time bucket per period, "mode": "watch") and
+ * fsyncs it. Weeks of probing stay small and merge exactly with runs.
+ */
+#ifndef IOBENCH_WATCH_H
+#define IOBENCH_WATCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "output.h"
+#include "run.h"
+#include "target.h"
+
+struct watch_config {
+	const struct target_info *target;
+	const struct run_op *ops;
+	size_t nops;
+	uint64_t span;
+	uint64_t interval_ns;  /* between rounds */
+	uint64_t period_ns;    /* one JSON line per period */
+	uint64_t max_periods;  /* stop after this many lines; 0 = run until signalled */
+	uint64_t seed;
+	const char *json_path; /* appended to; "-" for stdout */
+	const struct run_meta *meta;
+	const sigset_t *stop_signals; /* blocked by the caller, awaited here */
+	bool quiet;
+};
+
+/*
+ * Probe until max_periods lines are written or a stop signal arrives (then
+ * the partial period is written, marked interrupted, and -EINTR returned).
+ * Returns 0, -EINTR, or -errno with a reason in err.
+ */
+int watch_run(const struct watch_config *wc, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * faultinj.c - an LD_PRELOAD library for the fault tests; never linked
+ * into iobench.
+ *
+ * IOB_FAULT_PATH=FILE      only descriptors opened on FILE are affected
+ * IOB_FAULT=RULE[,RULE...] with RULE = CALL:FAULT:N, meaning every Nth call
+ *   of CALL (pread, pwrite, fdatasync, fsync, io_getevents) on such a
+ *   descriptor gets FAULT:
+ *     eio, enospc, eintr   fail with that errno (io_getevents: the Nth
+ *                          completion gets res = -EIO)
+ *     short                transfer half the bytes (pread/pwrite; for
+ *                          io_getevents, report half of what was done)
+ *     zero                 return 0 (end of file) (pread/pwrite)
+ * IOB_FAULT_LOG=FILE       append one line per injected fault (for counting)
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libaio.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum call { C_PREAD, C_PWRITE, C_FDATASYNC, C_FSYNC, C_GETEVENTS, C_N };
+enum fault { F_NONE, F_EIO, F_ENOSPC, F_EINTR, F_SHORT, F_ZERO };
+
+static const char *const call_names[C_N] = { "pread", "pwrite", "fdatasync", "fsync", "io_getevents" };
+static struct {
+	enum fault fault;
+	unsigned every;
+	atomic_uint count;
+} rules[C_N];
+static char fault_path[4096];
+static dev_t fault_dev;
+static ino_t fault_ino;
+static int have_path;
+static FILE *fault_log;
+
+__attribute__((constructor)) static void faultinj_init(void)
+{
+	const char *p = getenv("IOB_FAULT_PATH");
+	if (p) {
+		snprintf(fault_path, sizeof(fault_path), "%s", p);
+		have_path = 1;
+	}
+	const char *log = getenv("IOB_FAULT_LOG");
+	if (log)
+		fault_log = fopen(log, "a");
+	const char *spec = getenv("IOB_FAULT");
+	if (!spec)
+		return;
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", spec);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char call[32], fault[32];
+		unsigned n;
+		if (sscanf(tok, "%31[^:]:%31[^:]:%u", call, fault, &n) != 3 || n == 0)
+			continue;
+		for (int c = 0; c < C_N; c++) {
+			if (strcmp(call, call_names[c]) != 0)
+				continue;
+			rules[c].every = n;
+			rules[c].fault = !strcmp(fault, "eio") ? F_EIO : !strcmp(fault, "enospc") ? F_ENOSPC
+				       : !strcmp(fault, "eintr") ? F_EINTR : !strcmp(fault, "short") ? F_SHORT
+				       : !strcmp(fault, "zero") ? F_ZERO : F_NONE;
+		}
+	}
+}
+
+/* Is fd open on the fault path? Compared by device and inode, looked up lazily. */
+static int targeted(int fd)
+{
+	if (!have_path)
+		return 1;
+	struct stat a, b;
+	if (fstat(fd, &a) != 0)
+		return 0;
+	if (!fault_ino) {
+		if (stat(fault_path, &b) != 0)
+			return 0;
+		fault_dev = b.st_dev;
+		fault_ino = b.st_ino;
+	}
+	return a.st_dev == fault_dev && a.st_ino == fault_ino && !S_ISCHR(a.st_mode);
+}
+
+static enum fault due(enum call c, int fd)
+{
+	if (rules[c].fault == F_NONE || (fd >= 0 && !targeted(fd)))
+		return F_NONE;
+	unsigned k = atomic_fetch_add(&rules[c].count, 1) + 1;
+	if (k % rules[c].every != 0)
+		return F_NONE;
+	if (fault_log) {
+		fprintf(fault_log, "%s %d\n", call_names[c], rules[c].fault);
+		fflush(fault_log);
+	}
+	return rules[c].fault;
+}
+
+static int fail_errno(enum fault f)
+{
+	errno = f == F_ENOSPC ? ENOSPC : f == F_EINTR ? EINTR : EIO;
+	return -1;
+}
+
+#define REAL(name) \
+	static __typeof__(name) *real_##name; \
+	if (!real_##name) \
+		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	REAL(pread);
+	enum fault f = due(C_PREAD, fd);
+	if (f == F_SHORT && len > 1)
+		return real_pread(fd, buf, len / 2, off);
+	if (f == F_ZERO)
+		return 0;
+	if (f != F_NONE && f != F_SHORT)
+		return fail_errno(f);
+	return real_pread(fd, buf, len, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	REAL(pwrite);
+	enum fault f = due(C_PWRITE, fd);
+	if (f == F_SHORT && len > 1)
+		return real_pwrite(fd, buf, len / 2, off);
+	if (f == F_ZERO)
+		return 0;
+	if (f != F_NONE && f != F_SHORT)
+		return fail_errno(f);
+	return real_pwrite(fd, buf, len, off);
+}
+
+int fdatasync(int fd)
+{
+	REAL(fdatasync);
+	enum fault f = due(C_FDATASYNC, fd);
+	if (f != F_NONE)
+		return fail_errno(f);
+	return real_fdatasync(fd);
+}
+
+int fsync(int fd)
+{
+	REAL(fsync);
+	enum fault f = due(C_FSYNC, fd);
+	if (f != F_NONE)
+		return fail_errno(f);
+	return real_fsync(fd);
+}
+
+int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events, struct timespec *timeout)
+{
+	REAL(io_getevents);
+	int n = real_io_getevents(ctx, min_nr, nr, events, timeout);
+	for (int i = 0; i < n; i++) {
+		enum fault f = due(C_GETEVENTS, -1);
+		if (f == F_SHORT && (long)events[i].res > 1)
+			events[i].res /= 2; /* as if only the first half was transferred */
+		else if (f != F_NONE && f != F_SHORT)
+			events[i].res = (unsigned long)-EIO;
+	}
+	return n;
+}

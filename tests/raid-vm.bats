@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# raid/ for real: a Debian kernel under qemu (software emulation) with four
+# virtio disks runs raid-create / iobench / raid-destroy for every level
+# (tests/vm/guest-test) and reports one PASS/FAIL line per check on a serial
+# port; these tests read those lines and the iobench JSON it sends back.
+# The guest boots once for the whole file (about 1.5 min; the kernel .deb is
+# cached under ${XDG_CACHE_HOME:-$HOME/.cache}/iobench/vm).
+
+setup_file() {
+  local c
+  for c in qemu-system-x86_64 busybox mdadm mkfs.xfs mke2fs wipefs cpio depmod dpkg-deb jq; do
+    command -v "$c" >/dev/null || skip "$c not installed (see .ci/apt-raid.txt)"
+  done
+  export VMDIR=$IOBENCH_ROOT/tests/.tmp/raid-vm
+  export R=$VMDIR/results.txt
+  rm -rf "$VMDIR"
+  mkdir -p "$VMDIR"
+  IOBENCH=${IOBENCH:-$IOBENCH_ROOT/iobench} "$IOBENCH_ROOT/tests/vm/build-vm" "$VMDIR" \
+    >"$VMDIR/build.log" 2>&1 || {
+    cat "$VMDIR/build.log" >&3
+    return 1
+  }
+  # Each test reads the results; a guest that dies half-way still lets the
+  # tests for the finished cases pass and the others say what is missing.
+  "$IOBENCH_ROOT/tests/vm/run-vm" --timeout 360 "$VMDIR" >"$VMDIR/run.log" 2>&1 || true
+  touch "$R"
+}
+
+# assert_case CASE CHECK...: the guest reported PASS for every CHECK of CASE
+# and no FAIL for CASE.
+assert_case() {
+  local c=$1 chk fails
+  shift
+  fails=$(grep "^IOBENCH-VM FAIL $c " "$R" || true)
+  if [[ -n $fails ]]; then
+    echo "$fails"
+    grep -v '^\[' "$VMDIR/console.log" | grep -A15 "FAIL $c " | head -n 40
+    return 1
+  fi
+  for chk in "$@"; do
+    grep -qx "IOBENCH-VM PASS $c $chk" "$R" || {
+      echo "no PASS for $c $chk; console tail:"
+      tail -n 20 "$VMDIR/console.log"
+      return 1
+    }
+  done
+}
+
+# json_of CASE: the iobench JSON lines the guest sent for CASE.
+json_of() {
+  sed -n "/^IOBENCH-VM JSON-BEGIN $1\$/,/^IOBENCH-VM JSON-END $1\$/p" "$R" | grep '^{'
+}
+
+ARRAY_CHECKS=(create mdstat-level mdstat-members sysfs-level readahead fstype noatime
+  iobench destroy unmounted stopped superblocks-gone destroy-again)
+
+# assert_json CASE RAIDLEVEL FS: one run on the array, both ops did I/O
+# without errors, reads used O_DIRECT, and the target names the md level.
+assert_json() {
+  local json
+  json=$(json_of "$1")
+  [[ $(wc -l <<<"$json") == 1 ]] || { echo "want 1 JSON line for $1, got: $json"; return 1; }
+  jq -e --arg level "$2" --arg fs "$3" --arg case "$1" '
+    .target.raidLevel == $level and .target.filesystem == $fs
+    and (.target.device | startswith("md"))
+    and ([.operations[].name] | sort) == ["read4k", "write4k/64"]
+    and all(.operations[]; .total.count > 0 and .total.errorCount == 0)
+    and (.operations[] | select(.name == "read4k") | .direct) == true
+    and .labels.case == $ARGS.named.case' <<<"$json" >/dev/null || {
+    jq -c '{target, ops: [.operations[] | {name, direct, count: .total.count}]}' <<<"$json"
+    return 1
+  }
+}
+
+@test "the guest boots with the md, raid and xfs modules, four disks and iobench, and finishes" {
+  assert_case boot modules disks iobench
+  grep -qx 'IOBENCH-VM DONE' "$R" || { tail -n 30 "$VMDIR/console.log"; false; }
+}
+
+@test "RAID 0 over 4 disks, 64K chunk, xfs: built, mounted noatime without nobarrier, benchmarked, torn down" {
+  assert_case raid0 "${ARRAY_CHECKS[@]}" chunk no-nobarrier
+  grep -qx 'mdstat: md[0-9]* : active raid0 .*' "$R"
+  assert_json raid0 raid0 xfs
+}
+
+@test "RAID 1 over 2 disks, ext4: built, mounted noatime,nobarrier, benchmarked, torn down" {
+  assert_case raid1 "${ARRAY_CHECKS[@]}" nobarrier
+  assert_json raid1 raid1 ext4
+}
+
+@test "RAID 5 over 3 disks, 128K chunk, xfs: built, benchmarked, torn down" {
+  assert_case raid5 "${ARRAY_CHECKS[@]}" chunk no-nobarrier
+  assert_json raid5 raid5 xfs
+}
+
+@test "RAID 6 over 4 disks, ext4: built, benchmarked, torn down" {
+  assert_case raid6 "${ARRAY_CHECKS[@]}" chunk nobarrier
+  assert_json raid6 raid6 ext4
+}
+
+@test "RAID 10 over 4 disks has the near-2 layout, xfs: built, benchmarked, torn down" {
+  assert_case raid10 "${ARRAY_CHECKS[@]}" chunk layout no-nobarrier
+  assert_json raid10 raid10 xfs
+}
+
+@test "RAID 10 far-2 over 4 disks has the far=2 layout, ext4: built, benchmarked, torn down" {
+  assert_case raid10f2 "${ARRAY_CHECKS[@]}" chunk layout nobarrier
+  assert_json raid10f2 raid10 ext4
+}
+
+@test "RAID 0 with ext3: built, mounted noatime,nobarrier, benchmarked, torn down" {
+  assert_case raid0-ext3 "${ARRAY_CHECKS[@]}" chunk nobarrier
+  assert_json raid0-ext3 raid0 ext3
+}
+
+@test "iobench on a bare RAID 5 device (--fs none) reports a block target with level raid5" {
+  assert_case raid5-block create iobench destroy
+  local json
+  json=$(json_of raid5-block)
+  jq -e '.target.type == "block" and .target.raidLevel == "raid5"
+    and (.target.device | startswith("md")) and .target.filesystem == null
+    and .operations[0].total.count > 0 and .operations[0].total.errorCount == 0' <<<"$json" || {
+    echo "$json"
+    false
+  }
+}
+
+@test "--instance-store builds the array from exactly the NVMe disks with the instance-store model" {
+  assert_case instance-store create members only-nvme destroy superblocks-gone
+}
+
+@test "a member with an ext4 signature is refused without --force and taken over with it" {
+  assert_case refuse-signature refused message no-array untouched force-creates destroy
+}
+
+@test "a member of a running array is refused; --force stops that array and reuses its members" {
+  assert_case refuse-in-array first-array refused message force-creates force-stopped-old destroy \
+    superblocks-gone
+}
+
+@test "a mounted member is refused" {
+  assert_case refuse-mounted refused message
+}
+
+@test "--chunk with level 1 is a usage error inside the guest too" {
+  assert_case refuse-chunk-raid1 refused message
+}
+
+@test "--wait returns once the initial resync of a RAID 1 has finished" {
+  assert_case wait-resync create idle in-sync destroy
+}
+
+@test "a failure after mdadm --create (mount point cannot be made) stops the array and zeroes the members" {
+  assert_case undo-on-failure failed message no-array superblocks-gone
+}

@@ -1,0 +1,300 @@
+#!/usr/bin/env bats
+# raid/raid-create and raid/raid-destroy on the host: usage, --dry-run
+# commands for every level, and the refusals, over loop devices (the host
+# kernel may lack md, so nothing here creates an array; tests/raid-vm.bats
+# does that under qemu).
+
+setup_file() {
+  [[ $EUID == 0 ]] || skip "needs root for loop devices"
+  local c
+  for c in losetup mkfs.ext4 wipefs mdadm blockdev; do
+    command -v "$c" >/dev/null || skip "$c not installed (see .ci/apt-raid.txt)"
+  done
+  local i loops=()
+  for i in 0 1 2 3; do
+    truncate -s 64M "$BATS_FILE_TMPDIR/disk$i.img"
+    loops+=("$(losetup --find --show "$BATS_FILE_TMPDIR/disk$i.img")")
+  done
+  printf '%s\n' "${loops[@]}" >"$BATS_FILE_TMPDIR/loops"
+}
+
+teardown_file() {
+  [[ -e $BATS_FILE_TMPDIR/loops ]] || return 0
+  local l
+  while read -r l; do
+    umount "$l" 2>/dev/null || true
+    losetup -d "$l" || true
+  done <"$BATS_FILE_TMPDIR/loops"
+}
+
+setup() {
+  CREATE=$IOBENCH_ROOT/raid/raid-create
+  DESTROY=$IOBENCH_ROOT/raid/raid-destroy
+  if [[ -e $BATS_FILE_TMPDIR/loops ]]; then
+    mapfile -t L <"$BATS_FILE_TMPDIR/loops"
+    # Every test starts from blank, unmounted loop devices.
+    local l
+    for l in "${L[@]}"; do
+      wipefs --all --quiet "$l"
+    done
+  fi
+}
+
+teardown() {
+  if [[ -n ${MNT-} ]]; then umount "$MNT" 2>/dev/null || true; fi
+}
+
+# mdadm_line: the mdadm --create line of a dry run's output.
+mdadm_line() { grep '^mdadm --create ' <<<"$output"; }
+
+# cmds: a dry run's commands (its output without the progress messages).
+cmds() { grep -v '^raid-create: ' <<<"$output"; }
+
+@test "raid-create --help prints the usage block and exits 0" {
+  run "$CREATE" --help
+  [ "$status" -eq 0 ]
+  [[ ${lines[0]} == "raid-create - "* ]]
+  [[ $output == *"usage: raid-create --level LEVEL [OPTIONS] DEVICE..."* ]]
+  [[ $output == *"--instance-store"* && $output == *"--assume-clean"* ]]
+  [[ $output != *"set -euo"* ]]
+}
+
+@test "raid-destroy --help prints the usage block and exits 0" {
+  run "$DESTROY" --help
+  [ "$status" -eq 0 ]
+  [[ $output == *"usage: raid-destroy [OPTIONS] [MD_DEVICE...]"* ]]
+  [[ $output == *"--zero-superblock"* ]]
+}
+
+@test "unknown options are usage errors (exit 2) for both scripts" {
+  run "$CREATE" --level 0 --bogus "${L[@]}"
+  [ "$status" -eq 2 ]
+  [[ $output == "raid-create: unknown option '--bogus' (see raid-create --help)" ]]
+  run "$DESTROY" --bogus
+  [ "$status" -eq 2 ]
+  [[ $output == "raid-destroy: unknown option '--bogus'"* ]]
+}
+
+@test "raid-create without --level, with an unknown level or a missing value exits 2" {
+  run "$CREATE" --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"--level is required"* ]]
+  run "$CREATE" --level 4 --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"unknown level '4'"* ]]
+  run "$CREATE" --dry-run "${L[@]}" --level
+  [ "$status" -eq 2 ]
+  [[ $output == *"--level needs a value"* ]]
+}
+
+@test "dry run RAID 0: mdadm --create with chunk in KiB, read-ahead, mkfs.xfs, mount noatime (xfs has no nobarrier)" {
+  MNT=$BATS_TEST_TMPDIR/mnt
+  run "$CREATE" --level 0 --chunk 256K --readahead 4096 --mount "$MNT" --dry-run "${L[@]}"
+  [ "$status" -eq 0 ]
+  local want=(
+    "mdadm --create /dev/md/iobench --run --metadata=1.2 --name=iobench --level=0 --raid-devices=4 --chunk=256 ${L[*]}"
+    "blockdev --setra 4096 /dev/md/iobench"
+    "mkfs.xfs -f /dev/md/iobench"
+    "mkdir -p $MNT"
+    "mount -t xfs -o noatime /dev/md/iobench $MNT"
+  )
+  [ "$(cmds)" = "$(printf '%s\n' "${want[@]}")" ]
+  [[ $output == *"not adding nobarrier: xfs on Linux"* ]]
+  [ ! -e "$MNT" ]
+}
+
+@test "dry run RAID 1 over 2 devices: no chunk, ext4 made without lazy init, mounted noatime,nobarrier" {
+  run "$CREATE" --level 1 --fs ext4 --mount /mnt/r1 --name r1 --dry-run "${L[0]}" "${L[1]}"
+  [ "$status" -eq 0 ]
+  [ "$(mdadm_line)" = "mdadm --create /dev/md/r1 --run --metadata=1.2 --name=r1 --level=1 --raid-devices=2 ${L[0]} ${L[1]}" ]
+  [[ $output == *$'\nmkfs.ext4 -F -q -E lazy_itable_init=0\\,lazy_journal_init=0 /dev/md/r1\n'* ]]
+  [[ $output == *$'\nmount -t ext4 -o noatime\\,nobarrier /dev/md/r1 /mnt/r1'* ]]
+}
+
+@test "dry run RAID 5 over 3 devices with --assume-clean" {
+  run "$CREATE" --level 5 --chunk 64 --assume-clean --dry-run "${L[@]:0:3}"
+  [ "$status" -eq 0 ]
+  [ "$(mdadm_line)" = "mdadm --create /dev/md/iobench --run --metadata=1.2 --name=iobench --level=5 --raid-devices=3 --chunk=64 --assume-clean ${L[0]} ${L[1]} ${L[2]}" ]
+}
+
+@test "dry run RAID 6 over 4 devices on a chosen --md-device with ext3" {
+  run "$CREATE" --level raid6 --md-device /dev/md9 --fs ext3 --dry-run "${L[@]}"
+  [ "$status" -eq 0 ]
+  [ "$(mdadm_line)" = "mdadm --create /dev/md9 --run --metadata=1.2 --name=iobench --level=6 --raid-devices=4 ${L[*]}" ]
+  [[ $output == *"mkfs.ext3 -F -q -E lazy_itable_init=0\\,lazy_journal_init=0 /dev/md9"* ]]
+}
+
+@test "dry run RAID 10 uses mdadm's default near-2 layout" {
+  run "$CREATE" --level 10 --chunk 1M --dry-run "${L[@]}"
+  [ "$status" -eq 0 ]
+  [ "$(mdadm_line)" = "mdadm --create /dev/md/iobench --run --metadata=1.2 --name=iobench --level=10 --raid-devices=4 --chunk=1024 ${L[*]}" ]
+}
+
+@test "dry run RAID 10f2 asks mdadm for the far-2 layout" {
+  run "$CREATE" --level 10f2 --fs none --dry-run "${L[@]:0:2}"
+  [ "$status" -eq 0 ]
+  [ "$(cmds)" = "mdadm --create /dev/md/iobench --run --metadata=1.2 --name=iobench --level=10 --layout=f2 --raid-devices=2 ${L[0]} ${L[1]}" ]
+}
+
+@test "--fs none makes no filesystem; --keep-barriers mounts with noatime only" {
+  run "$CREATE" --level 0 --fs none --dry-run "${L[@]}"
+  [ "$status" -eq 0 ]
+  [[ $output != *mkfs* && $output != *mount* ]]
+  run "$CREATE" --level 0 --fs ext4 --keep-barriers --mount /mnt/k --dry-run "${L[@]}"
+  [ "$status" -eq 0 ]
+  [[ $output == *$'\nmount -t ext4 -o noatime /dev/md/iobench /mnt/k'* ]]
+}
+
+@test "too few devices for the level is a usage error naming the minimum" {
+  run "$CREATE" --level 5 --dry-run "${L[0]}" "${L[1]}"
+  [ "$status" -eq 2 ]
+  [[ $output == "raid-create: RAID 5 needs at least 3 devices, got 2"* ]]
+  run "$CREATE" --level 6 --dry-run "${L[@]:0:3}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"RAID 6 needs at least 4 devices, got 3"* ]]
+  run "$CREATE" --level 10f2 --dry-run "${L[0]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"RAID 10f2 needs at least 2 devices, got 1"* ]]
+}
+
+@test "--chunk with level 1 is refused as mdadm does, before anything runs" {
+  run "$CREATE" --level 1 --chunk 64K --dry-run "${L[0]}" "${L[1]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"--chunk does not apply to --level 1"*"drop --chunk"* ]]
+  [[ $output != *mdadm\ --create* ]]
+}
+
+@test "bad chunk sizes, read-ahead, filesystems and names are usage errors" {
+  run "$CREATE" --level 0 --chunk 3K --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"bad chunk size '3K'"* ]]
+  run "$CREATE" --level 0 --chunk 2K --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  run "$CREATE" --level 0 --readahead lots --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  run "$CREATE" --level 0 --fs btrfs --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"unknown filesystem 'btrfs'"* ]]
+  run "$CREATE" --level 0 --name 'a b' --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+}
+
+@test "contradictory options are usage errors" {
+  run "$CREATE" --level 0 --fs none --mount /mnt/x --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  run "$CREATE" --level 0 --wait --assume-clean --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  run "$CREATE" --level 0 --instance-store --dry-run "${L[@]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"not both"* ]]
+  run "$CREATE" --level 0 --dry-run "${L[0]}" "${L[0]}"
+  [ "$status" -eq 2 ]
+  [[ $output == *"device ${L[0]} given twice"* ]]
+}
+
+@test "a member with an ext4 signature is refused (exit 1) and left untouched" {
+  mkfs.ext4 -q -F "${L[0]}"
+  run "$CREATE" --level 0 --dry-run "${L[0]}" "${L[1]}"
+  [ "$status" -eq 1 ]
+  [[ $output == "raid-create: ${L[0]} is not free (ext4 signature at offset 0x438); use another device or --force to take it over" ]]
+  [ "$(wipefs --noheadings --output TYPE "${L[0]}")" = ext4 ]
+}
+
+@test "--force takes a member with a signature over by wiping it first; a dry run still wipes nothing" {
+  mkfs.ext4 -q -F "${L[1]}"
+  run "$CREATE" --level 0 --force --dry-run "${L[0]}" "${L[1]}"
+  [ "$status" -eq 0 ]
+  [ "$(cmds | head -n 2)" = "wipefs --all --quiet ${L[1]}"$'\n'"$(mdadm_line)" ]
+  [[ $(cmds) != *"wipefs --all --quiet ${L[0]}"* ]]
+  [ "$(wipefs --noheadings --output TYPE "${L[1]}")" = ext4 ]
+}
+
+@test "a mounted member is refused, naming the mount point; --force unmounts it first" {
+  mkfs.ext4 -q -F "${L[2]}"
+  MNT=$BATS_TEST_TMPDIR/mounted
+  mkdir -p "$MNT"
+  mount "${L[2]}" "$MNT"
+  run "$CREATE" --level 0 --dry-run "${L[2]}" "${L[3]}"
+  [ "$status" -eq 1 ]
+  [[ $output == "raid-create: ${L[2]} is not free (mounted on $MNT, ext4 signature"* ]]
+  run "$CREATE" --level 0 --force --dry-run "${L[2]}" "${L[3]}"
+  [ "$status" -eq 0 ]
+  [ "$(cmds | head -n 3)" = "umount $MNT"$'\n'"wipefs --all --quiet ${L[2]}"$'\n'"$(mdadm_line)" ]
+  mountpoint -q "$MNT"
+}
+
+@test "a member with a partition table is refused" {
+  printf 'label: dos\n,32M\n' | sfdisk -q "${L[3]}" 2>/dev/null || skip "sfdisk not available"
+  run "$CREATE" --level 0 --dry-run "${L[0]}" "${L[3]}"
+  [ "$status" -eq 1 ]
+  [[ $output == *"${L[3]} is not free (dos signature"* ]]
+}
+
+@test "the disk holding / is refused even with --force" {
+  local root
+  root=$(findmnt -n -o SOURCE / 2>/dev/null || true)
+  [[ -b $root ]] || skip "/ is not on a block device here"
+  root=/dev/$(lsblk -n -o PKNAME "$root" | head -n 1)
+  [[ $root != /dev/ ]] || root=$(findmnt -n -o SOURCE /)
+  run "$CREATE" --level 0 --force --dry-run "$root" "${L[0]}"
+  [ "$status" -eq 1 ]
+  [[ $output == *"$root holds the root filesystem"* ]]
+}
+
+@test "a path that is not a block device is refused" {
+  run "$CREATE" --level 0 --dry-run "$BATS_FILE_TMPDIR/disk0.img" "${L[1]}"
+  [ "$status" -eq 1 ]
+  [[ $output == *"disk0.img is not a block device"* ]]
+}
+
+@test "--instance-store picks NVMe instance-store disks by model and never the root disk" {
+  local sys=$BATS_TEST_TMPDIR/sys proc=$BATS_TEST_TMPDIR/proc n model
+  mkdir -p "$sys/dev/block" "$proc/self"
+  for n in 0 1 2 10; do
+    case $n in
+    0) model="Amazon Elastic Block Store" ;;
+    *) model="Amazon EC2 NVMe Instance Storage" ;;
+    esac
+    mkdir -p "$sys/block/nvme${n}n1/device"
+    echo "259:$n" >"$sys/block/nvme${n}n1/dev"
+    printf '%-40s\n' "$model" >"$sys/block/nvme${n}n1/device/model"
+    ln -s "../../block/nvme${n}n1" "$sys/dev/block/259:$n"
+  done
+  # / lives on nvme1n1 (an instance-store disk: never taken).
+  echo '22 1 259:1 / / rw,relatime - ext4 /dev/nvme1n1 rw' >"$proc/self/mountinfo"
+  run env RAID_SYSFS="$sys" RAID_PROC="$proc" RAID_IMDS=http://127.0.0.1:9 bash -c \
+    "source '$IOBENCH_ROOT/scripts/lib.sh'; source '$IOBENCH_ROOT/raid/lib-raid.sh'; raid_instance_store_devices"
+  [ "$status" -eq 0 ]
+  [ "$output" = $'/dev/nvme2n1\n/dev/nvme10n1' ]
+}
+
+@test "raid-destroy of an array that does not exist does nothing and succeeds (idempotent)" {
+  run "$DESTROY" /dev/md/iobench-absent
+  [ "$status" -eq 0 ]
+  [[ $output == *"/dev/md/iobench-absent does not exist; nothing to stop"* ]]
+  run "$DESTROY" --dry-run --name iobench-absent
+  [ "$status" -eq 0 ]
+  [[ $output != *mdadm* ]]
+}
+
+@test "raid-destroy --member leaves a device without md superblock alone" {
+  run "$DESTROY" --name iobench-absent --member "${L[0]}"
+  [ "$status" -eq 0 ]
+  [[ $output == *"${L[0]} carries no md superblock; nothing to erase"* ]]
+}
+
+@test "raid-destroy refuses arguments that are not device paths" {
+  run "$DESTROY" md0
+  [ "$status" -eq 2 ]
+  [[ $output == *"'md0' is not a device path"* ]]
+  run "$DESTROY" --member
+  [ "$status" -eq 2 ]
+}
+
+@test "the raid scripts and the VM builder are shellcheck clean" {
+  command -v shellcheck >/dev/null || skip "shellcheck not installed"
+  cd "$IOBENCH_ROOT"
+  shellcheck -x raid/raid-create raid/raid-destroy raid/lib-raid.sh \
+    tests/vm/build-vm tests/vm/run-vm tests/vm/guest-test
+  shellcheck -s sh tests/vm/guest-init
+}
