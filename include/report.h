@@ -96,8 +96,18 @@ void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit
 bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		  const char *fallback_host, bool explicit_file);
 
+/*
+ * Keep only the cells (and bonnie++ lines) where key matches the fnmatch(3)
+ * pattern: key "host", "signature" (or "op"), "threads", or a label key
+ * (a cell without that label does not match). Call before rep_db_finish().
+ */
+void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
+
 /* Sort cells (signature, labels, size, threads, host) and their points by time. */
 void rep_db_finish(struct rep_db *db);
+
+/* Value of label key in a canonical "k=v,k=v" string, copied to buf; false if absent. */
+bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
 
 /* Short name of a signature's kind: "read", "writeFlush", ... */
 enum rep_kind rep_kind_of(const char *sig);

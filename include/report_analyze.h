@@ -77,7 +77,4 @@ void rep_opts_default(struct rep_opts *o);
 void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const bool want[SEC_COUNT],
 		      struct table tables[SEC_COUNT]);
 
-/* Value of label key in a canonical "k=v,k=v" string, copied to buf; false if absent. */
-bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
-
 #endif

@@ -27,6 +27,9 @@ static const char report_usage[] =
 	"                    but series): groups instances badApples threads time regimes\n"
 	"                    series modes tiers durability cost bonnie\n"
 	"  --merge-hosts     groups, modes and durability merged across hosts (default: per host)\n"
+	"  --only KEY=GLOB   keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
+	"                    host, signature (or op), threads, or a label key (config=large/*);\n"
+	"                    repeatable, all must match\n"
 	"  --prices FILE     prices for the ops-per-dollar section (share/prices-sample.json)\n"
 	"  --floor DURATION  flushed writes with a p50 below this are durability-suspicious\n"
 	"                    (default 50us; 2ms on rotational targets); units ns us ms s\n"
@@ -58,6 +61,7 @@ static const char report_usage[] =
 	"  iobench report results/2026-11-21-ebs/\n"
 	"  iobench report --merge-hosts --plot plots/ results/run1/\n"
 	"  iobench report --csv --section instances,badApples results/\n"
+	"  iobench report --only config='large/*' --only signature='read,*' results/\n"
 	"Exit: 0 ok, 1 nothing usable read (or gnuplot failed), 2 usage error.\n";
 
 /* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
@@ -97,7 +101,9 @@ static int parse_sections(char *list, bool *want)
 	return 0;
 }
 
-enum { OPT_CSV = 256, OPT_JSON, OPT_SECTION, OPT_MERGE, OPT_PRICES, OPT_FLOOR, OPT_PLOT };
+enum { OPT_CSV = 256, OPT_JSON, OPT_SECTION, OPT_MERGE, OPT_PRICES, OPT_FLOOR, OPT_PLOT, OPT_ONLY };
+
+#define MAX_FILTERS 16
 
 static int usage_error(const char *what)
 {
@@ -123,6 +129,7 @@ int cmd_report(int argc, char **argv)
 		{ "prices", required_argument, NULL, OPT_PRICES },
 		{ "floor", required_argument, NULL, OPT_FLOOR },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -131,6 +138,8 @@ int cmd_report(int argc, char **argv)
 	rep_opts_default(&o);
 	bool csv = false, json = false, quiet = false, want[SEC_COUNT] = { false }, chosen = false;
 	const char *prices_path = NULL, *plot_dir = NULL;
+	char *only[MAX_FILTERS];
+	int nonly = 0;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -160,6 +169,13 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_PLOT:
 			plot_dir = optarg;
+			break;
+		case OPT_ONLY:
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				return usage_error("--only wants KEY=GLOB, e.g. --only config=large/*");
+			if (nonly == MAX_FILTERS)
+				return usage_error("at most 16 --only filters");
+			only[nonly++] = optarg;
 			break;
 		case 'q':
 			quiet = true;
@@ -200,9 +216,16 @@ int cmd_report(int argc, char **argv)
 	rep_db_init(&db, quiet ? NULL : stderr);
 	for (int i = optind; i < argc; i++)
 		rep_read_path(&db, argv[i]);
+	for (int i = 0; i < nonly; i++) {
+		char *eq = strchr(only[i], '=');
+		*eq = '\0';
+		rep_db_filter(&db, only[i], eq + 1);
+		*eq = '=';
+	}
 	if (db.ncells == 0 && db.nbonnie == 0) {
-		fprintf(stderr, "iobench: report: no usable results in %s%s; nothing to report\n",
-			argv[optind], argc - optind > 1 ? " and the other paths" : "");
+		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n",
+			argv[optind], argc - optind > 1 ? " and the other paths" : "",
+			nonly ? " that match --only" : "");
 		rep_db_free(&db);
 		json_decref(prices);
 		return EXIT_RUNTIME;

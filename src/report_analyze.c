@@ -106,27 +106,6 @@ size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx)
 	return k;
 }
 
-bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
-{
-	size_t kl = strlen(key);
-	const char *p = labels;
-	while (p && *p) {
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			const char *v = p + kl + 1;
-			size_t vl = strcspn(v, ",");
-			if (vl >= len)
-				vl = len - 1;
-			memcpy(buf, v, vl);
-			buf[vl] = '\0';
-			return true;
-		}
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 static const char *host_of(const struct rep_group *g, char *buf, size_t len)
 {
 	if (g->n == 1)

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -669,6 +670,77 @@ int rep_read_path(struct rep_db *db, const char *path)
 	if (S_ISDIR(st.st_mode))
 		return read_folder(db, path, 0);
 	return read_file(db, path, true);
+}
+
+/* ---- filtering ---- */
+
+bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	for (const char *p = labels; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			size_t vl = strcspn(p + kl + 1, ",");
+			if (vl >= len)
+				vl = len - 1;
+			memcpy(buf, p + kl + 1, vl);
+			buf[vl] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool field_matches(const char *key, const char *pattern, const char *host, const char *sig,
+			  double threads, const char *labels)
+{
+	char buf[256];
+	const char *value = buf;
+	if (strcmp(key, "host") == 0)
+		value = host;
+	else if (strcmp(key, "signature") == 0 || strcmp(key, "op") == 0)
+		value = sig;
+	else if (strcmp(key, "threads") == 0)
+		snprintf(buf, sizeof(buf), "%.15g", threads);
+	else if (!rep_label_value(labels, key, buf, sizeof(buf)))
+		return false;
+	return value && fnmatch(pattern, value, 0) == 0;
+}
+
+void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < db->ncells; i++) {
+		struct rep_cell *c = db->cells[i];
+		if (field_matches(key, pattern, c->host, c->sig, c->threads, c->labels)) {
+			db->cells[kept++] = c;
+			continue;
+		}
+		free(c->sig);
+		free(c->labels);
+		free(c->host);
+		free(c->pts);
+		free(c);
+	}
+	db->ncells = kept;
+	kept = 0;
+	for (size_t i = 0; i < db->nbonnie; i++) {
+		struct rep_bonnie *b = &db->bonnie[i];
+		if (field_matches(key, pattern, b->host, "bonnie++", NAN, b->labels)) {
+			db->bonnie[kept++] = *b;
+			continue;
+		}
+		free(b->host);
+		free(b->labels);
+		free(b->file_size);
+		for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
+			free(b->latency[k]);
+	}
+	db->nbonnie = kept;
+	/* The hash slots point at old positions: rebuild them. */
+	free(db->slots);
+	db->slots = NULL;
+	db->nslots = 0;
+	slots_grow(db);
 }
 
 /* ---- ordering ---- */

@@ -115,6 +115,22 @@ make_sweep() {
   [ "$(jq '.groups[] | select(.signature == "read,4K,4K" and .threads == 8) | .hosts' <<<"$output")" -eq 6 ]
 }
 
+@test "--only keeps the runs whose host, signature, threads or label match a glob" {
+  run --separate-stderr "$IOBENCH" report --json --only host=h6 "$FIX/fleet"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c '[.groups[].host] | unique' <<<"$output")" = '["h6"]' ]
+  [ "$(jq '.groups | length' <<<"$output")" -eq 6 ]
+  run --separate-stderr "$IOBENCH" report --json --only 'config=large/*' --only 'signature=read,*' --only threads=8 "$FIX/fleet"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.groups | length' <<<"$output")" -eq 6 ]
+  jq -e '[.groups[] | .signature == "read,4K,4K" and .threads == 8] | all' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --only config=small "$FIX/fleet"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"that match --only"* ]]
+  run "$IOBENCH" report --only host "$FIX/fleet"
+  [ "$status" -eq 2 ]
+}
+
 @test "a folder is searched recursively; state.json, hosts and logs are passed over silently" {
   run --separate-stderr "$IOBENCH" report --json "$FIX/fleet"
   [ "$status" -eq 0 ]
