@@ -30,6 +30,7 @@ enum rep_kind {
 struct rep_point {
 	double t;
 	double ops;
+	double p50, p99;    /* ns; set for `iobench watch` periods, NAN otherwise */
 };
 
 struct rep_cell {
@@ -41,6 +42,7 @@ struct rep_cell {
 	uint64_t block;     /* bytes per operation; 0 unknown */
 	enum rep_kind kind;
 	int rotational;     /* -1 unknown, 0 no, 1 yes */
+	bool watch;         /* its points are `iobench watch` periods (latency over time) */
 	struct hist total;  /* exact merge of every run's total */
 	double seconds;     /* summed run time */
 	unsigned runs;

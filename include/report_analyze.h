@@ -51,6 +51,8 @@ enum rep_section {
 	SEC_DURABILITY,
 	SEC_COST,
 	SEC_BONNIE,
+	SEC_WATCH,         /* `iobench watch` lines: latency per period */
+	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
 	SEC_COUNT
 };
 

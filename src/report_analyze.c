@@ -25,6 +25,8 @@ const char *const rep_section_names[SEC_COUNT] = {
 	[SEC_DURABILITY] = "durability",
 	[SEC_COST] = "cost",
 	[SEC_BONNIE] = "bonnie",
+	[SEC_WATCH] = "watch",
+	[SEC_WATCH_REGIMES] = "watchRegimes",
 };
 
 void rep_opts_default(struct rep_opts *o)
@@ -302,7 +304,8 @@ static void build_time(struct table *t, struct table *reg, const struct rep_db *
 {
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
-		if (c->npts < 2)
+		/* A probe's throughput is its schedule; its latency series is the watch section. */
+		if (c->npts < 2 || c->watch)
 			continue;
 		double *x = xcalloc(c->npts, sizeof(*x));
 		double sum = 0, lo = INFINITY, hi = 0;
@@ -351,7 +354,7 @@ static void build_series(struct table *t, const struct rep_db *db)
 {
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
-		if (c->npts == 0)
+		if (c->npts == 0 || c->watch)
 			continue;
 		double *x = xcalloc(c->npts, sizeof(*x));
 		for (size_t k = 0; k < c->npts; k++)
@@ -362,6 +365,85 @@ static void build_series(struct table *t, const struct rep_db *db)
 				  c->pts[k].t - c->pts[0].t, c->pts[k].ops,
 				  med > 0 ? c->pts[k].ops / med : NAN);
 		free(x);
+	}
+}
+
+static const struct tcol watch_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "periods", "periods", TC_INT, 0 },
+	{ "firstUtc", "first (UTC)", TC_STR, 0 },
+	{ "lastUtc", "last (UTC)", TC_STR, 0 },
+	{ "medianP50Ns", "median p50", TC_NS, 0 },
+	{ "medianP99Ns", "median p99", TC_NS, 0 },
+	{ "maxP99Ns", "max p99", TC_NS, 0 },
+	{ "regimeChanges", "p99 changes", TC_INT, 0 },
+};
+
+static const struct tcol watch_regimes_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "startUtc", "from (UTC)", TC_STR, 0 },
+	{ "beforeP99Ns", "p99 before", TC_NS, 0 },
+	{ "afterP99Ns", "p99 after", TC_NS, 0 },
+	{ "change", "change", TC_PCT, 0 },
+	{ "direction", "step", TC_STR, 0 },
+};
+
+static void utc_of(double when, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (when > 1e9 && when < 1e11) {
+		time_t tt = (time_t)when;
+		struct tm tm;
+		if (gmtime_r(&tt, &tm))
+			strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+}
+
+/* Probe lines: p50/p99 per period, and lasting steps in p99 (a tail that jumped and stayed). */
+static void build_watch(struct table *t, struct table *reg, const struct rep_db *db, const struct rep_opts *o)
+{
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		if (!c->watch || c->npts == 0)
+			continue;
+		double *p50 = xcalloc(c->npts, sizeof(*p50)), *p99 = xcalloc(c->npts, sizeof(*p99));
+		double *at = xcalloc(c->npts, sizeof(*at));
+		size_t n = 0;
+		double hi = 0;
+		for (size_t k = 0; k < c->npts; k++) {
+			if (isnan(c->pts[k].p99))
+				continue;
+			p50[n] = c->pts[k].p50;
+			p99[n] = c->pts[k].p99;
+			at[n] = c->pts[k].t;
+			hi = fmax(hi, p99[n]);
+			n++;
+		}
+		if (n == 0) {
+			free(p50), free(p99), free(at);
+			continue;
+		}
+		struct stats_step steps[MAX_STEPS];
+		size_t ns = stats_regimes(p99, n, o->regime_min, o->regime_rel, steps, MAX_STEPS);
+		char first[32], last[32];
+		utc_of(at[0], first, sizeof(first));
+		utc_of(at[n - 1], last, sizeof(last));
+		for (size_t k = 0; k < ns; k++) {
+			char from[32];
+			utc_of(at[steps[k].at], from, sizeof(from));
+			table_row(reg, c->sig, c->labels, c->host, from[0] ? from : NULL, steps[k].before,
+				  steps[k].after, steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN,
+				  steps[k].after < steps[k].before ? "down" : "up");
+		}
+		/* medians last: stats_median may reorder its input */
+		double m50 = stats_median(p50, n), m99 = stats_median(p99, n);
+		table_row(t, c->sig, c->labels, c->host, (double)n, first[0] ? first : NULL,
+			  last[0] ? last : NULL, m50, m99, hi, (double)ns);
+		free(p50), free(p99), free(at);
 	}
 }
 
@@ -671,6 +753,10 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 		   COLS(durability_cols));
 	table_init(&tables[SEC_COST], "cost", "Operations per dollar", COLS(cost_cols));
 	table_init(&tables[SEC_BONNIE], "bonnie", "Bonnie++ baseline", COLS(bonnie_cols));
+	table_init(&tables[SEC_WATCH], "watch", "Latency over time (iobench watch, one point per period)",
+		   COLS(watch_cols));
+	table_init(&tables[SEC_WATCH_REGIMES], "watchRegimes",
+		   "Regime changes in the probes' p99 (lasting steps)", COLS(watch_regimes_cols));
 
 	struct rep_group *fleet, *view;
 	size_t nf = rep_groups(db, false, &fleet);
@@ -697,6 +783,8 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 		build_cost(&tables[SEC_COST], fleet, nf, o);
 	if (want[SEC_BONNIE])
 		build_bonnie(&tables[SEC_BONNIE], db);
+	if (want[SEC_WATCH] || want[SEC_WATCH_REGIMES])
+		build_watch(&tables[SEC_WATCH], &tables[SEC_WATCH_REGIMES], db, o);
 	if (view != fleet)
 		free(view);
 	free(fleet);

@@ -182,7 +182,7 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	return c;
 }
 
-static void cell_add_point(struct rep_cell *c, double t, double ops)
+static void cell_add_point(struct rep_cell *c, double t, double ops, double p50, double p99)
 {
 	if (c->npts == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
@@ -190,6 +190,8 @@ static void cell_add_point(struct rep_cell *c, double t, double ops)
 	}
 	c->pts[c->npts].t = t;
 	c->pts[c->npts].ops = ops;
+	c->pts[c->npts].p50 = p50;
+	c->pts[c->npts].p99 = p99;
 	c->npts++;
 }
 
@@ -316,6 +318,7 @@ struct run_info {
 	double bucket;   /* bucketDuration, s (0: no buckets) */
 	double launch;
 	int rotational;
+	bool watch;      /* an `iobench watch` period: one point with its latencies */
 };
 
 static uint64_t block_of(const json_t *op, const char *sig)
@@ -364,7 +367,13 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 	if (run->rotational >= 0)
 		c->rotational = run->rotational;
 	const json_t *tb = json_object_get(op, "timeBuckets");
-	if (run->bucket >= 1e-3 && json_is_array(tb)) {
+	if (run->watch) {
+		/* A probe period is one point of a latency series: its total is its only bucket. */
+		c->watch = true;
+		cell_add_point(c, run->launch, (double)total.count / run->seconds,
+			       total.count ? hist_percentile(&total, 0.5) : NAN,
+			       total.count ? hist_percentile(&total, 0.99) : NAN);
+	} else if (run->bucket >= 1e-3 && json_is_array(tb)) {
 		/* Only whole nominal buckets: the extra one holds late finishers. */
 		size_t nb = json_array_size(tb);
 		double fit = floor(run->nominal / run->bucket + 1e-9);
@@ -373,7 +382,7 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 			double count = num_or(json_array_get(tb, i), "count", NAN);
 			if (isnan(count))
 				continue;
-			cell_add_point(c, run->launch + (double)i * run->bucket, count / run->bucket);
+			cell_add_point(c, run->launch + (double)i * run->bucket, count / run->bucket, NAN, NAN);
 		}
 	}
 	db->operations++;
@@ -417,6 +426,8 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	if (run.nominal > run.seconds || !(run.nominal > 0))
 		run.nominal = run.seconds; /* interrupted: buckets past the end are partial */
 	run.bucket = num_or(root, "bucketDuration", 0);
+	const json_t *mode = json_object_get(root, "mode");
+	run.watch = json_is_string(mode) && strcmp(json_string_value(mode), "watch") == 0;
 	run.launch = num_or(root, "launchTime", 0);
 	const json_t *target = json_object_get(root, "target");
 	const json_t *rot = json_object_get(target, "rotational");
