@@ -94,7 +94,7 @@ int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen
 	uint64_t sum = 0;
 	for (size_t i = 0; i < nb; i++) {
 		const json_t *c = json_array_get(buckets, i);
-		if (!json_is_number(c) || json_number_value(c) < 0) {
+		if (!json_is_number(c) || !(json_number_value(c) >= 0 && json_number_value(c) <= 9.2e18)) {
 			snprintf(err, errlen, "histogram bucket %zu is not a count", i);
 			return -EINVAL;
 		}

@@ -8,7 +8,7 @@ ROOT=$BATS_TEST_DIRNAME/..
 replay() {
   local name=$1 bin=$ROOT/build/fuzz/fuzz_$1
   [ -x "$bin" ] || skip "build/fuzz/fuzz_$name not built (make fuzz)"
-  mapfile -t inputs < <(find "$ROOT/tests/fuzz/regressions/$name" "$ROOT/tests/fuzz/corpus/$name" -type f)
+  mapfile -t inputs < <(find "$ROOT/tests/fuzz/regressions/$name" "$ROOT/tests/fuzz/corpus/$name" -type f ! -name .keep)
   [ "${#inputs[@]}" -gt 0 ]
   run "$bin" "${inputs[@]}"
   [ "$status" -eq 0 ]
@@ -20,4 +20,8 @@ replay() {
 
 @test "histogram JSON fuzz regressions and corpus run cleanly" {
   replay histjson
+}
+
+@test "report-input fuzz regressions and corpus run cleanly" {
+  replay report
 }

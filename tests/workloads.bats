@@ -136,3 +136,32 @@ raw_offsets() {
   run systemd-analyze verify "$TMP/units/iobench-watch@t.service"
   [ "$status" -eq 0 ]
 }
+
+@test "report reads watch lines as a latency series per host and op" {
+  "$IOBENCH" watch -q --interval 0.1 --period 1 --count 3 --label host=p1 --json "$TMP/w.jsonl" "$TMP/f"
+  run "$IOBENCH" report --json --section watch "$TMP/w.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.watch | length == 2 and all(.[]; .periods == 3 and .medianP99Ns >= .medianP50Ns)' <<<"$output"
+  # a probe's throughput is its schedule: it is not a throughput-over-time series
+  run "$IOBENCH" report --json --section time "$TMP/w.jsonl"
+  jq -e '.time | length == 0' <<<"$output"
+}
+
+@test "report marks a lasting jump in the probes' p99 with its start" {
+  "$IOBENCH" watch -q --interval 0.1 --period 1 --count 1 -o read4k --json "$TMP/one.jsonl" "$TMP/f"
+  line=$(head -1 "$TMP/one.jsonl")
+  # twelve hourly periods; from the seventh on, every latency 1.1^10 (2.6x) longer
+  for i in $(seq 0 11); do
+    f=1
+    [ "$i" -ge 6 ] && f=2.5937424601
+    jq -c --argjson i "$i" --argjson f "$f" '.launchTime = 1795300000 + $i * 3600 | .runtime = 3600
+      | .operations |= map(.total |= (.firstBucketStart *= $f | .minValue = (.minValue * $f | floor)
+          | .maxValue = (.maxValue * $f | floor) | .totalValue = (.totalValue * $f | floor))
+        | .timeBuckets = [.total])' <<<"$line" >> "$TMP/w.jsonl"
+  done
+  run "$IOBENCH" report --json --section watch,watchRegimes "$TMP/w.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.watchRegimes | length == 1 and .[0].direction == "up"
+         and .[0].startUtc == "2026-11-22T04:26:40Z" and (.[0].change - 1.594 | fabs) < 0.01' <<<"$output"
+  jq -e '.watch[0].periods == 12 and .watch[0].regimeChanges == 1' <<<"$output"
+}

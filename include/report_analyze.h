@@ -1,0 +1,82 @@
+/*
+ * report_analyze.h - turn the cells of a struct rep_db into report tables.
+ *
+ * A group is a run of cells that differ only by host (a fleet group) or a
+ * single cell (per-host view). Each section is one struct table; the CLI
+ * decides which to print and how.
+ */
+#ifndef IOBENCH_REPORT_ANALYZE_H
+#define IOBENCH_REPORT_ANALYZE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "report.h"
+#include "report_table.h"
+
+struct rep_group {
+	struct rep_cell **cells; /* into db->cells, n of them, sorted by host */
+	size_t n;
+	struct hist total;       /* exact merge over the cells */
+	double ops;              /* mean per-host ops/s */
+	unsigned runs;
+};
+
+/* Operations per second of one cell: count / summed run time. */
+double rep_cell_ops(const struct rep_cell *c);
+
+/*
+ * Groups over db->cells (rep_db_finish() first): one per cell when by_host,
+ * else one per signature x threads x labels x size. Caller frees *out.
+ */
+size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out);
+
+/*
+ * Indexes (into fleet groups g[0..n)) of the size sweep that group i belongs
+ * to: same signature, threads and labels, ascending size. Returns the count;
+ * idx must hold n entries.
+ */
+size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx);
+
+enum rep_section {
+	SEC_GROUPS,
+	SEC_INSTANCES,
+	SEC_BAD_APPLES,
+	SEC_THREADS,
+	SEC_TIME,
+	SEC_REGIMES,
+	SEC_SERIES, /* every time bucket: only when asked for by name */
+	SEC_MODES,
+	SEC_TIERS,
+	SEC_DURABILITY,
+	SEC_COST,
+	SEC_BONNIE,
+	SEC_WATCH,         /* `iobench watch` lines: latency per period */
+	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
+	SEC_COUNT
+};
+
+/* Section keys ("groups", "instances", "badApples", ...), indexed by enum rep_section. */
+extern const char *const rep_section_names[SEC_COUNT];
+
+struct rep_opts {
+	bool merge_hosts;      /* groups/modes/durability across hosts instead of per host */
+	double floor_ns;       /* flushed writes faster than this are suspicious */
+	double floor_rot_ns;   /* the same on rotational targets */
+	const json_t *prices;  /* parsed --prices file or NULL */
+	double tier_tol;       /* tier ends when p50 moves by more than this factor - 1 */
+	double regime_rel;     /* smallest lasting step, fraction of the level */
+	size_t regime_min;     /* buckets a regime must last */
+	double mode_min_share; /* modes smaller than this are not shown */
+};
+
+void rep_opts_default(struct rep_opts *o);
+
+/*
+ * Fill tables[SEC_COUNT]: every table is table_init'ed (caller table_free()s
+ * them all), rows are computed only for sections with want[s] set.
+ */
+void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const bool want[SEC_COUNT],
+		      struct table tables[SEC_COUNT]);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * report_plot.h - gnuplot charts of a report.
+ *
+ * Writes, into DIR, one NAME.gp script per chart with its NAME.dat data
+ * (gnuplot blocks separated by two blank lines, one block a line of the
+ * chart) and runs gnuplot there to render NAME.png and NAME.svg. Charts:
+ *   latency-N    latency histogram, log x, one line per config or host
+ *   time-N       throughput over time per host, normalised to each host's median
+ *   threads      throughput vs thread count, one line per op and config
+ *   instances-N  per-instance p50/p90/p99/p99.9 sorted best to worst
+ *   sizes-N      p50 and ops/s over a file-size sweep, tier boundaries marked
+ *   cost         operations per dollar per config (with --prices)
+ * Scripts name their data files relatively, so DIR can be moved. gnuplot's
+ * own messages are appended to DIR/gnuplot.log.
+ */
+#ifndef IOBENCH_REPORT_PLOT_H
+#define IOBENCH_REPORT_PLOT_H
+
+#include "report.h"
+#include "report_analyze.h"
+
+/*
+ * Write the charts. Prints "iobench: ..." on failure (cannot create DIR,
+ * gnuplot missing or failing) and returns -1; 0 when every chart rendered.
+ */
+int rep_plot(const struct rep_db *db, const struct rep_opts *o,
+	     const struct table tables[SEC_COUNT], const char *dir);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * report_stats.h - the pure analyses behind `iobench report`.
+ *
+ * No I/O, no global state, thread-safe. Each function works on plain arrays
+ * so the unit tests can feed it synthetic data with known answers.
+ */
+#ifndef IOBENCH_REPORT_STATS_H
+#define IOBENCH_REPORT_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Median of v[0..n) (v is sorted in place). 0 when n == 0. */
+double stats_median(double *v, size_t n);
+
+/* Median absolute deviation of v[0..n) around med (v is left unchanged). */
+double stats_mad(const double *v, size_t n, double med);
+
+/* Coefficient of variation (population stddev / mean); 0 when n < 2 or mean == 0. */
+double stats_cv(const double *v, size_t n);
+
+/*
+ * Bad apples: flag[i] is set for every v[i] (a throughput, higher is better)
+ * below median - 3 * 1.4826 * MAD (three robust standard deviations; the
+ * rule is skipped when MAD is 0) or below half the median. Writes the median
+ * and MAD to *median / *mad when not NULL. Returns how many were flagged.
+ */
+size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, double *mad);
+
+/*
+ * Thread curve optimum: the index of the smallest threads[i] whose ops[i]
+ * is within 5% of the best ops. threads need not be sorted. n must be > 0.
+ */
+size_t stats_thread_optimum(const double *threads, const double *ops, size_t n);
+
+/* One latency mode of a histogram. */
+struct stats_mode {
+	unsigned peak;   /* bucket with the most operations in the mode */
+	unsigned from;   /* first non-empty bucket of the mode's basin */
+	unsigned to;     /* last non-empty bucket of the basin (inclusive) */
+	double share;    /* fraction of all operations in the basin, 0..1 */
+};
+
+/*
+ * Peaks of a log-bucketed histogram (counts[0..n)): smooth with a 5-bucket
+ * triangle kernel, take local maxima, merge two neighbours when the valley
+ * between them is above half of the smaller peak, split the buckets at the
+ * valleys and drop modes holding less than min_share of the operations.
+ * Writes at most max modes, fastest first; returns how many.
+ */
+size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
+		   struct stats_mode *out, size_t max);
+
+/* One level stretch of a size sweep. */
+struct stats_tier {
+	size_t first, last; /* indexes into the sweep (inclusive) */
+	double level;       /* median value over the tier */
+};
+
+/*
+ * Cache tiers: x[0..n) must be sorted ascending (sizes), v[i] > 0 the metric
+ * at x[i] (e.g. p50 latency). A tier ends where a value differs from the
+ * current tier's median by more than a factor (1 + tol). Returns the number
+ * of tiers written (at most max).
+ */
+size_t stats_tiers(const double *v, size_t n, double tol, struct stats_tier *out, size_t max);
+
+/* One lasting step in a time series. */
+struct stats_step {
+	size_t at;       /* index of the first value of the new regime */
+	double before;   /* median of the regime before */
+	double after;    /* median of the regime from `at` on */
+};
+
+/*
+ * Regime changes in x[0..n) by binary segmentation: the cut goes where the
+ * mean shift is most significant, and is kept when both sides hold at least
+ * minlen values and their medians differ by at least min_rel of the larger
+ * median and by 3 noise deviations (noise estimated from the median
+ * successive difference, which steps barely move), and the minlen values
+ * just before and after the cut differ by min_rel as well (a step is abrupt;
+ * slow drift is not a regime). One spike is no regime.
+ * Steps are written in time order (at most max); returns how many.
+ */
+size_t stats_regimes(const double *x, size_t n, size_t minlen, double min_rel,
+		     struct stats_step *out, size_t max);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * report_table.h - one table, three renderings: aligned text, CSV, JSON.
+ *
+ * A column has a machine key (CSV header, JSON member) and a human heading
+ * (text). Values are numbers or strings; the column's type decides how a
+ * number reads in text (latency "81.2us", share "6.0%", size "4M") while
+ * CSV and JSON keep the raw number (ns, fraction, bytes). NAN is missing:
+ * "-" in text, empty in CSV, null in JSON.
+ */
+#ifndef IOBENCH_REPORT_TABLE_H
+#define IOBENCH_REPORT_TABLE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum tcol_type {
+	TC_STR,   /* const char * */
+	TC_INT,   /* double holding an integer */
+	TC_NUM,   /* double, prec decimals in text */
+	TC_NS,    /* nanoseconds */
+	TC_PCT,   /* fraction 0..1, shown as percent */
+	TC_SIZE,  /* bytes, shown like "4K", "1280M" */
+	TC_BOOL,  /* double 0/1; "*" in text, true/false in JSON */
+};
+
+struct tcol {
+	const char *key;
+	const char *head;
+	enum tcol_type type;
+	int prec;
+};
+
+struct tval {
+	char *s;
+	double v;
+};
+
+struct table {
+	const char *name;  /* section key: "groups", "instances", ... */
+	const char *title; /* human title over the text table */
+	const struct tcol *cols;
+	size_t ncols;
+	struct tval *vals; /* nrows * ncols */
+	size_t nrows, cap;
+};
+
+void table_init(struct table *t, const char *name, const char *title,
+		const struct tcol *cols, size_t ncols);
+
+/* Append a row: one argument per column, const char * for TC_STR, double otherwise. */
+void table_row(struct table *t, ...);
+
+void table_free(struct table *t);
+
+/* Title, blank-free aligned columns, a blank line after. Nothing for an empty table. */
+void table_print_text(const struct table *t, FILE *out);
+
+/* Header line of keys, then RFC 4180 rows. */
+void table_print_csv(const struct table *t, FILE *out);
+
+/* Array of objects keyed by column key (new reference). */
+json_t *table_to_json(const struct table *t);
+
+#endif

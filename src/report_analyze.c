@@ -1,0 +1,791 @@
+/* report_analyze.c - the report's sections, built from grouped cells. */
+#include "report_analyze.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report_stats.h"
+#include "units.h"
+
+#define MAX_MODES 8
+#define MAX_STEPS 16
+
+const char *const rep_section_names[SEC_COUNT] = {
+	[SEC_GROUPS] = "groups",
+	[SEC_INSTANCES] = "instances",
+	[SEC_BAD_APPLES] = "badApples",
+	[SEC_THREADS] = "threads",
+	[SEC_TIME] = "time",
+	[SEC_REGIMES] = "regimes",
+	[SEC_SERIES] = "series",
+	[SEC_MODES] = "modes",
+	[SEC_TIERS] = "tiers",
+	[SEC_DURABILITY] = "durability",
+	[SEC_COST] = "cost",
+	[SEC_BONNIE] = "bonnie",
+	[SEC_WATCH] = "watch",
+	[SEC_WATCH_REGIMES] = "watchRegimes",
+};
+
+void rep_opts_default(struct rep_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->floor_ns = 50e3;
+	o->floor_rot_ns = 2e6;
+	o->tier_tol = 0.25;
+	o->regime_rel = 0.2;
+	o->regime_min = 3;
+	o->mode_min_share = 0.01;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fputs("iobench: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+double rep_cell_ops(const struct rep_cell *c)
+{
+	return c->seconds > 0 ? (double)c->total.count / c->seconds : 0;
+}
+
+static bool same_but_host(const struct rep_cell *a, const struct rep_cell *b)
+{
+	return a->threads == b->threads && a->size == b->size && strcmp(a->sig, b->sig) == 0 &&
+	       strcmp(a->labels, b->labels) == 0;
+}
+
+size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out)
+{
+	struct rep_group *g = xcalloc(db->ncells, sizeof(*g));
+	size_t ng = 0;
+	for (size_t i = 0; i < db->ncells;) {
+		size_t j = i + 1;
+		if (!by_host)
+			while (j < db->ncells && same_but_host(db->cells[i], db->cells[j]))
+				j++;
+		struct rep_group *x = &g[ng++];
+		x->cells = &db->cells[i];
+		x->n = j - i;
+		hist_init(&x->total);
+		double sum = 0;
+		for (size_t k = 0; k < x->n; k++) {
+			hist_merge(&x->total, &x->cells[k]->total);
+			sum += rep_cell_ops(x->cells[k]);
+			x->runs += x->cells[k]->runs;
+		}
+		x->ops = sum / (double)x->n;
+		i = j;
+	}
+	*out = g;
+	return ng;
+}
+
+static int cmp_idx_size(const void *a, const void *b, void *arg)
+{
+	const struct rep_group *g = arg;
+	uint64_t x = g[*(const size_t *)a].cells[0]->size, y = g[*(const size_t *)b].cells[0]->size;
+	return (x > y) - (x < y);
+}
+
+size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx)
+{
+	const struct rep_cell *c = g[i].cells[0];
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++) {
+		const struct rep_cell *d = g[j].cells[0];
+		if (d->threads == c->threads && strcmp(d->sig, c->sig) == 0 &&
+		    strcmp(d->labels, c->labels) == 0)
+			idx[k++] = j;
+	}
+	qsort_r(idx, k, sizeof(*idx), cmp_idx_size, (void *)g);
+	return k;
+}
+
+static const char *host_of(const struct rep_group *g, char *buf, size_t len)
+{
+	if (g->n == 1)
+		return g->cells[0]->host;
+	snprintf(buf, len, "(%zu hosts)", g->n);
+	return buf;
+}
+
+static double mb_per_sec(double ops, uint64_t block)
+{
+	return block ? ops * (double)block / 1e6 : NAN;
+}
+
+/* ---- sections ---- */
+
+static const struct tcol groups_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "hosts", "hosts", TC_INT, 0 },
+	{ "runs", "runs", TC_INT, 0 },
+	{ "count", "ops", TC_INT, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "mbPerSec", "MB/s", TC_NUM, 2 },
+	{ "meanNs", "mean", TC_NS, 0 },
+	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "p90Ns", "p90", TC_NS, 0 },
+	{ "p99Ns", "p99", TC_NS, 0 },
+	{ "p999Ns", "p99.9", TC_NS, 0 },
+	{ "maxNs", "max", TC_NS, 0 },
+	{ "errors", "errors", TC_INT, 0 },
+};
+
+static void build_groups(struct table *t, const struct rep_group *g, size_t ng)
+{
+	char hb[64];
+	for (size_t i = 0; i < ng; i++) {
+		const struct rep_cell *c = g[i].cells[0];
+		const struct hist *h = &g[i].total;
+		table_row(t, c->sig, c->threads, c->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
+			  (double)g[i].n, (double)g[i].runs, (double)h->count, g[i].ops,
+			  mb_per_sec(g[i].ops, c->block), hist_mean(h), hist_percentile(h, 0.5),
+			  hist_percentile(h, 0.9), hist_percentile(h, 0.99), hist_percentile(h, 0.999),
+			  h->count ? (double)h->max_ns : NAN, (double)h->errors);
+	}
+}
+
+static const struct tcol instances_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "hosts", "hosts", TC_INT, 0 },
+	{ "minOpsPerSec", "min ops/s", TC_NUM, 1 },
+	{ "medianOpsPerSec", "median ops/s", TC_NUM, 1 },
+	{ "maxOpsPerSec", "max ops/s", TC_NUM, 1 },
+	{ "bestWorstRatio", "best/worst", TC_NUM, 2 },
+	{ "madOpsPerSec", "MAD", TC_NUM, 1 },
+	{ "badApples", "bad apples", TC_INT, 0 },
+	{ "p50Ns", "fleet p50", TC_NS, 0 },
+	{ "p99Ns", "fleet p99", TC_NS, 0 },
+};
+
+static const struct tcol bad_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "medianOpsPerSec", "fleet median", TC_NUM, 1 },
+	{ "vsMedian", "vs median", TC_PCT, 0 },
+	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "p99Ns", "p99", TC_NS, 0 },
+	{ "errors", "errors", TC_INT, 0 },
+	{ "rule", "rule", TC_STR, 0 },
+};
+
+static void build_instances(struct table *t, struct table *bad, const struct rep_group *g, size_t ng)
+{
+	for (size_t i = 0; i < ng; i++) {
+		if (g[i].n < 2)
+			continue;
+		size_t n = g[i].n;
+		double *v = xcalloc(n, sizeof(*v));
+		bool *flag = xcalloc(n, sizeof(*flag));
+		double lo = INFINITY, hi = 0, med, mad;
+		for (size_t k = 0; k < n; k++) {
+			v[k] = rep_cell_ops(g[i].cells[k]);
+			lo = fmin(lo, v[k]);
+			hi = fmax(hi, v[k]);
+		}
+		size_t nbad = stats_flag_low(v, n, flag, &med, &mad);
+		const struct rep_cell *c = g[i].cells[0];
+		table_row(t, c->sig, c->threads, c->labels, (double)c->size, (double)n, lo, med, hi,
+			  lo > 0 ? hi / lo : NAN, mad, (double)nbad, hist_percentile(&g[i].total, 0.5),
+			  hist_percentile(&g[i].total, 0.99));
+		for (size_t k = 0; k < n; k++) {
+			if (!flag[k])
+				continue;
+			const struct rep_cell *h = g[i].cells[k];
+			table_row(bad, h->sig, h->threads, h->labels, (double)h->size, h->host, v[k], med,
+				  med > 0 ? v[k] / med : NAN, hist_percentile(&h->total, 0.5),
+				  hist_percentile(&h->total, 0.99), (double)h->total.errors,
+				  v[k] < med / 2 ? "below half the median" : "below median - 3 robust sd");
+		}
+		free(v);
+		free(flag);
+	}
+}
+
+static const struct tcol threads_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "hosts", "hosts", TC_INT, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "mbPerSec", "MB/s", TC_NUM, 2 },
+	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "p99Ns", "p99", TC_NS, 0 },
+	{ "vsBest", "vs best", TC_PCT, 0 },
+	{ "optimal", "optimal", TC_BOOL, 0 },
+};
+
+static bool same_curve(const struct rep_cell *a, const struct rep_cell *b)
+{
+	return a->size == b->size && strcmp(a->sig, b->sig) == 0 && strcmp(a->labels, b->labels) == 0;
+}
+
+static void build_threads(struct table *t, const struct rep_group *g, size_t ng)
+{
+	for (size_t i = 0; i < ng;) {
+		size_t j = i + 1;
+		while (j < ng && same_curve(g[i].cells[0], g[j].cells[0]))
+			j++;
+		size_t n = j - i;
+		if (n >= 2) {
+			double *thr = xcalloc(n, sizeof(*thr)), *ops = xcalloc(n, sizeof(*ops));
+			double best = 0;
+			for (size_t k = 0; k < n; k++) {
+				thr[k] = g[i + k].cells[0]->threads;
+				ops[k] = g[i + k].ops;
+				best = fmax(best, ops[k]);
+			}
+			size_t opt = stats_thread_optimum(thr, ops, n);
+			for (size_t k = 0; k < n; k++) {
+				const struct rep_group *x = &g[i + k];
+				const struct rep_cell *c = x->cells[0];
+				table_row(t, c->sig, c->labels, (double)c->size, c->threads, (double)x->n, x->ops,
+					  mb_per_sec(x->ops, c->block), hist_percentile(&x->total, 0.5),
+					  hist_percentile(&x->total, 0.99), best > 0 ? x->ops / best : NAN,
+					  k == opt ? 1.0 : 0.0);
+			}
+			free(thr);
+			free(ops);
+		}
+		i = j;
+	}
+}
+
+static const struct tcol time_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "buckets", "buckets", TC_INT, 0 },
+	{ "meanOpsPerSec", "mean ops/s", TC_NUM, 1 },
+	{ "minOpsPerSec", "min ops/s", TC_NUM, 1 },
+	{ "maxOpsPerSec", "max ops/s", TC_NUM, 1 },
+	{ "cv", "CV", TC_NUM, 3 },
+	{ "regimeChanges", "changes", TC_INT, 0 },
+};
+
+static const struct tcol regimes_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "atSeconds", "from (s)", TC_NUM, 0 },
+	{ "startUtc", "start (UTC)", TC_STR, 0 },
+	{ "beforeOpsPerSec", "before ops/s", TC_NUM, 1 },
+	{ "afterOpsPerSec", "after ops/s", TC_NUM, 1 },
+	{ "change", "change", TC_PCT, 0 },
+	{ "direction", "step", TC_STR, 0 },
+};
+
+static void build_time(struct table *t, struct table *reg, const struct rep_db *db,
+		       const struct rep_opts *o)
+{
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		/* A probe's throughput is its schedule; its latency series is the watch section. */
+		if (c->npts < 2 || c->watch)
+			continue;
+		double *x = xcalloc(c->npts, sizeof(*x));
+		double sum = 0, lo = INFINITY, hi = 0;
+		for (size_t k = 0; k < c->npts; k++) {
+			x[k] = c->pts[k].ops;
+			sum += x[k];
+			lo = fmin(lo, x[k]);
+			hi = fmax(hi, x[k]);
+		}
+		struct stats_step steps[MAX_STEPS];
+		size_t ns = stats_regimes(x, c->npts, o->regime_min, o->regime_rel, steps, MAX_STEPS);
+		table_row(t, c->sig, c->threads, c->labels, (double)c->size, c->host, (double)c->npts,
+			  sum / (double)c->npts, lo, hi, stats_cv(x, c->npts), (double)ns);
+		for (size_t k = 0; k < ns; k++) {
+			double at = c->pts[steps[k].at].t - c->pts[0].t;
+			double change = steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN;
+			/* launchTime is an epoch for iobench, seconds of uptime for the 2012 tool */
+			char utc[32] = "";
+			double when = c->pts[steps[k].at].t;
+			if (when > 1e9 && when < 1e11) {
+				time_t tt = (time_t)when;
+				struct tm tm;
+				if (gmtime_r(&tt, &tm))
+					strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+			}
+			table_row(reg, c->sig, c->threads, c->labels, (double)c->size, c->host, at,
+				  utc[0] ? utc : NULL, steps[k].before, steps[k].after, change,
+				  steps[k].after < steps[k].before ? "down" : "up");
+		}
+		free(x);
+	}
+}
+
+static const struct tcol series_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "atSeconds", "at (s)", TC_NUM, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "vsHostMedian", "vs host median", TC_NUM, 3 },
+};
+
+static void build_series(struct table *t, const struct rep_db *db)
+{
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		if (c->npts == 0 || c->watch)
+			continue;
+		double *x = xcalloc(c->npts, sizeof(*x));
+		for (size_t k = 0; k < c->npts; k++)
+			x[k] = c->pts[k].ops;
+		double med = stats_median(x, c->npts);
+		for (size_t k = 0; k < c->npts; k++)
+			table_row(t, c->sig, c->threads, c->labels, (double)c->size, c->host,
+				  c->pts[k].t - c->pts[0].t, c->pts[k].ops,
+				  med > 0 ? c->pts[k].ops / med : NAN);
+		free(x);
+	}
+}
+
+static const struct tcol watch_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "periods", "periods", TC_INT, 0 },
+	{ "firstUtc", "first (UTC)", TC_STR, 0 },
+	{ "lastUtc", "last (UTC)", TC_STR, 0 },
+	{ "medianP50Ns", "median p50", TC_NS, 0 },
+	{ "medianP99Ns", "median p99", TC_NS, 0 },
+	{ "maxP99Ns", "max p99", TC_NS, 0 },
+	{ "regimeChanges", "p99 changes", TC_INT, 0 },
+};
+
+static const struct tcol watch_regimes_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "startUtc", "from (UTC)", TC_STR, 0 },
+	{ "beforeP99Ns", "p99 before", TC_NS, 0 },
+	{ "afterP99Ns", "p99 after", TC_NS, 0 },
+	{ "change", "change", TC_PCT, 0 },
+	{ "direction", "step", TC_STR, 0 },
+};
+
+static void utc_of(double when, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (when > 1e9 && when < 1e11) {
+		time_t tt = (time_t)when;
+		struct tm tm;
+		if (gmtime_r(&tt, &tm))
+			strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+}
+
+/* Probe lines: p50/p99 per period, and lasting steps in p99 (a tail that jumped and stayed). */
+static void build_watch(struct table *t, struct table *reg, const struct rep_db *db, const struct rep_opts *o)
+{
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		if (!c->watch || c->npts == 0)
+			continue;
+		double *p50 = xcalloc(c->npts, sizeof(*p50)), *p99 = xcalloc(c->npts, sizeof(*p99));
+		double *at = xcalloc(c->npts, sizeof(*at));
+		size_t n = 0;
+		double hi = 0;
+		for (size_t k = 0; k < c->npts; k++) {
+			if (isnan(c->pts[k].p99))
+				continue;
+			p50[n] = c->pts[k].p50;
+			p99[n] = c->pts[k].p99;
+			at[n] = c->pts[k].t;
+			hi = fmax(hi, p99[n]);
+			n++;
+		}
+		if (n == 0) {
+			free(p50), free(p99), free(at);
+			continue;
+		}
+		struct stats_step steps[MAX_STEPS];
+		size_t ns = stats_regimes(p99, n, o->regime_min, o->regime_rel, steps, MAX_STEPS);
+		char first[32], last[32];
+		utc_of(at[0], first, sizeof(first));
+		utc_of(at[n - 1], last, sizeof(last));
+		for (size_t k = 0; k < ns; k++) {
+			char from[32];
+			utc_of(at[steps[k].at], from, sizeof(from));
+			table_row(reg, c->sig, c->labels, c->host, from[0] ? from : NULL, steps[k].before,
+				  steps[k].after, steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN,
+				  steps[k].after < steps[k].before ? "down" : "up");
+		}
+		/* medians last: stats_median may reorder its input */
+		double m50 = stats_median(p50, n), m99 = stats_median(p99, n);
+		table_row(t, c->sig, c->labels, c->host, (double)n, first[0] ? first : NULL,
+			  last[0] ? last : NULL, m50, m99, hi, (double)ns);
+		free(p50), free(p99), free(at);
+	}
+}
+
+static const struct tcol modes_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "mode", "mode", TC_INT, 0 },
+	{ "latencyNs", "latency", TC_NS, 0 },
+	{ "share", "share", TC_PCT, 0 },
+	{ "fromNs", "from", TC_NS, 0 },
+	{ "toNs", "to", TC_NS, 0 },
+	{ "note", "note", TC_STR, 0 },
+};
+
+static void build_modes(struct table *t, const struct rep_group *g, size_t ng, const struct rep_opts *o)
+{
+	char hb[64], note[128];
+	for (size_t i = 0; i < ng; i++) {
+		struct stats_mode m[MAX_MODES];
+		size_t nm = stats_modes(g[i].total.buckets, HIST_NBUCKETS, o->mode_min_share, m, MAX_MODES);
+		const struct rep_cell *c = g[i].cells[0];
+		for (size_t k = 0; k < nm; k++) {
+			double at = hist_bucket_start(m[k].peak) * sqrt(HIST_RATIO);
+			note[0] = '\0';
+			if (k == 0 && nm >= 2) {
+				double next = hist_bucket_start(m[1].peak) * sqrt(HIST_RATIO);
+				if (at * 4 <= next)
+					snprintf(note, sizeof(note), "fast mode: cache hit ratio about %.0f%%",
+						 m[0].share * 100);
+			}
+			table_row(t, c->sig, c->threads, c->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
+				  (double)(k + 1), at, m[k].share, hist_bucket_start(m[k].from),
+				  hist_bucket_start(m[k].to + 1), note);
+		}
+	}
+}
+
+static const struct tcol tiers_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "tier", "tier", TC_INT, 0 },
+	{ "fromSize", "from", TC_SIZE, 0 },
+	{ "toSize", "to", TC_SIZE, 0 },
+	{ "sizes", "sizes", TC_INT, 0 },
+	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+};
+
+static void build_tiers(struct table *t, const struct rep_group *g, size_t ng, const struct rep_opts *o)
+{
+	size_t *idx = xcalloc(ng, sizeof(*idx));
+	double *p50 = xcalloc(ng, sizeof(*p50)), *ops = xcalloc(ng, sizeof(*ops));
+	struct stats_tier *tiers = xcalloc(ng, sizeof(*tiers));
+	for (size_t i = 0; i < ng; i++) {
+		size_t n = rep_sweep_of(g, ng, i, idx);
+		if (n < 3 || idx[0] != i)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			p50[k] = hist_percentile(&g[idx[k]].total, 0.5);
+			ops[k] = g[idx[k]].ops;
+		}
+		size_t nt = stats_tiers(p50, n, o->tier_tol, tiers, ng);
+		const struct rep_cell *c = g[i].cells[0];
+		for (size_t k = 0; k < nt; k++) {
+			size_t cnt = tiers[k].last - tiers[k].first + 1;
+			double *tmp = xcalloc(cnt, sizeof(*tmp));
+			memcpy(tmp, ops + tiers[k].first, cnt * sizeof(*tmp));
+			double lvl_ops = stats_median(tmp, cnt);
+			free(tmp);
+			table_row(t, c->sig, c->threads, c->labels, (double)(k + 1),
+				  (double)g[idx[tiers[k].first]].cells[0]->size,
+				  (double)g[idx[tiers[k].last]].cells[0]->size, (double)cnt, tiers[k].level,
+				  lvl_ops);
+		}
+	}
+	free(idx);
+	free(p50);
+	free(ops);
+	free(tiers);
+}
+
+static const struct tcol durability_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "writeP50Ns", "write p50", TC_NS, 0 },
+	{ "readSignature", "read op", TC_STR, 0 },
+	{ "readP50Ns", "read p50", TC_NS, 0 },
+	{ "floorNs", "floor", TC_NS, 0 },
+	{ "suspicious", "suspicious", TC_BOOL, 0 },
+	{ "verdict", "verdict", TC_STR, 0 },
+};
+
+/* Reads are looked up by target (host or fleet, labels, size) and block size. */
+static int cmp_target(const struct rep_group *a, const struct rep_group *b)
+{
+	const struct rep_cell *x = a->cells[0], *y = b->cells[0];
+	int r = (a->n > b->n) - (a->n < b->n);
+	if (!r && a->n == 1)
+		r = strcmp(x->host, y->host);
+	if (!r)
+		r = strcmp(x->labels, y->labels);
+	if (!r)
+		r = (x->size > y->size) - (x->size < y->size);
+	if (!r)
+		r = (x->block > y->block) - (x->block < y->block);
+	return r;
+}
+
+static int cmp_group_ptr(const void *a, const void *b)
+{
+	return cmp_target(*(const struct rep_group *const *)a, *(const struct rep_group *const *)b);
+}
+
+static void build_durability(struct table *t, const struct rep_group *g, size_t ng,
+			     const struct rep_opts *o)
+{
+	char hb[64], verdict[160];
+	const struct rep_group **reads = xcalloc(ng, sizeof(*reads));
+	size_t nr = 0;
+	for (size_t i = 0; i < ng; i++)
+		if (g[i].cells[0]->kind == REP_READ)
+			reads[nr++] = &g[i];
+	qsort(reads, nr, sizeof(*reads), cmp_group_ptr);
+	for (size_t i = 0; i < ng; i++) {
+		const struct rep_cell *w = g[i].cells[0];
+		if (w->kind != REP_WRITE_FLUSH)
+			continue;
+		/* The read of the same target and block size: same threads, else the nearest count. */
+		size_t lo = 0, hi = nr;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (cmp_target(reads[mid], &g[i]) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		const struct rep_group *r = NULL;
+		for (size_t j = lo; j < nr && cmp_target(reads[j], &g[i]) == 0; j++)
+			if (!r || fabs(reads[j]->cells[0]->threads - w->threads) <
+					  fabs(r->cells[0]->threads - w->threads))
+				r = reads[j];
+		bool rot = false;
+		for (size_t k = 0; k < g[i].n; k++)
+			rot |= g[i].cells[k]->rotational == 1;
+		double floor_ns = rot ? o->floor_rot_ns : o->floor_ns;
+		double wp = hist_percentile(&g[i].total, 0.5);
+		double rp = r ? hist_percentile(&r->total, 0.5) : NAN;
+		bool faster_than_read = r && wp < rp;
+		bool below_floor = wp < floor_ns;
+		char fb[32];
+		units_format_ns(fb, sizeof(fb), floor_ns);
+		if (faster_than_read && below_floor)
+			snprintf(verdict, sizeof(verdict),
+				 "durability suspicious: faster than a read and below the %s floor", fb);
+		else if (faster_than_read)
+			snprintf(verdict, sizeof(verdict), "durability suspicious: faster than a read");
+		else if (below_floor)
+			snprintf(verdict, sizeof(verdict), "durability suspicious: below the %s %sfloor", fb,
+				 rot ? "rotational " : "");
+		else
+			snprintf(verdict, sizeof(verdict), "plausible");
+		table_row(t, w->sig, w->threads, w->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
+			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns,
+			  (faster_than_read || below_floor) ? 1.0 : 0.0, verdict);
+	}
+	free(reads);
+}
+
+static const struct tcol cost_cols[] = {
+	{ "signature", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "config", "config", TC_STR, 0 },
+	{ "instance", "instance", TC_STR, 0 },
+	{ "volume", "volume", TC_STR, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "dollarsPerHour", "$/h", TC_NUM, 4 },
+	{ "opsPerDollar", "ops per $", TC_NUM, 0 },
+};
+
+/* Label or config field: config object member first, then the labels. */
+static bool cost_field(const json_t *cfg, const char *labels, const char *const *keys,
+		       char *buf, size_t len)
+{
+	for (const char *const *k = keys; *k; k++) {
+		const json_t *v = json_object_get(cfg, *k);
+		if (json_is_string(v)) {
+			snprintf(buf, len, "%s", json_string_value(v));
+			return true;
+		}
+		if (json_is_number(v)) {
+			snprintf(buf, len, "%.15g", json_number_value(v));
+			return true;
+		}
+	}
+	for (const char *const *k = keys; *k; k++)
+		if (rep_label_value(labels, *k, buf, len))
+			return true;
+	return false;
+}
+
+static void build_cost(struct table *t, const struct rep_group *g, size_t ng, const struct rep_opts *o)
+{
+	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
+	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
+	static const char *const count_keys[] = { "volumeCount", NULL };
+	static const char *const gb_keys[] = { "volumeGB", NULL };
+	if (!o->prices)
+		return;
+	const json_t *instances = json_object_get(o->prices, "instances");
+	const json_t *volumes = json_object_get(o->prices, "volumes");
+	const json_t *configs = json_object_get(o->prices, "configs");
+	for (size_t i = 0; i < ng; i++) {
+		const struct rep_cell *c = g[i].cells[0];
+		char config[128] = "", inst[128] = "", vol[128] = "", num[64];
+		rep_label_value(c->labels, "config", config, sizeof(config));
+		const json_t *cfg = config[0] ? json_object_get(configs, config) : NULL;
+		bool has_inst = cost_field(cfg, c->labels, inst_keys, inst, sizeof(inst));
+		bool has_vol = cost_field(cfg, c->labels, vol_keys, vol, sizeof(vol));
+		if (!has_inst && !has_vol)
+			continue;
+		const json_t *ip = json_object_get(instances, inst);
+		const json_t *vp = json_object_get(volumes, vol);
+		if ((has_inst && !json_is_number(ip)) || (has_vol && !json_is_object(vp)))
+			continue; /* no price known for it: no row rather than a wrong one */
+		double dph = has_inst ? json_number_value(ip) : 0;
+		if (has_vol) {
+			double count = 1, gb = c->size ? ceil((double)c->size / (1u << 30)) : 0;
+			if (cost_field(cfg, c->labels, count_keys, num, sizeof(num)))
+				count = atof(num);
+			if (cost_field(cfg, c->labels, gb_keys, num, sizeof(num)))
+				gb = atof(num);
+			const json_t *pgb = json_object_get(vp, "perGBMonth");
+			const json_t *pio = json_object_get(vp, "perMillionIO");
+			if (json_is_number(pgb))
+				dph += count * gb * json_number_value(pgb) / 730.0; /* hours per month */
+			if (json_is_number(pio))
+				dph += g[i].ops * 3600 * json_number_value(pio) / 1e6;
+		}
+		table_row(t, c->sig, c->threads, c->labels, (double)c->size, config, inst, vol, g[i].ops, dph,
+			  dph > 0 ? g[i].ops * 3600 / dph : NAN);
+	}
+}
+
+static const struct tcol bonnie_cols[] = {
+	{ "host", "host", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "fileSize", "file", TC_STR, 0 },
+	{ "seqOutBlockKBps", "seq out KB/s", TC_NUM, 0 },
+	{ "seqOutBlockCpu", "cpu%", TC_NUM, 0 },
+	{ "seqOutRewriteKBps", "rewrite KB/s", TC_NUM, 0 },
+	{ "seqOutRewriteCpu", "cpu%", TC_NUM, 0 },
+	{ "seqInBlockKBps", "seq in KB/s", TC_NUM, 0 },
+	{ "seqInBlockCpu", "cpu%", TC_NUM, 0 },
+	{ "randomSeeksPerSec", "seeks/s", TC_NUM, 1 },
+	{ "randomSeeksCpu", "cpu%", TC_NUM, 0 },
+	{ "seqOutBlockLatency", "out lat", TC_STR, 0 },
+	{ "seqInBlockLatency", "in lat", TC_STR, 0 },
+	{ "randomSeeksLatency", "seek lat", TC_STR, 0 },
+};
+
+static void build_bonnie(struct table *t, const struct rep_db *db)
+{
+	for (size_t i = 0; i < db->nbonnie; i++) {
+		const struct rep_bonnie *b = &db->bonnie[i];
+		table_row(t, b->host, b->labels, b->file_size, b->rate[REP_BONNIE_SEQ_OUT],
+			  b->cpu[REP_BONNIE_SEQ_OUT], b->rate[REP_BONNIE_REWRITE], b->cpu[REP_BONNIE_REWRITE],
+			  b->rate[REP_BONNIE_SEQ_IN], b->cpu[REP_BONNIE_SEQ_IN], b->rate[REP_BONNIE_SEEKS],
+			  b->cpu[REP_BONNIE_SEEKS], b->latency[REP_BONNIE_SEQ_OUT],
+			  b->latency[REP_BONNIE_SEQ_IN], b->latency[REP_BONNIE_SEEKS]);
+	}
+}
+
+#define COLS(a) (a), sizeof(a) / sizeof((a)[0])
+
+void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const bool want[SEC_COUNT],
+		      struct table tables[SEC_COUNT])
+{
+	table_init(&tables[SEC_GROUPS], "groups", "Groups (signature x threads x labels x size x host)",
+		   COLS(groups_cols));
+	table_init(&tables[SEC_INSTANCES], "instances", "Across instances (per-host ops/s)",
+		   COLS(instances_cols));
+	table_init(&tables[SEC_BAD_APPLES], "badApples",
+		   "Bad apples (below median - 3 x 1.4826 x MAD, or below half the median)",
+		   COLS(bad_cols));
+	table_init(&tables[SEC_THREADS], "threads",
+		   "Thread curves (optimal = fewest threads within 5% of the best)", COLS(threads_cols));
+	table_init(&tables[SEC_TIME], "time", "Throughput over time (per host, per time bucket)",
+		   COLS(time_cols));
+	table_init(&tables[SEC_REGIMES], "regimes", "Regime changes (lasting steps in throughput)",
+		   COLS(regimes_cols));
+	table_init(&tables[SEC_SERIES], "series",
+		   "Throughput per time bucket (seconds since the host's first bucket)", COLS(series_cols));
+	table_init(&tables[SEC_MODES], "modes", "Latency modes (peaks of the log-scale histogram)",
+		   COLS(modes_cols));
+	table_init(&tables[SEC_TIERS], "tiers", "Cache tiers over the size sweep (level p50 ranges)",
+		   COLS(tiers_cols));
+	table_init(&tables[SEC_DURABILITY], "durability", "Durability check of flushed writes",
+		   COLS(durability_cols));
+	table_init(&tables[SEC_COST], "cost", "Operations per dollar", COLS(cost_cols));
+	table_init(&tables[SEC_BONNIE], "bonnie", "Bonnie++ baseline", COLS(bonnie_cols));
+	table_init(&tables[SEC_WATCH], "watch", "Latency over time (iobench watch, one point per period)",
+		   COLS(watch_cols));
+	table_init(&tables[SEC_WATCH_REGIMES], "watchRegimes",
+		   "Regime changes in the probes' p99 (lasting steps)", COLS(watch_regimes_cols));
+
+	struct rep_group *fleet, *view;
+	size_t nf = rep_groups(db, false, &fleet);
+	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);
+	if (o->merge_hosts)
+		view = fleet;
+	if (want[SEC_GROUPS])
+		build_groups(&tables[SEC_GROUPS], view, nv);
+	if (want[SEC_INSTANCES] || want[SEC_BAD_APPLES])
+		build_instances(&tables[SEC_INSTANCES], &tables[SEC_BAD_APPLES], fleet, nf);
+	if (want[SEC_THREADS])
+		build_threads(&tables[SEC_THREADS], fleet, nf);
+	if (want[SEC_TIME] || want[SEC_REGIMES])
+		build_time(&tables[SEC_TIME], &tables[SEC_REGIMES], db, o);
+	if (want[SEC_SERIES])
+		build_series(&tables[SEC_SERIES], db);
+	if (want[SEC_MODES])
+		build_modes(&tables[SEC_MODES], view, nv, o);
+	if (want[SEC_TIERS])
+		build_tiers(&tables[SEC_TIERS], fleet, nf, o);
+	if (want[SEC_DURABILITY])
+		build_durability(&tables[SEC_DURABILITY], view, nv, o);
+	if (want[SEC_COST])
+		build_cost(&tables[SEC_COST], fleet, nf, o);
+	if (want[SEC_BONNIE])
+		build_bonnie(&tables[SEC_BONNIE], db);
+	if (want[SEC_WATCH] || want[SEC_WATCH_REGIMES])
+		build_watch(&tables[SEC_WATCH], &tables[SEC_WATCH_REGIMES], db, o);
+	if (view != fleet)
+		free(view);
+	free(fleet);
+}

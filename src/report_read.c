@@ -1,0 +1,792 @@
+/* report_read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "hist_json.h"
+#include "units.h"
+
+#define DUMP_BEGIN "<begin json dump>"
+#define DUMP_END "<end json dump>"
+/* A pretty-printed object may span lines; give up on it after this much. */
+#define MAX_MULTILINE (16u << 20)
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d) {
+		fputs("iobench: out of memory\n", stderr);
+		exit(1);
+	}
+	return d;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fputs("iobench: out of memory\n", stderr);
+		exit(1);
+	}
+	return q;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void warn_at(struct rep_db *db, const char *where, const char *fmt, ...)
+{
+	if (!db->diag)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(db->diag, "iobench: %s: ", where);
+	vfprintf(db->diag, fmt, ap);
+	fputc('\n', db->diag);
+	va_end(ap);
+}
+
+void rep_db_init(struct rep_db *db, FILE *diag)
+{
+	memset(db, 0, sizeof(*db));
+	db->diag = diag;
+}
+
+void rep_db_free(struct rep_db *db)
+{
+	for (size_t i = 0; i < db->ncells; i++) {
+		struct rep_cell *c = db->cells[i];
+		free(c->sig);
+		free(c->labels);
+		free(c->host);
+		free(c->pts);
+		free(c);
+	}
+	free(db->cells);
+	free(db->slots);
+	for (size_t i = 0; i < db->nbonnie; i++) {
+		struct rep_bonnie *b = &db->bonnie[i];
+		free(b->host);
+		free(b->labels);
+		free(b->file_size);
+		for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
+			free(b->latency[k]);
+	}
+	free(db->bonnie);
+	memset(db, 0, sizeof(*db));
+}
+
+enum rep_kind rep_kind_of(const char *sig)
+{
+	size_t n = strcspn(sig, ",");
+	if (n == 4 && strncmp(sig, "read", 4) == 0)
+		return REP_READ;
+	if (n == 10 && strncmp(sig, "writeFlush", 10) == 0)
+		return REP_WRITE_FLUSH;
+	if (n == 5 && strncmp(sig, "write", 5) == 0)
+		return REP_WRITE;
+	if (n > 5 && strncmp(sig, "write", 5) == 0 && strspn(sig + 5, "0123456789") == n - 5)
+		return REP_WRITE_N;
+	return REP_OTHER;
+}
+
+/* ---- cell table ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t key_hash(const char *sig, double threads, const char *labels, uint64_t size,
+			 const char *host)
+{
+	uint64_t h = 14695981039346656037ULL;
+	h = fnv(h, sig, strlen(sig) + 1);
+	h = fnv(h, &threads, sizeof(threads));
+	h = fnv(h, labels, strlen(labels) + 1);
+	h = fnv(h, &size, sizeof(size));
+	return fnv(h, host, strlen(host) + 1);
+}
+
+static bool key_equal(const struct rep_cell *c, const char *sig, double threads,
+		      const char *labels, uint64_t size, const char *host)
+{
+	return c->threads == threads && c->size == size && strcmp(c->sig, sig) == 0 &&
+	       strcmp(c->labels, labels) == 0 && strcmp(c->host, host) == 0;
+}
+
+static void slots_grow(struct rep_db *db)
+{
+	size_t n = db->nslots ? db->nslots * 2 : 1024;
+	while (n < 2 * (db->ncells + 1))
+		n *= 2;
+	free(db->slots);
+	db->slots = calloc(n, sizeof(*db->slots));
+	if (!db->slots) {
+		fputs("iobench: out of memory\n", stderr);
+		exit(1);
+	}
+	db->nslots = n;
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		size_t s = key_hash(c->sig, c->threads, c->labels, c->size, c->host) & (n - 1);
+		while (db->slots[s])
+			s = (s + 1) & (n - 1);
+		db->slots[s] = i + 1;
+	}
+}
+
+static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double threads,
+				 const char *labels, uint64_t size, const char *host)
+{
+	if ((db->ncells + 1) * 2 > db->nslots)
+		slots_grow(db);
+	size_t mask = db->nslots - 1;
+	size_t s = key_hash(sig, threads, labels, size, host) & mask;
+	while (db->slots[s]) {
+		struct rep_cell *c = db->cells[db->slots[s] - 1];
+		if (key_equal(c, sig, threads, labels, size, host))
+			return c;
+		s = (s + 1) & mask;
+	}
+	if (db->ncells == db->cells_cap) {
+		db->cells_cap = db->cells_cap ? db->cells_cap * 2 : 64;
+		db->cells = xrealloc(db->cells, db->cells_cap * sizeof(*db->cells));
+	}
+	struct rep_cell *c = calloc(1, sizeof(*c));
+	if (!c) {
+		fputs("iobench: out of memory\n", stderr);
+		exit(1);
+	}
+	c->sig = xstrdup(sig);
+	c->labels = xstrdup(labels);
+	c->host = xstrdup(host);
+	c->threads = threads;
+	c->size = size;
+	c->rotational = -1;
+	c->kind = rep_kind_of(sig);
+	hist_init(&c->total);
+	db->cells[db->ncells++] = c;
+	db->slots[s] = db->ncells;
+	return c;
+}
+
+static void cell_add_point(struct rep_cell *c, double t, double ops, double p50, double p99)
+{
+	if (c->npts == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->pts = xrealloc(c->pts, c->cap * sizeof(*c->pts));
+	}
+	c->pts[c->npts].t = t;
+	c->pts[c->npts].ops = ops;
+	c->pts[c->npts].p50 = p50;
+	c->pts[c->npts].p99 = p99;
+	c->npts++;
+}
+
+/* ---- one JSON document ---- */
+
+/* A JSON number as a byte count: 0 unless positive, finite and below 2^63. */
+static uint64_t to_u64(double v)
+{
+	return v > 0 && v < 9.2e18 ? (uint64_t)v : 0;
+}
+
+static bool is_size_label(const char *key)
+{
+	return strcmp(key, "fileSize") == 0 || strcmp(key, "span") == 0;
+}
+
+struct label_kv {
+	const char *key;
+	char *value;
+};
+
+static int cmp_label(const void *a, const void *b)
+{
+	return strcmp(((const struct label_kv *)a)->key, ((const struct label_kv *)b)->key);
+}
+
+/* "k=v,k=v" sorted by key without size labels; *size_label gets a size label's bytes. */
+static char *labels_canonical(const json_t *labels, uint64_t *size_label)
+{
+	size_t n = json_is_object(labels) ? json_object_size(labels) : 0;
+	struct label_kv *kv = calloc(n ? n : 1, sizeof(*kv));
+	if (!kv)
+		return xstrdup("");
+	size_t k = 0, len = 1;
+	const char *key;
+	json_t *v;
+	if (n) {
+		json_object_foreach((json_t *)labels, key, v) {
+			char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+						       : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			if (!text)
+				continue;
+			if (is_size_label(key)) {
+				uint64_t bytes;
+				if (json_is_number(v) && to_u64(json_number_value(v)))
+					*size_label = to_u64(json_number_value(v));
+				else if (units_parse_size(text, &bytes) == 0)
+					*size_label = bytes;
+				free(text);
+				continue;
+			}
+			kv[k].key = key;
+			kv[k].value = text;
+			len += strlen(key) + strlen(text) + 2;
+			k++;
+		}
+	}
+	qsort(kv, k, sizeof(*kv), cmp_label);
+	char *out = xrealloc(NULL, len);
+	out[0] = '\0';
+	char *p = out;
+	for (size_t i = 0; i < k; i++) {
+		p += sprintf(p, "%s%s=%s", i ? "," : "", kv[i].key, kv[i].value);
+		free(kv[i].value);
+	}
+	free(kv);
+	return out;
+}
+
+static double num_or(const json_t *obj, const char *key, double fallback)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+static char *str_or_null(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
+		       const char *fallback_host)
+{
+	static const char *const rate_keys[] = { "seqOutBlockKBps", "seqOutRewriteKBps",
+						 "seqInBlockKBps", "randomSeeksPerSec" };
+	static const char *const cpu_keys[] = { "seqOutBlockCpu", "seqOutRewriteCpu",
+						"seqInBlockCpu", "randomSeeksCpu" };
+	static const char *const lat_keys[] = { "seqOutBlockLatency", "seqOutRewriteLatency",
+						"seqInBlockLatency", "randomSeeksLatency" };
+	const json_t *b = json_object_get(root, "bonnie");
+	if (!json_is_object(b)) {
+		warn_at(db, where, "bonnie++ line has no \"bonnie\" object; skipped");
+		db->skipped++;
+		return false;
+	}
+	if (db->nbonnie == db->bonnie_cap) {
+		db->bonnie_cap = db->bonnie_cap ? db->bonnie_cap * 2 : 16;
+		db->bonnie = xrealloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
+	}
+	struct rep_bonnie *r = &db->bonnie[db->nbonnie++];
+	memset(r, 0, sizeof(*r));
+	const json_t *h = json_object_get(root, "host");
+	r->host = xstrdup(json_is_string(h) ? json_string_value(h) : fallback_host);
+	uint64_t ignored = 0;
+	r->labels = labels_canonical(json_object_get(root, "labels"), &ignored);
+	r->file_size = str_or_null(b, "fileSize");
+	r->launch = num_or(root, "launchTime", 0);
+	for (int k = 0; k < REP_BONNIE_NFIELDS; k++) {
+		r->rate[k] = num_or(b, rate_keys[k], NAN);
+		r->cpu[k] = num_or(b, cpu_keys[k], NAN);
+		r->latency[k] = str_or_null(b, lat_keys[k]);
+	}
+	return true;
+}
+
+/* Everything of a run line that its operations share. */
+struct run_info {
+	const char *host;
+	char *labels;
+	uint64_t size;
+	double seconds;  /* time to divide counts by */
+	double nominal;  /* runtime that the buckets cover */
+	double bucket;   /* bucketDuration, s (0: no buckets) */
+	double launch;
+	int rotational;
+	bool watch;      /* an `iobench watch` period: one point with its latencies */
+};
+
+static uint64_t block_of(const json_t *op, const char *sig)
+{
+	uint64_t b = to_u64(num_or(op, "blockSize", 0));
+	if (b)
+		return b;
+	const char *p = strchr(sig, ',');
+	if (!p)
+		return 0;
+	char text[32];
+	size_t n = strcspn(p + 1, ",");
+	if (n == 0 || n >= sizeof(text))
+		return 0;
+	memcpy(text, p + 1, n);
+	text[n] = '\0';
+	uint64_t bytes;
+	return units_parse_size(text, &bytes) == 0 ? bytes : 0;
+}
+
+static bool add_operation(struct rep_db *db, const struct run_info *run, const json_t *op,
+			  size_t index, const char *where)
+{
+	const json_t *sigj = json_object_get(op, "signature");
+	const json_t *thr = json_object_get(op, "threadCount");
+	if (!json_is_string(sigj) || json_string_length(sigj) == 0 || !json_is_number(thr) ||
+	    !(json_number_value(thr) > 0 && json_number_value(thr) < 1e9)) {
+		warn_at(db, where, "operation %zu has no \"signature\" or positive \"threadCount\"; skipped",
+			index + 1);
+		return false;
+	}
+	const char *sig = json_string_value(sigj);
+	struct hist total;
+	char err[200];
+	if (hist_from_json(json_object_get(op, "total"), &total, err, sizeof(err)) != 0) {
+		warn_at(db, where, "operation %zu (%s): %s; skipped", index + 1, sig, err);
+		return false;
+	}
+	struct rep_cell *c = cell_get(db, sig, json_number_value(thr), run->labels, run->size,
+				      run->host);
+	hist_merge(&c->total, &total);
+	c->seconds += run->seconds;
+	c->runs++;
+	if (!c->block)
+		c->block = block_of(op, sig);
+	if (run->rotational >= 0)
+		c->rotational = run->rotational;
+	const json_t *tb = json_object_get(op, "timeBuckets");
+	if (run->watch) {
+		/* A probe period is one point of a latency series: its total is its only bucket. */
+		c->watch = true;
+		cell_add_point(c, run->launch, (double)total.count / run->seconds,
+			       total.count ? hist_percentile(&total, 0.5) : NAN,
+			       total.count ? hist_percentile(&total, 0.99) : NAN);
+	} else if (run->bucket >= 1e-3 && json_is_array(tb)) {
+		/* Only whole nominal buckets: the extra one holds late finishers. */
+		size_t nb = json_array_size(tb);
+		double fit = floor(run->nominal / run->bucket + 1e-9);
+		size_t whole = fit < (double)nb ? (size_t)fit : nb;
+		for (size_t i = 0; i < nb && i < whole; i++) {
+			double count = num_or(json_array_get(tb, i), "count", NAN);
+			if (isnan(count))
+				continue;
+			cell_add_point(c, run->launch + (double)i * run->bucket, count / run->bucket, NAN, NAN);
+		}
+	}
+	db->operations++;
+	return true;
+}
+
+bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
+		  const char *fallback_host, bool explicit_file)
+{
+	const json_t *root = json_root;
+	if (!json_is_object(root)) {
+		warn_at(db, where, "not a JSON object; skipped");
+		db->skipped++;
+		return false;
+	}
+	const json_t *tool = json_object_get(root, "tool");
+	if ((json_is_string(tool) && strcmp(json_string_value(tool), "bonnie++") == 0) ||
+	    json_object_get(root, "bonnie"))
+		return add_bonnie(db, root, where, fallback_host);
+	const json_t *ops = json_object_get(root, "operations");
+	if (!json_is_array(ops)) {
+		/* state.json and friends live beside results: only named files must be results. */
+		if (explicit_file) {
+			warn_at(db, where, "not a result line (no \"operations\" array); skipped");
+			db->skipped++;
+		}
+		return false;
+	}
+	struct run_info run = { 0 };
+	const json_t *h = json_object_get(root, "host");
+	run.host = json_is_string(h) ? json_string_value(h) : fallback_host;
+	run.nominal = num_or(root, "runtime", 0);
+	run.seconds = num_or(root, "elapsed", 0);
+	if (!(run.seconds > 0))
+		run.seconds = run.nominal;
+	if (!(run.seconds > 0)) {
+		warn_at(db, where, "result line has no positive \"runtime\" or \"elapsed\"; skipped");
+		db->skipped++;
+		return false;
+	}
+	if (run.nominal > run.seconds || !(run.nominal > 0))
+		run.nominal = run.seconds; /* interrupted: buckets past the end are partial */
+	run.bucket = num_or(root, "bucketDuration", 0);
+	const json_t *mode = json_object_get(root, "mode");
+	run.watch = json_is_string(mode) && strcmp(json_string_value(mode), "watch") == 0;
+	run.launch = num_or(root, "launchTime", 0);
+	const json_t *target = json_object_get(root, "target");
+	const json_t *rot = json_object_get(target, "rotational");
+	run.rotational = json_is_boolean(rot) ? json_is_true(rot) : -1;
+	uint64_t size = 0;
+	run.labels = labels_canonical(json_object_get(root, "labels"), &size);
+	if (!size)
+		size = to_u64(num_or(target, "span", 0));
+	if (!size)
+		size = to_u64(num_or(root, "fileSize", 0));
+	run.size = size;
+	size_t added = 0, n = json_array_size(ops);
+	for (size_t i = 0; i < n; i++)
+		added += add_operation(db, &run, json_array_get(ops, i), i, where);
+	free(run.labels);
+	if (added < n)
+		db->skipped++;
+	if (added)
+		db->runs++;
+	return added > 0;
+}
+
+/* ---- files ---- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Host for lines without one: the folder holding the file (results/<run>/<host>/x.jsonl). */
+static char *host_from_name(const char *name)
+{
+	if (strcmp(name, "-") == 0)
+		return xstrdup("stdin");
+	char *copy = xstrdup(name);
+	char *slash = strrchr(copy, '/');
+	char *out;
+	if (slash && slash != copy) {
+		*slash = '\0';
+		char *prev = strrchr(copy, '/');
+		out = xstrdup(prev ? prev + 1 : copy);
+	} else {
+		char *base = slash ? slash + 1 : copy;
+		char *dot = strchr(base, '.');
+		if (dot && dot != base)
+			*dot = '\0';
+		out = xstrdup(base);
+	}
+	free(copy);
+	return out;
+}
+
+static void parse_doc(struct rep_db *db, const char *text, size_t len, const char *name,
+		      unsigned long lineno, const char *host, bool explicit_file)
+{
+	json_error_t jerr;
+	char where[4200];
+	snprintf(where, sizeof(where), "%s:%lu", name, lineno);
+	json_t *root = json_loadb(text, len, 0, &jerr);
+	if (!root) {
+		warn_at(db, where, "not valid JSON (%s at column %d); skipped", jerr.text, jerr.column);
+		db->skipped++;
+		return;
+	}
+	rep_add_json(db, root, where, host, explicit_file);
+	json_decref(root);
+}
+
+struct growbuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void growbuf_add(struct growbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 2 > b->cap) {
+		b->cap = (b->len + n + 2) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len++] = '\n';
+	b->p[b->len] = '\0';
+}
+
+void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
+{
+	char *host = host_from_name(name);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0, start = 0;
+	enum { TEXT, DUMP, MULTI } mode = TEXT;
+	bool lenient = ends_with(name, ".out") || ends_with(name, ".log");
+	struct growbuf buf = { 0 };
+	char where[4200];
+	db->files++;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		size_t skip = strspn(line, " \t");
+		if (mode == DUMP) {
+			if (strcmp(line + skip, DUMP_END) == 0) {
+				parse_doc(db, buf.p ? buf.p : "", buf.len, name, start, host, explicit_file);
+				mode = TEXT;
+				buf.len = 0;
+			} else {
+				growbuf_add(&buf, line, (size_t)n);
+			}
+			continue;
+		}
+		if (mode == MULTI) {
+			growbuf_add(&buf, line, (size_t)n);
+			json_error_t jerr;
+			json_t *root = NULL;
+			if (line[0] == '}')
+				root = json_loadb(buf.p, buf.len, 0, &jerr);
+			if (root) {
+				snprintf(where, sizeof(where), "%s:%lu", name, start);
+				rep_add_json(db, root, where, host, explicit_file);
+				json_decref(root);
+				mode = TEXT;
+				buf.len = 0;
+			} else if (buf.len > MAX_MULTILINE) {
+				snprintf(where, sizeof(where), "%s:%lu", name, start);
+				warn_at(db, where, "JSON object never ends; skipped the rest of the file");
+				db->skipped++;
+				break;
+			}
+			continue;
+		}
+		if (line[skip] == '\0')
+			continue;
+		db->lines++;
+		if (strcmp(line + skip, DUMP_BEGIN) == 0) {
+			mode = DUMP;
+			start = lineno + 1;
+			lenient = true;
+			continue;
+		}
+		if (line[skip] == '{' || line[skip] == '[') {
+			json_error_t jerr;
+			json_t *root = json_loadb(line + skip, (size_t)n - skip, 0, &jerr);
+			if (root) {
+				snprintf(where, sizeof(where), "%s:%lu", name, lineno);
+				rep_add_json(db, root, where, host, explicit_file);
+				json_decref(root);
+			} else if (json_error_code(&jerr) == json_error_premature_end_of_input &&
+				   strcmp(line + skip, "{") == 0) {
+				/* A pretty-printed object: collect until a closing brace parses. */
+				mode = MULTI;
+				start = lineno;
+				buf.len = 0;
+				growbuf_add(&buf, line, (size_t)n);
+			} else {
+				snprintf(where, sizeof(where), "%s:%lu", name, lineno);
+				warn_at(db, where, "not valid JSON (%s at column %d); skipped",
+					jerr.text, jerr.column);
+				db->skipped++;
+			}
+			continue;
+		}
+		if (!lenient) {
+			snprintf(where, sizeof(where), "%s:%lu", name, lineno);
+			warn_at(db, where, "not a JSON line; skipped");
+			db->skipped++;
+		}
+	}
+	if (mode != TEXT) {
+		snprintf(where, sizeof(where), "%s:%lu", name, start);
+		warn_at(db, where, mode == DUMP ? "\"" DUMP_BEGIN "\" without \"" DUMP_END "\"; skipped"
+						: "JSON object never ends; skipped");
+		db->skipped++;
+	}
+	if (ferror(f)) {
+		snprintf(where, sizeof(where), "%s:%lu", name, lineno);
+		warn_at(db, where, "read error: %s", strerror(errno));
+	}
+	free(buf.p);
+	free(line);
+	free(host);
+}
+
+static int read_file(struct rep_db *db, const char *path, bool explicit_file)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		int e = errno;
+		if (db->diag)
+			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
+		return -e;
+	}
+	rep_read_stream(db, f, path, explicit_file);
+	fclose(f);
+	return 0;
+}
+
+static bool wanted_in_folder(const char *name)
+{
+	return ends_with(name, ".jsonl") || ends_with(name, ".json") || ends_with(name, ".out");
+}
+
+static int read_folder(struct rep_db *db, const char *path, int depth)
+{
+	struct dirent **ents;
+	int n = scandir(path, &ents, NULL, alphasort);
+	if (n < 0) {
+		int e = errno;
+		if (db->diag)
+			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
+		return -e;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		if (name[0] == '.') {
+			free(ents[i]);
+			continue;
+		}
+		size_t len = strlen(path) + strlen(name) + 2;
+		char *child = xrealloc(NULL, len);
+		snprintf(child, len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", name);
+		struct stat st;
+		if (stat(child, &st) == 0) {
+			if (S_ISDIR(st.st_mode) && depth < 32)
+				read_folder(db, child, depth + 1);
+			else if (S_ISREG(st.st_mode) && wanted_in_folder(name))
+				read_file(db, child, false);
+		}
+		free(child);
+		free(ents[i]);
+	}
+	free(ents);
+	return 0;
+}
+
+int rep_read_path(struct rep_db *db, const char *path)
+{
+	if (strcmp(path, "-") == 0) {
+		rep_read_stream(db, stdin, "-", true);
+		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		int e = errno;
+		if (db->diag)
+			fprintf(db->diag, "iobench: %s: %s\n", path, strerror(e));
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode))
+		return read_folder(db, path, 0);
+	return read_file(db, path, true);
+}
+
+/* ---- filtering ---- */
+
+bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	for (const char *p = labels; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			size_t vl = strcspn(p + kl + 1, ",");
+			if (vl >= len)
+				vl = len - 1;
+			memcpy(buf, p + kl + 1, vl);
+			buf[vl] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool field_matches(const char *key, const char *pattern, const char *host, const char *sig,
+			  double threads, const char *labels)
+{
+	char buf[256];
+	const char *value = buf;
+	if (strcmp(key, "host") == 0)
+		value = host;
+	else if (strcmp(key, "signature") == 0 || strcmp(key, "op") == 0)
+		value = sig;
+	else if (strcmp(key, "threads") == 0)
+		snprintf(buf, sizeof(buf), "%.15g", threads);
+	else if (!rep_label_value(labels, key, buf, sizeof(buf)))
+		return false;
+	return value && fnmatch(pattern, value, 0) == 0;
+}
+
+void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < db->ncells; i++) {
+		struct rep_cell *c = db->cells[i];
+		if (field_matches(key, pattern, c->host, c->sig, c->threads, c->labels)) {
+			db->cells[kept++] = c;
+			continue;
+		}
+		free(c->sig);
+		free(c->labels);
+		free(c->host);
+		free(c->pts);
+		free(c);
+	}
+	db->ncells = kept;
+	kept = 0;
+	for (size_t i = 0; i < db->nbonnie; i++) {
+		struct rep_bonnie *b = &db->bonnie[i];
+		if (field_matches(key, pattern, b->host, "bonnie++", NAN, b->labels)) {
+			db->bonnie[kept++] = *b;
+			continue;
+		}
+		free(b->host);
+		free(b->labels);
+		free(b->file_size);
+		for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
+			free(b->latency[k]);
+	}
+	db->nbonnie = kept;
+	/* The hash slots point at old positions: rebuild them. */
+	free(db->slots);
+	db->slots = NULL;
+	db->nslots = 0;
+	slots_grow(db);
+}
+
+/* ---- ordering ---- */
+
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct rep_cell *x = *(struct rep_cell *const *)a, *y = *(struct rep_cell *const *)b;
+	int r = strcmp(x->sig, y->sig);
+	if (!r)
+		r = strcmp(x->labels, y->labels);
+	if (!r)
+		r = (x->size > y->size) - (x->size < y->size);
+	if (!r)
+		r = (x->threads > y->threads) - (x->threads < y->threads);
+	if (!r)
+		r = strcmp(x->host, y->host);
+	return r;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	double x = ((const struct rep_point *)a)->t, y = ((const struct rep_point *)b)->t;
+	return (x > y) - (x < y);
+}
+
+void rep_db_finish(struct rep_db *db)
+{
+	if (db->ncells)
+		qsort(db->cells, db->ncells, sizeof(*db->cells), cmp_cell);
+	for (size_t i = 0; i < db->ncells; i++)
+		if (db->cells[i]->npts)
+			qsort(db->cells[i]->pts, db->cells[i]->npts, sizeof(struct rep_point), cmp_point);
+	/* The hash slots point at old positions: rebuild them. */
+	free(db->slots);
+	db->slots = NULL;
+	db->nslots = 0;
+	slots_grow(db);
+}

@@ -1,0 +1,345 @@
+/* report_stats.c - medians, MAD, peaks, tiers and regimes for the report. */
+#include "report_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double stats_median(double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double stats_mad(const double *v, size_t n, double med)
+{
+	if (n == 0)
+		return 0;
+	double *d = malloc(n * sizeof(*d));
+	if (!d)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(v[i] - med);
+	double mad = stats_median(d, n);
+	free(d);
+	return mad;
+}
+
+double stats_cv(const double *v, size_t n)
+{
+	if (n < 2)
+		return 0;
+	double sum = 0, sq = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	double mean = sum / (double)n;
+	if (mean == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		sq += (v[i] - mean) * (v[i] - mean);
+	return sqrt(sq / (double)n) / fabs(mean);
+}
+
+size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, double *mad)
+{
+	double *s = malloc((n ? n : 1) * sizeof(*s));
+	if (!s)
+		return 0;
+	if (n)
+		memcpy(s, v, n * sizeof(*s));
+	double med = stats_median(s, n);
+	free(s);
+	double m = stats_mad(v, n, med);
+	if (median)
+		*median = med;
+	if (mad)
+		*mad = m;
+	size_t flagged = 0;
+	for (size_t i = 0; i < n; i++) {
+		flag[i] = (m > 0 && v[i] < med - 3 * 1.4826 * m) || v[i] < med / 2;
+		flagged += flag[i];
+	}
+	return flagged;
+}
+
+size_t stats_thread_optimum(const double *threads, const double *ops, size_t n)
+{
+	double best = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i] > best)
+			best = ops[i];
+	size_t pick = 0;
+	bool found = false;
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i] >= 0.95 * best && (!found || threads[i] < threads[pick])) {
+			pick = i;
+			found = true;
+		}
+	}
+	return pick;
+}
+
+/* ---- latency modes ---- */
+
+size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
+		   struct stats_mode *out, size_t max)
+{
+	static const double kernel[5] = { 1, 2, 3, 2, 1 };
+	double total = 0;
+	for (size_t k = 0; k < n; k++)
+		total += (double)counts[k];
+	if (n == 0 || total == 0 || max == 0)
+		return 0;
+	double *s = calloc(n, sizeof(*s));
+	size_t *peaks = malloc(n * sizeof(*peaks));
+	if (!s || !peaks) {
+		free(s);
+		free(peaks);
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++) {
+		double acc = 0, w = 0;
+		for (int j = -2; j <= 2; j++) {
+			long i = (long)k + j;
+			if (i < 0 || i >= (long)n)
+				continue;
+			acc += kernel[j + 2] * (double)counts[i];
+			w += kernel[j + 2];
+		}
+		s[k] = acc / w;
+	}
+	/* Local maxima; on a plateau the first bucket of it counts. */
+	size_t np = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] <= 0)
+			continue;
+		bool left = k == 0 || s[k] > s[k - 1];
+		size_t r = k;
+		while (r + 1 < n && s[r + 1] == s[k])
+			r++;
+		bool right = r + 1 == n || s[r + 1] < s[k];
+		if (left && right)
+			peaks[np++] = k;
+		k = r;
+	}
+	/* Merge neighbours whose valley is shallow, until nothing changes. */
+	bool merged = true;
+	while (merged && np > 1) {
+		merged = false;
+		for (size_t i = 0; i + 1 < np; i++) {
+			double valley = s[peaks[i]];
+			for (size_t k = peaks[i]; k <= peaks[i + 1]; k++)
+				if (s[k] < valley)
+					valley = s[k];
+			double lower = fmin(s[peaks[i]], s[peaks[i + 1]]);
+			if (valley > 0.5 * lower) {
+				if (s[peaks[i + 1]] > s[peaks[i]])
+					peaks[i] = peaks[i + 1];
+				memmove(&peaks[i + 1], &peaks[i + 2], (np - i - 2) * sizeof(*peaks));
+				np--;
+				merged = true;
+				break;
+			}
+		}
+	}
+	/* Basins: split at the lowest smoothed point between peaks. */
+	size_t written = 0;
+	size_t from = 0;
+	for (size_t i = 0; i < np; i++) {
+		size_t to = n - 1;
+		if (i + 1 < np) {
+			to = peaks[i];
+			for (size_t k = peaks[i]; k < peaks[i + 1]; k++)
+				if (s[k] < s[to])
+					to = k;
+		}
+		double mass = 0;
+		size_t top = from;
+		for (size_t k = from; k <= to; k++) {
+			mass += (double)counts[k];
+			if (counts[k] > counts[top])
+				top = k;
+		}
+		if (mass / total >= min_share && written < max) {
+			/* Report the occupied range of the basin, not its empty margins. */
+			size_t lo = from, hi = to;
+			while (lo < hi && counts[lo] == 0)
+				lo++;
+			while (hi > lo && counts[hi] == 0)
+				hi--;
+			out[written].peak = (unsigned)top;
+			out[written].from = (unsigned)lo;
+			out[written].to = (unsigned)hi;
+			out[written].share = mass / total;
+			written++;
+		}
+		from = to + 1;
+	}
+	free(s);
+	free(peaks);
+	return written;
+}
+
+/* ---- cache tiers ---- */
+
+static double median_of(const double *v, size_t first, size_t last)
+{
+	size_t n = last - first + 1;
+	double *c = malloc(n * sizeof(*c));
+	if (!c)
+		return v[first];
+	memcpy(c, v + first, n * sizeof(*c));
+	double m = stats_median(c, n);
+	free(c);
+	return m;
+}
+
+size_t stats_tiers(const double *v, size_t n, double tol, struct stats_tier *out, size_t max)
+{
+	if (n == 0 || max == 0)
+		return 0;
+	size_t nt = 0, first = 0;
+	double limit = log1p(tol);
+	for (size_t i = 1; i <= n; i++) {
+		double level = median_of(v, first, i - 1);
+		bool end = i == n || v[i] <= 0 || level <= 0 || fabs(log(v[i] / level)) > limit;
+		if (!end)
+			continue;
+		if (nt < max) {
+			out[nt].first = first;
+			out[nt].last = i - 1;
+			out[nt].level = level;
+			nt++;
+		}
+		first = i;
+	}
+	return nt;
+}
+
+/* ---- regimes ---- */
+
+struct seg_stats {
+	double mean, ss; /* mean and sum of squared deviations */
+};
+
+/* Prefix sums of x and x^2 make every segment's statistics O(1). */
+struct prefix {
+	const double *sum, *sq;
+};
+
+static struct seg_stats seg_of(const struct prefix *p, size_t lo, size_t hi)
+{
+	struct seg_stats r;
+	double n = (double)(hi - lo);
+	r.mean = (p->sum[hi] - p->sum[lo]) / n;
+	r.ss = (p->sq[hi] - p->sq[lo]) - n * r.mean * r.mean;
+	if (r.ss < 0)
+		r.ss = 0;
+	return r;
+}
+
+static double seg_median(const double *x, size_t lo, size_t hi)
+{
+	return median_of(x, lo, hi - 1);
+}
+
+/*
+ * Collect accepted split indexes of x[lo, hi) into cuts (unsorted). The cut
+ * goes where the mean shift is most significant; it is kept only when the
+ * medians of both sides differ (so one spike is not a regime) by min_rel and
+ * by 3 noise deviations.
+ */
+static void regimes_split(const double *x, const struct prefix *p, size_t lo, size_t hi,
+			  size_t minlen, double min_rel, double noise,
+			  size_t *cuts, size_t *ncuts, size_t max)
+{
+	if (hi - lo < 2 * minlen || *ncuts >= max)
+		return;
+	size_t best = 0;
+	double best_score = -1;
+	for (size_t s = lo + minlen; s + minlen <= hi; s++) {
+		struct seg_stats a = seg_of(p, lo, s), b = seg_of(p, s, hi);
+		double n1 = (double)(s - lo), n2 = (double)(hi - s);
+		double score = fabs(a.mean - b.mean) * sqrt(n1 * n2 / (n1 + n2));
+		if (score > best_score) {
+			best_score = score;
+			best = s;
+		}
+	}
+	double ma = seg_median(x, lo, best), mb = seg_median(x, best, hi);
+	double step = fabs(ma - mb);
+	if (step < min_rel * fmax(fabs(ma), fabs(mb)) || step < 3 * noise)
+		return;
+	/* A step is abrupt: the minlen values either side of the cut differ too (drift does not). */
+	double la = seg_median(x, best - minlen, best), lb = seg_median(x, best, best + minlen);
+	if (fabs(la - lb) < min_rel * fmax(fabs(la), fabs(lb)))
+		return;
+	cuts[(*ncuts)++] = best;
+	regimes_split(x, p, lo, best, minlen, min_rel, noise, cuts, ncuts, max);
+	regimes_split(x, p, best, hi, minlen, min_rel, noise, cuts, ncuts, max);
+}
+
+/* Noise level that steps barely move: from the median successive difference. */
+static double noise_of(const double *x, size_t n)
+{
+	if (n < 2)
+		return 0;
+	double *d = malloc((n - 1) * sizeof(*d));
+	if (!d)
+		return 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		d[i] = fabs(x[i + 1] - x[i]);
+	double m = stats_median(d, n - 1);
+	free(d);
+	return 1.4826 * m / sqrt(2);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+size_t stats_regimes(const double *x, size_t n, size_t minlen, double min_rel,
+		     struct stats_step *out, size_t max)
+{
+	if (minlen < 1)
+		minlen = 1;
+	if (n < 2 * minlen || max == 0)
+		return 0;
+	size_t *cuts = malloc(n * sizeof(*cuts));
+	double *sum = malloc((n + 1) * sizeof(*sum)), *sq = malloc((n + 1) * sizeof(*sq));
+	if (!cuts || !sum || !sq) {
+		free(cuts);
+		free(sum);
+		free(sq);
+		return 0;
+	}
+	sum[0] = sq[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum[i + 1] = sum[i] + x[i];
+		sq[i + 1] = sq[i] + x[i] * x[i];
+	}
+	struct prefix p = { sum, sq };
+	size_t nc = 0;
+	regimes_split(x, &p, 0, n, minlen, min_rel, noise_of(x, n), cuts, &nc, max);
+	qsort(cuts, nc, sizeof(*cuts), cmp_size);
+	for (size_t i = 0; i < nc; i++) {
+		size_t lo = i ? cuts[i - 1] : 0, hi = i + 1 < nc ? cuts[i + 1] : n;
+		out[i].at = cuts[i];
+		out[i].before = seg_median(x, lo, cuts[i]);
+		out[i].after = seg_median(x, cuts[i], hi);
+	}
+	free(cuts);
+	free(sum);
+	free(sq);
+	return nc;
+}

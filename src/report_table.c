@@ -1,0 +1,215 @@
+/* report_table.c - render report tables as text, CSV or JSON. */
+#include "report_table.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+static void *table_alloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fputs("iobench: out of memory\n", stderr);
+		exit(1);
+	}
+	return q;
+}
+
+void table_init(struct table *t, const char *name, const char *title,
+		const struct tcol *cols, size_t ncols)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->title = title;
+	t->cols = cols;
+	t->ncols = ncols;
+}
+
+void table_row(struct table *t, ...)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 32;
+		t->vals = table_alloc(t->vals, t->cap * t->ncols * sizeof(*t->vals));
+	}
+	struct tval *row = &t->vals[t->nrows * t->ncols];
+	va_list ap;
+	va_start(ap, t);
+	for (size_t c = 0; c < t->ncols; c++) {
+		row[c].s = NULL;
+		row[c].v = NAN;
+		if (t->cols[c].type == TC_STR) {
+			const char *s = va_arg(ap, const char *);
+			if (s) {
+				row[c].s = strdup(s);
+				if (!row[c].s) {
+					fputs("iobench: out of memory\n", stderr);
+					exit(1);
+				}
+			}
+		} else {
+			row[c].v = va_arg(ap, double);
+		}
+	}
+	va_end(ap);
+	t->nrows++;
+}
+
+void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->vals[i].s);
+	free(t->vals);
+	t->vals = NULL;
+	t->nrows = t->cap = 0;
+}
+
+static void format_text(const struct tcol *col, const struct tval *v, char *buf, size_t len)
+{
+	if (col->type == TC_STR) {
+		snprintf(buf, len, "%s", v->s && v->s[0] ? v->s : "-");
+		return;
+	}
+	if (isnan(v->v)) {
+		snprintf(buf, len, "%s", col->type == TC_BOOL ? "" : "-");
+		return;
+	}
+	switch (col->type) {
+	case TC_INT:
+		snprintf(buf, len, "%.0f", v->v);
+		break;
+	case TC_NUM:
+		snprintf(buf, len, "%.*f", col->prec, v->v);
+		break;
+	case TC_NS:
+		units_format_ns(buf, len, v->v);
+		break;
+	case TC_PCT:
+		snprintf(buf, len, "%.*f%%", col->prec ? col->prec : 1, v->v * 100);
+		break;
+	case TC_SIZE:
+		if (v->v <= 0)
+			snprintf(buf, len, "-");
+		else
+			units_format_signature_size(buf, len, (uint64_t)v->v);
+		break;
+	case TC_BOOL:
+		snprintf(buf, len, "%s", v->v != 0 ? "*" : "");
+		break;
+	case TC_STR:
+		break;
+	}
+}
+
+void table_print_text(const struct table *t, FILE *out)
+{
+	if (t->nrows == 0)
+		return;
+	size_t *width = calloc(t->ncols, sizeof(*width));
+	if (!width)
+		return;
+	char buf[512];
+	for (size_t c = 0; c < t->ncols; c++)
+		width[c] = strlen(t->cols[c].head);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
+			if (strlen(buf) > width[c])
+				width[c] = strlen(buf);
+		}
+	fprintf(out, "%s\n", t->title);
+	for (size_t c = 0; c < t->ncols; c++) {
+		bool left = t->cols[c].type == TC_STR;
+		if (c + 1 == t->ncols && left)
+			fprintf(out, "%s%s", c ? "  " : "", t->cols[c].head);
+		else
+			fprintf(out, "%s%*s", c ? "  " : "", left ? -(int)width[c] : (int)width[c],
+				t->cols[c].head);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			bool left = t->cols[c].type == TC_STR;
+			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
+			/* no trailing blanks after the last column */
+			if (c + 1 == t->ncols && left)
+				fprintf(out, "%s%s", c ? "  " : "", buf);
+			else
+				fprintf(out, "%s%*s", c ? "  " : "", left ? -(int)width[c] : (int)width[c],
+					buf);
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	free(width);
+}
+
+static void csv_string(const char *s, FILE *out)
+{
+	if (!s)
+		return;
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void table_print_csv(const struct table *t, FILE *out)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			fputc(',', out);
+		csv_string(t->cols[c].key, out);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct tval *v = &t->vals[r * t->ncols + c];
+			if (c)
+				fputc(',', out);
+			if (t->cols[c].type == TC_STR)
+				csv_string(v->s, out);
+			else if (t->cols[c].type == TC_BOOL)
+				fputs(isnan(v->v) ? "" : v->v != 0 ? "true" : "false", out);
+			else if (!isnan(v->v))
+				fprintf(out, "%.15g", v->v);
+		}
+		fputc('\n', out);
+	}
+}
+
+json_t *table_to_json(const struct table *t)
+{
+	json_t *arr = json_array();
+	for (size_t r = 0; r < t->nrows; r++) {
+		json_t *obj = json_object();
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct tval *v = &t->vals[r * t->ncols + c];
+			const struct tcol *col = &t->cols[c];
+			json_t *j;
+			if (col->type == TC_STR)
+				j = v->s ? json_string(v->s) : json_null();
+			else if (isnan(v->v) || isinf(v->v))
+				j = json_null();
+			else if (col->type == TC_BOOL)
+				j = json_boolean(v->v != 0);
+			else if ((col->type == TC_INT || col->type == TC_SIZE) && fabs(v->v) < 9e15)
+				j = json_integer((json_int_t)llround(v->v));
+			else
+				j = json_real(v->v);
+			json_object_set_new(obj, col->key, j);
+		}
+		json_array_append_new(arr, obj);
+	}
+	return arr;
+}

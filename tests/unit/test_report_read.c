@@ -1,0 +1,246 @@
+/* test_report_read.c - reading result lines into cells: exact merges, labels, formats, tables. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "hist.h"
+#include "hist_json.h"
+#include "report.h"
+#include "report_analyze.h"
+#include "report_table.h"
+
+/* A run line with one operation whose total and buckets come from h. */
+static char *run_line(const struct hist *h, const char *sig, double threads, const char *host,
+		      const char *labels_json, int nbuckets)
+{
+	json_t *tb = json_array();
+	for (int i = 0; i < nbuckets; i++) {
+		struct hist b;
+		hist_init(&b);
+		for (int k = 0; k < 10 * (i + 1); k++)
+			hist_record(&b, 50000);
+		json_array_append_new(tb, hist_to_json(&b));
+	}
+	json_t *labels = json_loads(labels_json, 0, NULL);
+	json_t *root = json_pack("{s:I, s:I, s:I, s:I, s:[{s:s, s:f, s:o, s:o}], s:s, s:o, s:{s:I}}",
+				 "fileSize", (json_int_t)1 << 30, "launchTime", (json_int_t)1000,
+				 "runtime", (json_int_t)60, "bucketDuration", (json_int_t)10,
+				 "operations", "signature", sig, "threadCount", threads,
+				 "total", hist_to_json(h), "timeBuckets", tb,
+				 "host", host, "labels", labels, "target", "span", (json_int_t)1 << 28);
+	char *s = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	return s;
+}
+
+static bool add_text(struct rep_db *db, const char *text, bool explicit_file)
+{
+	json_t *root = json_loads(text, 0, NULL);
+	bool ok = rep_add_json(db, root, "test:1", "fallback", explicit_file);
+	json_decref(root);
+	return ok;
+}
+
+static void spread(struct hist *h, uint64_t from, uint64_t step, int n)
+{
+	for (int i = 0; i < n; i++)
+		hist_record(h, from + step * (uint64_t)i);
+}
+
+TEST(two_runs_of_a_cell_merge_exactly)
+{
+	struct hist a, b, want;
+	hist_init(&a);
+	hist_init(&b);
+	spread(&a, 2000, 977, 5000);
+	spread(&b, 90000, 12345, 3000);
+	want = a;
+	hist_merge(&want, &b);
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	char *la = run_line(&a, "read,4K,4K", 4, "h1", "{}", 6);
+	char *lb = run_line(&b, "read,4K,4K", 4, "h1", "{}", 6);
+	CHECK(add_text(&db, la, true));
+	CHECK(add_text(&db, lb, true));
+	CHECK_EQ_U(db.ncells, 1);
+	CHECK(hist_equal(&db.cells[0]->total, &want));
+	CHECK_EQ_U(db.cells[0]->runs, 2);
+	CHECK_NEAR(db.cells[0]->seconds, 120, 0);
+	CHECK_NEAR(rep_cell_ops(db.cells[0]), 8000.0 / 120, 1e-9);
+	CHECK_EQ_U(db.cells[0]->block, 4096);
+	free(la);
+	free(lb);
+	rep_db_free(&db);
+}
+
+TEST(thread_count_labels_and_host_split_cells)
+{
+	struct hist h;
+	hist_init(&h);
+	spread(&h, 5000, 10, 100);
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	const char *lines[][3] = {
+		{ "h1", "{\"config\":\"a\"}", "1" },
+		{ "h1", "{\"config\":\"a\"}", "2" },
+		{ "h1", "{\"config\":\"b\"}", "1" },
+		{ "h2", "{\"config\":\"a\"}", "1" },
+		{ "h2", "{\"config\":\"a\"}", "1" },
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char *l = run_line(&h, "read,4K,4K", atof(lines[i][2]), lines[i][0], lines[i][1], 0);
+		add_text(&db, l, true);
+		free(l);
+	}
+	CHECK_EQ_U(db.ncells, 4);
+	rep_db_finish(&db);
+	struct rep_group *g;
+	size_t ng = rep_groups(&db, false, &g);
+	CHECK_EQ_U(ng, 3); /* a x1 (2 hosts), a x2, b x1 */
+	CHECK_EQ_U(g[0].n, 2);
+	CHECK_EQ_U(g[0].total.count, 300);
+	free(g);
+	rep_db_free(&db);
+}
+
+TEST(labels_are_sorted_and_size_labels_become_the_size)
+{
+	struct hist h;
+	hist_init(&h);
+	hist_record(&h, 7000);
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	char *l = run_line(&h, "read,4K,4K", 1, "h", "{\"z\":\"1\",\"config\":\"large/ebs4\",\"fileSize\":\"1536M\"}", 0);
+	add_text(&db, l, true);
+	free(l);
+	l = run_line(&h, "read,4K,4K", 1, "h", "{\"config\":\"x\"}", 0);
+	add_text(&db, l, true);
+	free(l);
+	CHECK_EQ_U(db.ncells, 2);
+	CHECK(strcmp(db.cells[0]->labels, "config=large/ebs4,z=1") == 0);
+	CHECK_EQ_U(db.cells[0]->size, 1536ULL << 20);
+	CHECK_EQ_U(db.cells[1]->size, 1ULL << 28); /* target.span without a size label */
+	char v[64];
+	CHECK(rep_label_value(db.cells[0]->labels, "z", v, sizeof(v)) && strcmp(v, "1") == 0);
+	CHECK(rep_label_value(db.cells[0]->labels, "config", v, sizeof(v)) && strcmp(v, "large/ebs4") == 0);
+	CHECK(!rep_label_value(db.cells[0]->labels, "conf", v, sizeof(v)));
+	rep_db_free(&db);
+}
+
+TEST(only_whole_time_buckets_become_points)
+{
+	struct hist h;
+	hist_init(&h);
+	hist_record(&h, 7000);
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	char *l = run_line(&h, "read,4K,4K", 1, "h", "{}", 7); /* 60 s / 10 s + 1 extra */
+	add_text(&db, l, true);
+	free(l);
+	CHECK_EQ_U(db.cells[0]->npts, 6);
+	CHECK_NEAR(db.cells[0]->pts[0].ops, 1.0, 1e-12);  /* 10 ops in 10 s */
+	CHECK_NEAR(db.cells[0]->pts[5].ops, 6.0, 1e-12);
+	CHECK_NEAR(db.cells[0]->pts[5].t, 1050, 0);
+	rep_db_free(&db);
+}
+
+TEST(foreign_histograms_are_refused_not_merged)
+{
+	struct hist h;
+	hist_init(&h);
+	hist_record(&h, 7000);
+	char *l = run_line(&h, "read,4K,4K", 1, "h", "{}", 0);
+	json_t *root = json_loads(l, 0, NULL);
+	json_t *total = json_object_get(json_array_get(json_object_get(root, "operations"), 0), "total");
+	json_object_set_new(total, "pinMaximum", json_integer(1000000000));
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	CHECK(!rep_add_json(&db, root, "t:1", "x", true));
+	CHECK_EQ_U(db.ncells, 0);
+	CHECK_EQ_U(db.skipped, 1);
+	json_decref(root);
+	free(l);
+	rep_db_free(&db);
+}
+
+TEST(kinds_of_signatures)
+{
+	CHECK_EQ_U(rep_kind_of("read,4K,4K"), REP_READ);
+	CHECK_EQ_U(rep_kind_of("writeFlush,4K,4K"), REP_WRITE_FLUSH);
+	CHECK_EQ_U(rep_kind_of("write64,4K,4K"), REP_WRITE_N);
+	CHECK_EQ_U(rep_kind_of("write,4K,4K"), REP_WRITE);
+	CHECK_EQ_U(rep_kind_of("writeX,4K,4K"), REP_OTHER);
+}
+
+TEST(run_out_dump_and_pretty_objects_are_read_from_a_stream)
+{
+	static const char text[] =
+		"Running 8 threads\n"
+		"Total for [read,4K,4K]: 1 events\n"
+		"<begin json dump>\n"
+		"{\"launchTime\":2367,\"runtime\":60,\"bucketDuration\":10,\"fileSize\":1073741824,"
+		"\"operations\":[{\"threadCount\":8.0,\"signature\":\"read,4K,4K\",\"total\":"
+		"{\"count\":2,\"errorCount\":0,\"minValue\":6966,\"maxValue\":6970,\"totalValue\":13936,"
+		"\"bucketRatio\":1.1,\"firstBucketStart\":6727.4999493256,\"buckets\":[2],"
+		"\"pinMinimum\":1000,\"pinMaximum\":10000000000},\"timeBuckets\":[]}]}\n"
+		"<end json dump>\n"
+		"{\n  \"state\": 1\n}\n";
+	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	rep_read_stream(&db, f, "results/r1/i-0a1/run.out", false);
+	fclose(f);
+	CHECK_EQ_U(db.runs, 1);
+	CHECK_EQ_U(db.skipped, 0);
+	CHECK_EQ_U(db.ncells, 1);
+	CHECK(strcmp(db.cells[0]->host, "i-0a1") == 0);
+	CHECK_NEAR(db.cells[0]->threads, 8, 0);
+	CHECK_EQ_U(db.cells[0]->total.buckets[20], 2);
+	rep_db_free(&db);
+}
+
+TEST(table_renders_csv_quotes_and_json_nulls)
+{
+	static const struct tcol cols[] = {
+		{ "name", "name", TC_STR, 0 },
+		{ "lat", "lat", TC_NS, 0 },
+		{ "n", "n", TC_INT, 0 },
+	};
+	struct table t;
+	table_init(&t, "x", "X", cols, 3);
+	table_row(&t, "a,\"b\"", 1500.0, 3.0);
+	table_row(&t, "c", NAN, 4.0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	table_print_csv(&t, f);
+	fclose(f);
+	CHECK(strcmp(buf, "name,lat,n\n\"a,\"\"b\"\"\",1500,3\nc,,4\n") == 0);
+	free(buf);
+	json_t *j = table_to_json(&t);
+	CHECK(json_is_null(json_object_get(json_array_get(j, 1), "lat")));
+	CHECK(json_integer_value(json_object_get(json_array_get(j, 1), "n")) == 4);
+	json_decref(j);
+	f = open_memstream(&buf, &len);
+	table_print_text(&t, f);
+	fclose(f);
+	CHECK(strstr(buf, "1.50us") != NULL);
+	free(buf);
+	table_free(&t);
+}
+
+int main(void)
+{
+	RUN(two_runs_of_a_cell_merge_exactly);
+	RUN(thread_count_labels_and_host_split_cells);
+	RUN(labels_are_sorted_and_size_labels_become_the_size);
+	RUN(only_whole_time_buckets_become_points);
+	RUN(foreign_histograms_are_refused_not_merged);
+	RUN(kinds_of_signatures);
+	RUN(run_out_dump_and_pretty_objects_are_read_from_a_stream);
+	RUN(table_renders_csv_quotes_and_json_nulls);
+	return check_summary("report_read");
+}

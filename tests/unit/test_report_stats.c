@@ -1,0 +1,263 @@
+/* test_report_stats.c - the report's analyses on synthetic data with known answers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "hist.h"
+#include "report_stats.h"
+
+/* Record n values spread log-normally around center_ns (deterministic). */
+static void add_mode(struct hist *h, double center_ns, double spread, unsigned n, unsigned seed)
+{
+	unsigned s = seed;
+	for (unsigned i = 0; i < n; i++) {
+		double g = 0;
+		for (int j = 0; j < 6; j++) { /* sum of uniforms ~ gaussian */
+			s = s * 1103515245u + 12345u;
+			g += (double)((s >> 8) & 0xffff) / 65536.0;
+		}
+		g = (g - 3) / sqrt(0.5);
+		hist_record(h, (uint64_t)(center_ns * exp(g * spread)));
+	}
+}
+
+TEST(median_of_odd_and_even_counts)
+{
+	double a[] = { 5, 1, 3 };
+	double b[] = { 4, 1, 3, 2 };
+	CHECK_NEAR(stats_median(a, 3), 3, 0);
+	CHECK_NEAR(stats_median(b, 4), 2.5, 0);
+	CHECK_NEAR(stats_median(NULL, 0), 0, 0);
+}
+
+TEST(mad_of_a_known_sample)
+{
+	double v[] = { 1, 1, 2, 2, 4, 6, 9 }; /* median 2, |dev| 1,1,0,0,2,4,7 -> 1 */
+	CHECK_NEAR(stats_mad(v, 7, 2), 1, 0);
+}
+
+TEST(cv_of_constant_and_spread_series)
+{
+	double c[] = { 10, 10, 10, 10 };
+	double s[] = { 5, 15, 5, 15 };
+	CHECK_NEAR(stats_cv(c, 4), 0, 1e-12);
+	CHECK_NEAR(stats_cv(s, 4), 0.5, 1e-12);
+}
+
+TEST(mad_flags_the_slow_host_and_only_it)
+{
+	/* 19 hosts near 1000 ops/s, one at 700: below median - 3*1.4826*MAD. */
+	double v[20];
+	bool flag[20];
+	for (int i = 0; i < 19; i++)
+		v[i] = 990 + (i % 5) * 5; /* 990..1010 */
+	v[19] = 700;
+	double med, mad;
+	CHECK_EQ_U(stats_flag_low(v, 20, flag, &med, &mad), 1);
+	CHECK(flag[19]);
+	for (int i = 0; i < 19; i++)
+		CHECK(!flag[i]);
+	CHECK_NEAR(med, 1000, 0);
+	CHECK_NEAR(mad, 5, 0);
+}
+
+TEST(half_the_median_flags_even_when_mad_is_zero)
+{
+	double v[] = { 100, 100, 100, 100, 49 };
+	bool flag[5];
+	CHECK_EQ_U(stats_flag_low(v, 5, flag, NULL, NULL), 1);
+	CHECK(flag[4]);
+	double w[] = { 100, 100, 100, 100, 60 }; /* MAD 0, above half: not flagged */
+	CHECK_EQ_U(stats_flag_low(w, 5, flag, NULL, NULL), 0);
+}
+
+TEST(fast_hosts_are_never_bad_apples)
+{
+	double v[] = { 100, 101, 99, 100, 400 };
+	bool flag[5];
+	CHECK_EQ_U(stats_flag_low(v, 5, flag, NULL, NULL), 0);
+}
+
+TEST(thread_optimum_is_smallest_count_within_5_percent)
+{
+	double t[] = { 16, 1, 2, 4, 8, 32 };
+	double ops[] = { 1000, 200, 390, 700, 960, 990 };
+	/* best 1000; 5% below is 950: 8 threads (960) is the smallest that reaches it */
+	CHECK_EQ_U(stats_thread_optimum(t, ops, 6), 4);
+	double ops2[] = { 1000, 200, 390, 700, 940, 990 };
+	CHECK_EQ_U(stats_thread_optimum(t, ops2, 6), 0); /* 16 */
+}
+
+TEST(two_latency_modes_with_their_shares)
+{
+	/* The study's picture: 6% cache hits at 15 us, 94% device reads at 13 ms. */
+	struct hist h;
+	hist_init(&h);
+	add_mode(&h, 15000, 0.15, 600, 1);
+	add_mode(&h, 13e6, 0.25, 9400, 2);
+	struct stats_mode m[8];
+	size_t n = stats_modes(h.buckets, HIST_NBUCKETS, 0.01, m, 8);
+	CHECK_EQ_U(n, 2);
+	double p0 = hist_bucket_start(m[0].peak) * sqrt(1.1);
+	double p1 = hist_bucket_start(m[1].peak) * sqrt(1.1);
+	CHECK(p0 > 12000 && p0 < 19000);
+	CHECK(p1 > 10e6 && p1 < 16e6);
+	CHECK_NEAR(m[0].share, 0.06, 1e-9);
+	CHECK_NEAR(m[1].share, 0.94, 1e-9);
+}
+
+TEST(one_broad_mode_is_not_split_by_noise)
+{
+	struct hist h;
+	hist_init(&h);
+	add_mode(&h, 200000, 0.4, 50000, 7);
+	struct stats_mode m[8];
+	CHECK_EQ_U(stats_modes(h.buckets, HIST_NBUCKETS, 0.01, m, 8), 1);
+	CHECK_NEAR(m[0].share, 1, 1e-12);
+}
+
+TEST(three_modes_and_a_tiny_one_dropped)
+{
+	struct hist h;
+	hist_init(&h);
+	add_mode(&h, 5000, 0.1, 3000, 3);      /* 30% */
+	add_mode(&h, 300000, 0.1, 5000, 4);    /* 50% */
+	add_mode(&h, 50e6, 0.1, 1950, 5);      /* 19.5% */
+	add_mode(&h, 5e9, 0.05, 50, 6);        /* 0.5%: below min_share */
+	struct stats_mode m[8];
+	size_t n = stats_modes(h.buckets, HIST_NBUCKETS, 0.01, m, 8);
+	CHECK_EQ_U(n, 3);
+	CHECK_NEAR(m[0].share, 0.30, 1e-9);
+	CHECK_NEAR(m[1].share, 0.50, 1e-9);
+	CHECK(m[2].share >= 0.195 - 1e-9 && m[2].share <= 0.20 + 1e-9);
+	CHECK(m[0].peak < m[1].peak && m[1].peak < m[2].peak);
+}
+
+TEST(empty_histogram_has_no_modes)
+{
+	uint64_t c[HIST_NBUCKETS] = { 0 };
+	struct stats_mode m[4];
+	CHECK_EQ_U(stats_modes(c, HIST_NBUCKETS, 0.01, m, 4), 0);
+}
+
+TEST(cache_tiers_of_the_companion_study)
+{
+	/* Sizes 256M..3G in 256M steps; p50 level over 256M-1.25G, 1.5G-2.25G, 2.5G+. */
+	double p50[12];
+	for (int i = 0; i < 12; i++) {
+		double mb = 256.0 * (i + 1);
+		double base = mb <= 1280 ? 100e3 : mb <= 2304 ? 600e3 : 8e6;
+		p50[i] = base * (1 + 0.04 * ((i % 3) - 1)); /* +-4% wobble */
+	}
+	struct stats_tier t[8];
+	size_t n = stats_tiers(p50, 12, 0.25, t, 8);
+	CHECK_EQ_U(n, 3);
+	CHECK_EQ_U(t[0].first, 0);
+	CHECK_EQ_U(t[0].last, 4);  /* 1.25G */
+	CHECK_EQ_U(t[1].first, 5); /* 1.5G */
+	CHECK_EQ_U(t[1].last, 8);  /* 2.25G */
+	CHECK_EQ_U(t[2].first, 9); /* 2.5G */
+	CHECK_EQ_U(t[2].last, 11);
+	CHECK_NEAR(t[1].level, 600e3, 600e3 * 0.05);
+}
+
+TEST(a_flat_sweep_is_one_tier)
+{
+	double v[] = { 100, 104, 97, 101, 99, 103 };
+	struct stats_tier t[4];
+	CHECK_EQ_U(stats_tiers(v, 6, 0.25, t, 4), 1);
+	CHECK_EQ_U(t[0].last, 5);
+}
+
+TEST(burst_credits_running_out_is_one_step_down)
+{
+	/* 30 buckets at ~3000 ops/s, then 30 at ~100 (credits gone) with noise. */
+	double x[60];
+	for (int i = 0; i < 60; i++)
+		x[i] = (i < 30 ? 3000 : 100) * (1 + 0.05 * ((i * 7 % 5) - 2) / 2.0);
+	struct stats_step s[4];
+	size_t n = stats_regimes(x, 60, 3, 0.2, s, 4);
+	CHECK_EQ_U(n, 1);
+	CHECK_EQ_U(s[0].at, 30);
+	CHECK_NEAR(s[0].before, 3000, 60);
+	CHECK_NEAR(s[0].after, 100, 5);
+}
+
+TEST(noise_and_a_single_spike_are_not_regimes)
+{
+	double x[40];
+	for (int i = 0; i < 40; i++)
+		x[i] = 1000 * (1 + 0.08 * ((i * 13 % 7) - 3) / 3.0);
+	x[17] = 5000; /* one bucket spike: not lasting */
+	struct stats_step s[4];
+	CHECK_EQ_U(stats_regimes(x, 40, 3, 0.2, s, 4), 0);
+}
+
+/* Random walk with +-10% steps (deterministic), optionally divided by 5 from index cliff on. */
+static void walk(double *x, int n, unsigned seed, int cliff)
+{
+	double v = 1000;
+	unsigned s = seed;
+	for (int i = 0; i < n; i++) {
+		s = s * 1103515245u + 12345u;
+		v *= 0.9 + 0.2 * (double)((s >> 8) & 0xffff) / 65536.0;
+		x[i] = cliff >= 0 && i >= cliff ? v / 5 : v;
+	}
+}
+
+TEST(slow_drift_is_not_a_regime_but_a_cliff_in_it_is)
+{
+	double x[60];
+	struct stats_step s[8];
+	size_t flagged = 0;
+	for (unsigned seed = 1; seed <= 30; seed++) {
+		walk(x, 60, seed, -1);
+		flagged += stats_regimes(x, 60, 3, 0.2, s, 8) > 0;
+	}
+	CHECK(flagged <= 3); /* at most one walk in ten shows an abrupt 20% jump */
+	size_t found = 0;
+	for (unsigned seed = 1; seed <= 30; seed++) {
+		walk(x, 60, seed, 31);
+		size_t n = stats_regimes(x, 60, 3, 0.2, s, 8);
+		for (size_t k = 0; k < n; k++)
+			found += s[k].at == 31 && s[k].after < s[k].before;
+	}
+	CHECK_EQ_U(found, 30);
+}
+
+TEST(step_up_then_down_is_two_regimes)
+{
+	double x[45];
+	for (int i = 0; i < 45; i++)
+		x[i] = i < 15 ? 500 : i < 30 ? 1500 : 500;
+	struct stats_step s[4];
+	size_t n = stats_regimes(x, 45, 3, 0.2, s, 4);
+	CHECK_EQ_U(n, 2);
+	CHECK_EQ_U(s[0].at, 15);
+	CHECK_EQ_U(s[1].at, 30);
+	CHECK_NEAR(s[0].after, 1500, 1e-9);
+	CHECK_NEAR(s[1].after, 500, 1e-9);
+}
+
+int main(void)
+{
+	RUN(median_of_odd_and_even_counts);
+	RUN(mad_of_a_known_sample);
+	RUN(cv_of_constant_and_spread_series);
+	RUN(mad_flags_the_slow_host_and_only_it);
+	RUN(half_the_median_flags_even_when_mad_is_zero);
+	RUN(fast_hosts_are_never_bad_apples);
+	RUN(thread_optimum_is_smallest_count_within_5_percent);
+	RUN(two_latency_modes_with_their_shares);
+	RUN(one_broad_mode_is_not_split_by_noise);
+	RUN(three_modes_and_a_tiny_one_dropped);
+	RUN(empty_histogram_has_no_modes);
+	RUN(cache_tiers_of_the_companion_study);
+	RUN(a_flat_sweep_is_one_tier);
+	RUN(burst_credits_running_out_is_one_step_down);
+	RUN(noise_and_a_single_spike_are_not_regimes);
+	RUN(step_up_then_down_is_two_regimes);
+	RUN(slow_drift_is_not_a_regime_but_a_cliff_in_it_is);
+	return check_summary("report_stats");
+}
