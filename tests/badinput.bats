@@ -67,3 +67,7 @@ check_rows() {
 @test "the raid scripts reject bad input clearly" {
   check_rows "$ROOT/raid/"
 }
+
+@test "the scripts reject bad input clearly" {
+  check_rows "$ROOT/scripts/"
+}
