@@ -235,6 +235,26 @@ os.execv(sys.argv[1], sys.argv[1:])' "$PROVISION" --results-dir "$RESULTS" --ami
   [ "$(jq -r .status "$RESULTS/sigterm/state.json")" = torn-down ]
 }
 
+@test "a provisioning killed outright leaves a state file that ec2-teardown cleans up from" {
+  local pid
+  set -m
+  "$PROVISION" --results-dir "$RESULTS" --ami "$MOTO_AMI" --run-id killed -n 3 -m 1 \
+    >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+  pid=$!
+  set +m
+  wait_for_state killed '.instances | length >= 1' "$pid"
+  # SIGKILL to the script and its aws call: no trap, no cleanup.
+  kill -KILL -- "-$pid"
+  wait "$pid" || true
+  local state=$RESULTS/killed/state.json
+  [ "$(jq -r .status "$state")" = provisioning ]
+  [ "$(live_instances killed)" -ge 1 ]
+  run teardown_run --run-id killed
+  [ "$status" -eq 0 ]
+  assert_nothing_left killed
+  [ "$(jq -r .status "$state")" = torn-down ]
+}
+
 @test "more than --max-instances is refused without --yes: exit 2, nothing created" {
   run provision --run-id toomany -n 5 --max-instances 4
   [ "$status" -eq 2 ]
