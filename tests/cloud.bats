@@ -145,6 +145,14 @@ wait_for_state() {
 @test "teardown terminates the instances and deletes every volume of the run" {
   [ -f "$RESULTS/big/state.json" ] # made by the previous test
   [ "$(live_instances big)" -eq 3 ]
+  # --dry-run prints what it would do and changes nothing.
+  run --separate-stderr teardown_run --run-id big --dry-run
+  [ "$status" -eq 0 ]
+  [ "$(grep -c "^aws .*--endpoint-url $MOTO_ENDPOINT .* ec2 terminate-instances --instance-ids i-" <<<"$output")" -eq 1 ]
+  [ "$(grep -o ' i-[0-9a-f]*' <<<"$(grep ' terminate-instances ' <<<"$output")" | wc -l)" -eq 3 ]
+  [ "$(grep -c ' ec2 delete-volume --volume-id vol-' <<<"$output")" -eq 12 ]
+  [ "$(live_instances big)" -eq 3 ]
+  [ "$(tagged_volumes big)" -eq 15 ] # 12 data + 3 root volumes
   run teardown_run --run-id big
   [ "$status" -eq 0 ]
   assert_nothing_left big
