@@ -116,16 +116,17 @@ state_init() {
 # file) and locked (background jobs may update it at once). No-op with
 # --dry-run or without a state file.
 state_update() {
-  local filter=$1 tmp lock
+  local filter=$1 tmp dir
   shift
   [[ "$DRY_RUN" == 1 || -z "$STATE_FILE" || ! -f "$STATE_FILE" ]] && return 0
   tmp=$STATE_FILE.tmp.$BASHPID
-  lock=$(dirname "$STATE_FILE")/.state.lock
+  dir=$(dirname "$STATE_FILE")
+  # The lock is on the directory: the file itself is replaced by mv.
   (
     flock 9
     jq --arg now_ "$(now_utc)" "$@" "($filter) | .updatedAt = \$now_" "$STATE_FILE" >"$tmp" &&
       mv "$tmp" "$STATE_FILE"
-  ) 9>"$lock"
+  ) 9<"$dir"
 }
 
 # How many aws calls each_parallel runs at once.

@@ -145,6 +145,14 @@ wait_for_state() {
 @test "teardown terminates the instances and deletes every volume of the run" {
   [ -f "$RESULTS/big/state.json" ] # made by the previous test
   [ "$(live_instances big)" -eq 3 ]
+  # --dry-run prints what it would do and changes nothing.
+  run --separate-stderr teardown_run --run-id big --dry-run
+  [ "$status" -eq 0 ]
+  [ "$(grep -c "^aws .*--endpoint-url $MOTO_ENDPOINT .* ec2 terminate-instances --instance-ids i-" <<<"$output")" -eq 1 ]
+  [ "$(grep -o ' i-[0-9a-f]*' <<<"$(grep ' terminate-instances ' <<<"$output")" | wc -l)" -eq 3 ]
+  [ "$(grep -c ' ec2 delete-volume --volume-id vol-' <<<"$output")" -eq 12 ]
+  [ "$(live_instances big)" -eq 3 ]
+  [ "$(tagged_volumes big)" -eq 15 ] # 12 data + 3 root volumes
   run teardown_run --run-id big
   [ "$status" -eq 0 ]
   assert_nothing_left big
@@ -201,16 +209,22 @@ wait_for_state() {
   local pid
   # Job control: the background job gets its own process group, as a
   # foreground job of a terminal has; Ctrl-C signals that whole group.
+  # SIGINT is reset to default first: when these tests run in the background
+  # it is ignored, and bash cannot trap a signal ignored at its start.
   set -m
-  "$PROVISION" --results-dir "$RESULTS" --ami "$MOTO_AMI" --run-id sigint -n 1 -m 8 \
-    >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+  python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$PROVISION" --results-dir "$RESULTS" --ami "$MOTO_AMI" \
+    --run-id sigint -n 1 -m 8 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
   pid=$!
   set +m
   wait_for_state sigint '.volumes | length >= 2' "$pid"
+  # The script catches SIGINT (its trap), so Ctrl-C reaches it.
+  (($(awk '/^SigCgt:/ { print "0x" $2 }' "/proc/$pid/status") & 2))
   kill -INT -- "-$pid"
   local rc=0
   wait "$pid" || rc=$?
-  [ "$rc" -eq 130 ]
+  [ "$rc" -eq 130 ] || { cat "$BATS_TEST_TMPDIR/out"; echo "rc=$rc"; false; }
   grep -q 'tearing down' "$BATS_TEST_TMPDIR/out"
   assert_nothing_left sigint
 }
@@ -227,6 +241,26 @@ wait_for_state() {
   [ "$rc" -eq 143 ] || { cat "$BATS_TEST_TMPDIR/out"; echo "rc=$rc"; false; }
   assert_nothing_left sigterm
   [ "$(jq -r .status "$RESULTS/sigterm/state.json")" = torn-down ]
+}
+
+@test "a provisioning killed outright leaves a state file that ec2-teardown cleans up from" {
+  local pid
+  set -m
+  "$PROVISION" --results-dir "$RESULTS" --ami "$MOTO_AMI" --run-id killed -n 3 -m 1 \
+    >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+  pid=$!
+  set +m
+  wait_for_state killed '.instances | length >= 1' "$pid"
+  # SIGKILL to the script and its aws call: no trap, no cleanup.
+  kill -KILL -- "-$pid"
+  wait "$pid" || true
+  local state=$RESULTS/killed/state.json
+  [ "$(jq -r .status "$state")" = provisioning ]
+  [ "$(live_instances killed)" -ge 1 ]
+  run teardown_run --run-id killed
+  [ "$status" -eq 0 ]
+  assert_nothing_left killed
+  [ "$(jq -r .status "$state")" = torn-down ]
 }
 
 @test "more than --max-instances is refused without --yes: exit 2, nothing created" {
