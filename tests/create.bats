@@ -88,3 +88,14 @@ teardown() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"--force"* && "$output" == *"--threads"* ]]
 }
+
+@test "create shows a progress bar with rate and ETA on a terminal, nothing otherwise" {
+  command -v script >/dev/null || skip "script (util-linux) not installed"
+  script -qec "$IOBENCH create $TMP/a 1G" "$TMP/tty.log" >/dev/null
+  [ "$(tr '\r' '\n' < "$TMP/tty.log" | grep -cE '^\[[# ]{30}\] +[0-9]+% .* MB/s +ETA [0-9]+s')" -ge 1 ]
+  tr '\r' '\n' < "$TMP/tty.log" | grep -q '100% 1.00 GiB / 1.00 GiB'
+  rm -f "$TMP/a"
+  run "$IOBENCH" create "$TMP/a" 64M
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+}
