@@ -1,8 +1,12 @@
 # Makefile - build, test and install iobench. Run ./configure first.
+# Every target but these needs ./configure's config.mk.
+NOCONFIG_GOALS = configure-check clean distclean
+ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard config.mk),)
 $(error config.mk is missing: run ./configure first)
 endif
-include config.mk
+endif
+-include config.mk
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude \
