@@ -70,6 +70,7 @@ struct rep_db {
 	size_t nbonnie, bonnie_cap;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
+	unsigned long warnings; /* messages written to diag (or suppressed by -q) */
 	FILE *diag; /* where "iobench: FILE:LINE: ..." warnings go (stderr) */
 };
 

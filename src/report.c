@@ -225,9 +225,11 @@ int cmd_report(int argc, char **argv)
 		*eq = '=';
 	}
 	if (db.ncells == 0 && db.nbonnie == 0) {
-		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n",
-			argv[optind], argc - optind > 1 ? " and the other paths" : "",
-			nonly ? " that match --only" : "");
+		/* One line per problem: say "nothing usable" only when nothing else was said. */
+		if (db.warnings == 0 || !db.diag)
+			fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n",
+				argv[optind], argc - optind > 1 ? " and the other paths" : "",
+				nonly ? " that match --only" : "");
 		rep_db_free(&db);
 		json_decref(prices);
 		return EXIT_RUNTIME;

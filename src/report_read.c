@@ -42,6 +42,7 @@ static void *xrealloc(void *p, size_t n)
 __attribute__((format(printf, 3, 4)))
 static void warn_at(struct rep_db *db, const char *where, const char *fmt, ...)
 {
+	db->warnings++;
 	if (!db->diag)
 		return;
 	va_list ap;
@@ -193,6 +194,17 @@ static void cell_add_point(struct rep_cell *c, double t, double ops, double p50,
 	c->pts[c->npts].p50 = p50;
 	c->pts[c->npts].p99 = p99;
 	c->npts++;
+}
+
+/* Raw control characters (JSON escapes them): a first line with one is not text. */
+static bool has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			return true;
+	}
+	return false;
 }
 
 /* ---- one JSON document ---- */
@@ -528,6 +540,13 @@ void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit
 	db->files++;
 	while ((n = getline(&line, &cap, f)) > 0) {
 		lineno++;
+		if (memchr(line, '\0', (size_t)n) || (lineno == 1 && has_control(line, (size_t)n))) {
+			/* One message for a binary file, not one per "line" of it. */
+			snprintf(where, sizeof(where), "%s:%lu", name, lineno);
+			warn_at(db, where, "binary data, not a results file; rest of the file skipped");
+			db->skipped++;
+			break;
+		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		size_t skip = strspn(line, " \t");
@@ -618,6 +637,7 @@ static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		int e = errno;
+		db->warnings++;
 		if (db->diag)
 			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
 		return -e;
@@ -638,6 +658,7 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
 		int e = errno;
+		db->warnings++;
 		if (db->diag)
 			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
 		return -e;
@@ -674,6 +695,7 @@ int rep_read_path(struct rep_db *db, const char *path)
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		int e = errno;
+		db->warnings++;
 		if (db->diag)
 			fprintf(db->diag, "iobench: %s: %s\n", path, strerror(e));
 		return -e;
