@@ -88,3 +88,32 @@ stop_after() {
   run "$IOBENCH" -q -o 'read,4096.5,4K,4K' -d 1 "$TMP/f"
   [ "$status" -eq 2 ]
 }
+
+@test "a signal during a sweep of short runs keeps every finished line and exits 130" {
+  "$IOBENCH" -q -o read4k -t 1..200 -n 200 -d 30 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null &
+  pid=$!
+  sleep 1.5
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ]
+  n=$(wc -l < "$TMP/o.jsonl")
+  [ "$n" -ge 1 ] && [ "$n" -lt 200 ]
+  # every line whole; only the last may be marked interrupted
+  [ "$(jq -c . "$TMP/o.jsonl" | wc -l)" -eq "$n" ]
+  [ "$(jq -r '.threads' "$TMP/o.jsonl" | paste -sd, -)" = "$(seq -s, 1 "$n")" ]
+  [ "$(jq -s '[.[:-1][] | .interrupted] | any' "$TMP/o.jsonl")" = false ]
+}
+
+@test "SIGINT stops a report at once with 130 and no partial table" {
+  for i in $(seq 1 300); do "$IOBENCH" -q -o read4k -n 5 -d 5 --label "i=$i" --json "$TMP/r.jsonl" "$TMP/f"; done
+  for i in $(seq 1 6); do cat "$TMP/r.jsonl"; done > "$TMP/big.jsonl"
+  "$IOBENCH" report --json "$TMP/big.jsonl" > "$TMP/out.json" &
+  pid=$!
+  sleep 0.05
+  kill -INT "$pid"
+  rc=0
+  wait "$pid" || rc=$?
+  if [ "$rc" -eq 0 ]; then skip "report finished before the signal"; fi
+  [ "$rc" -eq 130 ]
+}
