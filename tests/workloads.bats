@@ -165,3 +165,16 @@ raw_offsets() {
          and .[0].startUtc == "2026-11-22T04:26:40Z" and (.[0].change - 1.594 | fabs) < 0.01' <<<"$output"
   jq -e '.watch[0].periods == 12 and .watch[0].regimeChanges == 1' <<<"$output"
 }
+
+@test "sequential and mixed ops work with every engine and with --rate" {
+  for e in sync libaio io_uring; do
+    depth=1
+    [ "$e" = sync ] || depth=4
+    "$IOBENCH" -q -e "$e" --iodepth "$depth" -o seqread64k -o rw4k:50 -d 1 --json "$TMP/$e.jsonl" "$TMP/f"
+    jq -e '.operations[0].total.count > 0 and .operations[0].total.errorCount == 0
+           and .operations[1].reads.total.count > 0 and .operations[1].writes.total.count > 0
+           and .operations[1].total.errorCount == 0' "$TMP/$e.jsonl"
+  done
+  "$IOBENCH" -q --rate 1000 -o rw4k:50 -o seqread4k -d 2 --no-direct --json "$TMP/rate.jsonl" "$TMP/f" 2>/dev/null
+  jq -e '[.operations[] | (.iops / 1000 - 1 | fabs) < 0.05] | all' "$TMP/rate.jsonl"
+}
