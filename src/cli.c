@@ -514,15 +514,9 @@ static bool uses_thread_list(const struct cli *c)
 	return false;
 }
 
-static int run_all(struct cli *c)
+static int run_all(struct cli *c, const struct target_info *t, const sigset_t *sigs)
 {
-	sigset_t sigs;
-	run_block_stop_signals(&sigs);
-
-	struct target_info t;
-	int rc = prepare_target(c, &t, &sigs);
-	if (rc != 0)
-		return rc;
+	int rc;
 
 	/* Sweep order; with --shuffle a seeded Fisher-Yates. */
 	size_t nruns = uses_thread_list(c) ? c->ncounts : 1;
@@ -550,20 +544,20 @@ static int run_all(struct cli *c)
 		unsigned count = c->counts[r];
 		build_ops(c, count, ops);
 		if (r == 0)
-			warn_buffered(c, &t, ops);
+			warn_buffered(c, t, ops);
 		struct run_config cfg = {
-			.target = &t, .ops = ops, .nops = c->nops,
+			.target = t, .ops = ops, .nops = c->nops,
 			.duration_ns = c->duration_ns, .bucket_ns = c->bucket_ns, .max_ops = c->max_ops,
 			.span = c->span, .seed = c->seed, .engine = engine_find(c->engine),
 			.iodepth = c->iodepth, .rate = c->rate, .progress = !c->quiet && isatty(STDERR_FILENO),
-			.stop_signals = &sigs, .raw = raw,
+			.stop_signals = sigs, .raw = raw,
 		};
 		if (raw) {
 			char when[64];
 			time_t now = time(NULL);
 			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
 			fprintf(raw, "# date: %s\n# arguments: %s\n# filesize: %llu\n# threadSpecs:", when,
-				c->command_line, (unsigned long long)t.size);
+				c->command_line, (unsigned long long)t->size);
 			for (size_t i = 0; i < c->nops; i++)
 				fprintf(raw, " %s x %g", ops[i].spec.signature, ops[i].thread_count);
 			fputc('\n', raw);
@@ -616,7 +610,7 @@ static int run_all(struct cli *c)
 		}
 		/* A signal between runs stops the sweep too. */
 		struct timespec zero = { 0, 0 };
-		sig = sigtimedwait(&sigs, NULL, &zero);
+		sig = sigtimedwait(sigs, NULL, &zero);
 		if (sig > 0 && r + 1 < nruns) {
 			fprintf(stderr, "iobench: interrupted by %s between runs; %zu of %zu runs done\n",
 				strsignal(sig), r + 1, nruns);
@@ -630,25 +624,20 @@ static int run_all(struct cli *c)
 	return exit_code;
 }
 
-static int watch_all(struct cli *c)
+static int watch_all(struct cli *c, const struct target_info *t, const sigset_t *sigs)
 {
-	sigset_t sigs;
-	run_block_stop_signals(&sigs);
-	struct target_info t;
-	int rc = prepare_target(c, &t, &sigs);
-	if (rc != 0)
-		return rc;
+	int rc;
 	struct run_op ops[MAX_OPS];
 	build_ops(c, 1, ops);
-	warn_buffered(c, &t, ops);
+	warn_buffered(c, t, ops);
 	struct run_meta meta = { .command_line = c->command_line, .labels = c->labels, .nlabels = c->nlabels,
 				 .threads = 1, .seed_given = c->seed_given, .mode = "watch",
 				 .interval_s = (double)c->interval_ns / 1e9 };
 	struct watch_config wc = {
-		.target = &t, .ops = ops, .nops = c->nops, .span = c->span,
+		.target = t, .ops = ops, .nops = c->nops, .span = c->span,
 		.interval_ns = c->interval_ns, .period_ns = c->period_ns, .max_periods = c->max_periods,
 		.seed = c->seed, .json_path = c->json_path ? c->json_path : "-", .meta = &meta,
-		.stop_signals = &sigs, .quiet = c->quiet,
+		.stop_signals = sigs, .quiet = c->quiet,
 	};
 	char err[512];
 	rc = watch_run(&wc, err, sizeof(err));
@@ -706,7 +695,13 @@ static int cli_main(int argc, char **argv, bool watch)
 			c.command_line = s;
 		}
 	}
-	rc = c.watch ? watch_all(&c) : run_all(&c);
+	/* Signals are awaited, never handled: block them before any thread exists. */
+	sigset_t sigs;
+	run_block_stop_signals(&sigs);
+	struct target_info t;
+	rc = prepare_target(&c, &t, &sigs);
+	if (rc == 0)
+		rc = c.watch ? watch_all(&c, &t, &sigs) : run_all(&c, &t, &sigs);
 	free(c.command_line);
 	return rc;
 }
