@@ -30,6 +30,7 @@ struct io_req {
 	unsigned slot;      /* worker's bookkeeping: which in-flight slot */
 	int sync_pending;   /* worker's bookkeeping: an fdatasync follows this write */
 	size_t xfer_done;   /* engine's bookkeeping: bytes done by earlier partial completions */
+	void *pool;         /* worker's bookkeeping: the allocation buf points into */
 };
 
 struct engine;

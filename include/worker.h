@@ -21,6 +21,16 @@
 #include "prng.h"
 #include "raw.h"
 
+/*
+ * Writes up to this size get wholly fresh random bytes each time. Larger
+ * ones draw from a per-request random pool at a random aligned offset and
+ * get a fresh 8-byte stamp in every 512-byte sector: no two sectors ever
+ * written are alike, a record within a write is random, and the cost is a
+ * few microseconds instead of regenerating megabytes.
+ */
+#define WORKER_REFILL_MAX (64u << 10)
+#define WORKER_POOL_EXTRA (1u << 20)
+
 /* Most requests one thread keeps in flight (--iodepth). */
 #define WORKER_MAX_DEPTH 1024
 

@@ -87,7 +87,7 @@ static void worker_free(struct worker *w)
 	}
 	if (w->reqs) {
 		for (unsigned i = 0; i < w->eng.depth; i++)
-			free(w->reqs[i].buf);
+			free(w->reqs[i].pool);
 		free(w->reqs);
 	}
 	if (w->eng.ops && w->eng.priv)
@@ -158,16 +158,20 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 
 	size_t mem_align = cfg->target->dio_mem_align > 4096 ? cfg->target->dio_mem_align : 4096;
 	size_t buflen = (op->spec.size + mem_align - 1) / mem_align * mem_align;
+	/* Large writes draw from a pool at varying offsets (see WORKER_REFILL_MAX). */
+	if (op->spec.kind != OP_READ && op->spec.size > WORKER_REFILL_MAX)
+		buflen += WORKER_POOL_EXTRA;
 	/* Buffers start random (the preflight write uses one); writes refill them. */
 	for (unsigned i = 0; i < w->eng.depth; i++) {
-		if (posix_memalign(&w->reqs[i].buf, mem_align, buflen) != 0) {
-			w->reqs[i].buf = NULL;
+		if (posix_memalign(&w->reqs[i].pool, mem_align, buflen) != 0) {
+			w->reqs[i].pool = NULL;
 			*rc = -ENOMEM;
 			snprintf(err, len, "out of memory for %llu-byte buffers",
 				 (unsigned long long)op->spec.size);
 			goto fail;
 		}
-		prng_fill(&w->data_rng, w->reqs[i].buf, buflen);
+		w->reqs[i].buf = w->reqs[i].pool;
+		prng_fill(&w->data_rng, w->reqs[i].pool, buflen);
 		w->reqs[i].len = op->spec.size;
 		w->reqs[i].slot = i;
 	}

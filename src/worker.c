@@ -33,6 +33,26 @@ static void sleep_until_due(uint64_t due)
 		;
 }
 
+/*
+ * Fresh data for a write, before the clock starts (see WORKER_REFILL_MAX):
+ * small writes are regenerated whole; large ones move to a random 4 KiB-
+ * aligned place in their pool and every 512-byte sector gets a new stamp.
+ */
+static void fresh_data(struct worker *w, struct io_req *r)
+{
+	if (r->len <= WORKER_REFILL_MAX) {
+		prng_fill(&w->data_rng, r->buf, r->len);
+		return;
+	}
+	size_t off = (size_t)prng_below(&w->data_rng, WORKER_POOL_EXTRA / 4096 + 1) * 4096;
+	unsigned char *p = (unsigned char *)r->pool + off;
+	for (size_t s = 0; s + sizeof(uint64_t) <= r->len; s += 512) {
+		uint64_t v = prng_next(&w->data_rng);
+		memcpy(p + s, &v, sizeof(v));
+	}
+	r->buf = p;
+}
+
 static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		   unsigned *bucket, uint64_t *bucket_end)
 {
@@ -129,12 +149,9 @@ void *worker_main(void *arg)
 				r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
 			}
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
-			/*
-			 * Fresh random bytes for every write, before the clock starts:
-			 * no deduplicating or compressing layer sees data twice.
-			 */
+			/* No deduplicating or compressing layer may see data twice. */
 			if (r->kind == IO_WRITE)
-				prng_fill(&w->data_rng, r->buf, r->len);
+				fresh_data(w, r);
 			r->issue_ns = worker_now_ns();
 			if (interval) {
 				/* Open loop: latency counts from when the op was due. */

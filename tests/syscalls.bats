@@ -70,3 +70,12 @@ opens_of() {
   [ "$(split -b 4096 --filter='md5sum' "$TMP/f" | sort -u | wc -l)" -eq 256 ]
   [ "$(gzip -c "$TMP/f" | wc -c)" -gt $((1048576 * 99 / 100)) ]
 }
+
+@test "large writes stay unique and incompressible without regenerating megabytes" {
+  rm -f "$TMP/f"
+  "$IOBENCH" create -q "$TMP/f" 8M
+  "$IOBENCH" -q -o write1m -n 100 -d 30 "$TMP/f"
+  # every 512-byte sector distinct, nothing for gzip to find
+  [ "$(split -b 512 --filter='md5sum' "$TMP/f" | sort -u | wc -l)" -eq 16384 ]
+  [ "$(gzip -c "$TMP/f" | wc -c)" -gt $((8388608 * 99 / 100)) ]
+}
