@@ -35,12 +35,12 @@ struct raw_buf {
 	unsigned cur;             /* the chunk the worker fills */
 	uint32_t n;               /* records in chunk[cur] */
 	uint64_t dropped;         /* records lost because the writer was behind */
-	const char *op_word;      /* "read", "writeFlush", "write64", "rw70" */
+	char op_word[32];         /* the signature's op word: "read", "writeFlush", "write64", "rw70" */
 	int mixed;                /* add "/read" or "/write" to the op word */
 };
 
-/* Allocate a buffer's chunks. 0 or -ENOMEM. */
-int raw_buf_init(struct raw_buf *b, const char *op_word, int mixed);
+/* Allocate a buffer's chunks for an op of this signature. 0 or -ENOMEM. */
+int raw_buf_init(struct raw_buf *b, const char *signature, int mixed);
 void raw_buf_free(struct raw_buf *b);
 
 /* Append one record (worker thread only). */

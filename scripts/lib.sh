@@ -4,7 +4,7 @@
 #   source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"       (from scripts/)
 #   source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"  (from raid/)
 #
-# Provides: log, warn, die, die_usage, need_cmd, run (honours DRY_RUN),
+# Provides: quiet, log, warn, die, die_usage, need_cmd, run (honours DRY_RUN),
 # retry, usage_from_header, on_exit (stack of cleanup commands), and
 # IOBENCH_BIN (the iobench binary to use).
 
@@ -14,6 +14,11 @@ PROG=${PROG:-$(basename "${0:-iobench-script}")}
 DRY_RUN=${DRY_RUN:-0}
 # When 1, `log` stays quiet.
 QUIET=${QUIET:-0}
+
+# quiet: silence `log` from here on (what -q/--quiet means in every script).
+quiet() {
+  QUIET=1
+}
 
 # log MESSAGE...: progress on stderr.
 log() {

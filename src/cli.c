@@ -142,20 +142,19 @@ __attribute__((format(printf, 1, 2))) static int runtime_error(const char *fmt, 
 	return EXIT_RUNTIME;
 }
 
-/* The command line as one string, arguments with spaces quoted. */
-static char *join_args(int argc, char **argv)
+/* prefix, then argv[first..argc) each after a space, arguments with spaces quoted. */
+static char *join_args(int argc, char **argv, const char *prefix, int first)
 {
-	size_t len = 1;
-	for (int i = 0; i < argc; i++)
+	size_t len = strlen(prefix) + 1;
+	for (int i = first; i < argc; i++)
 		len += strlen(argv[i]) + 3;
 	char *s = malloc(len);
 	if (!s)
 		return NULL;
-	s[0] = '\0';
-	for (int i = 0; i < argc; i++) {
+	strcpy(s, prefix);
+	for (int i = first; i < argc; i++) {
 		bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t\"'") != NULL;
-		if (i)
-			strcat(s, " ");
+		strcat(s, " ");
 		if (quote)
 			strcat(s, "'");
 		strcat(s, argv[i]);
@@ -490,7 +489,7 @@ static void warn_buffered(const struct cli *c, const struct target_info *t, cons
 }
 
 /* Build this run's operations for a --threads count. */
-static int build_ops(const struct cli *c, unsigned count, struct run_op *ops)
+static void build_ops(const struct cli *c, unsigned count, struct run_op *ops)
 {
 	for (size_t i = 0; i < c->nops; i++) {
 		ops[i].spec = c->ops[i];
@@ -503,7 +502,6 @@ static int build_ops(const struct cli *c, unsigned count, struct run_op *ops)
 		}
 		ops[i].open_flags = run_open_flags(&c->ops[i], c->direct_mode, c->dsync, &ops[i].direct);
 	}
-	return 0;
 }
 
 static bool uses_thread_list(const struct cli *c)
@@ -513,6 +511,9 @@ static bool uses_thread_list(const struct cli *c)
 			return true;
 	return false;
 }
+
+static int run_sweep(struct cli *c, const struct target_info *t, const sigset_t *sigs, FILE *raw,
+		     size_t nruns);
 
 static int run_all(struct cli *c, const struct target_info *t, const sigset_t *sigs)
 {
@@ -530,7 +531,6 @@ static int run_all(struct cli *c, const struct target_info *t, const sigset_t *s
 			c->counts[j] = tmp;
 		}
 	}
-	FILE *summary = c->json_path && strcmp(c->json_path, "-") == 0 ? stderr : stdout;
 	FILE *raw = NULL;
 	if (c->raw_path) {
 		raw = fopen(c->raw_path, "a");
@@ -538,8 +538,19 @@ static int run_all(struct cli *c, const struct target_info *t, const sigset_t *s
 			return runtime_error("%s: cannot open the --raw log: %s", c->raw_path, strerror(errno));
 		setvbuf(raw, NULL, _IOFBF, 1 << 20);
 	}
+	rc = run_sweep(c, t, sigs, raw, nruns);
+	if (raw && fclose(raw) != 0 && rc == EXIT_OK)
+		return runtime_error("%s: writing the --raw log failed: %s", c->raw_path, strerror(errno));
+	return rc;
+}
+
+/* The runs of a sweep, in order; stops at the first failure or signal. */
+static int run_sweep(struct cli *c, const struct target_info *t, const sigset_t *sigs, FILE *raw,
+		     size_t nruns)
+{
+	FILE *summary = c->json_path && strcmp(c->json_path, "-") == 0 ? stderr : stdout;
 	struct run_op ops[MAX_OPS];
-	int exit_code = EXIT_OK;
+	int rc;
 	for (size_t r = 0; r < nruns; r++) {
 		unsigned count = c->counts[r];
 		build_ops(c, count, ops);
@@ -568,11 +579,8 @@ static int run_all(struct cli *c, const struct target_info *t, const sigset_t *s
 		struct run_result res;
 		char err[512];
 		rc = run_execute(&cfg, &res, err, sizeof(err));
-		if (rc < 0) {
-			if (raw)
-				fclose(raw);
+		if (rc < 0)
 			return runtime_error("%s", err);
-		}
 		if (raw && res.raw_dropped < 0)
 			fprintf(stderr, "iobench: %s: writing the --raw log failed: %s\n", c->raw_path,
 				strerror((int)-res.raw_dropped));
@@ -595,17 +603,12 @@ static int run_all(struct cli *c, const struct target_info *t, const sigset_t *s
 		bool interrupted = res.interrupted, lost = res.target_lost;
 		int sig = res.signal;
 		run_result_free(&res);
-		if (lost) {
-			if (raw)
-				fclose(raw);
+		if (lost)
 			return runtime_error("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
 					     c->target, c->json_path ? "written, marked targetLost" : "shown");
-		}
 		if (interrupted) {
 			fprintf(stderr, "iobench: interrupted by %s; results so far %s\n", strsignal(sig),
 				c->json_path ? "written" : "shown");
-			if (raw)
-				fclose(raw);
 			return EXIT_INTERRUPTED;
 		}
 		/* A signal between runs stops the sweep too. */
@@ -614,14 +617,10 @@ static int run_all(struct cli *c, const struct target_info *t, const sigset_t *s
 		if (sig > 0 && r + 1 < nruns) {
 			fprintf(stderr, "iobench: interrupted by %s between runs; %zu of %zu runs done\n",
 				strsignal(sig), r + 1, nruns);
-			if (raw)
-				fclose(raw);
 			return EXIT_INTERRUPTED;
 		}
 	}
-	if (raw && fclose(raw) != 0)
-		return runtime_error("%s: writing the --raw log failed: %s", c->raw_path, strerror(errno));
-	return exit_code;
+	return EXIT_OK;
 }
 
 static int watch_all(struct cli *c, const struct target_info *t, const sigset_t *sigs)
@@ -677,24 +676,9 @@ static int cli_main(int argc, char **argv, bool watch)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
-	c.command_line = join_args(argc, argv);
-	/* argv[0] is "run", "watch" or the program path: record it as "iobench ...". */
-	if (c.command_line && strcmp(argv[0], "run") != 0 && strcmp(argv[0], "watch") != 0) {
-		char *p = strchr(c.command_line, ' ');
-		char *s = malloc(strlen(c.command_line) + 16);
-		if (s) {
-			sprintf(s, "iobench%s", p ? p : "");
-			free(c.command_line);
-			c.command_line = s;
-		}
-	} else if (c.command_line) {
-		char *s = malloc(strlen(c.command_line) + 16);
-		if (s) {
-			sprintf(s, "iobench %s", c.command_line);
-			free(c.command_line);
-			c.command_line = s;
-		}
-	}
+	/* Recorded as "iobench [run|watch] ARGS...", whatever the program was called. */
+	bool named = strcmp(argv[0], "run") == 0 || strcmp(argv[0], "watch") == 0;
+	c.command_line = join_args(argc, argv, "iobench", named ? 0 : 1);
 	/* Signals are awaited, never handled: block them before any thread exists. */
 	sigset_t sigs;
 	run_block_stop_signals(&sigs);

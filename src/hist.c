@@ -59,7 +59,7 @@ unsigned hist_bucket_of(uint64_t ns)
 	if (ns <= (uint64_t)HIST_PIN_MIN)
 		return 0;
 	if (ns >= (uint64_t)HIST_PIN_MAX)
-		return bucket_by_log(HIST_PIN_MAX);
+		return HIST_NBUCKETS - 1; /* the pin maximum's bucket, the last by construction */
 	unsigned k = octave_first[63 - __builtin_clzll(ns)];
 	while (k + 1 < HIST_NBUCKETS && ns >= bounds[k + 1])
 		k++;

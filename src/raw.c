@@ -17,10 +17,11 @@ struct raw_writer {
 	pthread_t tid;
 };
 
-int raw_buf_init(struct raw_buf *b, const char *op_word, int mixed)
+int raw_buf_init(struct raw_buf *b, const char *signature, int mixed)
 {
 	memset(b, 0, sizeof(*b));
-	b->op_word = op_word;
+	/* the 2012 log names the op by its signature's first field */
+	snprintf(b->op_word, sizeof(b->op_word), "%.*s", (int)strcspn(signature, ","), signature);
 	b->mixed = mixed;
 	for (int i = 0; i < 2; i++) {
 		b->chunk[i] = malloc(sizeof(struct raw_rec) * RAW_CHUNK_RECS);

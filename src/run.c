@@ -143,9 +143,8 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 			hist_init(&w->wbuckets[i]);
 	}
 	if (cfg->raw) {
-		const char *word = op->spec.signature; /* up to the first comma */
 		w->raw = calloc(1, sizeof(*w->raw));
-		if (!w->raw || raw_buf_init(w->raw, word, op->spec.kind == OP_MIXED) < 0) {
+		if (!w->raw || raw_buf_init(w->raw, op->spec.signature, op->spec.kind == OP_MIXED) < 0) {
 			*rc = -ENOMEM;
 			snprintf(err, len, "out of memory for the --raw log buffers");
 			goto fail;
@@ -311,24 +310,15 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			rc = preflight(cfg, &cfg->ops[i], ws[k - 1], err, errlen);
 	}
 
-	/* --raw: op words are the signatures up to their first comma. */
-	char (*words)[OPSPEC_NAME_MAX] = cfg->raw ? calloc(cfg->nops, sizeof(*words)) : NULL;
 	struct raw_buf **rawbufs = cfg->raw ? calloc(nw, sizeof(*rawbufs)) : NULL;
 	struct raw_writer *rw = NULL;
 	if (rc == 0 && cfg->raw) {
-		if (!words || !rawbufs) {
+		if (!rawbufs) {
 			rc = -ENOMEM;
 			snprintf(err, errlen, "out of memory");
 		}
-		k = 0;
-		for (size_t i = 0; rc == 0 && i < cfg->nops; i++) {
-			snprintf(words[i], sizeof(words[i]), "%.*s",
-				 (int)strcspn(cfg->ops[i].spec.signature, ","), cfg->ops[i].spec.signature);
-			for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
-				ws[k]->raw->op_word = words[i];
-				rawbufs[k] = ws[k]->raw;
-			}
-		}
+		for (size_t i = 0; rc == 0 && i < nw; i++)
+			rawbufs[i] = ws[i]->raw;
 		if (rc == 0 && !(rw = raw_writer_start(cfg->raw, rawbufs, nw))) {
 			rc = -EAGAIN;
 			snprintf(err, errlen, "cannot start the --raw writer thread");
@@ -462,7 +452,6 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	}
 	for (size_t i = 0; i < nw; i++)
 		worker_free(ws[i]);
-	free(words);
 	free(ws);
 	free(tids);
 	if (rc != 0) {

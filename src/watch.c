@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 struct probe {
-	int fd;
-	void *buf;
+	struct engine eng; /* the sync engine: EINTR and short transfers as in a run */
+	struct io_req req;
 	uint64_t nslots;
 	uint64_t bytes;
 	uint64_t fdatasyncs;
@@ -22,6 +22,17 @@ struct probe {
 	int first_errno;
 	uint64_t first_err_offset;
 };
+
+/* Submit one request on the probe's engine and collect it. Returns its result. */
+static int64_t probe_io(struct probe *p, enum io_kind kind)
+{
+	struct io_req *done;
+	p->req.kind = kind;
+	int rc = p->eng.ops->submit(&p->eng, &p->req);
+	if (rc == 0)
+		rc = p->eng.ops->reap(&p->eng, &done, 1, 1, NULL) == 1 ? 0 : -EIO;
+	return rc < 0 ? rc : p->req.result;
+}
 
 /* One timed operation, the study's way. Returns 0 or -errno. */
 static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng, uint64_t *ns)
@@ -32,34 +43,22 @@ static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng
 	bool sync = op->spec.kind == OP_WRITE_N && op->spec.sync_every > 0 &&
 		    prng_below(rng, op->spec.sync_every) == 0;
 	if (write)
-		prng_fill(rng, p->buf, op->spec.size);
+		prng_fill(rng, p->req.buf, op->spec.size);
+	p->req.offset = (off_t)off;
 	uint64_t t0 = worker_now_ns();
-	size_t done = 0;
-	int rc = 0;
-	while (done < op->spec.size) {
-		ssize_t n = write ? pwrite(p->fd, (char *)p->buf + done, op->spec.size - done, (off_t)(off + done))
-				  : pread(p->fd, (char *)p->buf + done, op->spec.size - done, (off_t)(off + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (rc == 0 && sync) {
+	int64_t res = probe_io(p, write ? IO_WRITE : IO_READ);
+	if (res >= 0 && sync) {
 		p->fdatasyncs++;
-		if (fdatasync(p->fd) != 0)
-			rc = -errno;
+		res = probe_io(p, IO_FDATASYNC);
 	}
 	*ns = worker_now_ns() - t0;
-	if (rc < 0 && !p->first_errno) {
-		p->first_errno = -rc;
+	if (res < 0 && !p->first_errno) {
+		p->first_errno = (int)-res;
 		p->first_err_offset = off;
 	}
-	if (rc == 0)
+	if (res >= 0)
 		p->bytes += op->spec.size;
-	return rc;
+	return res < 0 ? (int)res : 0;
 }
 
 /* Append the period's line. */
@@ -101,19 +100,22 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 	int rc = probes && order ? 0 : -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < wc->nops; i++) {
 		const struct run_op *op = &wc->ops[i];
-		probes[i].fd = open(wc->target->path, op->open_flags);
-		if (probes[i].fd < 0) {
+		probes[i].eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
+		probes[i].eng.fd = open(wc->target->path, op->open_flags);
+		if (probes[i].eng.fd < 0) {
 			rc = -errno;
 			snprintf(err, errlen, "%s: cannot open for %s: %s%s", wc->target->path, op->spec.name,
 				 strerror(errno), errno == EINVAL && op->direct ? "; use --no-direct" : "");
 			break;
 		}
 		size_t len = (op->spec.size + 4095) / 4096 * 4096;
-		if (posix_memalign(&probes[i].buf, 4096, len) != 0) {
+		if (posix_memalign(&probes[i].req.buf, 4096, len) != 0 ||
+		    probes[i].eng.ops->init(&probes[i].eng) != 0) {
 			rc = -ENOMEM;
 			snprintf(err, errlen, "out of memory");
 			break;
 		}
+		probes[i].req.len = op->spec.size;
 		probes[i].nslots = (wc->span - op->spec.size) / op->spec.align + 1;
 		hist_init(&probes[i].h);
 		order[i] = i;
@@ -176,9 +178,11 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 			break;
 	}
 	for (size_t i = 0; probes && i < wc->nops; i++) {
-		if (probes[i].fd > 0)
-			close(probes[i].fd);
-		free(probes[i].buf);
+		if (probes[i].eng.priv)
+			probes[i].eng.ops->cleanup(&probes[i].eng);
+		if (probes[i].eng.fd > 0)
+			close(probes[i].eng.fd);
+		free(probes[i].req.buf);
 	}
 	free(probes);
 	free(order);

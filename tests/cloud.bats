@@ -15,12 +15,7 @@ setup_file() {
     export MOTO_SKIP=$why
     return 0
   fi
-  moto_start
-  # Before any script runs: every aws call must go to moto on 127.0.0.1.
-  moto_assert_local || { moto_stop; return 1; }
-  MOTO_AMI=$(moto_default_ami)
-  [[ "$MOTO_AMI" == ami-* ]] || { echo "no AMI in moto's catalogue" >&2; moto_stop; return 1; }
-  export MOTO_AMI
+  moto_up || return 1
   export RESULTS=$BATS_FILE_TMPDIR/results
 }
 

@@ -113,3 +113,15 @@ moto_default_ami() {
     --filters 'Name=name,Values=ubuntu/images/hvm-ssd/ubuntu-xenial-16.04-amd64-server-*' |
     jq -r '[.Images[].ImageId] | sort | .[0] // empty'
 }
+
+# moto_up: start moto, make sure every aws call goes to it (127.0.0.1), and
+# export MOTO_AMI (an image from moto's catalogue). Returns 1, moto stopped,
+# when any of that fails. For setup_file.
+moto_up() {
+  moto_start
+  # Before any script runs: every aws call must go to moto on 127.0.0.1.
+  moto_assert_local || { moto_stop; return 1; }
+  MOTO_AMI=$(moto_default_ami)
+  [[ "$MOTO_AMI" == ami-* ]] || { echo "no AMI in moto's catalogue" >&2; moto_stop; return 1; }
+  export MOTO_AMI
+}
