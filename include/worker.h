@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "hist.h"
 #include "opspec.h"
@@ -70,8 +71,5 @@ struct worker {
 
 /* Thread entry point: arg is a struct worker *. Returns NULL. */
 void *worker_main(void *arg);
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t worker_now_ns(void);
 
 #endif

@@ -1,6 +1,7 @@
 /* cli.c - `iobench [run]`: parse options, check the target, run, report. */
 #include "commands.h"
 #include "create.h"
+#include "clock.h"
 #include "engine.h"
 #include "opspec.h"
 #include "output.h"
@@ -59,6 +60,8 @@ static const char run_usage[] =
 	"      --rate IOPS       open loop: each op issues IOPS operations per second in total\n"
 	"                        (split across its threads) on a fixed schedule; latency\n"
 	"                        counts from when each op was due, service time apart\n"
+	"      --clock SOURCE    time source: auto (the TSC where the kernel keeps time\n"
+	"                        with it, else clock_gettime; default), tsc, clock_gettime\n"
 	"      --seed N          seed for offsets and data (same seed, same offsets)\n"
 	"      --label KEY=VALUE recorded in the JSON (repeatable)\n"
 	"      --json FILE       append one JSON line per run ('-' for stdout)\n"
@@ -86,7 +89,8 @@ static const char watch_usage[] =
 	"      --json FILE       append the lines here (default stdout)\n"
 	"      --size SIZE       create TARGET with random data if it does not exist\n"
 	"      --span SIZE       only use offsets in the first SIZE bytes\n"
-	"      --direct, --no-direct, --dsync, --seed N, --label KEY=VALUE, --force\n"
+	"      --direct, --no-direct, --dsync, --seed N, --label KEY=VALUE, --force,\n"
+	"      --clock SOURCE (as for 'iobench run')\n"
 	"  -q, --quiet           no line on stderr per period\n"
 	"\n"
 	"SIGINT, SIGTERM and SIGHUP write the partial period (marked interrupted), exit 130.\n"
@@ -105,6 +109,7 @@ struct cli {
 	const char *engine;
 	unsigned iodepth;
 	double rate;
+	enum clock_choice clock;
 	uint64_t seed;
 	bool seed_given;
 	const char *labels[MAX_LABELS];
@@ -167,7 +172,7 @@ static char *join_args(int argc, char **argv, const char *prefix, int first)
 enum {
 	OPT_SIZE = 256, OPT_SPAN, OPT_DIRECT, OPT_NO_DIRECT, OPT_DSYNC, OPT_SEED, OPT_LABEL,
 	OPT_JSON, OPT_FORCE, OPT_SHUFFLE, OPT_IODEPTH, OPT_RATE, OPT_RAW,
-	OPT_INTERVAL, OPT_PERIOD, OPT_COUNT,
+	OPT_INTERVAL, OPT_PERIOD, OPT_COUNT, OPT_CLOCK,
 };
 
 static int parse_duration_opt(const char *name, const char *arg, uint64_t *out)
@@ -215,6 +220,7 @@ static int parse_args(struct cli *c, int argc, char **argv)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "period", required_argument, NULL, OPT_PERIOD },
 		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "span", required_argument, NULL, OPT_SPAN },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
@@ -277,6 +283,10 @@ static int parse_args(struct cli *c, int argc, char **argv)
 			if (units_parse_u64(optarg, 1, 1024, &v) < 0)
 				return usage_error("bad --iodepth '%s'; use 1 to 1024", optarg);
 			c->iodepth = (unsigned)v;
+			break;
+		case OPT_CLOCK:
+			if (!clock_choice_parse(optarg, &c->clock))
+				return usage_error("bad --clock '%s'; use auto, tsc or clock_gettime", optarg);
 			break;
 		case OPT_RATE: {
 			char *end;
@@ -679,6 +689,11 @@ static int cli_main(int argc, char **argv, bool watch)
 	/* Recorded as "iobench [run|watch] ARGS...", whatever the program was called. */
 	bool named = strcmp(argv[0], "run") == 0 || strcmp(argv[0], "watch") == 0;
 	c.command_line = join_args(argc, argv, "iobench", named ? 0 : 1);
+	char why[160];
+	if (clock_setup(c.clock, why, sizeof(why)) < 0) {
+		free(c.command_line);
+		return usage_error("--clock tsc: %s; use --clock auto", why);
+	}
 	/* Signals are awaited, never handled: block them before any thread exists. */
 	sigset_t sigs;
 	run_block_stop_signals(&sigs);

@@ -167,7 +167,7 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		goto out;
 	}
 	bool tty = o->progress && isatty(STDERR_FILENO);
-	uint64_t t0 = worker_now_ns();
+	uint64_t t0 = clock_now_ns();
 	int sig = 0;
 	while (atomic_load(&f.written) < size && !atomic_load(&f.error)) {
 		struct timespec ts_wait = { .tv_sec = 0, .tv_nsec = 200000000 };
@@ -179,7 +179,7 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 			break;
 		}
 		if (tty)
-			show_bar(atomic_load(&f.written), size, (double)(worker_now_ns() - t0) / 1e9);
+			show_bar(atomic_load(&f.written), size, (double)(clock_now_ns() - t0) / 1e9);
 		/* All threads gone without finishing means they hit an error. */
 		if (atomic_load(&f.next) >= f.nchunks + started)
 			break;
@@ -188,7 +188,7 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		pthread_join(ts[i].tid, NULL);
 	free(ts);
 	if (tty) {
-		show_bar(atomic_load(&f.written), size, (double)(worker_now_ns() - t0) / 1e9);
+		show_bar(atomic_load(&f.written), size, (double)(clock_now_ns() - t0) / 1e9);
 		fputc('\n', stderr);
 	}
 	rc = atomic_load(&f.error);

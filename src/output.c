@@ -1,5 +1,6 @@
 /* output.c - JSON line and text summary of a run. */
 #include "output.h"
+#include "clock.h"
 #include "hist_json.h"
 #include "units.h"
 
@@ -172,7 +173,7 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 				 "runtime", (json_int_t)llround((double)cfg->duration_ns / 1e9),
 				 "bucketDuration", (json_int_t)llround((double)cfg->bucket_ns / 1e9),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
 				"tool", "iobench",
 				"version", IOBENCH_VERSION,
 				"commandLine", meta->command_line,
@@ -181,6 +182,7 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 				"target", target_json(cfg),
 				"engine", cfg->engine->name,
 				"iodepth", (json_int_t)(cfg->iodepth ? cfg->iodepth : 1),
+				"clock", clock_source_name(),
 				"seed", (json_int_t)cfg->seed,
 				"seedGiven", meta->seed_given,
 				"labels", labels,

@@ -228,7 +228,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 {
 	uint64_t next_progress = t0 + 1000000000ULL;
 	for (;;) {
-		uint64_t now = worker_now_ns();
+		uint64_t now = clock_now_ns();
 		if (now >= end)
 			return 0;
 		uint64_t left = end - now;
@@ -246,7 +246,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 			return sig;
 		if (!target_still_there(cfg->target))
 			return -1;
-		now = worker_now_ns();
+		now = clock_now_ns();
 		if (cfg->progress && now >= next_progress) {
 			show_progress(cfg, ws, nw, t0, now);
 			next_progress += 1000000000ULL;
@@ -354,7 +354,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		}
 	}
 	if (rc == 0 || started > 0) {
-		t0 = worker_now_ns();
+		t0 = clock_now_ns();
 		end = rc == 0 ? t0 + cfg->duration_ns : t0;
 		res->launch_time = time(NULL);
 		pthread_barrier_wait(&barrier);
@@ -379,7 +379,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 				ws[i] = NULL;
 			}
 		}
-		res->elapsed_s = (double)(worker_now_ns() - t0) / 1e9;
+		res->elapsed_s = (double)(clock_now_ns() - t0) / 1e9;
 		if (cfg->progress)
 			fprintf(stderr, "\r\033[K");
 		pthread_barrier_destroy(&barrier);

@@ -45,13 +45,13 @@ static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng
 	if (write)
 		prng_fill(rng, p->req.buf, op->spec.size);
 	p->req.offset = (off_t)off;
-	uint64_t t0 = worker_now_ns();
+	uint64_t t0 = clock_now_ns();
 	int64_t res = probe_io(p, write ? IO_WRITE : IO_READ);
 	if (res >= 0 && sync) {
 		p->fdatasyncs++;
 		res = probe_io(p, IO_FDATASYNC);
 	}
-	*ns = worker_now_ns() - t0;
+	*ns = clock_now_ns() - t0;
 	if (res < 0 && !p->first_errno) {
 		p->first_errno = (int)-res;
 		p->first_err_offset = off;
@@ -124,11 +124,11 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 	prng_seed(&rng, wc->seed, 0x3a7c);
 	uint64_t periods = 0;
 	while (rc == 0) {
-		uint64_t p0 = worker_now_ns();
+		uint64_t p0 = clock_now_ns();
 		time_t start = time(NULL);
 		uint64_t round = p0;
 		int sig = 0;
-		while (worker_now_ns() - p0 < wc->period_ns) {
+		while (clock_now_ns() - p0 < wc->period_ns) {
 			/* each op once, in a fresh random order */
 			for (size_t i = wc->nops; i > 1; i--) {
 				size_t j = (size_t)prng_below(&rng, i), tmp = order[i - 1];
@@ -144,7 +144,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 					hist_record_error(&p->h);
 			}
 			round += wc->interval_ns;
-			uint64_t now = worker_now_ns();
+			uint64_t now = clock_now_ns();
 			if (round < now)
 				round = now; /* fell behind (a stall): do not burst to catch up */
 			uint64_t until = round < p0 + wc->period_ns ? round : p0 + wc->period_ns;
@@ -157,7 +157,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 					break;
 			}
 		}
-		double elapsed = (double)(worker_now_ns() - p0) / 1e9;
+		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
 		rc = emit(wc, probes, start, elapsed, sig > 0);
 		if (rc < 0) {
 			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));

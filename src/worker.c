@@ -6,20 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-uint64_t worker_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 /*
  * Open loop needs ops to leave on time: sleep to just before the due time
  * (timer slack is set to 1 ns for the thread), then spin the last stretch.
@@ -28,8 +14,8 @@ static void sleep_until(uint64_t ns)
 static void sleep_until_due(uint64_t due)
 {
 	if (due > SPIN_NS)
-		sleep_until(due - SPIN_NS);
-	while (worker_now_ns() < due)
+		clock_sleep_until(due - SPIN_NS);
+	while (clock_now_ns() < due)
 		;
 }
 
@@ -88,7 +74,7 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 
 static void pause_for(double ns)
 {
-	sleep_until(worker_now_ns() + (uint64_t)ns);
+	clock_sleep_until(clock_now_ns() + (uint64_t)ns);
 }
 
 void *worker_main(void *arg)
@@ -130,7 +116,7 @@ void *worker_main(void *arg)
 				if (inflight == 0) {
 					/* Nothing to collect: sleep until due (or the end), then look again. */
 					sleep_until_due(due < end ? due : end);
-					t = worker_now_ns();
+					t = clock_now_ns();
 					continue;
 				}
 				uint64_t left = due - t;
@@ -152,7 +138,7 @@ void *worker_main(void *arg)
 			/* No deduplicating or compressing layer may see data twice. */
 			if (r->kind == IO_WRITE)
 				fresh_data(w, r);
-			r->issue_ns = worker_now_ns();
+			r->issue_ns = clock_now_ns();
 			if (interval) {
 				/* Open loop: latency counts from when the op was due. */
 				r->start_ns = due;
@@ -179,7 +165,7 @@ void *worker_main(void *arg)
 			continue;
 		}
 		int n = w->eng.ops->reap(&w->eng, done, 1, inflight, wait);
-		t = worker_now_ns();
+		t = clock_now_ns();
 		if (n < 0) {
 			/* The engine itself failed: what is in flight is lost; count it and stop. */
 			for (unsigned i = 0; i < inflight; i++)

@@ -2,6 +2,7 @@
 # Engines (sync, libaio, io_uring), queue depth, and open-loop --rate.
 
 load lib/core
+bats_require_minimum_version 1.5.0
 
 setup() {
   core_setup
@@ -9,6 +10,10 @@ setup() {
 }
 
 teardown() {
+  # a test that switched the kernel's clocksource puts it back, pass or fail
+  if [[ -n "${CS_RESTORE:-}" ]]; then
+    echo "$CS_RESTORE" > /sys/devices/system/clocksource/clocksource0/current_clocksource
+  fi
   core_teardown
 }
 
@@ -43,10 +48,24 @@ teardown() {
 @test "libaio submits through io_submit and reaps with io_getevents" {
   command -v strace >/dev/null || skip "strace not installed"
   trace "$TMP/st" io_submit,io_getevents,pread64 "$IOBENCH" -q -e libaio --iodepth 8 -o read4k -n 100 -d 10 "$TMP/f"
-  [ "$(grep -c '^io_submit(' "$TMP/st")" -ge 100 ]
+  # every one of the 100 operations went to the kernel through io_submit ...
+  [ "$(grep '^io_submit(' "$TMP/st" | sed 's/.*= //' | awk '{ s += $1 } END { print s }')" -eq 100 ]
+  # ... in batches: the first call fills all 8 slots at once
+  grep -m1 '^io_submit(' "$TMP/st" | grep -q '^io_submit([^,]*, 8, .*= 8$'
+  [ "$(grep -c '^io_submit(' "$TMP/st")" -lt 100 ]
   [ "$(grep -c '^io_getevents(' "$TMP/st")" -ge 1 ]
   # only the one preflight read goes through pread
   [ "$(grep -cE '^pread64\(.*, 4096, ' "$TMP/st")" -eq 1 ]
+}
+
+@test "io_uring submits a whole batch and waits in one io_uring_enter" {
+  command -v strace >/dev/null || skip "strace not installed"
+  "$IOBENCH" -q -e io_uring -o read4k -n 1 -d 1 "$TMP/f" 2>/dev/null || skip "io_uring not usable here"
+  trace "$TMP/st" io_uring_enter "$IOBENCH" -q -e io_uring --iodepth 8 -o read4k -n 100 -d 10 "$TMP/f"
+  # io_uring_enter(fd, to_submit, min_complete, flags, ...) = submitted: 100 in all, 8 in the first call
+  [ "$(sed -n 's/^io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/st" | awk '{ s += $1 } END { print s }')" -eq 100 ]
+  head -n 1 "$TMP/st" | grep -q '^io_uring_enter([0-9]*, 8, 1, IORING_ENTER_GETEVENTS.*= 8$'
+  [ "$(grep -c '^io_uring_enter(' "$TMP/st")" -lt 100 ]
 }
 
 @test "--rate holds the requested rate within 5% on a cached file" {
@@ -75,4 +94,38 @@ teardown() {
   run "$IOBENCH" --rate 0 "$TMP/f"
   [ "$status" -eq 2 ]
   [[ "$output" == "iobench: bad --rate '0'"* ]]
+}
+
+@test "the JSON names the clock: the TSC where the kernel keeps time with it, clock_gettime on request" {
+  cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+  want=clock_gettime
+  [[ "$cs" != tsc || "$(uname -m)" != x86_64 ]] || want=tsc
+  t0=$(date +%s%N)
+  "$IOBENCH" -q -o read4k --no-direct -d 1 --json "$TMP/auto.jsonl" "$TMP/f"
+  t1=$(date +%s%N)
+  [ "$(jq -r .clock "$TMP/auto.jsonl")" = "$want" ]
+  # a 1 s run on a calibrated clock cannot end before 1 s of the kernel's time
+  [ $((t1 - t0)) -ge 1000000000 ] && [ $((t1 - t0)) -lt 10000000000 ]
+  "$IOBENCH" -q --clock clock_gettime -o read4k --no-direct -d 1 --json "$TMP/cg.jsonl" "$TMP/f"
+  [ "$(jq -r .clock "$TMP/cg.jsonl")" = clock_gettime ]
+  # both clocks time the same run length and count every op in the histograms
+  jq -s -e 'all(.[]; (.elapsed - 1 | fabs) < 0.5 and .operations[0].total.count > 1000
+                and ([.operations[0].timeBuckets[].count] | add) == .operations[0].total.count)' \
+    "$TMP/auto.jsonl" "$TMP/cg.jsonl"
+}
+
+@test "--clock tsc is refused, and auto falls back, when the kernel does not keep time with the TSC" {
+  d=/sys/devices/system/clocksource/clocksource0
+  cs=$(cat "$d/current_clocksource")
+  other=$(tr ' ' '\n' < "$d/available_clocksource" | grep -v -x -e "$cs" -e '' | grep -v -x tsc | head -n 1 || true)
+  [ -n "$other" ] || skip "no other clocksource to switch to"
+  [ -w "$d/current_clocksource" ] || skip "cannot switch clocksources here"
+  CS_RESTORE=$cs
+  echo "$other" > "$d/current_clocksource" || skip "the kernel refused clocksource $other"
+  run -2 "$IOBENCH" -q --clock tsc -o read4k --no-direct -d 1 "$TMP/f"
+  r_tsc=("${lines[@]}")
+  "$IOBENCH" -q -o read4k --no-direct -d 1 --json "$TMP/auto.jsonl" "$TMP/f"
+  [ "${#r_tsc[@]}" -eq 1 ]
+  [[ "${r_tsc[0]}" == "iobench: --clock tsc: the kernel does not keep time with the TSC here (clocksource: $other); use --clock auto" ]]
+  [ "$(jq -r .clock "$TMP/auto.jsonl")" = clock_gettime ]
 }

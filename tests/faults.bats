@@ -5,6 +5,7 @@
 # never take a short transfer for a full one.
 
 load lib/core
+bats_require_minimum_version 1.5.0
 
 FAULT_SO=${IOBENCH_ROOT:-$BATS_TEST_DIRNAME/..}/build/tests/faultinj.so
 
