@@ -12,6 +12,9 @@
  *                          io_getevents, report half of what was done)
  *     zero                 return 0 (end of file) (pread/pwrite)
  * IOB_FAULT_LOG=FILE       append one line per injected fault (for counting)
+ *
+ * iobench's sync engine calls syscall(SYS_pread64/SYS_pwrite64, ...) rather
+ * than glibc's wrappers; those calls are routed through pread/pwrite here.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum call { C_PREAD, C_PWRITE, C_FDATASYNC, C_FSYNC, C_GETEVENTS, C_N };
@@ -138,6 +142,23 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 	if (f != F_NONE && f != F_SHORT)
 		return fail_errno(f);
 	return real_pwrite(fd, buf, len, off);
+}
+
+long syscall(long n, ...)
+{
+	/* Up to six register arguments, as glibc's own syscall() reads them. */
+	va_list ap;
+	long a[6];
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (n == SYS_pread64)
+		return pread((int)a[0], (void *)a[1], (size_t)a[2], (off_t)a[3]);
+	if (n == SYS_pwrite64)
+		return pwrite((int)a[0], (const void *)a[1], (size_t)a[2], (off_t)a[3]);
+	REAL(syscall);
+	return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 int fdatasync(int fd)
