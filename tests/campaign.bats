@@ -39,9 +39,11 @@ teardown() {
   [ -z "$(netns_leftovers)" ]
 }
 
-# campaign ARGS...: against moto and the namespace hosts, short runs.
+# campaign ARGS...: against moto and the namespace hosts, short runs. With
+# SIGINT as at a terminal even when the suite was started in the background
+# of a script: there it is ignored from the start, and bash cannot trap it.
 campaign() {
-  "$CAMPAIGN" --ami "$MOTO_AMI" --endpoint-url "$MOTO_ENDPOINT" \
+  env --default-signal=INT "$CAMPAIGN" --ami "$MOTO_AMI" --endpoint-url "$MOTO_ENDPOINT" \
     --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
@@ -137,22 +139,49 @@ host_ok() {
 }
 
 @test "Ctrl-C during the fleet run tears everything down, exit 130" {
+  local out=$BATS_TEST_TMPDIR/out dir=$RESULTS/sigint pid rc=0 deadline
+  # The plan (3 runs of 60 s) outlasts any delay in noticing that it started,
+  # however loaded the machine: the Ctrl-C lands while the fleet runs, and
+  # ends the plan early. Own process group (set -m), like a terminal's job.
   set -m
-  campaign --run-id sigint -n 1 -m 1 --threads 1,2,3 --duration 3 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
-  local pid=$! i
+  campaign --run-id sigint -n 1 -m 1 --threads 1,2,3 --duration 60 >"$out" 2>&1 3>&- &
+  pid=$!
   set +m
-  for ((i = 0; i < 1200; i++)); do
-    grep -q 'run 1:' "$BATS_TEST_TMPDIR/out" 2>/dev/null && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
+  # A host runs its plan: provisioned (state.json written), fleet-run busy.
+  deadline=$((SECONDS + 600))
+  until grep -q 'run 1:' "$out" 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)) || break
+    sleep 0.2
   done
-  grep -q 'run 1:' "$BATS_TEST_TMPDIR/out"
+  if ! grep -q 'run 1:' "$out"; then
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    wait "$pid" || true
+    cat "$out"
+    echo "no host started its plan" >&2
+    return 1
+  fi
   kill -INT -- "-$pid"
-  local rc=0
+  # The teardown takes seconds; a hang fails the test instead of stalling it.
+  deadline=$((SECONDS + 600))
+  while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "campaign still runs 600 s after the Ctrl-C" >&2
+    kill -KILL -- "-$pid"
+  fi
   wait "$pid" || rc=$?
-  cat "$BATS_TEST_TMPDIR/out"
+  cat "$out"
   [ "$rc" -eq 130 ]
-  grep -q 'tearing down run sigint' "$BATS_TEST_TMPDIR/out"
-  [ "$(jq -r .status "$RESULTS/sigint/state.json")" = torn-down ]
+  # It was the fleet run that was cut short: no summary, campaign not done.
+  [ ! -e "$dir/summary.tsv" ]
+  grep -q 'provisioning run sigint' "$dir/campaign.log"
+  run ! grep -q 'run sigint done' "$dir/campaign.log"
+  grep -q 'tearing down run sigint' "$out"
+  [ "$(jq -r .status "$dir/state.json")" = torn-down ]
   assert_nothing_left sigint
+  # Nothing of the plan runs on in the hosts: GNU parallel's remote wrapper
+  # kills a host's job once its ssh session is gone (within seconds).
+  deadline=$((SECONDS + 120))
+  while [[ -n "$(netns_strays)" ]] && ((SECONDS < deadline)); do sleep 0.5; done
+  netns_strays
+  [ -z "$(netns_strays)" ]
 }

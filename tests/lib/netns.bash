@@ -6,6 +6,7 @@
 #                              # $DIR/hosts (one address a line), $DIR/id_fleet
 #   netns_fleet_down           # kills the sshd's, deletes namespaces, bridge
 #   netns_kill_host 2          # host 2 dies: every process in its namespace
+#   netns_strays               # processes in the namespaces besides sshd
 #
 # Needs root, ip (iproute2) and sshd (openssh-server). The namespaces hang
 # off one bridge on a private /24 (NETNS_SUBNET, default 10.251.73); host i
@@ -136,6 +137,20 @@ netns_kill_host() {
   for pid in $(ip netns pids "$ns"); do
     kill -9 "$pid" 2>/dev/null || true
   done
+}
+
+# netns_strays: prints "NAMESPACE PID COMMAND" for each process in our
+# namespaces other than their sshd listeners: what a fleet run left running.
+netns_strays() {
+  local ns pid listener
+  while read -r ns _; do
+    [[ "$ns" == "${NETNS_PREFIX}"[0-9]* ]] || continue
+    listener=$(cat "$NETNS_DIR/sshd${ns#"$NETNS_PREFIX"}.pid" 2>/dev/null) || listener=
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do
+      [[ "$pid" != "$listener" ]] || continue
+      printf '%s %s %s\n' "$ns" "$pid" "$(ps -o args= -p "$pid" 2>/dev/null)"
+    done
+  done < <(ip netns list 2>/dev/null)
 }
 
 # netns_fleet_down: remove every namespace, link and sshd this file made.
