@@ -40,20 +40,16 @@ struct engine_ops {
 	/* Prepare for up to depth requests in flight on fd. 0 or -errno. */
 	int (*init)(struct engine *e);
 	/*
-	 * Queue one request. 0 or -errno (-EAGAIN: queue full). A synchronous
-	 * engine completes it here; an asynchronous one only prepares it, so
-	 * that refilling n slots costs one system call, not n.
+	 * Queue one request (the engine may start it at once). 0 or -errno
+	 * (-EAGAIN: queue full). A synchronous engine completes it here.
 	 */
 	int (*submit)(struct engine *e, struct io_req *req);
 	/*
-	 * Start whatever submit() queued (in the same system call as the wait
-	 * where the engine can), then wait for at least min completions (min <=
-	 * requests submitted and not yet reaped) and store up to max in done[].
-	 * With a timeout (relative), return what completed when it expires
-	 * (possibly 0). Returns the count or -errno. A read or write reports all
-	 * of len transferred, or result < 0 (a short transfer the engine cannot
-	 * continue is -EIO, never a success; a request the kernel refused comes
-	 * back with its -errno).
+	 * Wait for at least min completions (min <= requests in flight), store
+	 * up to max in done[]. With a timeout (relative), return what completed
+	 * when it expires (possibly 0). Returns the count or -errno. A read or
+	 * write reports all of len transferred, or result < 0 (a short transfer
+	 * the engine cannot continue is -EIO, never a success).
 	 */
 	int (*reap)(struct engine *e, struct io_req **done, unsigned min, unsigned max,
 		    const struct timespec *timeout);

@@ -1,8 +1,7 @@
 /*
  * engine_io_uring.c - io_uring through liburing, with a queue depth.
  * fdatasync is IORING_OP_FSYNC with IORING_FSYNC_DATASYNC, on the ring.
- * submit() only fills an SQE; reap() submits them all and waits in one
- * io_uring_enter. Built only when configure found liburing.
+ * Built only when configure found liburing.
  */
 #ifdef HAVE_LIBURING
 #include "engine.h"
@@ -13,40 +12,8 @@
 
 struct uring_state {
 	struct io_uring ring;
-	unsigned queued;   /* SQEs filled, not yet submitted */
-	unsigned inflight; /* submitted, completion not yet seen */
+	unsigned inflight;
 };
-
-/* What io_uring_submit*() returned: count the submitted SQEs in flight. */
-static int uring_started(struct engine *e, struct uring_state *s, int rc)
-{
-	if (rc < 0)
-		return rc;
-	unsigned n = (unsigned)rc < s->queued ? (unsigned)rc : s->queued;
-	s->queued -= n;
-	s->inflight += n;
-	if (s->inflight > e->max_inflight)
-		e->max_inflight = s->inflight;
-	return 0;
-}
-
-/* Submit what is queued. 0, or -errno when the ring is unusable. */
-static int uring_commit(struct engine *e, struct uring_state *s)
-{
-	while (s->queued > 0) {
-		int rc = io_uring_submit(&s->ring);
-		if (rc == -EINTR)
-			continue;
-		if ((rc == -EAGAIN || rc == -EBUSY) && s->inflight > 0)
-			return 0; /* the kernel is full: retried after the next completions */
-		if (rc == 0)
-			return -EIO;
-		rc = uring_started(e, s, rc);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
 
 static int uring_init(struct engine *e)
 {
@@ -67,14 +34,8 @@ static int uring_queue(struct engine *e, struct io_req *r)
 {
 	struct uring_state *s = e->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
-	if (!sqe) {
-		int rc = uring_commit(e, s);
-		if (rc < 0)
-			return rc;
-		sqe = io_uring_get_sqe(&s->ring);
-		if (!sqe)
-			return -EAGAIN;
-	}
+	if (!sqe)
+		return -EAGAIN;
 	char *buf = (char *)r->buf + r->xfer_done;
 	unsigned len = (unsigned)(r->len - r->xfer_done);
 	uint64_t off = (uint64_t)r->offset + r->xfer_done;
@@ -90,7 +51,15 @@ static int uring_queue(struct engine *e, struct io_req *r)
 		break;
 	}
 	io_uring_sqe_set_data(sqe, r);
-	s->queued++;
+	int rc;
+	do
+		rc = io_uring_submit(&s->ring);
+	while (rc == -EINTR);
+	if (rc < 0)
+		return rc;
+	s->inflight++;
+	if (s->inflight > e->max_inflight)
+		e->max_inflight = s->inflight;
 	return 0;
 }
 
@@ -105,23 +74,6 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 {
 	struct uring_state *s = e->priv;
 	unsigned n = 0;
-	if (s->queued > 0) {
-		int rc;
-		if (min > 0 && !timeout) {
-			/* One system call starts the batch and waits for the first completion. */
-			do
-				rc = io_uring_submit_and_wait(&s->ring, 1);
-			while (rc == -EINTR);
-			if ((rc == -EAGAIN || rc == -EBUSY) && s->inflight > 0)
-				rc = 0;
-			else
-				rc = uring_started(e, s, rc);
-		} else {
-			rc = uring_commit(e, s);
-		}
-		if (rc < 0)
-			return rc;
-	}
 	while (n < max && s->inflight > 0) {
 		struct io_uring_cqe *cqe;
 		int rc;
@@ -153,12 +105,6 @@ static int uring_reap(struct engine *e, struct io_req **done, unsigned min, unsi
 			r->result = qrc;
 		}
 		done[n++] = r;
-	}
-	/* Continuations of short transfers go out now, not at the next reap. */
-	if (s->queued > 0) {
-		int rc = uring_commit(e, s);
-		if (rc < 0)
-			return n ? (int)n : rc;
 	}
 	return (int)n;
 }

@@ -3,10 +3,6 @@
  * depth. Meant for O_DIRECT; on buffered files the kernel may complete
  * submissions synchronously, which is what the numbers then show.
  *
- * submit() only prepares an iocb; reap() hands every prepared one to the
- * kernel in one io_submit before it waits, so refilling n slots costs one
- * system call.
- *
  * fdatasync goes through IOCB_CMD_FDSYNC where the filesystem supports it;
  * otherwise (EINVAL) it is done synchronously and counted in
  * e->sync_fallbacks.
@@ -22,10 +18,8 @@ struct aio_state {
 	io_context_t ctx;
 	struct iocb *iocbs;         /* one per request slot */
 	struct io_event *events;
-	struct io_req **ready;      /* completed without the kernel (sync fallback, refused) */
+	struct io_req **ready;      /* completed without the kernel (sync fallback) */
 	unsigned nready;
-	struct iocb **pending;      /* prepared, not yet given to the kernel */
-	unsigned npending;
 	unsigned inflight;
 	int fdsync_unsupported;
 };
@@ -38,15 +32,13 @@ static int aio_init(struct engine *e)
 	s->iocbs = calloc(e->depth, sizeof(*s->iocbs));
 	s->events = calloc(e->depth, sizeof(*s->events));
 	s->ready = calloc(e->depth, sizeof(*s->ready));
-	s->pending = calloc(e->depth, sizeof(*s->pending));
 	int rc = -ENOMEM;
-	if (s->iocbs && s->events && s->ready && s->pending)
+	if (s->iocbs && s->events && s->ready)
 		rc = io_setup((int)e->depth, &s->ctx);
 	if (rc < 0) {
 		free(s->iocbs);
 		free(s->events);
 		free(s->ready);
-		free(s->pending);
 		free(s);
 		return rc;
 	}
@@ -89,46 +81,21 @@ static int aio_queue(struct engine *e, struct io_req *r)
 		break;
 	}
 	cb->data = r;
-	s->pending[s->npending++] = cb;
-	return 0;
-}
-
-/* Give the kernel every prepared iocb. 0, or -errno when the context is unusable. */
-static int aio_commit(struct engine *e)
-{
-	struct aio_state *s = e->priv;
-	unsigned first = 0;
-	while (first < s->npending) {
-		int rc = io_submit(s->ctx, (long)(s->npending - first), s->pending + first);
-		if (rc == -EINTR)
-			continue;
-		if (rc == -EAGAIN && s->inflight > 0) {
-			/* No room in the kernel now: keep the rest for after the next completions. */
-			for (unsigned i = first; i < s->npending; i++)
-				s->pending[i - first] = s->pending[i];
-			s->npending -= first;
-			goto out;
-		}
-		if (rc > 0) {
-			first += (unsigned)rc;
-			s->inflight += (unsigned)rc;
-			continue;
-		}
-		if (rc == 0)
-			return -EIO; /* the kernel took nothing and said nothing: give up */
-		/* The first iocb was refused: settle it here and go on with the rest. */
-		struct io_req *r = s->pending[first]->data;
-		first++;
-		if (rc == -EINVAL && r->kind == IO_FDATASYNC) {
-			s->fdsync_unsupported = 1;
-			sync_fdatasync(e, s, r);
-		} else {
-			r->result = rc;
-			s->ready[s->nready++] = r;
-		}
+	struct iocb *list[1] = { cb };
+	int rc;
+	do
+		rc = io_submit(s->ctx, 1, list);
+	while (rc == -EINTR);
+	if (rc == -EINVAL && r->kind == IO_FDATASYNC) {
+		s->fdsync_unsupported = 1;
+		sync_fdatasync(e, s, r);
+		return 0;
 	}
-	s->npending = 0;
-out:
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return -EAGAIN;
+	s->inflight++;
 	if (s->inflight > e->max_inflight)
 		e->max_inflight = s->inflight;
 	return 0;
@@ -145,13 +112,6 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 {
 	struct aio_state *s = e->priv;
 	unsigned n = 0;
-	while (s->nready > 0 && n < max)
-		done[n++] = s->ready[--s->nready];
-	if (s->npending > 0) {
-		int rc = aio_commit(e);
-		if (rc < 0)
-			return rc;
-	}
 	while (s->nready > 0 && n < max)
 		done[n++] = s->ready[--s->nready];
 	if (n >= min && (n == max || s->inflight == 0))
@@ -183,14 +143,6 @@ static int aio_reap(struct engine *e, struct io_req **done, unsigned min, unsign
 		}
 		done[n++] = r;
 	}
-	/* Continuations of short transfers go out now, not at the next commit. */
-	if (s->npending > 0) {
-		int crc = aio_commit(e);
-		if (crc < 0)
-			return n ? (int)n : crc;
-		while (s->nready > 0 && n < max)
-			done[n++] = s->ready[--s->nready];
-	}
 	return (int)n;
 }
 
@@ -203,7 +155,6 @@ static void aio_cleanup(struct engine *e)
 	free(s->iocbs);
 	free(s->events);
 	free(s->ready);
-	free(s->pending);
 	free(s);
 	e->priv = NULL;
 }
