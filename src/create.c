@@ -167,10 +167,11 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		goto out;
 	}
 	bool tty = o->progress && isatty(STDERR_FILENO);
-	uint64_t t0 = clock_now_ns();
+	uint64_t t0 = clock_now_ns(), next_bar = t0 + 200000000ULL;
 	int sig = 0;
 	while (atomic_load(&f.written) < size && !atomic_load(&f.error)) {
-		struct timespec ts_wait = { .tv_sec = 0, .tv_nsec = 200000000 };
+		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
+		struct timespec ts_wait = { .tv_sec = 0, .tv_nsec = 10000000 };
 		sig = o->stop_signals ? sigtimedwait(o->stop_signals, NULL, &ts_wait) : -1;
 		if (!o->stop_signals)
 			nanosleep(&ts_wait, NULL);
@@ -178,8 +179,11 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 			atomic_store(&f.stop, true);
 			break;
 		}
-		if (tty)
-			show_bar(atomic_load(&f.written), size, (double)(clock_now_ns() - t0) / 1e9);
+		uint64_t now = clock_now_ns();
+		if (tty && now >= next_bar) {
+			show_bar(atomic_load(&f.written), size, (double)(now - t0) / 1e9);
+			next_bar = now + 200000000ULL;
+		}
 		/* All threads gone without finishing means they hit an error. */
 		if (atomic_load(&f.next) >= f.nchunks + started)
 			break;

@@ -379,7 +379,16 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 				ws[i] = NULL;
 			}
 		}
-		res->elapsed_s = (double)(clock_now_ns() - t0) / 1e9;
+		/*
+		 * The run lasted until its last operation completed, which the
+		 * workers saw; this thread notices an early end (an op limit) only
+		 * at its next look.
+		 */
+		uint64_t last = 0;
+		for (size_t i = 0; i < started && res->stuck_threads == 0; i++)
+			if (ws[i]->finished_ns > last)
+				last = ws[i]->finished_ns;
+		res->elapsed_s = (double)((last > t0 && res->stuck_threads == 0 ? last : clock_now_ns()) - t0) / 1e9;
 		if (cfg->progress)
 			fprintf(stderr, "\r\033[K");
 		pthread_barrier_destroy(&barrier);

@@ -199,5 +199,6 @@ void *worker_main(void *arg)
 				pause_for((double)(t - r->start_ns) * w->delay_factor);
 		}
 	}
+	w->finished_ns = t;
 	return NULL;
 }

@@ -209,3 +209,11 @@ teardown() {
   run "$IOBENCH" -q -o read4k -n 10 -d 5 "$TMP/f"
   [[ "$output" != *"warning"* ]]
 }
+
+@test "a run that ends on its op limit lasts until its last operation, not until the next look" {
+  "$IOBENCH" -q -o read4k --no-direct -t 2 -n 300 -d 30 --raw "$TMP/raw.log" --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  # elapsed (s) is the latest end time (us since the start) in the per-op log, to the microsecond
+  last=$(awk '/^op:/ { if ($6 > m) m = $6 } END { print m }' "$TMP/raw.log")
+  jq -e --argjson last "$last" '(.elapsed * 1e6 - $last) | fabs <= 1' "$TMP/o.jsonl"
+  jq -e '.operations[0].total.count == 600 and (.operations[0].iops - 600 / .elapsed | fabs) < 1' "$TMP/o.jsonl"
+}
