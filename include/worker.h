@@ -15,7 +15,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clock.h"
 #include "engine.h"
 #include "hist.h"
 #include "opspec.h"

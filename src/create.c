@@ -1,5 +1,6 @@
 /* create.c - random-filled data files, and the `iobench create` command. */
 #include "create.h"
+#include "clock.h"
 #include "commands.h"
 #include "prng.h"
 #include "run.h"

@@ -59,26 +59,32 @@ void rep_db_init(struct rep_db *db, FILE *diag)
 	db->diag = diag;
 }
 
+static void cell_free(struct rep_cell *c)
+{
+	free(c->sig);
+	free(c->labels);
+	free(c->host);
+	free(c->pts);
+	free(c);
+}
+
+static void bonnie_free(struct rep_bonnie *b)
+{
+	free(b->host);
+	free(b->labels);
+	free(b->file_size);
+	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
+		free(b->latency[k]);
+}
+
 void rep_db_free(struct rep_db *db)
 {
-	for (size_t i = 0; i < db->ncells; i++) {
-		struct rep_cell *c = db->cells[i];
-		free(c->sig);
-		free(c->labels);
-		free(c->host);
-		free(c->pts);
-		free(c);
-	}
+	for (size_t i = 0; i < db->ncells; i++)
+		cell_free(db->cells[i]);
 	free(db->cells);
 	free(db->slots);
-	for (size_t i = 0; i < db->nbonnie; i++) {
-		struct rep_bonnie *b = &db->bonnie[i];
-		free(b->host);
-		free(b->labels);
-		free(b->file_size);
-		for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
-			free(b->latency[k]);
-	}
+	for (size_t i = 0; i < db->nbonnie; i++)
+		bonnie_free(&db->bonnie[i]);
 	free(db->bonnie);
 	memset(db, 0, sizeof(*db));
 }
@@ -748,11 +754,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 			db->cells[kept++] = c;
 			continue;
 		}
-		free(c->sig);
-		free(c->labels);
-		free(c->host);
-		free(c->pts);
-		free(c);
+		cell_free(c);
 	}
 	db->ncells = kept;
 	kept = 0;
@@ -762,11 +764,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 			db->bonnie[kept++] = *b;
 			continue;
 		}
-		free(b->host);
-		free(b->labels);
-		free(b->file_size);
-		for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
-			free(b->latency[k]);
+		bonnie_free(b);
 	}
 	db->nbonnie = kept;
 	/* The hash slots point at old positions: rebuild them. */

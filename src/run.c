@@ -1,6 +1,7 @@
 /* run.c - start the workers, wait out the duration, stop, merge. */
 #include "run.h"
 #include "worker.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -385,10 +386,13 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		 * at its next look.
 		 */
 		uint64_t last = 0;
-		for (size_t i = 0; i < started && res->stuck_threads == 0; i++)
-			if (ws[i]->finished_ns > last)
-				last = ws[i]->finished_ns;
-		res->elapsed_s = (double)((last > t0 && res->stuck_threads == 0 ? last : clock_now_ns()) - t0) / 1e9;
+		if (res->stuck_threads == 0)
+			for (size_t i = 0; i < started; i++)
+				if (ws[i]->finished_ns > last)
+					last = ws[i]->finished_ns;
+		if (last <= t0)
+			last = clock_now_ns();
+		res->elapsed_s = (double)(last - t0) / 1e9;
 		if (cfg->progress)
 			fprintf(stderr, "\r\033[K");
 		pthread_barrier_destroy(&barrier);

@@ -1,5 +1,6 @@
 /* watch.c - the probe loop behind `iobench watch`. */
 #include "watch.h"
+#include "clock.h"
 #include "engine.h"
 #include "prng.h"
 #include "worker.h"

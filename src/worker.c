@@ -1,5 +1,6 @@
 /* worker.c - the hot loop. */
 #include "worker.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <sys/prctl.h>

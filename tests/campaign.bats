@@ -27,16 +27,11 @@ teardown_file() {
 
 setup() {
   [[ -z "${CAMPAIGN_SKIP:-}" ]] || skip "$CAMPAIGN_SKIP"
-  [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
-  NET=$BATS_TEST_TMPDIR/net
-  RESULTS=$BATS_TEST_TMPDIR/results
-  REMOTE=$BATS_TEST_TMPDIR/remote
-  netns_fleet_up 3 "$NET"
+  netns_fleet_setup 3
 }
 
 teardown() {
-  netns_fleet_down
-  [ -z "$(netns_leftovers)" ]
+  netns_fleet_teardown
 }
 
 # campaign ARGS...: against moto and the namespace hosts, short runs. With

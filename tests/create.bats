@@ -72,12 +72,7 @@ teardown() {
 @test "SIGINT during create removes the partial file and exits 130" {
   [ "$(id -u)" -eq 0 ] || skip "needs root for a slow loop device"
   # A big file on the real disk: interrupt it after a moment.
-  "$IOBENCH" create -q "$TMP/big" 8G &
-  pid=$!
-  sleep 0.3
-  kill -INT "$pid"
-  rc=0
-  wait "$pid" || rc=$?
+  rc=$(stop_after 0.3 INT "$IOBENCH" create -q "$TMP/big" 8G)
   if [ "$rc" -eq 0 ]; then skip "create finished 8G before the signal"; fi
   [ "$rc" -eq 130 ]
   [ ! -e "$TMP/big" ]

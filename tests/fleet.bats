@@ -10,17 +10,11 @@ FLEET=$BATS_TEST_DIRNAME/../scripts/fleet-run
 setup() {
   local why
   why=$(netns_can_run) || skip "$why"
-  [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
-  NET=$BATS_TEST_TMPDIR/net
-  RESULTS=$BATS_TEST_TMPDIR/results
-  REMOTE=$BATS_TEST_TMPDIR/remote
-  netns_fleet_up 4 "$NET"
+  netns_fleet_setup 4
 }
 
 teardown() {
-  netns_fleet_down
-  # Nothing of ours may survive a test.
-  [ -z "$(netns_leftovers)" ]
+  netns_fleet_teardown
 }
 
 # fleet ARGS...: fleet-run against the test hosts, short runs, small files.

@@ -13,19 +13,6 @@ teardown() {
   core_teardown
 }
 
-# stop_after SECS SIGNAL CMD...: run CMD in the background, signal it, echo its status.
-stop_after() {
-  local secs=$1 sig=$2
-  shift 2
-  "$@" &
-  local pid=$!
-  sleep "$secs"
-  kill "-$sig" "$pid"
-  local rc=0
-  wait "$pid" || rc=$?
-  echo "$rc"
-}
-
 @test "SIGHUP and SIGTERM mid-run write results and exit 130, like SIGINT" {
   for sig in HUP TERM; do
     rc=$(stop_after 1.5 "$sig" "$IOBENCH" -q -o read4k -o write4k -t 4 -d 60 --json "$TMP/$sig.jsonl" "$TMP/f")
@@ -90,12 +77,7 @@ stop_after() {
 }
 
 @test "a signal during a sweep of short runs keeps every finished line and exits 130" {
-  "$IOBENCH" -q -o read4k -t 1..200 -n 200 -d 30 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null &
-  pid=$!
-  sleep 1.5
-  kill -INT "$pid"
-  rc=0
-  wait "$pid" || rc=$?
+  rc=$(stop_after 1.5 INT "$IOBENCH" -q -o read4k -t 1..200 -n 200 -d 30 --no-direct --json "$TMP/o.jsonl" "$TMP/f")
   [ "$rc" -eq 130 ]
   n=$(wc -l < "$TMP/o.jsonl")
   [ "$n" -ge 1 ] && [ "$n" -lt 200 ]

@@ -160,12 +160,7 @@ teardown() {
 }
 
 @test "SIGINT mid-run writes a partial line marked interrupted and exits 130" {
-  "$IOBENCH" -q -o read4k -o write4k/64 -t 2 -d 60 -b 1 --json "$TMP/out.jsonl" "$TMP/f" &
-  pid=$!
-  sleep 2.5
-  kill -INT "$pid"
-  rc=0
-  wait "$pid" || rc=$?
+  rc=$(stop_after 2.5 INT "$IOBENCH" -q -o read4k -o write4k/64 -t 2 -d 60 -b 1 --json "$TMP/out.jsonl" "$TMP/f")
   [ "$rc" -eq 130 ]
   [ "$(wc -l < "$TMP/out.jsonl")" -eq 1 ]
   jq -e '.interrupted == true and .elapsed < 30 and (.operations[0].total.count > 0)
@@ -174,12 +169,7 @@ teardown() {
 }
 
 @test "SIGTERM during a sweep keeps finished runs and the interrupted one" {
-  "$IOBENCH" -q -o read4k -t 1,2,3 -d 2 -b 1 --json "$TMP/out.jsonl" "$TMP/f" &
-  pid=$!
-  sleep 3
-  kill -TERM "$pid"
-  rc=0
-  wait "$pid" || rc=$?
+  rc=$(stop_after 3 TERM "$IOBENCH" -q -o read4k -t 1,2,3 -d 2 -b 1 --json "$TMP/out.jsonl" "$TMP/f")
   [ "$rc" -eq 130 ]
   [ "$(wc -l < "$TMP/out.jsonl")" -eq 2 ]
   [ "$(jq -r .interrupted "$TMP/out.jsonl" | paste -sd, -)" = "false,true" ]

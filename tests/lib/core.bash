@@ -17,6 +17,19 @@ make_file() {
   "$IOBENCH" create -q "$1" "$2"
 }
 
+# stop_after SECS SIGNAL CMD...: run CMD in the background, signal it, echo its status.
+stop_after() {
+  local secs=$1 sig=$2
+  shift 2
+  "$@" &
+  local pid=$!
+  sleep "$secs"
+  kill "-$sig" "$pid"
+  local rc=0
+  wait "$pid" || rc=$?
+  echo "$rc"
+}
+
 # json_ok FILE: every line of FILE parses as JSON.
 json_lines() {
   jq -c . "$1" | wc -l

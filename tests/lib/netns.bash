@@ -163,3 +163,20 @@ netns_leftovers() {
   ip netns list | grep "^${NETNS_PREFIX}[0-9]" || true
   ip -o link show | grep -o "${NETNS_PREFIX}\(br\|v[0-9]*\)@\?" | tr -d @ || true
 }
+
+# netns_fleet_setup N: a test's fleet of N hosts, with NET, RESULTS and REMOTE
+# under the test's own tmpdir (skips when iobench is not built).
+netns_fleet_setup() {
+  [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
+  NET=$BATS_TEST_TMPDIR/net
+  RESULTS=$BATS_TEST_TMPDIR/results
+  REMOTE=$BATS_TEST_TMPDIR/remote
+  export NET RESULTS REMOTE
+  netns_fleet_up "$1" "$NET"
+}
+
+# netns_fleet_teardown: stop the fleet; nothing of ours may survive a test.
+netns_fleet_teardown() {
+  netns_fleet_down
+  [ -z "$(netns_leftovers)" ]
+}
