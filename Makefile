@@ -22,12 +22,19 @@ UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
 TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC))
 
-.PHONY: all check check-sanitizers fuzz unit-tests install uninstall clean distclean configure-check
+.PHONY: all static check check-quick check-all check-sanitizers fuzz unit-tests install uninstall \
+	dist distcheck clean distclean configure-check
 
 all: iobench
 
 iobench: $(OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(ALL_LIBS)
+
+# One binary that runs on any x86-64 Linux of the last decade, whatever its C
+# library: scripts/fleet-run ships it to the hosts by default.
+static: iobench-static
+iobench-static: $(OBJ)
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) $(ALL_LIBS) -lpthread
 
 build/%.o: src/%.c config.mk | build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -50,6 +57,22 @@ unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
 # The one test command: C unit tests, then every bats suite.
 check: iobench unit-tests
 	tests/run-tests
+
+# A few minutes: the C unit tests and the suites that need nothing but the
+# build (what `make distcheck` runs from the tarball).
+QUICK_SUITES = tests/run.bats tests/errors.bats tests/badinput.bats tests/report.bats
+check-quick: iobench unit-tests
+	tests/run-tests --unit $(QUICK_SUITES)
+
+# Everything CI runs (the README's test command, after .ci/install):
+# configure is current, no stray files, the fuzz targets build, all tests,
+# bounded fuzzing, the sanitizer builds.
+check-all: configure-check
+	$(MAKE) iobench unit-tests
+	$(MAKE) fuzz
+	$(MAKE) check
+	tests/fuzz/run 45
+	$(MAKE) check-sanitizers
 
 # The same tests under ASan+UBSan and TSan (clang, a copy of the tree).
 check-sanitizers:
@@ -74,14 +97,47 @@ install: iobench
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobench $(DESTDIR)$(mandir)/man1/iobench.1
 
-# Fails when ./configure is older than configure.ac (CI runs this).
+# Fails when ./configure is older than configure.ac, or when editor and
+# autoconf leftovers lie in the tree (CI runs this).
+STRAY = -name '*~' -o -name '*.orig' -o -name '*.rej' -o -name '*.bak' -o -name '*.swp' \
+	-o -name '.\#*' -o -name '\#*\#' -o -name autom4te.cache -o -name 'configure.*.old'
 configure-check:
 	@tmp=$$(mktemp -d) && cp configure.ac "$$tmp"/ && (cd "$$tmp" && autoconf) && \
 	if cmp -s "$$tmp/configure" configure; then echo "configure is current"; rm -rf "$$tmp"; \
 	else echo "configure is stale: run autoconf and commit it" >&2; rm -rf "$$tmp"; exit 1; fi
+	@stray=$$(find . \( -path ./.git -o -path ./build -o -path ./.ci/venv -o -path ./tests/.tmp \) -prune \
+		-o \( $(STRAY) \) -print); \
+	if [ -n "$$stray" ]; then echo "stray backup files in the tree (delete them):" $$stray >&2; exit 1; fi
+
+# A release tarball with configure inside, made from what git tracks.
+DIST = iobench-$(VERSION)
+dist: $(DIST).tar.gz
+$(DIST).tar.gz: FORCE
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+		{ echo "make dist needs a git checkout (it packs what git tracks)" >&2; exit 1; }
+	rm -rf build/dist && $(MKDIR_P) build/dist/$(DIST)
+	git ls-files -z | xargs -0 cp --parents -t build/dist/$(DIST)
+	git rev-parse --short HEAD > build/dist/$(DIST)/.dist-commit
+	tar -C build/dist -czf $@ --owner=0 --group=0 --sort=name $(DIST)
+	rm -rf build/dist
+	@echo "wrote $@"
+
+# The tarball alone builds, passes the quick tests, installs and uninstalls.
+distcheck: dist
+	rm -rf build/distcheck && $(MKDIR_P) build/distcheck
+	tar -C build/distcheck -xzf $(DIST).tar.gz
+	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-quick
+	cd build/distcheck/$(DIST) && $(MAKE) -s install DESTDIR=$(CURDIR)/build/distcheck/stage && \
+		$(MAKE) -s uninstall DESTDIR=$(CURDIR)/build/distcheck/stage
+	@left=$$(find build/distcheck/stage -type f -o -type l); \
+	if [ -n "$$left" ]; then echo "uninstall left files behind:" $$left >&2; exit 1; fi
+	rm -rf build/distcheck
+	@echo "$(DIST).tar.gz is ready for release"
+
+FORCE:
 
 clean:
-	rm -rf build iobench
+	rm -rf build iobench iobench-static
 
 distclean: clean
 	rm -f config.mk config.log config.status

@@ -73,7 +73,7 @@ teardown() {
   [ "$(id -u)" -eq 0 ] || skip "needs root for a slow loop device"
   # A big file on the real disk: interrupt it after a moment.
   rc=$(stop_after 0.3 INT "$IOBENCH" create -q "$TMP/big" 8G)
-  if [ "$rc" -eq 0 ]; then skip "create finished 8G before the signal"; fi
+  if [ "$rc" -eq 0 ]; then skip "env: create finished 8G before the signal"; fi
   [ "$rc" -eq 130 ]
   [ ! -e "$TMP/big" ]
 }

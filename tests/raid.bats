@@ -233,7 +233,7 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
 @test "the disk holding / is refused even with --force" {
   local root
   root=$(findmnt -n -o SOURCE / 2>/dev/null || true)
-  [[ -b $root ]] || skip "/ is not on a block device here"
+  [[ -b $root ]] || skip "env: / is not on a block device here"
   root=/dev/$(lsblk -n -o PKNAME "$root" | head -n 1)
   [[ $root != /dev/ ]] || root=$(findmnt -n -o SOURCE /)
   run "$CREATE" --level 0 --force --dry-run "$root" "${L[0]}"
