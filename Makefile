@@ -66,13 +66,14 @@ check-quick: iobench unit-tests
 
 # Everything CI runs (the README's test command, after .ci/install):
 # configure is current, no stray files, the fuzz targets build, all tests,
-# bounded fuzzing, the sanitizer builds.
+# bounded fuzzing, the sanitizer builds, the release tarball.
 check-all: configure-check
 	$(MAKE) iobench unit-tests
 	$(MAKE) fuzz
 	$(MAKE) check
 	tests/fuzz/run 45
 	$(MAKE) check-sanitizers
+	$(MAKE) distcheck
 
 # The same tests under ASan+UBSan and TSan (clang, a copy of the tree).
 check-sanitizers:
