@@ -92,10 +92,13 @@ _common_options_load() {
   local re='^ +(-[A-Za-z0-9])?(, )?(--[a-z0-9][a-z0-9-]*)?( [A-Z][^ ]*)?(  |$)'
   local line short long name
   while IFS= read -r line; do
-    [[ "$line" =~ $re ]] || continue
+    [[ "$line" =~ ^\ +- ]] || continue
+    # An indented line starting with "-" that is not an option line is a
+    # typo in the usage block: say so rather than lose the option.
+    [[ "$line" =~ $re ]] || common_die "internal error: usage line not understood: $line"
     short=${BASH_REMATCH[1]} long=${BASH_REMATCH[3]}
-    # "-s, " needs its long form; at least one form.
-    [[ -n "$short$long" && (-z "${BASH_REMATCH[2]}" || (-n "$short" && -n "$long")) ]] || continue
+    [[ -n "$short$long" && (-z "${BASH_REMATCH[2]}" || (-n "$short" && -n "$long")) ]] ||
+      common_die "internal error: usage line not understood: $line"
     name=${long:-$short}
     _COMMON_TAKES[$name]=0
     [[ -z "${BASH_REMATCH[4]}" ]] || _COMMON_TAKES[$name]=1
