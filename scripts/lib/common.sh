@@ -89,19 +89,20 @@ _common_options_load() {
   # An option line: indented, "-s, --long ARG", "--long ARG", "-s ARG" or
   # without ARG (a flag), then two spaces and its description (or nothing).
   # ARG is one word in capitals (FILE, S, K=V).
-  local re='^ +(-[A-Za-z0-9])?(, )?(--[a-z0-9][a-z0-9-]*)?( [A-Z][^ ]*)?(  |$)'
+  local re='^ +((-[A-Za-z0-9])(, (--[a-z0-9][a-z0-9-]*))?|(--[a-z0-9][a-z0-9-]*))( [A-Z][^ ]*)?(  |$)'
+  # An option and its ARG followed by one space only: a typo that would
+  # lose the option ("--group SG security group"); said, not skipped.
+  local typo='^ +(-[A-Za-z0-9], )?--?[A-Za-z0-9][a-z0-9-]* [A-Z][^ ]* [^ ]'
   local line short long name
   while IFS= read -r line; do
-    [[ "$line" =~ ^\ +- ]] || continue
-    # An indented line starting with "-" that is not an option line is a
-    # typo in the usage block: say so rather than lose the option.
-    [[ "$line" =~ $re ]] || common_die "internal error: usage line not understood: $line"
-    short=${BASH_REMATCH[1]} long=${BASH_REMATCH[3]}
-    [[ -n "$short$long" && (-z "${BASH_REMATCH[2]}" || (-n "$short" && -n "$long")) ]] ||
-      common_die "internal error: usage line not understood: $line"
+    if ! [[ "$line" =~ $re ]]; then
+      [[ ! "$line" =~ $typo ]] || common_die "internal error: two spaces wanted after the option in: $line"
+      continue
+    fi
+    short=${BASH_REMATCH[2]} long=${BASH_REMATCH[4]}${BASH_REMATCH[5]}
     name=${long:-$short}
     _COMMON_TAKES[$name]=0
-    [[ -z "${BASH_REMATCH[4]}" ]] || _COMMON_TAKES[$name]=1
+    [[ -z "${BASH_REMATCH[6]}" ]] || _COMMON_TAKES[$name]=1
     _COMMON_NAME[$name]=$name
     [[ -z "$short" ]] || _COMMON_NAME[$short]=$name
   done < <(common_usage)
