@@ -118,7 +118,8 @@ _common_options_load() {
 # NAME its long form (VALUE empty for flags); HANDLER returns non-zero for an
 # option it does not know. Positional arguments, wherever they stand, go to
 # COMMON_ARGS. Unknown options, a missing value or a value given to a flag
-# are usage errors (one line, exit 2).
+# are usage errors (one line, exit 2). HANDLER runs in a || list, so without
+# set -e: it checks what can fail itself (common_die_usage on a bad value).
 common_parse_args() {
   local handler=$1 arg name value
   shift
