@@ -90,13 +90,45 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) | build
 	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude $(JANSSON_CFLAGS) $(URING_CFLAGS) \
 		-g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRC) $(ALL_LIBS)
 
+# Installed layout (one prefix, default /usr/local):
+#   bin/iobench, share/man/man1/iobench.1
+#   libexec/iobench/scripts/..., libexec/iobench/raid/...   the scripts as in the tree,
+#       with scripts/lib/paths.sh saying where the binary and share/ went
+#   bin/iobench-NAME -> libexec/iobench/{scripts,raid}/NAME  every user-facing script
+#   share/iobench/prices-sample.json
+#   lib/systemd/system/iobench-watch@.service
+pkglibexecdir = $(libexecdir)/iobench
+pkgdatadir = $(datadir)/iobench
+systemdunitdir = $(prefix)/lib/systemd/system
+USER_SCRIPTS = $(filter-out scripts/fleet-job,$(shell find scripts raid -maxdepth 1 -type f -perm -u+x | sort))
+SHIPPED_SCRIPTS = scripts/fleet-job
+SCRIPT_LIBS = $(wildcard scripts/lib/*.sh)
+DATA = $(wildcard share/*.json)
+
 install: iobench
-	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(pkgdatadir) \
+		$(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(systemdunitdir)
 	$(INSTALL) -m 755 iobench $(DESTDIR)$(bindir)/iobench
 	$(INSTALL) -m 644 man/iobench.1 $(DESTDIR)$(mandir)/man1/iobench.1
+	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS); do $(INSTALL) -m 755 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
+	for f in $(SCRIPT_LIBS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
+	printf '# paths.sh - where make install put iobench (read by scripts/lib/common.sh)\nIOBENCH_BIN=%s\nIOBENCH_DATADIR=%s\n' \
+		'$(bindir)/iobench' '$(pkgdatadir)' > $(DESTDIR)$(pkglibexecdir)/scripts/lib/paths.sh
+	for f in $(DATA); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkgdatadir)/ || exit 1; done
+	for f in $(USER_SCRIPTS); do ln -sfn $(pkglibexecdir)/$$f $(DESTDIR)$(bindir)/iobench-$${f##*/} || exit 1; done
+	sed 's|/usr/local/bin/iobench|$(bindir)/iobench|' scripts/iobench-watch@.service \
+		> $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
 
+# Removes exactly what install put there (and the iobench folders it made).
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobench $(DESTDIR)$(mandir)/man1/iobench.1
+	for f in $(USER_SCRIPTS); do rm -f $(DESTDIR)$(bindir)/iobench-$${f##*/}; done
+	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh; do \
+		rm -f $(DESTDIR)$(pkglibexecdir)/$$f; done
+	for f in $(DATA); do rm -f $(DESTDIR)$(pkgdatadir)/$${f##*/}; done
+	rm -f $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
+	-rmdir $(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/scripts \
+		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) 2>/dev/null
 
 # Fails when ./configure is older than configure.ac, or when editor and
 # autoconf leftovers lie in the tree (CI runs this).
