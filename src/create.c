@@ -5,7 +5,6 @@
 #include "prng.h"
 #include "run.h"
 #include "units.h"
-#include "worker.h"
 
 #include <errno.h>
 #include <fcntl.h>

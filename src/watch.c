@@ -3,7 +3,6 @@
 #include "clock.h"
 #include "engine.h"
 #include "prng.h"
-#include "worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
