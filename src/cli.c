@@ -7,6 +7,7 @@
 #include "output.h"
 #include "prng.h"
 #include "run.h"
+#include "signals.h"
 #include "target.h"
 #include "units.h"
 #include "watch.h"
@@ -622,8 +623,7 @@ static int run_sweep(struct cli *c, const struct target_info *t, const sigset_t 
 			return EXIT_INTERRUPTED;
 		}
 		/* A signal between runs stops the sweep too. */
-		struct timespec zero = { 0, 0 };
-		sig = sigtimedwait(sigs, NULL, &zero);
+		sig = signals_wait(sigs, 0);
 		if (sig > 0 && r + 1 < nruns) {
 			fprintf(stderr, "iobench: interrupted by %s between runs; %zu of %zu runs done\n",
 				strsignal(sig), r + 1, nruns);
@@ -696,7 +696,7 @@ static int cli_main(int argc, char **argv, bool watch)
 	}
 	/* Signals are awaited, never handled: block them before any thread exists. */
 	sigset_t sigs;
-	run_block_stop_signals(&sigs);
+	signals_block_stop(&sigs);
 	struct target_info t;
 	rc = prepare_target(&c, &t, &sigs);
 	if (rc == 0)

@@ -3,7 +3,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "prng.h"
-#include "run.h"
+#include "signals.h"
 #include "units.h"
 
 #include <errno.h>
@@ -171,10 +171,7 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 	int sig = 0;
 	while (atomic_load(&f.written) < size && !atomic_load(&f.error)) {
 		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
-		struct timespec ts_wait = { .tv_sec = 0, .tv_nsec = 10000000 };
-		sig = o->stop_signals ? sigtimedwait(o->stop_signals, NULL, &ts_wait) : -1;
-		if (!o->stop_signals)
-			nanosleep(&ts_wait, NULL);
+		sig = signals_wait(o->stop_signals, 10000000ULL);
 		if (sig > 0) {
 			atomic_store(&f.stop, true);
 			break;
@@ -289,7 +286,7 @@ int cmd_create(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sigset_t sigs;
-	run_block_stop_signals(&sigs);
+	signals_block_stop(&sigs);
 	o.stop_signals = &sigs;
 	char err[512];
 	rc = create_file(path, size, &o, err, sizeof(err));

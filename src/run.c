@@ -2,6 +2,7 @@
 #include "run.h"
 #include "worker.h"
 #include "clock.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -238,11 +239,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		/* With an op limit the workers may finish early: look every 50 ms. */
 		if (cfg->max_ops && step > 50000000ULL)
 			step = 50000000ULL;
-		struct timespec ts = { .tv_sec = (time_t)(step / 1000000000ULL),
-				       .tv_nsec = (long)(step % 1000000000ULL) };
-		int sig = cfg->stop_signals ? sigtimedwait(cfg->stop_signals, NULL, &ts) : -1;
-		if (!cfg->stop_signals)
-			nanosleep(&ts, NULL);
+		int sig = signals_wait(cfg->stop_signals, step);
 		if (sig > 0)
 			return sig;
 		if (!target_still_there(cfg->target))
@@ -484,13 +481,4 @@ void run_result_free(struct run_result *res)
 	free(res->ops);
 	res->ops = NULL;
 	res->nops = 0;
-}
-
-void run_block_stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, set, NULL);
 }

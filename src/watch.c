@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "prng.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,10 +150,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 				round = now; /* fell behind (a stall): do not burst to catch up */
 			uint64_t until = round < p0 + wc->period_ns ? round : p0 + wc->period_ns;
 			if (until > now) {
-				uint64_t left = until - now;
-				struct timespec ts = { .tv_sec = (time_t)(left / 1000000000ULL),
-						       .tv_nsec = (long)(left % 1000000000ULL) };
-				sig = sigtimedwait(wc->stop_signals, NULL, &ts);
+				sig = signals_wait(wc->stop_signals, until - now);
 				if (sig > 0)
 					break;
 			}
