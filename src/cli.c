@@ -600,8 +600,9 @@ static int run_sweep(struct cli *c, const struct target_info *t, const sigset_t 
 				(long long)res.raw_dropped);
 		struct run_meta meta = { .command_line = c->command_line, .labels = c->labels,
 					 .nlabels = c->nlabels, .threads = count, .seed_given = c->seed_given };
+		struct output_run out = output_run_of(&cfg, &meta);
 		if (c->json_path) {
-			char *line = output_json_line(&cfg, &res, &meta);
+			char *line = output_json_line(&out, &res);
 			rc = line ? output_append_line(c->json_path, line) : -ENOMEM;
 			free(line);
 			if (rc < 0) {
@@ -610,7 +611,7 @@ static int run_sweep(struct cli *c, const struct target_info *t, const sigset_t 
 			}
 		}
 		if (!c->quiet)
-			output_summary(summary, &cfg, &res, &meta);
+			output_summary(summary, &out, &res);
 		bool interrupted = res.interrupted, lost = res.target_lost;
 		int sig = res.signal;
 		run_result_free(&res);

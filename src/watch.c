@@ -13,15 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One operation's probe; what it measures goes into its struct op_result. */
 struct probe {
 	struct engine eng; /* the sync engine: EINTR and short transfers as in a run */
 	struct io_req req;
 	uint64_t nslots;
-	uint64_t bytes;
-	uint64_t fdatasyncs;
-	struct hist h;
-	int first_errno;
-	uint64_t first_err_offset;
 };
 
 /* Submit one request on the probe's engine and collect it. Returns its result. */
@@ -35,8 +31,9 @@ static int64_t probe_io(struct probe *p, enum io_kind kind)
 	return rc < 0 ? rc : p->req.result;
 }
 
-/* One timed operation, the study's way. Returns 0 or -errno. */
-static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng, uint64_t *ns)
+/* One timed operation, the study's way, counted in o. Returns 0 or -errno. */
+static int probe_once(const struct run_op *op, struct probe *p, struct op_result *o, struct prng *rng,
+		      uint64_t *ns)
 {
 	uint64_t off = prng_below(rng, p->nslots) * op->spec.align;
 	bool write = op->spec.kind != OP_READ &&
@@ -49,56 +46,50 @@ static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng
 	uint64_t t0 = clock_now_ns();
 	int64_t res = probe_io(p, write ? IO_WRITE : IO_READ);
 	if (res >= 0 && sync) {
-		p->fdatasyncs++;
+		o->fdatasyncs++;
 		res = probe_io(p, IO_FDATASYNC);
 	}
 	*ns = clock_now_ns() - t0;
-	if (res < 0 && !p->first_errno) {
-		p->first_errno = (int)-res;
-		p->first_err_offset = off;
+	if (res < 0 && !o->first_errno) {
+		o->first_errno = (int)-res;
+		o->first_err_offset = off;
 	}
 	if (res >= 0)
-		p->bytes += op->spec.size;
+		o->bytes += op->spec.size;
 	return res < 0 ? (int)res : 0;
 }
 
-/* Append the period's line. */
-static int emit(const struct watch_config *wc, struct probe *probes, time_t start, double elapsed,
+/* A period's result starts empty: one time bucket, which is its total. */
+static void result_reset(struct op_result *o)
+{
+	*o = (struct op_result){ .buckets = &o->total, .nbuckets = 1, .max_inflight = 1 };
+	hist_init(&o->total);
+	hist_init(&o->service);
+}
+
+/* Append the period's line: the run format with the period as its one time bucket. */
+static int emit(const struct watch_config *wc, struct op_result *results, time_t start, double elapsed,
 		bool interrupted)
 {
-	struct op_result *res_ops = calloc(wc->nops, sizeof(*res_ops));
-	if (!res_ops)
-		return -ENOMEM;
-	for (size_t i = 0; i < wc->nops; i++) {
-		res_ops[i].total = probes[i].h;
-		res_ops[i].buckets = &probes[i].h;
-		res_ops[i].nbuckets = 1;
-		res_ops[i].bytes = probes[i].bytes;
-		res_ops[i].fdatasyncs = probes[i].fdatasyncs;
-		res_ops[i].first_errno = probes[i].first_errno;
-		res_ops[i].first_err_offset = probes[i].first_err_offset;
-		res_ops[i].max_inflight = 1;
-		hist_init(&res_ops[i].service);
-	}
-	struct run_config cfg = {
-		.target = wc->target, .ops = wc->ops, .nops = wc->nops,
-		.duration_ns = wc->period_ns, .bucket_ns = wc->period_ns, .span = wc->span,
-		.seed = wc->seed, .engine = &engine_sync_ops, .iodepth = 1,
+	struct output_run run = {
+		.target = wc->target, .span = wc->span, .ops = wc->ops, .nops = wc->nops,
+		.engine = engine_sync_ops.name, .iodepth = 1, .runtime_ns = wc->period_ns,
+		.bucket_ns = wc->period_ns, .seed = wc->seed, .meta = wc->meta,
 	};
-	struct run_result res = { .ops = res_ops, .nops = wc->nops, .launch_time = start,
+	struct run_result res = { .ops = results, .nops = wc->nops, .launch_time = start,
 				  .elapsed_s = elapsed, .interrupted = interrupted };
-	char *line = output_json_line(&cfg, &res, wc->meta);
+	char *line = output_json_line(&run, &res);
 	int rc = line ? output_append_line(wc->json_path, line) : -ENOMEM;
 	free(line);
-	free(res_ops);
 	return rc;
 }
 
 int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 {
 	struct probe *probes = calloc(wc->nops, sizeof(*probes));
+	struct op_result *results = calloc(wc->nops, sizeof(*results));
 	size_t *order = calloc(wc->nops, sizeof(*order));
-	int rc = probes && order ? 0 : -ENOMEM;
+	int rc = probes && results && order ? 0 : -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < wc->nops; i++) {
 		const struct run_op *op = &wc->ops[i];
 		probes[i].eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
@@ -118,7 +109,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		}
 		probes[i].req.len = op->spec.size;
 		probes[i].nslots = (wc->span - op->spec.size) / op->spec.align + 1;
-		hist_init(&probes[i].h);
+		result_reset(&results[i]);
 		order[i] = i;
 	}
 	struct prng rng;
@@ -137,12 +128,12 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 				order[j] = tmp;
 			}
 			for (size_t i = 0; i < wc->nops; i++) {
-				struct probe *p = &probes[order[i]];
+				struct op_result *o = &results[order[i]];
 				uint64_t ns;
-				if (probe_once(&wc->ops[order[i]], p, &rng, &ns) == 0)
-					hist_record(&p->h, ns);
+				if (probe_once(&wc->ops[order[i]], &probes[order[i]], o, &rng, &ns) == 0)
+					hist_record(&o->total, ns);
 				else
-					hist_record_error(&p->h);
+					hist_record_error(&o->total);
 			}
 			round += wc->interval_ns;
 			uint64_t now = clock_now_ns();
@@ -156,7 +147,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 			}
 		}
 		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
-		rc = emit(wc, probes, start, elapsed, sig > 0);
+		rc = emit(wc, results, start, elapsed, sig > 0);
 		if (rc < 0) {
 			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));
 			break;
@@ -165,11 +156,8 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		if (!wc->quiet)
 			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n",
 				(unsigned long long)periods, elapsed, sig > 0 ? ", interrupted" : "");
-		for (size_t i = 0; i < wc->nops; i++) {
-			hist_init(&probes[i].h);
-			probes[i].bytes = probes[i].fdatasyncs = 0;
-			probes[i].first_errno = 0;
-		}
+		for (size_t i = 0; i < wc->nops; i++)
+			result_reset(&results[i]);
 		if (sig > 0)
 			rc = -EINTR;
 		else if (wc->max_periods && periods >= wc->max_periods)
@@ -183,6 +171,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		free(probes[i].req.buf);
 	}
 	free(probes);
+	free(results);
 	free(order);
 	return rc;
 }
