@@ -1,4 +1,4 @@
-/* report.c - `iobench report`: options, reading, and which sections to print how. */
+/* cmd_report.c - `iobench report`: options, reading, and which sections to print how. */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
