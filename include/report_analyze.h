@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "report.h"
+#include "report_db.h"
 #include "report_table.h"
 
 struct rep_group {

@@ -9,7 +9,7 @@
 
 #include "cmdline.h"
 #include "commands.h"
-#include "report.h"
+#include "report_db.h"
 #include "report_analyze.h"
 #include "report_plot.h"
 

@@ -1,4 +1,4 @@
-/* report_analyze.c - the report's sections, built from grouped cells. */
+/* report/analyze.c - the report's sections, built from grouped cells. */
 #include "report_analyze.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
-/* report_read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
-#include "report.h"
+/* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
+#include "report_db.h"
 
 #include <dirent.h>
 #include <errno.h>

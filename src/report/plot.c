@@ -1,4 +1,4 @@
-/* report_plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
+/* report/plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
 #include "report_plot.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* report_table.c - render report tables as text, CSV or JSON. */
+/* report/table.c - render report tables as text, CSV or JSON. */
 #include "report_table.h"
 
 #include <math.h>

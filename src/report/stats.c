@@ -1,4 +1,4 @@
-/* report_stats.c - medians, MAD, peaks, tiers and regimes for the report. */
+/* report/stats.c - medians, MAD, peaks, tiers and regimes for the report. */
 #include "report_stats.h"
 
 #include <math.h>
