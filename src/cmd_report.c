@@ -39,8 +39,7 @@ static const struct cmdline_opt report_opts[] = {
 	  "named by --section (each after a \"# name\" line when several)", FLAG(csv) },
 	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", FLAG(json) },
 	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
-	  "but series): groups instances badApples threads time regimes\n"
-	  "series modes tiers durability cost bonnie watch watchRegimes", CUSTOM(parse_section) },
+	  "but series; the sections are listed below)", CUSTOM(parse_section) },
 	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
 	  FLAG(o.merge_hosts) },
 	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
@@ -57,6 +56,28 @@ static const struct cmdline_opt report_opts[] = {
 
 static const struct cmdline_table report_table = { report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL };
 
+/* --help after the options: how runs group, then every section from the report's own table. */
+static void report_help_sections(FILE *out)
+{
+	fputs("\n"
+	      "Grouping: runs merge exactly by signature x thread count x labels (--label k=v,\n"
+	      "sorted) x size x host. The size is a fileSize or span label, else target.span,\n"
+	      "else fileSize. Lines without a host (the 2012 tool's) take the name of the folder\n"
+	      "holding the file. ops/s = operations / run time; across hosts, the mean per host.\n"
+	      "\n"
+	      "Sections:\n", out);
+	for (int s = 0; s < SEC_COUNT; s++) {
+		const char *help = rep_section_help(s);
+		size_t n = strcspn(help, "\n");
+		fprintf(out, "  %-11s %.*s\n", rep_section_name(s), (int)n, help);
+		while (help[n] == '\n') {
+			help += n + 1;
+			n = strcspn(help, "\n");
+			fprintf(out, "%14s%.*s\n", "", (int)n, help);
+		}
+	}
+}
+
 static const struct cmdline_cmd report_cmd = {
 	.name = "report",
 	.bit = 1,
@@ -69,29 +90,8 @@ static const struct cmdline_cmd report_cmd = {
 		 "*.json and *.out, or - for standard input. Malformed lines are reported and skipped.\n"
 		 "\n"
 		 "Options:\n",
+	.help_more = report_help_sections,
 	.outro = "\n"
-		 "Grouping: runs merge exactly by signature x thread count x labels (--label k=v,\n"
-		 "sorted) x size x host. The size is a fileSize or span label, else target.span,\n"
-		 "else fileSize. Lines without a host (the 2012 tool's) take the name of the folder\n"
-		 "holding the file. ops/s = operations / run time; across hosts, the mean per host.\n"
-		 "\n"
-		 "Sections:\n"
-		 "  groups      per signature x threads x labels x size x host: ops/s, MB/s, mean,\n"
-		 "              p50 p90 p99 p99.9 max latency, errors\n"
-		 "  instances   groups that span hosts: min/median/max per-host ops/s, best/worst\n"
-		 "  badApples   hosts below median - 3 x 1.4826 x MAD or below half the median\n"
-		 "  threads     throughput by thread count; optimal = fewest within 5% of the best\n"
-		 "  time        per-host throughput per time bucket: mean, min, max, CV\n"
-		 "  regimes     lasting steps up or down in that throughput, with their start\n"
-		 "  series      every time bucket: ops/s and ops/s / host median (ask by name)\n"
-		 "  modes       peaks of the latency histogram with their share of operations\n"
-		 "  tiers       file-size sweep (labels fileSize/span or target.span): level ranges\n"
-		 "  durability  flushed writes faster than a read of the same target or the floor\n"
-		 "  cost        operations per dollar per config (needs --prices)\n"
-		 "  bonnie      bonnie++ lines as they are\n"
-		 "  watch       iobench watch lines: p50/p99 per period over days, per host and op\n"
-		 "  watchRegimes lasting steps in the probes' p99 (a tail that jumped and stayed)\n"
-		 "\n"
 		 "Examples:\n"
 		 "  iobench report results/2026-11-21-ebs/\n"
 		 "  iobench report --merge-hosts --plot plots/ results/run1/\n"
@@ -126,14 +126,11 @@ static int parse_section(void *settings, const char *arg)
 	struct report_args *a = settings;
 	for (const char *tok = arg; *tok; tok += *tok == ',') {
 		size_t len = strcspn(tok, ",");
-		size_t i;
-		for (i = 0; len > 0 && i < SEC_COUNT; i++)
-			if (strlen(rep_section_names[i]) == len && strncmp(tok, rep_section_names[i], len) == 0)
-				break;
-		if (len > 0 && i == SEC_COUNT)
+		int sec = rep_section_find(tok, len);
+		if (len > 0 && sec < 0)
 			return cmdline_usage_error("unknown section '%.*s'; see 'iobench report --help'", (int)len, tok);
 		if (len > 0)
-			a->want[i] = true;
+			a->want[sec] = true;
 		tok += len;
 	}
 	a->chosen = true;
@@ -216,7 +213,7 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 		json_object_set_new(root, "inputs", inputs_json(db));
 		for (int s = 0; s < SEC_COUNT; s++)
 			if (a->want[s])
-				json_object_set_new(root, rep_section_names[s], table_to_json(&tables[s]));
+				json_object_set_new(root, rep_section_name(s), table_to_json(&tables[s]));
 		json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 		fputc('\n', stdout);
 		json_decref(root);
@@ -226,7 +223,7 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 			if (!a->want[s])
 				continue;
 			if (nwanted > 1)
-				printf("%s# %s\n", first ? "" : "\n", rep_section_names[s]);
+				printf("%s# %s\n", first ? "" : "\n", rep_section_name(s));
 			table_print_csv(&tables[s], stdout);
 			first = false;
 		}

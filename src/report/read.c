@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "hist_json.h"
 #include "units.h"
 
@@ -18,26 +19,6 @@
 #define DUMP_END "<end json dump>"
 /* A pretty-printed object may span lines; give up on it after this much. */
 #define MAX_MULTILINE (16u << 20)
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	return q;
-}
 
 __attribute__((format(printf, 3, 4)))
 static void warn_at(struct rep_db *db, const char *where, const char *fmt, ...)
@@ -139,11 +120,7 @@ static void slots_grow(struct rep_db *db)
 	while (n < 2 * (db->ncells + 1))
 		n *= 2;
 	free(db->slots);
-	db->slots = calloc(n, sizeof(*db->slots));
-	if (!db->slots) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
+	db->slots = rep_calloc(n, sizeof(*db->slots));
 	db->nslots = n;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
@@ -169,16 +146,12 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	}
 	if (db->ncells == db->cells_cap) {
 		db->cells_cap = db->cells_cap ? db->cells_cap * 2 : 64;
-		db->cells = xrealloc(db->cells, db->cells_cap * sizeof(*db->cells));
+		db->cells = rep_realloc(db->cells, db->cells_cap * sizeof(*db->cells));
 	}
-	struct rep_cell *c = calloc(1, sizeof(*c));
-	if (!c) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	c->sig = xstrdup(sig);
-	c->labels = xstrdup(labels);
-	c->host = xstrdup(host);
+	struct rep_cell *c = rep_calloc(1, sizeof(*c));
+	c->sig = rep_strdup(sig);
+	c->labels = rep_strdup(labels);
+	c->host = rep_strdup(host);
 	c->threads = threads;
 	c->size = size;
 	c->rotational = -1;
@@ -193,7 +166,7 @@ static void cell_add_point(struct rep_cell *c, double t, double ops, double p50,
 {
 	if (c->npts == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
-		c->pts = xrealloc(c->pts, c->cap * sizeof(*c->pts));
+		c->pts = rep_realloc(c->pts, c->cap * sizeof(*c->pts));
 	}
 	c->pts[c->npts].t = t;
 	c->pts[c->npts].ops = ops;
@@ -242,13 +215,13 @@ static char *labels_canonical(const json_t *labels, uint64_t *size_label)
 	size_t n = json_is_object(labels) ? json_object_size(labels) : 0;
 	struct label_kv *kv = calloc(n ? n : 1, sizeof(*kv));
 	if (!kv)
-		return xstrdup("");
+		return rep_strdup("");
 	size_t k = 0, len = 1;
 	const char *key;
 	json_t *v;
 	if (n) {
 		json_object_foreach((json_t *)labels, key, v) {
-			char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+			char *text = json_is_string(v) ? rep_strdup(json_string_value(v))
 						       : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 			if (!text)
 				continue;
@@ -268,7 +241,7 @@ static char *labels_canonical(const json_t *labels, uint64_t *size_label)
 		}
 	}
 	qsort(kv, k, sizeof(*kv), cmp_label);
-	char *out = xrealloc(NULL, len);
+	char *out = rep_realloc(NULL, len);
 	out[0] = '\0';
 	char *p = out;
 	for (size_t i = 0; i < k; i++) {
@@ -288,7 +261,7 @@ static double num_or(const json_t *obj, const char *key, double fallback)
 static char *str_or_null(const json_t *obj, const char *key)
 {
 	const json_t *v = json_object_get(obj, key);
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+	return json_is_string(v) ? rep_strdup(json_string_value(v)) : NULL;
 }
 
 static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
@@ -308,12 +281,12 @@ static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
 	}
 	if (db->nbonnie == db->bonnie_cap) {
 		db->bonnie_cap = db->bonnie_cap ? db->bonnie_cap * 2 : 16;
-		db->bonnie = xrealloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
+		db->bonnie = rep_realloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
 	}
 	struct rep_bonnie *r = &db->bonnie[db->nbonnie++];
 	memset(r, 0, sizeof(*r));
 	const json_t *h = json_object_get(root, "host");
-	r->host = xstrdup(json_is_string(h) ? json_string_value(h) : fallback_host);
+	r->host = rep_strdup(json_is_string(h) ? json_string_value(h) : fallback_host);
 	uint64_t ignored = 0;
 	r->labels = labels_canonical(json_object_get(root, "labels"), &ignored);
 	r->file_size = str_or_null(b, "fileSize");
@@ -480,20 +453,20 @@ static bool ends_with(const char *s, const char *suffix)
 static char *host_from_name(const char *name)
 {
 	if (strcmp(name, "-") == 0)
-		return xstrdup("stdin");
-	char *copy = xstrdup(name);
+		return rep_strdup("stdin");
+	char *copy = rep_strdup(name);
 	char *slash = strrchr(copy, '/');
 	char *out;
 	if (slash && slash != copy) {
 		*slash = '\0';
 		char *prev = strrchr(copy, '/');
-		out = xstrdup(prev ? prev + 1 : copy);
+		out = rep_strdup(prev ? prev + 1 : copy);
 	} else {
 		char *base = slash ? slash + 1 : copy;
 		char *dot = strchr(base, '.');
 		if (dot && dot != base)
 			*dot = '\0';
-		out = xstrdup(base);
+		out = rep_strdup(base);
 	}
 	free(copy);
 	return out;
@@ -524,7 +497,7 @@ static void growbuf_add(struct growbuf *b, const char *s, size_t n)
 {
 	if (b->len + n + 2 > b->cap) {
 		b->cap = (b->len + n + 2) * 2;
-		b->p = xrealloc(b->p, b->cap);
+		b->p = rep_realloc(b->p, b->cap);
 	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -676,7 +649,7 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 			continue;
 		}
 		size_t len = strlen(path) + strlen(name) + 2;
-		char *child = xrealloc(NULL, len);
+		char *child = rep_realloc(NULL, len);
 		snprintf(child, len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", name);
 		struct stat st;
 		if (stat(child, &st) == 0) {
