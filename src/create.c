@@ -106,10 +106,10 @@ static void show_bar(uint64_t done, uint64_t total, double elapsed)
 	fflush(stderr);
 }
 
-int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
+/* Create path (or truncate it with force) and reserve size bytes: a full disk fails now, not after minutes. */
+static int open_reserved(const char *path, uint64_t size, bool force, const char *human, char *err, size_t errlen)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o->force ? O_TRUNC : O_EXCL);
-	int fd = open(path, flags, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
 	if (fd < 0) {
 		int e = errno;
 		struct stat st;
@@ -129,9 +129,6 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		snprintf(err, errlen, "%s: not a regular file; create makes data files (devices need no create)", path);
 		return -EINVAL;
 	}
-	char human[32];
-	units_format_size(human, sizeof(human), size);
-	/* Reserve the space first: a full disk fails now, not after minutes of writing. */
 	int rc = posix_fallocate(fd, 0, (off_t)size);
 	if (rc == ENOSPC || rc == EFBIG) {
 		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
@@ -140,63 +137,86 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		unlink(path);
 		return -rc;
 	}
+	return fd;
+}
 
+/*
+ * Wait for started filler threads to finish (the bar every 200 ms when tty).
+ * Returns the stop signal that cut it short, or 0.
+ */
+static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned started, bool tty, uint64_t t0)
+{
+	uint64_t next_bar = t0 + 200000000ULL;
+	int sig = 0;
+	while (atomic_load(&f->written) < f->size && !atomic_load(&f->error)) {
+		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
+		sig = signals_wait(o->stop_signals, 10000000ULL);
+		if (sig > 0) {
+			atomic_store(&f->stop, true);
+			break;
+		}
+		uint64_t now = clock_now_ns();
+		if (tty && now >= next_bar) {
+			show_bar(atomic_load(&f->written), f->size, (double)(now - t0) / 1e9);
+			next_bar = now + 200000000ULL;
+		}
+		/* All threads gone without finishing means they hit an error. */
+		if (atomic_load(&f->next) >= f->nchunks + started)
+			break;
+	}
+	return sig;
+}
+
+/* Fill f's file from nthreads threads. 0, -EINTR (a stop signal), or -errno. */
+static int fill(struct filler *f, const struct create_opts *o, unsigned nthreads)
+{
+	struct filler_thread *ts = calloc(nthreads, sizeof(*ts));
+	if (!ts)
+		return -ENOMEM;
+	unsigned started = 0;
+	for (; started < nthreads; started++) {
+		ts[started] = (struct filler_thread){ .f = f, .index = started };
+		if (pthread_create(&ts[started].tid, NULL, filler_main, &ts[started]) != 0)
+			break;
+	}
+	if (started == 0) {
+		free(ts);
+		return -EAGAIN;
+	}
+	bool tty = o->progress && isatty(STDERR_FILENO);
+	uint64_t t0 = clock_now_ns();
+	int sig = wait_fillers(f, o, started, tty, t0);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ts[i].tid, NULL);
+	free(ts);
+	if (tty) {
+		show_bar(atomic_load(&f->written), f->size, (double)(clock_now_ns() - t0) / 1e9);
+		fputc('\n', stderr);
+	}
+	int rc = atomic_load(&f->error);
+	if (sig > 0)
+		rc = -EINTR;
+	else if (rc == 0 && atomic_load(&f->written) != f->size)
+		rc = -EIO;
+	return rc;
+}
+
+int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
+{
+	char human[32];
+	units_format_size(human, sizeof(human), size);
+	int fd = open_reserved(path, size, o->force, human, err, errlen);
+	if (fd < 0)
+		return fd;
 	struct filler f = { .fd_buffered = fd, .size = size, .seed = o->seed };
 	f.nchunks = (size + CHUNK - 1) / CHUNK;
 	f.fd_direct = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	unsigned nthreads = o->threads ? o->threads : DEFAULT_THREADS;
 	if (nthreads > f.nchunks)
 		nthreads = f.nchunks ? (unsigned)f.nchunks : 1;
-	struct filler_thread *ts = calloc(nthreads, sizeof(*ts));
-	if (!ts) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	unsigned started = 0;
-	for (; started < nthreads; started++) {
-		ts[started] = (struct filler_thread){ .f = &f, .index = started };
-		if (pthread_create(&ts[started].tid, NULL, filler_main, &ts[started]) != 0)
-			break;
-	}
-	if (started == 0) {
-		rc = -EAGAIN;
-		free(ts);
-		goto out;
-	}
-	bool tty = o->progress && isatty(STDERR_FILENO);
-	uint64_t t0 = clock_now_ns(), next_bar = t0 + 200000000ULL;
-	int sig = 0;
-	while (atomic_load(&f.written) < size && !atomic_load(&f.error)) {
-		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
-		sig = signals_wait(o->stop_signals, 10000000ULL);
-		if (sig > 0) {
-			atomic_store(&f.stop, true);
-			break;
-		}
-		uint64_t now = clock_now_ns();
-		if (tty && now >= next_bar) {
-			show_bar(atomic_load(&f.written), size, (double)(now - t0) / 1e9);
-			next_bar = now + 200000000ULL;
-		}
-		/* All threads gone without finishing means they hit an error. */
-		if (atomic_load(&f.next) >= f.nchunks + started)
-			break;
-	}
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(ts[i].tid, NULL);
-	free(ts);
-	if (tty) {
-		show_bar(atomic_load(&f.written), size, (double)(clock_now_ns() - t0) / 1e9);
-		fputc('\n', stderr);
-	}
-	rc = atomic_load(&f.error);
-	if (sig > 0)
-		rc = -EINTR;
-	else if (rc == 0 && atomic_load(&f.written) != size)
-		rc = -EIO;
+	int rc = fill(&f, o, nthreads);
 	if (rc == 0 && fsync(fd) != 0)
 		rc = -errno;
-out:
 	if (f.fd_direct >= 0)
 		close(f.fd_direct);
 	if (close(fd) != 0 && rc == 0)

@@ -84,94 +84,127 @@ static int emit(const struct watch_config *wc, struct op_result *results, time_t
 	return rc;
 }
 
-int watch_run(const struct watch_config *wc, char *err, size_t errlen)
+/* The probes of every op, their results, and the order of a round. */
+struct watch_state {
+	struct probe *probes;
+	struct op_result *results;
+	size_t *order;
+	struct prng rng;
+};
+
+/* Each op's own descriptor (with its flags), buffer and sync engine. */
+static int probes_open(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
 {
-	struct probe *probes = calloc(wc->nops, sizeof(*probes));
-	struct op_result *results = calloc(wc->nops, sizeof(*results));
-	size_t *order = calloc(wc->nops, sizeof(*order));
-	int rc = probes && results && order ? 0 : -ENOMEM;
-	for (size_t i = 0; rc == 0 && i < wc->nops; i++) {
+	for (size_t i = 0; i < wc->nops; i++) {
 		const struct run_op *op = &wc->ops[i];
-		probes[i].eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
-		probes[i].eng.fd = open(wc->target->path, op->open_flags);
-		if (probes[i].eng.fd < 0) {
-			rc = -errno;
+		struct probe *p = &st->probes[i];
+		p->eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
+		p->eng.fd = open(wc->target->path, op->open_flags);
+		if (p->eng.fd < 0) {
+			int e = errno;
 			snprintf(err, errlen, "%s: cannot open for %s: %s%s", wc->target->path, op->spec.name,
-				 strerror(errno), errno == EINVAL && op->direct ? "; use --no-direct" : "");
-			break;
+				 strerror(e), e == EINVAL && op->direct ? "; use --no-direct" : "");
+			return -e;
 		}
 		size_t len = (op->spec.size + 4095) / 4096 * 4096;
-		if (posix_memalign(&probes[i].req.buf, 4096, len) != 0 ||
-		    probes[i].eng.ops->init(&probes[i].eng) != 0) {
-			rc = -ENOMEM;
+		if (posix_memalign(&p->req.buf, 4096, len) != 0 || p->eng.ops->init(&p->eng) != 0) {
 			snprintf(err, errlen, "out of memory");
-			break;
+			return -ENOMEM;
 		}
-		probes[i].req.len = op->spec.size;
-		probes[i].nslots = (wc->span - op->spec.size) / op->spec.align + 1;
-		result_reset(&results[i]);
-		order[i] = i;
+		p->req.len = op->spec.size;
+		p->nslots = (wc->span - op->spec.size) / op->spec.align + 1;
+		result_reset(&st->results[i]);
+		st->order[i] = i;
 	}
-	struct prng rng;
-	prng_seed(&rng, wc->seed, 0x3a7c);
-	uint64_t periods = 0;
-	while (rc == 0) {
+	return 0;
+}
+
+static void probes_close(const struct watch_config *wc, struct watch_state *st)
+{
+	for (size_t i = 0; st->probes && i < wc->nops; i++) {
+		struct probe *p = &st->probes[i];
+		if (p->eng.priv)
+			p->eng.ops->cleanup(&p->eng);
+		if (p->eng.fd > 0)
+			close(p->eng.fd);
+		free(p->req.buf);
+	}
+	free(st->probes);
+	free(st->results);
+	free(st->order);
+}
+
+/* One round: each op once, in a fresh random order. */
+static void probe_round(const struct watch_config *wc, struct watch_state *st)
+{
+	for (size_t i = wc->nops; i > 1; i--) {
+		size_t j = (size_t)prng_below(&st->rng, i), tmp = st->order[i - 1];
+		st->order[i - 1] = st->order[j];
+		st->order[j] = tmp;
+	}
+	for (size_t i = 0; i < wc->nops; i++) {
+		size_t k = st->order[i];
+		uint64_t ns;
+		if (probe_once(&wc->ops[k], &st->probes[k], &st->results[k], &st->rng, &ns) == 0)
+			hist_record(&st->results[k].total, ns);
+		else
+			hist_record_error(&st->results[k].total);
+	}
+}
+
+/* Rounds every interval until the period (from p0) ends. Returns the stop signal that cut it short, or 0. */
+static int probe_period(const struct watch_config *wc, struct watch_state *st, uint64_t p0)
+{
+	uint64_t round = p0;
+	while (clock_now_ns() - p0 < wc->period_ns) {
+		probe_round(wc, st);
+		round += wc->interval_ns;
+		uint64_t now = clock_now_ns();
+		if (round < now)
+			round = now; /* fell behind (a stall): do not burst to catch up */
+		uint64_t until = round < p0 + wc->period_ns ? round : p0 + wc->period_ns;
+		if (until > now) {
+			int sig = signals_wait(wc->stop_signals, until - now);
+			if (sig > 0)
+				return sig;
+		}
+	}
+	return 0;
+}
+
+int watch_run(const struct watch_config *wc, char *err, size_t errlen)
+{
+	struct watch_state st = {
+		.probes = calloc(wc->nops, sizeof(*st.probes)),
+		.results = calloc(wc->nops, sizeof(*st.results)),
+		.order = calloc(wc->nops, sizeof(*st.order)),
+	};
+	int rc = st.probes && st.results && st.order ? 0 : -ENOMEM;
+	if (rc < 0)
+		snprintf(err, errlen, "out of memory");
+	else
+		rc = probes_open(wc, &st, err, errlen);
+	prng_seed(&st.rng, wc->seed, 0x3a7c);
+	for (uint64_t periods = 1; rc == 0; periods++) {
 		uint64_t p0 = clock_now_ns();
 		time_t start = time(NULL);
-		uint64_t round = p0;
-		int sig = 0;
-		while (clock_now_ns() - p0 < wc->period_ns) {
-			/* each op once, in a fresh random order */
-			for (size_t i = wc->nops; i > 1; i--) {
-				size_t j = (size_t)prng_below(&rng, i), tmp = order[i - 1];
-				order[i - 1] = order[j];
-				order[j] = tmp;
-			}
-			for (size_t i = 0; i < wc->nops; i++) {
-				struct op_result *o = &results[order[i]];
-				uint64_t ns;
-				if (probe_once(&wc->ops[order[i]], &probes[order[i]], o, &rng, &ns) == 0)
-					hist_record(&o->total, ns);
-				else
-					hist_record_error(&o->total);
-			}
-			round += wc->interval_ns;
-			uint64_t now = clock_now_ns();
-			if (round < now)
-				round = now; /* fell behind (a stall): do not burst to catch up */
-			uint64_t until = round < p0 + wc->period_ns ? round : p0 + wc->period_ns;
-			if (until > now) {
-				sig = signals_wait(wc->stop_signals, until - now);
-				if (sig > 0)
-					break;
-			}
-		}
+		int sig = probe_period(wc, &st, p0);
 		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
-		rc = emit(wc, results, start, elapsed, sig > 0);
+		rc = emit(wc, st.results, start, elapsed, sig > 0);
 		if (rc < 0) {
 			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));
 			break;
 		}
-		periods++;
 		if (!wc->quiet)
-			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n",
-				(unsigned long long)periods, elapsed, sig > 0 ? ", interrupted" : "");
+			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n", (unsigned long long)periods,
+				elapsed, sig > 0 ? ", interrupted" : "");
 		for (size_t i = 0; i < wc->nops; i++)
-			result_reset(&results[i]);
+			result_reset(&st.results[i]);
 		if (sig > 0)
 			rc = -EINTR;
 		else if (wc->max_periods && periods >= wc->max_periods)
 			break;
 	}
-	for (size_t i = 0; probes && i < wc->nops; i++) {
-		if (probes[i].eng.priv)
-			probes[i].eng.ops->cleanup(&probes[i].eng);
-		if (probes[i].eng.fd > 0)
-			close(probes[i].eng.fd);
-		free(probes[i].req.buf);
-	}
-	free(probes);
-	free(results);
-	free(order);
+	probes_close(wc, &st);
 	return rc;
 }

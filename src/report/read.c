@@ -505,110 +505,137 @@ static void growbuf_add(struct growbuf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
+/* One stream being read: where it is, and what a multi-line document has gathered. */
+struct reader {
+	struct rep_db *db;
+	const char *name;
+	char *host;            /* the fallback host: the file's folder */
+	bool explicit_file;
+	bool lenient;          /* text between documents is a log, not an error */
+	enum { TEXT, DUMP, MULTI } mode;
+	unsigned long lineno;
+	unsigned long start;   /* first line of the document being gathered */
+	struct growbuf buf;
+	char where[4200];
+};
+
+/* "FILE:LINE" for messages. */
+static const char *where_at(struct reader *r, unsigned long lineno)
+{
+	snprintf(r->where, sizeof(r->where), "%s:%lu", r->name, lineno);
+	return r->where;
+}
+
+static void skip_line(struct reader *r, unsigned long lineno, const char *what)
+{
+	warn_at(r->db, where_at(r, lineno), "%s", what);
+	r->db->skipped++;
+}
+
+static void add_root(struct reader *r, json_t *root, unsigned long lineno)
+{
+	rep_add_json(r->db, root, where_at(r, lineno), r->host, r->explicit_file);
+	json_decref(root);
+}
+
+/* Inside the 2012 tool's dump: gather until its end marker. */
+static void dump_line(struct reader *r, const char *line, size_t n, size_t skip)
+{
+	if (strcmp(line + skip, DUMP_END) != 0) {
+		growbuf_add(&r->buf, line, n);
+		return;
+	}
+	parse_doc(r->db, r->buf.p ? r->buf.p : "", r->buf.len, r->name, r->start, r->host, r->explicit_file);
+	r->mode = TEXT;
+	r->buf.len = 0;
+}
+
+/* Inside a pretty-printed object: gather until a closing brace makes it parse. False: give up on the file. */
+static bool multi_line(struct reader *r, const char *line, size_t n)
+{
+	growbuf_add(&r->buf, line, n);
+	json_error_t jerr;
+	json_t *root = line[0] == '}' ? json_loadb(r->buf.p, r->buf.len, 0, &jerr) : NULL;
+	if (root) {
+		add_root(r, root, r->start);
+		r->mode = TEXT;
+		r->buf.len = 0;
+	} else if (r->buf.len > MAX_MULTILINE) {
+		skip_line(r, r->start, "JSON object never ends; skipped the rest of the file");
+		return false;
+	}
+	return true;
+}
+
+/* A line between documents: a JSON line, the start of a dump or of a pretty-printed object, or text. */
+static void text_line(struct reader *r, const char *line, size_t n, size_t skip)
+{
+	if (line[skip] == '\0')
+		return;
+	r->db->lines++;
+	if (strcmp(line + skip, DUMP_BEGIN) == 0) {
+		r->mode = DUMP;
+		r->start = r->lineno + 1;
+		r->lenient = true;
+		return;
+	}
+	if (line[skip] != '{' && line[skip] != '[') {
+		if (!r->lenient)
+			skip_line(r, r->lineno, "not a JSON line; skipped");
+		return;
+	}
+	json_error_t jerr;
+	json_t *root = json_loadb(line + skip, n - skip, 0, &jerr);
+	if (root) {
+		add_root(r, root, r->lineno);
+	} else if (json_error_code(&jerr) == json_error_premature_end_of_input && strcmp(line + skip, "{") == 0) {
+		/* A pretty-printed object: collect until a closing brace parses. */
+		r->mode = MULTI;
+		r->start = r->lineno;
+		r->buf.len = 0;
+		growbuf_add(&r->buf, line, n);
+	} else {
+		warn_at(r->db, where_at(r, r->lineno), "not valid JSON (%s at column %d); skipped", jerr.text,
+			jerr.column);
+		r->db->skipped++;
+	}
+}
+
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
 {
-	char *host = host_from_name(name);
+	struct reader r = { .db = db, .name = name, .host = host_from_name(name), .explicit_file = explicit_file,
+			    .lenient = ends_with(name, ".out") || ends_with(name, ".log"), .mode = TEXT };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	unsigned long lineno = 0, start = 0;
-	enum { TEXT, DUMP, MULTI } mode = TEXT;
-	bool lenient = ends_with(name, ".out") || ends_with(name, ".log");
-	struct growbuf buf = { 0 };
-	char where[4200];
 	db->files++;
 	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (memchr(line, '\0', (size_t)n) || (lineno == 1 && has_control(line, (size_t)n))) {
+		r.lineno++;
+		if (memchr(line, '\0', (size_t)n) || (r.lineno == 1 && has_control(line, (size_t)n))) {
 			/* One message for a binary file, not one per "line" of it. */
-			snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-			warn_at(db, where, "binary data, not a results file; rest of the file skipped");
-			db->skipped++;
+			skip_line(&r, r.lineno, "binary data, not a results file; rest of the file skipped");
 			break;
 		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		size_t skip = strspn(line, " \t");
-		if (mode == DUMP) {
-			if (strcmp(line + skip, DUMP_END) == 0) {
-				parse_doc(db, buf.p ? buf.p : "", buf.len, name, start, host, explicit_file);
-				mode = TEXT;
-				buf.len = 0;
-			} else {
-				growbuf_add(&buf, line, (size_t)n);
-			}
-			continue;
-		}
-		if (mode == MULTI) {
-			growbuf_add(&buf, line, (size_t)n);
-			json_error_t jerr;
-			json_t *root = NULL;
-			if (line[0] == '}')
-				root = json_loadb(buf.p, buf.len, 0, &jerr);
-			if (root) {
-				snprintf(where, sizeof(where), "%s:%lu", name, start);
-				rep_add_json(db, root, where, host, explicit_file);
-				json_decref(root);
-				mode = TEXT;
-				buf.len = 0;
-			} else if (buf.len > MAX_MULTILINE) {
-				snprintf(where, sizeof(where), "%s:%lu", name, start);
-				warn_at(db, where, "JSON object never ends; skipped the rest of the file");
-				db->skipped++;
+		if (r.mode == DUMP) {
+			dump_line(&r, line, (size_t)n, skip);
+		} else if (r.mode == MULTI) {
+			if (!multi_line(&r, line, (size_t)n))
 				break;
-			}
-			continue;
-		}
-		if (line[skip] == '\0')
-			continue;
-		db->lines++;
-		if (strcmp(line + skip, DUMP_BEGIN) == 0) {
-			mode = DUMP;
-			start = lineno + 1;
-			lenient = true;
-			continue;
-		}
-		if (line[skip] == '{' || line[skip] == '[') {
-			json_error_t jerr;
-			json_t *root = json_loadb(line + skip, (size_t)n - skip, 0, &jerr);
-			if (root) {
-				snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-				rep_add_json(db, root, where, host, explicit_file);
-				json_decref(root);
-			} else if (json_error_code(&jerr) == json_error_premature_end_of_input &&
-				   strcmp(line + skip, "{") == 0) {
-				/* A pretty-printed object: collect until a closing brace parses. */
-				mode = MULTI;
-				start = lineno;
-				buf.len = 0;
-				growbuf_add(&buf, line, (size_t)n);
-			} else {
-				snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-				warn_at(db, where, "not valid JSON (%s at column %d); skipped",
-					jerr.text, jerr.column);
-				db->skipped++;
-			}
-			continue;
-		}
-		if (!lenient) {
-			snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-			warn_at(db, where, "not a JSON line; skipped");
-			db->skipped++;
+		} else {
+			text_line(&r, line, (size_t)n, skip);
 		}
 	}
-	if (mode != TEXT) {
-		snprintf(where, sizeof(where), "%s:%lu", name, start);
-		warn_at(db, where, mode == DUMP ? "\"" DUMP_BEGIN "\" without \"" DUMP_END "\"; skipped"
-						: "JSON object never ends; skipped");
-		db->skipped++;
-	}
-	if (ferror(f)) {
-		snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-		warn_at(db, where, "read error: %s", strerror(errno));
-	}
-	free(buf.p);
+	if (r.mode != TEXT)
+		skip_line(&r, r.start, r.mode == DUMP ? "\"" DUMP_BEGIN "\" without \"" DUMP_END "\"; skipped"
+						    : "JSON object never ends; skipped");
+	if (ferror(f))
+		warn_at(db, where_at(&r, r.lineno), "read error: %s", strerror(errno));
+	free(r.buf.p);
 	free(line);
-	free(host);
+	free(r.host);
 }
 
 static int read_file(struct rep_db *db, const char *path, bool explicit_file)
