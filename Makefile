@@ -37,8 +37,8 @@ iobench: $(OBJ) build/libreport.a
 # One binary that runs on any x86-64 Linux of the last decade, whatever its C
 # library: scripts/fleet-run ships it to the hosts by default.
 static: iobench-static
-iobench-static: $(OBJ)
-	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) $(ALL_LIBS) -lpthread
+iobench-static: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) build/libreport.a $(ALL_LIBS) -lpthread
 
 build/%.o: src/%.c config.mk | build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
