@@ -17,6 +17,10 @@ ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(LIBS)
 SRC = $(wildcard src/*.c)
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))
 LIB_OBJ = $(filter-out build/main.o,$(OBJ))
+# The report (src/report/) is an archive of its own: it needs only these of the rest.
+REPORT_SRC = $(wildcard src/report/*.c)
+REPORT_OBJ = $(patsubst src/%.c,build/%.o,$(REPORT_SRC))
+REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
@@ -27,29 +31,40 @@ TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC)
 
 all: iobench
 
-iobench: $(OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(ALL_LIBS)
+iobench: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) build/libreport.a $(ALL_LIBS)
 
 # One binary that runs on any x86-64 Linux of the last decade, whatever its C
 # library: scripts/fleet-run ships it to the hosts by default.
 static: iobench-static
-iobench-static: $(OBJ)
-	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) $(ALL_LIBS) -lpthread
+iobench-static: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) build/libreport.a $(ALL_LIBS) -lpthread
 
 build/%.o: src/%.c config.mk | build
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+build/report/%.o: src/report/%.c config.mk | build/report
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/libiobench.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
+build/libreport.a: $(REPORT_OBJ)
+	rm -f $@ && ar rcs $@ $(REPORT_OBJ)
+
 build/tests/%: tests/unit/%.c tests/unit/check.h build/libiobench.a | build/tests
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libiobench.a $(ALL_LDFLAGS) $(ALL_LIBS)
+
+# The report's tests link the report archive and only what it may need: the link
+# fails if the report starts to depend on more of the benchmark.
+build/tests/test_report_%: tests/unit/test_report_%.c tests/unit/check.h build/libreport.a $(REPORT_NEEDS) | build/tests
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libreport.a $(REPORT_NEEDS) $(ALL_LDFLAGS) $(ALL_LIBS)
 
 # LD_PRELOAD helpers for fault-injection tests; never linked into iobench.
 build/tests/%.so: tests/helpers/%.c | build/tests
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
 
-build build/tests:
+build build/tests build/report:
 	$(MKDIR_P) $@
 
 unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
@@ -83,7 +98,7 @@ check-sanitizers:
 # libFuzzer targets (clang): build/fuzz/fuzz_*; run them with tests/fuzz/run.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
-FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC))
+FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC)) $(REPORT_SRC)
 fuzz: $(FUZZ_BIN)
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) | build
 	$(MKDIR_P) build/fuzz
@@ -176,4 +191,4 @@ distclean: clean
 	rm -f config.mk config.log config.status
 	rm -rf autom4te.cache
 
--include $(OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d)
