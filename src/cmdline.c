@@ -2,6 +2,7 @@
 #include "cmdline.h"
 #include "commands.h"
 #include "units.h"
+#include "version.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -171,7 +172,10 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		cmdline_help(cmd, stdout);
 		return CMDLINE_DONE;
 	case CMDLINE_VERSION:
-		printf("iobench %s\n", IOBENCH_VERSION);
+		if (*iobench_commit)
+			printf("iobench %s (commit %s)\n", iobench_version, iobench_commit);
+		else
+			printf("iobench %s\n", iobench_version);
 		return CMDLINE_DONE;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "hist_json.h"
 #include "units.h"
+#include "version.h"
 
 #include <fcntl.h>
 #include <errno.h>
@@ -202,6 +203,8 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				"maxOps", (json_int_t)run->max_ops);
 	json_object_update(root, own);
 	json_decref(own);
+	if (*iobench_commit)
+		json_object_set_new(root, "commit", json_string(iobench_commit));
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)
