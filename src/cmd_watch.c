@@ -20,7 +20,7 @@ static const struct cmdline_cmd watch_cmd = {
 		 "Options:\n",
 	.outro = "\n"
 		 "SIGINT, SIGTERM and SIGHUP write the partial period (marked interrupted), exit 130.\n"
-		 "Example: iobench watch --json /var/lib/iobench/watch.jsonl --label host=db1 /data/iobench.dat\n",
+		 "Example: iobench watch --json /var/lib/iobench/watch.jsonl --host db1 /data/iobench.dat\n",
 };
 
 static int watch_all(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
@@ -29,6 +29,7 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 	runargs_build_ops(a, 1, ops);
 	runargs_warn_buffered(a, t, ops);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
+				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
 				 .threads = 1, .seed_given = a->seed_given, .mode = "watch",
 				 .interval_s = (double)a->interval_ns / 1e9 };
 	struct watch_config wc = {

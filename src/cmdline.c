@@ -231,7 +231,10 @@ static void help_row(const struct cmdline_opt *o, FILE *out)
 		 o->arg ? o->arg : "");
 	const char *text = o->help;
 	size_t n = strcspn(text, "\n");
-	fprintf(out, "  %-21s %.*s\n", left, (int)n, text);
+	if (strlen(left) > 21)
+		fprintf(out, "  %s\n%24s%.*s\n", left, "", (int)n, text); /* too long: text on the next line */
+	else
+		fprintf(out, "  %-21s %.*s\n", left, (int)n, text);
 	while (text[n] == '\n') {
 		text += n + 1;
 		n = strcspn(text, "\n");

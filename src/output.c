@@ -157,6 +157,20 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 	return j;
 }
 
+/* "key=value" strings as one object of strings (labels, notes). */
+static json_t *kv_object(const char *const *kv, size_t n)
+{
+	json_t *obj = json_object();
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(kv[i], '=');
+		char key[256];
+		size_t len = (size_t)(eq - kv[i]);
+		snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), kv[i]);
+		json_object_set_new(obj, key, json_string(eq + 1));
+	}
+	return obj;
+}
+
 char *output_json_line(const struct output_run *run, const struct run_result *res)
 {
 	const struct run_meta *meta = run->meta;
@@ -164,14 +178,7 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 	for (size_t i = 0; i < res->nops; i++)
 		json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate));
 
-	json_t *labels = json_object();
-	for (size_t i = 0; i < meta->nlabels; i++) {
-		const char *eq = strchr(meta->labels[i], '=');
-		char key[256];
-		size_t n = (size_t)(eq - meta->labels[i]);
-		snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), meta->labels[i]);
-		json_object_set_new(labels, key, json_string(eq + 1));
-	}
+	json_t *labels = kv_object(meta->labels, meta->nlabels);
 	struct utsname u;
 	char host[256] = "";
 	if (uname(&u) != 0)
@@ -184,11 +191,12 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				 "runtime", (json_int_t)llround((double)run->runtime_ns / 1e9),
 				 "bucketDuration", (json_int_t)llround((double)run->bucket_ns / 1e9),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
 				"tool", "iobench",
 				"version", IOBENCH_VERSION,
 				"commandLine", meta->command_line,
-				"host", host,
+				"host", meta->host ? meta->host : host,
+				"hostname", host,
 				"kernel", u.release,
 				"target", target_json(run),
 				"engine", run->engine,
@@ -205,6 +213,10 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 	json_decref(own);
 	if (*iobench_commit)
 		json_object_set_new(root, "commit", json_string(iobench_commit));
+	if (meta->provision)
+		json_object_set_new(root, "provision", json_deep_copy(meta->provision));
+	if (meta->nnotes)
+		json_object_set_new(root, "notes", kv_object(meta->notes, meta->nnotes));
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)
