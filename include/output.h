@@ -36,6 +36,7 @@ struct output_run {
 	const struct run_op *ops;  /* as many as the result has, in its order */
 	size_t nops;
 	const char *engine;        /* the engine's name: "sync", "libaio", "io_uring" */
+	struct engine_opts engine_opts; /* io_uring's options: "engineOptions" on io_uring lines */
 	unsigned iodepth;
 	uint64_t runtime_ns;       /* "runtime": the run's duration, or a watch period */
 	uint64_t bucket_ns;        /* "bucketDuration" */

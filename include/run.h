@@ -39,6 +39,7 @@ struct run_config {
 	uint64_t span;        /* offsets fall in [0, span); span <= target size */
 	uint64_t seed;
 	const struct engine_ops *engine;
+	struct engine_opts engine_opts; /* io_uring's options; all zero for the others */
 	unsigned iodepth;
 	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
 	bool progress;        /* a progress line on stderr */

@@ -24,6 +24,7 @@ struct target_info {
 	int rotational;        /* 1, 0, or -1 when unknown */
 	char scheduler[32];    /* I/O scheduler in use ("" if none/unknown) */
 	char raid_level[16];   /* md level ("raid0") when on md, else "" */
+	int io_poll;           /* the device's queue/io_poll: 1 it has poll queues, 0 not, -1 unknown */
 	unsigned dio_offset_align; /* O_DIRECT offset/size alignment; 0 = unknown */
 	unsigned dio_mem_align;    /* O_DIRECT buffer alignment; 0 = unknown */
 	uint64_t st_dev, st_ino, st_rdev; /* identity at probe time */

@@ -42,7 +42,7 @@ struct output_run output_run_of(const struct run_config *cfg, const struct run_m
 {
 	return (struct output_run){
 		.target = cfg->target, .span = cfg->span, .ops = cfg->ops, .nops = cfg->nops,
-		.engine = cfg->engine->name, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
+		.engine = cfg->engine->name, .engine_opts = cfg->engine_opts, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
 		.runtime_ns = cfg->duration_ns, .bucket_ns = cfg->bucket_ns, .max_ops = cfg->max_ops,
 		.seed = cfg->seed, .rate = cfg->rate, .raw = cfg->raw != NULL, .meta = meta,
 	};
@@ -171,6 +171,17 @@ static json_t *kv_object(const char *const *kv, size_t n)
 	return obj;
 }
 
+/* io_uring's options as they were used (batch 1: each request submitted at once). */
+static json_t *engine_opts_json(const struct engine_opts *o)
+{
+	return json_pack("{s:I, s:b, s:b, s:b, s:b}",
+			 "batch", (json_int_t)(o->batch > 1 ? o->batch : 1),
+			 "registerFiles", o->register_files,
+			 "registerBuffers", o->register_buffers,
+			 "sqpoll", o->sqpoll,
+			 "hipri", o->hipri);
+}
+
 char *output_json_line(const struct output_run *run, const struct run_result *res)
 {
 	const struct run_meta *meta = run->meta;
@@ -211,6 +222,8 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				"maxOps", (json_int_t)run->max_ops);
 	json_object_update(root, own);
 	json_decref(own);
+	if (strcmp(run->engine, "io_uring") == 0)
+		json_object_set_new(root, "engineOptions", engine_opts_json(&run->engine_opts));
 	if (*iobench_commit)
 		json_object_set_new(root, "commit", json_string(iobench_commit));
 	if (meta->provision)

@@ -55,6 +55,25 @@ static void explain_open(const struct run_config *cfg, const struct run_op *op, 
 		snprintf(err, len, "%s: cannot open for %s: %s", p, kind_verb(&op->spec), strerror(e));
 }
 
+/*
+ * --hipri: the same I/O once more through the engine. Whether completions
+ * can be polled shows only in a request's result (EOPNOTSUPP), not at setup.
+ */
+static int preflight_polled(const struct run_config *cfg, struct worker *w, struct io_req *r,
+			    char *err, size_t len)
+{
+	struct io_req *done[1];
+	const struct timespec limit = { .tv_sec = 10 };
+	int rc = w->eng.ops->submit(&w->eng, r);
+	int n = rc < 0 ? rc : w->eng.ops->reap(&w->eng, done, 1, 1, &limit);
+	if (n == 1 && r->result >= 0)
+		return 0;
+	rc = n < 0 ? n : n == 0 ? -ETIMEDOUT : (int)r->result;
+	snprintf(err, len, "%s: --hipri: the first polled %s failed: %s; this device or filesystem cannot poll for completions (drop --hipri)",
+		 cfg->target->path, r->kind == IO_READ ? "read" : "write", strerror(-rc));
+	return rc;
+}
+
 /* One I/O at offset 0 before the clock starts: catches O_DIRECT alignment trouble early. */
 static int preflight(const struct run_config *cfg, const struct run_op *op, struct worker *w,
 		     char *err, size_t len)
@@ -65,7 +84,7 @@ static int preflight(const struct run_config *cfg, const struct run_op *op, stru
 	int64_t rc = r->kind == IO_READ ? pread(w->eng.fd, r->buf, r->len, 0)
 					: pwrite(w->eng.fd, r->buf, r->len, 0);
 	if (rc >= 0)
-		return 0;
+		return cfg->engine_opts.hipri ? preflight_polled(cfg, w, r, err, len) : 0;
 	int e = errno;
 	if (e == EINVAL && op->direct)
 		snprintf(err, len,
@@ -119,6 +138,7 @@ static int worker_buffers(struct worker *w, const struct run_config *cfg, const 
 			return -ENOMEM;
 		}
 		w->reqs[i].buf = w->reqs[i].pool;
+		w->reqs[i].pool_len = buflen;
 		prng_fill(&w->data_rng, w->reqs[i].pool, buflen);
 		w->reqs[i].len = op->spec.size;
 		w->reqs[i].slot = i;
@@ -140,8 +160,16 @@ static int worker_open(struct worker *w, const struct run_config *cfg, const str
 		return -e;
 	}
 	w->eng.fd = fd;
+	w->eng.opts = cfg->engine_opts;
+	w->eng.reqs = w->reqs;
 	int rc = cfg->engine->init(&w->eng);
-	if (rc == -EPERM || rc == -ENOSYS)
+	if (rc == -ENOMEM && cfg->engine_opts.register_buffers)
+		snprintf(err, len, "engine %s: cannot register %u buffers of %zu bytes: %s (locked memory: ulimit -l); raise the limit or drop --register-buffers",
+			 cfg->engine->name, w->eng.depth, w->reqs[0].pool_len, strerror(-rc));
+	else if (rc == -EINVAL && (cfg->engine_opts.sqpoll || cfg->engine_opts.hipri))
+		snprintf(err, len, "engine %s: the kernel refused %s: %s; drop the option",
+			 cfg->engine->name, cfg->engine_opts.sqpoll ? "--sqpoll" : "--hipri", strerror(-rc));
+	else if (rc == -EPERM || rc == -ENOSYS)
 		snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
 			 cfg->engine->name, strerror(-rc));
 	else if (rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)

@@ -190,6 +190,15 @@ static const struct cmdline_opt runargs_opts[] = {
 	{ "engine", 'e', "NAME", RUN, "I/O engine: sync (pread/pwrite, default), libaio, io_uring", STRING(engine) },
 	{ "iodepth", 0, "N", RUN, "operations in flight per thread (libaio, io_uring; default 1)",
 	  U64(iodepth, 1, WORKER_MAX_DEPTH) },
+	{ "batch", 0, "N", RUN, "io_uring: queue N requests, then submit them in one call\n"
+	  "(and wait in the same call when the queue is full; default 1)", U64(batch, 1, WORKER_MAX_DEPTH) },
+	{ "register-files", 0, NULL, RUN, "io_uring: register the file with the ring once", FLAG(register_files) },
+	{ "register-buffers", 0, NULL, RUN, "io_uring: register the buffers once (READ_FIXED, WRITE_FIXED)",
+	  FLAG(register_buffers) },
+	{ "sqpoll", 0, NULL, RUN, "io_uring: a kernel thread takes requests off the ring\n"
+	  "(no system call to submit; its CPU time counts)", FLAG(sqpoll) },
+	{ "hipri", 0, NULL, RUN, "io_uring: poll for completions (O_DIRECT, devices with poll queues)",
+	  FLAG(hipri) },
 	{ "rate", 0, "IOPS", RUN, "open loop: each op issues IOPS operations per second in total\n"
 	  "(split across its threads) on a fixed schedule; latency\n"
 	  "counts from when each op was due, service time apart", CUSTOM(parse_rate) },
@@ -239,6 +248,30 @@ static void set_defaults(struct run_args *a, bool watch)
 	a->seed &= UINT64_MAX >> 1;
 }
 
+/* The first io_uring option given, by name; NULL when none was. */
+static const char *uring_opt_given(const struct run_args *a)
+{
+	return a->batch ? "--batch" : a->register_files ? "--register-files" : a->register_buffers ? "--register-buffers"
+	       : a->sqpoll ? "--sqpoll" : a->hipri ? "--hipri" : NULL;
+}
+
+static int check_uring_opts(const struct run_args *a)
+{
+	const char *given = uring_opt_given(a);
+	if (given && strcmp(a->engine, "io_uring") != 0)
+		return cmdline_usage_error("%s is an io_uring option and the engine is %s; add -e io_uring", given, a->engine);
+	if (a->batch > a->iodepth)
+		return cmdline_usage_error("--batch %llu is more than --iodepth %llu; a batch is at most the requests in flight",
+					   (unsigned long long)a->batch, (unsigned long long)a->iodepth);
+	return 0;
+}
+
+struct engine_opts runargs_engine_opts(const struct run_args *a)
+{
+	return (struct engine_opts){ .batch = (unsigned)a->batch, .register_files = a->register_files,
+				     .register_buffers = a->register_buffers, .sqpoll = a->sqpoll, .hipri = a->hipri };
+}
+
 /* After the options: the thread list, default ops, TARGET, and what options say together. */
 static int check_args(struct run_args *a, int argc, char **argv, int first)
 {
@@ -276,7 +309,7 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 	if (a->iodepth > 1 && strcmp(a->engine, "sync") == 0)
 		return cmdline_usage_error("--iodepth %llu needs an asynchronous engine; the sync engine runs one operation at a time",
 					   (unsigned long long)a->iodepth);
-	return 0;
+	return check_uring_opts(a);
 }
 
 static bool any_write(const struct run_args *a)
@@ -323,6 +356,29 @@ static int probe_failed(const struct run_args *a, int rc)
 	return cmdline_runtime_error("%s: %s", a->target, strerror(-rc));
 }
 
+/*
+ * --hipri polls for O_DIRECT completions on a queue set aside for polling.
+ * Without one the kernel quietly completes by interrupt and the option
+ * would measure nothing it claims: refuse it before the run.
+ */
+static int check_hipri(const struct run_args *a, const struct target_info *t)
+{
+	for (size_t i = 0; i < a->nops; i++) {
+		bool direct;
+		run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &direct);
+		if (!direct)
+			return cmdline_usage_error("--hipri polls for O_DIRECT completions and %s is buffered; drop --hipri or add --direct",
+						   a->ops[i].name);
+	}
+	if (!t->device[0] || t->io_poll < 0)
+		return cmdline_usage_error("--hipri: %s is not on a block device with poll queues; drop --hipri", a->target);
+	if (t->io_poll == 0)
+		return cmdline_usage_error("--hipri: %s has no poll queues (/sys/block/%s/queue/io_poll is 0); drop --hipri, "
+					   "or give the driver poll queues (NVMe: nvme.poll_queues=N)",
+					   t->device, t->device);
+	return 0;
+}
+
 /* Size, span and write access against the operations. */
 static int check_target(struct run_args *a, const struct target_info *t)
 {
@@ -345,6 +401,11 @@ static int check_target(struct run_args *a, const struct target_info *t)
 			return cmdline_runtime_error("%s: %s is smaller than one %s operation; use a larger file (--size) or a smaller op",
 						     a->target, human, a->ops[i].name);
 		}
+	}
+	if (a->hipri) {
+		int rc = check_hipri(a, t);
+		if (rc)
+			return rc;
 	}
 	if (!any_write(a))
 		return 0;

@@ -58,6 +58,9 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	snprintf(path, sizeof(path), "%s/queue/scheduler", base);
 	read_line(path, line, sizeof(line));
 	selected_scheduler(line, t->scheduler, sizeof(t->scheduler));
+	snprintf(path, sizeof(path), "%s/queue/io_poll", base);
+	read_line(path, line, sizeof(line));
+	t->io_poll = line[0] ? (line[0] == '1') : -1;
 	snprintf(path, sizeof(path), "%s/md/level", base);
 	read_line(path, t->raid_level, sizeof(t->raid_level));
 }
@@ -125,6 +128,7 @@ int target_probe(const char *path, struct target_info *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->rotational = -1;
+	t->io_poll = -1;
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	struct stat st;
 	if (stat(path, &st) != 0)

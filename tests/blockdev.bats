@@ -3,6 +3,7 @@
 # read-only, writes refused on devices in use unless --force.
 
 load lib/core
+bats_require_minimum_version 1.5.0
 
 setup() {
   [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
@@ -85,4 +86,14 @@ teardown() {
   [ "$(jq -r .target.filesystem "$TMP/o.jsonl")" = ext4 ]
   [ "$(jq -r .target.device "$TMP/o.jsonl")" = "$(basename "$LOOP")" ]
   [ "$(jq -r .target.raidLevel "$TMP/o.jsonl")" = null ]
+}
+
+@test "--hipri on a loop device (no poll queues) is refused before the run, in one line (exit 2)" {
+  dev=$(basename "$LOOP")
+  [ "$(cat "/sys/block/$dev/queue/io_poll")" = 0 ] || skip "env: $dev has poll queues"
+  run --separate-stderr "$IOBENCH" -e io_uring --hipri -o read4k -d 1 --json "$TMP/o.jsonl" "$LOOP"
+  [ "$status" -eq 2 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "iobench: --hipri: $dev has no poll queues (/sys/block/$dev/queue/io_poll is 0); drop --hipri, or give the driver poll queues (NVMe: nvme.poll_queues=N)" ]]
+  [ ! -e "$TMP/o.jsonl" ]
 }
