@@ -63,6 +63,8 @@ struct op_result {
 	uint64_t kind_bytes[2];
 	int first_errno;      /* 0 if no operation failed */
 	uint64_t first_err_offset;
+	uint64_t cpu_user_ns, cpu_sys_ns; /* CPU time of the op's own threads (RUSAGE_THREAD, summed) */
+	uint64_t cpu_ns;      /* watch probes: their CPU time, user and system not known apart; 0 in runs */
 };
 
 struct run_result {
@@ -75,6 +77,12 @@ struct run_result {
 	int signal;            /* which one, if interrupted */
 	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
 	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */
+	/*
+	 * CPU time of the whole process from the start to the last thread's
+	 * end (RUSAGE_SELF): the workers and every helper thread, such as the
+	 * kernel's SQPOLL and io-wq threads for io_uring and the --raw writer.
+	 */
+	uint64_t cpu_user_ns, cpu_sys_ns;
 };
 
 /*

@@ -67,6 +67,7 @@ struct worker {
 	uint64_t first_err_offset;
 	_Atomic uint64_t progress; /* completed operations, for the progress line */
 	uint64_t finished_ns;     /* the loop's last clock reading: when its last op completed */
+	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's CPU time from the start to its end (RUSAGE_THREAD) */
 } __attribute__((aligned(64)));
 
 /* Thread entry point: arg is a struct worker *. Returns NULL. */

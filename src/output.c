@@ -33,6 +33,26 @@ double output_mbps(const struct op_result *o, double elapsed_s)
 	return elapsed_s > 0 ? (double)o->bytes / elapsed_s / 1e6 : 0;
 }
 
+/* CPU time per operation done (successful or not), ns; NAN when none was done. */
+static double cpu_per_op(uint64_t user_ns, uint64_t sys_ns, uint64_t ops)
+{
+	return ops ? (double)(user_ns + sys_ns) / (double)ops : NAN;
+}
+
+/* The cpu keys of an op or a run: user and system seconds, and ns per operation. */
+static void cpu_json(json_t *obj, uint64_t user_ns, uint64_t sys_ns, uint64_t ops)
+{
+	double per = cpu_per_op(user_ns, sys_ns, ops);
+	json_object_set_new(obj, "cpuUserSeconds", json_real((double)user_ns / 1e9));
+	json_object_set_new(obj, "cpuSystemSeconds", json_real((double)sys_ns / 1e9));
+	json_object_set_new(obj, "cpuNsPerOp", isnan(per) ? json_null() : json_real(per));
+}
+
+static uint64_t op_count(const struct op_result *o)
+{
+	return o->total.count + o->total.errors;
+}
+
 static json_t *json_str_or_null(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
@@ -125,6 +145,12 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 	json_object_update(j, own);
 	json_decref(own);
 	json_object_set_new(j, "maxInflight", json_integer(o->max_inflight));
+	if (o->cpu_ns) {
+		double per = cpu_per_op(o->cpu_ns, 0, op_count(o));
+		json_object_set_new(j, "cpuNsPerOp", isnan(per) ? json_null() : json_real(per));
+	} else {
+		cpu_json(j, o->cpu_user_ns, o->cpu_sys_ns, op_count(o));
+	}
 	json_object_set_new(j, "sequential", json_boolean(op->spec.sequential));
 	if (op->spec.kind == OP_MIXED && o->kind_buckets[0] && o->kind_buckets[1]) {
 		json_object_set_new(j, "readShare", json_integer(op->spec.read_pct));
@@ -224,6 +250,10 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 	json_decref(own);
 	if (strcmp(run->engine, "io_uring") == 0)
 		json_object_set_new(root, "engineOptions", engine_opts_json(&run->engine_opts));
+	uint64_t ops_done = 0;
+	for (size_t i = 0; i < res->nops; i++)
+		ops_done += op_count(&res->ops[i]);
+	cpu_json(root, res->cpu_user_ns, res->cpu_sys_ns, ops_done);
 	if (*iobench_commit)
 		json_object_set_new(root, "commit", json_string(iobench_commit));
 	if (meta->provision)
@@ -255,8 +285,9 @@ static void fmt_ns(char *buf, size_t len, const struct hist *h, double ns)
 		units_format_ns(buf, len, ns);
 }
 
+/* One row; cpu_ns_per_op NAN leaves the cpu/op column empty (a mixed op's reads and writes). */
 static void summary_row(FILE *f, const char *name, const char *threads, const struct hist *h,
-			uint64_t bytes, double elapsed)
+			uint64_t bytes, double elapsed, double cpu_ns_per_op)
 {
 	char b[32];
 	fprintf(f, "%-14s %7s %10llu %7llu %10.1f %9.2f", name, threads, (unsigned long long)h->count,
@@ -271,7 +302,31 @@ static void summary_row(FILE *f, const char *name, const char *threads, const st
 	fmt_ns(b, sizeof(b), h, (double)h->min_ns);
 	fprintf(f, " %8s", b);
 	fmt_ns(b, sizeof(b), h, (double)h->max_ns);
+	fprintf(f, " %8s", b);
+	if (isnan(cpu_ns_per_op))
+		snprintf(b, sizeof(b), "%s", "");
+	else
+		units_format_ns(b, sizeof(b), cpu_ns_per_op);
 	fprintf(f, " %8s\n", b);
+}
+
+/*
+ * The run's CPU cost: the whole process (helper threads too) against the
+ * wall time, as CPUs busy, and per operation.
+ */
+static void summary_cpu(FILE *f, const struct run_result *res)
+{
+	uint64_t ops = 0;
+	for (size_t i = 0; i < res->nops; i++)
+		ops += op_count(&res->ops[i]);
+	double per = cpu_per_op(res->cpu_user_ns, res->cpu_sys_ns, ops);
+	char b[32] = "-";
+	if (!isnan(per))
+		units_format_ns(b, sizeof(b), per);
+	double cpu_s = (double)(res->cpu_user_ns + res->cpu_sys_ns) / 1e9;
+	fprintf(f, "cpu: %.2f s user + %.2f s system = %.2f CPUs busy; %s per operation (the whole process)\n",
+		(double)res->cpu_user_ns / 1e9, (double)res->cpu_sys_ns / 1e9,
+		res->elapsed_s > 0 ? cpu_s / res->elapsed_s : 0.0, b);
 }
 
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res)
@@ -290,7 +345,7 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 	fprintf(f, "%-14s %7s %10s %7s %10s %9s %8s", "op", "threads", "ops", "errors", "IOPS", "MB/s", "mean");
 	for (int i = 0; i < OUTPUT_NPCT; i++)
 		fprintf(f, " %8s", output_pct_key[i]);
-	fprintf(f, " %8s %8s\n", "min", "max");
+	fprintf(f, " %8s %8s %8s\n", "min", "max", "cpu/op");
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
 		const struct run_op *op = &run->ops[i];
@@ -299,12 +354,14 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 			snprintf(threads, sizeof(threads), "%u", op->nthreads);
 		else
 			snprintf(threads, sizeof(threads), "%.2f", op->thread_count);
-		summary_row(f, op->spec.name, threads, &o->total, o->bytes, res->elapsed_s);
+		summary_row(f, op->spec.name, threads, &o->total, o->bytes, res->elapsed_s,
+			    cpu_per_op(o->cpu_user_ns, o->cpu_sys_ns, op_count(o)));
 		if (op->spec.kind == OP_MIXED) {
-			summary_row(f, "  reads", "", &o->kind_total[0], o->kind_bytes[0], res->elapsed_s);
-			summary_row(f, "  writes", "", &o->kind_total[1], o->kind_bytes[1], res->elapsed_s);
+			summary_row(f, "  reads", "", &o->kind_total[0], o->kind_bytes[0], res->elapsed_s, NAN);
+			summary_row(f, "  writes", "", &o->kind_total[1], o->kind_bytes[1], res->elapsed_s, NAN);
 		}
 	}
+	summary_cpu(f, res);
 	for (size_t i = 0; i < res->nops; i++) {
 		if (!run->ops[i].spec.sequential)
 			continue;

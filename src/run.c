@@ -313,6 +313,7 @@ struct run_state {
 	atomic_bool stop;
 	pthread_barrier_t barrier; /* the workers and this thread start together */
 	uint64_t t0, end;          /* the clock at the start, and the deadline */
+	uint64_t user0, sys0;      /* the process's CPU time at the start */
 };
 
 /* Refuse, before allocating, runs whose histograms or buffers would not fit. */
@@ -400,6 +401,7 @@ static void launch_and_wait(struct run_state *st, struct run_result *res, int rc
 	st->t0 = clock_now_ns();
 	st->end = rc == 0 ? st->t0 + st->cfg->duration_ns : st->t0;
 	res->launch_time = time(NULL);
+	clock_cpu_ns(RUSAGE_SELF, &st->user0, &st->sys0);
 	pthread_barrier_wait(&st->barrier);
 	if (rc == 0) {
 		int sig = wait_run(st->cfg, st->ws, st->nw, st->t0, st->end);
@@ -440,6 +442,10 @@ static void join_threads(struct run_state *st, struct run_result *res)
 	if (last <= st->t0)
 		last = clock_now_ns();
 	res->elapsed_s = (double)(last - st->t0) / 1e9;
+	/* Every thread, live or joined: the workers and the helpers. */
+	clock_cpu_ns(RUSAGE_SELF, &res->cpu_user_ns, &res->cpu_sys_ns);
+	res->cpu_user_ns -= st->user0;
+	res->cpu_sys_ns -= st->sys0;
 	if (st->cfg->progress)
 		fprintf(stderr, "\r\033[K");
 	pthread_barrier_destroy(&st->barrier);

@@ -105,6 +105,8 @@ void *worker_main(void *arg)
 	if (interval)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	pthread_barrier_wait(w->start);
+	uint64_t user0, sys0;
+	clock_cpu_ns(RUSAGE_THREAD, &user0, &sys0);
 	const uint64_t end = *w->end_ns;
 	uint64_t bucket_end = *w->t0_ns + w->bucket_ns;
 	uint64_t due = *w->t0_ns + w->rate_phase_ns; /* --rate: when the next op is due */
@@ -210,5 +212,8 @@ void *worker_main(void *arg)
 		}
 	}
 	w->finished_ns = t;
+	clock_cpu_ns(RUSAGE_THREAD, &w->cpu_user_ns, &w->cpu_sys_ns);
+	w->cpu_user_ns -= user0;
+	w->cpu_sys_ns -= sys0;
 	return NULL;
 }
