@@ -29,8 +29,10 @@
  * (prom_counts_from_json) and what the previous file exposed (prom_parse),
  * then adds every probe.
  *
- * prom_write_file() does file I/O; the rest is pure. Nothing keeps state
- * between calls; all of it is thread-safe on distinct arguments.
+ * The pure part (bounds, counts, format, parse) keeps no state; the files
+ * part reads the JSON lines and the previous page and writes the page; a
+ * struct prom_export ties them together for one watch. Nothing here prints;
+ * all of it is thread-safe on distinct arguments.
  */
 #ifndef IOBENCH_PROM_H
 #define IOBENCH_PROM_H
@@ -40,6 +42,7 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "run.h"
 
 #define PROM_STEP 8
 #define PROM_FIRST 8 /* the first boundary used, k = PROM_FIRST */
@@ -120,5 +123,38 @@ int prom_counts_from_json(const char *path, const char *target, struct prom_op *
  * One writer per path.
  */
 int prom_write_file(const char *path, const char *text);
+
+/*
+ * One watch's page over its life: the counters up to the last finished
+ * period, which only go up, and the last period's gauges.
+ */
+struct prom_export {
+	const char *path;     /* the .prom file */
+	const char *target;   /* the target label */
+	struct prom_op *ops;  /* one per watched op, in the watch's order */
+	size_t nops;
+};
+
+/*
+ * Start x for ops[0..nops): every counter from the larger, series by
+ * series, of what json_path's watch lines for target add up to (json_path
+ * NULL or "-": nothing) and what path already shows (nothing when it is
+ * missing or not this version's page). Writes nothing. Returns 0, -ENOMEM,
+ * or the -errno of reading json_path; prom_export_free() x in every case.
+ */
+int prom_export_start(struct prom_export *x, const char *path, const char *target, const struct run_op *ops,
+		      size_t nops, const char *json_path);
+
+/*
+ * Replace the file with the page of the counters plus now[i], the results
+ * so far of op i's unfinished period, and iobench_watch_up = up. Returns 0
+ * or prom_write_file()'s -errno (the previous page then stays).
+ */
+int prom_export_write(const struct prom_export *x, const struct op_result *now, bool up);
+
+/* A period ended with results now[i]: they join the counters, and set the gauges of ops that succeeded. */
+void prom_export_period(struct prom_export *x, const struct op_result *now);
+
+void prom_export_free(struct prom_export *x);
 
 #endif

@@ -466,3 +466,84 @@ int prom_write_file(const char *path, const char *text)
 	close(dfd);
 	return rc;
 }
+
+/* The previous page, whole and NUL-terminated; NULL when there is none or it cannot be read. */
+static char *read_whole(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+	while (m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	bool ok = m && !ferror(f);
+	fclose(f);
+	if (m && fclose(m) != 0)
+		ok = false;
+	if (!ok) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int prom_export_start(struct prom_export *x, const char *path, const char *target, const struct run_op *ops,
+		      size_t nops, const char *json_path)
+{
+	*x = (struct prom_export){ .path = path, .target = target, .nops = nops };
+	x->ops = calloc(nops ? nops : 1, sizeof(*x->ops));
+	if (!x->ops)
+		return -ENOMEM;
+	for (size_t i = 0; i < nops; i++)
+		x->ops[i].name = ops[i].spec.name;
+	if (json_path && strcmp(json_path, "-") != 0) {
+		int rc = prom_counts_from_json(json_path, target, x->ops, nops);
+		if (rc < 0)
+			return rc;
+	}
+	char *previous = read_whole(path);
+	for (size_t i = 0; previous && i < nops; i++) {
+		struct prom_counts shown;
+		if (prom_parse(previous, target, x->ops[i].name, &shown) == 0)
+			prom_counts_max(&x->ops[i].counts, &shown);
+	}
+	free(previous);
+	return 0;
+}
+
+int prom_export_write(const struct prom_export *x, const struct op_result *now, bool up)
+{
+	struct prom_op *page_ops = calloc(x->nops ? x->nops : 1, sizeof(*page_ops));
+	if (!page_ops)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->nops; i++) {
+		page_ops[i] = x->ops[i];
+		prom_counts_add(&page_ops[i].counts, &now[i].total, now[i].bytes);
+	}
+	struct prom_page page = { .target = x->target, .ops = page_ops, .nops = x->nops, .up = up,
+				  .version = IOBENCH_VERSION };
+	char *text = prom_format(&page);
+	int rc = text ? prom_write_file(x->path, text) : -ENOMEM;
+	free(text);
+	free(page_ops);
+	return rc;
+}
+
+void prom_export_period(struct prom_export *x, const struct op_result *now)
+{
+	for (size_t i = 0; i < x->nops; i++) {
+		prom_counts_add(&x->ops[i].counts, &now[i].total, now[i].bytes);
+		if (now[i].total.count > 0)
+			prom_op_set_period(&x->ops[i], &now[i].total);
+	}
+}
+
+void prom_export_free(struct prom_export *x)
+{
+	free(x->ops);
+	x->ops = NULL;
+}

@@ -91,33 +91,14 @@ struct watch_state {
 	struct op_result *results;
 	size_t *order;
 	struct prng rng;
-	/* --prom: each op's counters up to the current period, and how writing the file goes */
-	struct prom_op *prom;
+	/* --prom: the page's counters, and how writing it goes */
+	struct prom_export prom;
 	int prom_err;     /* the last write's -errno; 0 when it worked */
 	bool prom_warned; /* a failure was said in this period */
 	bool prom_on;     /* prom_start() succeeded: the file is ours to keep up */
 };
 
-/* --prom: the page as of now (finished periods plus the current one's probes), written over the file. */
-static int prom_write_page(const struct watch_config *wc, const struct watch_state *st, bool up)
-{
-	struct prom_op *now = calloc(wc->nops, sizeof(*now));
-	if (!now)
-		return -ENOMEM;
-	for (size_t i = 0; i < wc->nops; i++) {
-		now[i] = st->prom[i];
-		prom_counts_add(&now[i].counts, &st->results[i].total, st->results[i].bytes);
-	}
-	struct prom_page page = { .target = wc->target->path, .ops = now, .nops = wc->nops, .up = up,
-				  .version = IOBENCH_VERSION };
-	char *text = prom_format(&page);
-	int rc = text ? prom_write_file(wc->prom_path, text) : -ENOMEM;
-	free(text);
-	free(now);
-	return rc;
-}
-
-/* How the last write went, told once: a failure once per period, the first success after it once. */
+/* How a write of the page went: a failure is said once per period, the first success after it once. */
 static void prom_tell(const struct watch_config *wc, struct watch_state *st, int rc)
 {
 	if (rc < 0 && !st->prom_warned)
@@ -129,66 +110,25 @@ static void prom_tell(const struct watch_config *wc, struct watch_state *st, int
 	st->prom_err = rc;
 }
 
+/* --prom: the page as of now (finished periods plus the current one's probes). */
 static void prom_update(const struct watch_config *wc, struct watch_state *st, bool up)
 {
-	prom_tell(wc, st, prom_write_page(wc, st, up));
-}
-
-/* The previous --prom file, whole and NUL-terminated, or NULL when there is none. */
-static char *prom_read_previous(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[4096];
-	size_t n;
-	while (m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, m);
-	bool ok = m && !ferror(f);
-	fclose(f);
-	if (m && fclose(m) != 0)
-		ok = false;
-	if (!ok) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	prom_tell(wc, st, prom_export_write(&st->prom, st->results, up));
 }
 
 /*
- * --prom: counters from the larger of what the JSON lines hold and what the
- * previous file showed (so they never go down, even after a hard kill lost
- * a partial period from the JSON), then the first page. Errors that a retry
- * will not mend (no such directory, no permission) end the watch here.
+ * --prom: the counters (prom_export_start), then the first page. Errors a
+ * retry will not mend (no such directory, no permission) end the watch
+ * here; a full disk is only said.
  */
 static int prom_start(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
 {
-	st->prom = calloc(wc->nops, sizeof(*st->prom));
-	if (!st->prom) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+	int rc = prom_export_start(&st->prom, wc->prom_path, wc->target->path, wc->ops, wc->nops, wc->json_path);
+	if (rc < 0) {
+		snprintf(err, errlen, "--prom: cannot start its counters from %s: %s", wc->json_path, strerror(-rc));
+		return rc;
 	}
-	for (size_t i = 0; i < wc->nops; i++)
-		st->prom[i].name = wc->ops[i].spec.name;
-	if (strcmp(wc->json_path, "-") != 0) {
-		int rc = prom_counts_from_json(wc->json_path, wc->target->path, st->prom, wc->nops);
-		if (rc < 0) {
-			snprintf(err, errlen, "%s: cannot read it for --prom's counters: %s", wc->json_path,
-				 strerror(-rc));
-			return rc;
-		}
-	}
-	char *previous = prom_read_previous(wc->prom_path);
-	for (size_t i = 0; previous && i < wc->nops; i++) {
-		struct prom_counts shown;
-		if (prom_parse(previous, wc->target->path, st->prom[i].name, &shown) == 0)
-			prom_counts_max(&st->prom[i].counts, &shown);
-	}
-	free(previous);
-	int rc = prom_write_page(wc, st, true);
+	rc = prom_export_write(&st->prom, st->results, true);
 	if (rc < 0 && rc != -ENOSPC && rc != -EDQUOT) {
 		snprintf(err, errlen, "--prom %s: cannot write it: %s; give a file in a directory this user can write "
 			 "(node_exporter's --collector.textfile.directory)", wc->prom_path, strerror(-rc));
@@ -197,16 +137,6 @@ static int prom_start(const struct watch_config *wc, struct watch_state *st, cha
 	prom_tell(wc, st, rc);
 	st->prom_on = true;
 	return 0;
-}
-
-/* --prom at a period's end: its probes join the counters, its percentiles become the gauges. */
-static void prom_period_end(const struct watch_config *wc, struct watch_state *st)
-{
-	for (size_t i = 0; i < wc->nops; i++) {
-		prom_counts_add(&st->prom[i].counts, &st->results[i].total, st->results[i].bytes);
-		if (st->results[i].total.count > 0)
-			prom_op_set_period(&st->prom[i], &st->results[i].total);
-	}
 }
 
 /* Each op's own descriptor (with its flags), buffer and sync engine. */
@@ -249,7 +179,7 @@ static void probes_close(const struct watch_config *wc, struct watch_state *st)
 	free(st->probes);
 	free(st->results);
 	free(st->order);
-	free(st->prom);
+	prom_export_free(&st->prom);
 }
 
 /* One round: each op once, in a fresh random order. */
@@ -276,7 +206,7 @@ static int probe_period(const struct watch_config *wc, struct watch_state *st, u
 	uint64_t round = p0;
 	while (clock_now_ns() - p0 < wc->period_ns) {
 		probe_round(wc, st);
-		if (wc->prom_path)
+		if (st->prom_on)
 			prom_update(wc, st, true);
 		round += wc->interval_ns;
 		uint64_t now = clock_now_ns();
@@ -320,8 +250,8 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		if (!wc->quiet)
 			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n", (unsigned long long)periods,
 				elapsed, sig > 0 ? ", interrupted" : "");
-		if (wc->prom_path)
-			prom_period_end(wc, &st);
+		if (st.prom_on)
+			prom_export_period(&st.prom, st.results);
 		for (size_t i = 0; i < wc->nops; i++)
 			result_reset(&st.results[i]);
 		st.prom_warned = false;
@@ -329,7 +259,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 			rc = -EINTR;
 		else if (wc->max_periods && periods >= wc->max_periods)
 			break;
-		else if (wc->prom_path)
+		else if (st.prom_on)
 			prom_update(wc, &st, true);
 	}
 	/* The last page says the probe has stopped; its counts include the last (partial) period. */

@@ -277,6 +277,70 @@ TEST(the_file_is_replaced_whole_and_readable_by_others)
 	CHECK(prom_write_file(path, "x 1\n") == -ENOENT);
 }
 
+TEST(a_watch_carries_on_from_the_larger_of_its_json_lines_and_its_last_page)
+{
+	char json[256], page_path[256];
+	snprintf(json, sizeof(json), "%s/x.jsonl", tmpdir);
+	snprintf(page_path, sizeof(page_path), "%s/x.prom", tmpdir);
+	struct hist in_json, shown_only, now_h;
+	hist_init(&in_json);
+	hist_init(&shown_only);
+	hist_init(&now_h);
+	for (int i = 0; i < 4; i++)
+		hist_record(&in_json, 3000);
+	for (int i = 0; i < 6; i++)
+		hist_record(&shown_only, 50000); /* a period the JSON lines lost to a hard kill */
+	for (int i = 0; i < 3; i++)
+		hist_record(&now_h, 7000);
+	FILE *f = fopen(json, "w");
+	char *l = watch_line("watch", "/t", "read4k", &in_json);
+	fprintf(f, "%s\n", l);
+	free(l);
+	fclose(f);
+	/* the last page: the JSON line's probes plus the lost period's */
+	struct prom_op shown = { .name = "read4k" };
+	prom_counts_add(&shown.counts, &in_json, 4 * 4096);
+	prom_counts_add(&shown.counts, &shown_only, 6 * 4096);
+	struct prom_page page = { .target = "/t", .ops = &shown, .nops = 1, .up = true, .version = "0" };
+	char *text = prom_format(&page);
+	CHECK(text && prom_write_file(page_path, text) == 0);
+	free(text);
+
+	struct run_op ops[2] = { 0 };
+	strcpy(ops[0].spec.name, "read4k");
+	strcpy(ops[1].spec.name, "write4k");
+	struct prom_export x;
+	CHECK(prom_export_start(&x, page_path, "/t", ops, 2, json) == 0);
+	CHECK_EQ_U(x.ops[0].counts.count, 10);
+	CHECK_EQ_U(x.ops[0].counts.le[1], 4);
+	CHECK_EQ_U(x.ops[0].counts.le[5], 10);
+	CHECK_EQ_U(x.ops[1].counts.count, 0);
+	CHECK(x.ops[0].have_period && !x.ops[1].have_period);
+	/* the unfinished period shows in the page, and joins the counters when it ends */
+	struct op_result now[2] = { { .total = now_h, .bytes = 3 * 4096 }, { .bytes = 0 } };
+	hist_init(&now[1].total);
+	CHECK(prom_export_write(&x, now, true) == 0);
+	struct prom_counts back;
+	f = fopen(page_path, "r");
+	char buf[16384] = { 0 };
+	CHECK(f && fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	if (f)
+		fclose(f);
+	CHECK(prom_parse(buf, "/t", "read4k", &back) == 0);
+	CHECK_EQ_U(back.count, 13);
+	CHECK_EQ_U(back.bytes, 13 * 4096);
+	CHECK_EQ_U(x.ops[0].counts.count, 10);
+	prom_export_period(&x, now);
+	CHECK_EQ_U(x.ops[0].counts.count, 13);
+	CHECK_NEAR(x.ops[0].p50_ns, 7000, 1);
+	prom_export_free(&x);
+	/* a missing directory is the write's error; start itself writes nothing */
+	snprintf(page_path, sizeof(page_path), "%s/none/x.prom", tmpdir);
+	CHECK(prom_export_start(&x, page_path, "/t", ops, 2, NULL) == 0);
+	CHECK(prom_export_write(&x, now, true) == -ENOENT);
+	prom_export_free(&x);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -289,6 +353,7 @@ int main(void)
 	RUN(the_larger_of_two_consistent_sets_is_consistent);
 	RUN(counts_start_from_the_watch_lines_of_this_target);
 	RUN(the_file_is_replaced_whole_and_readable_by_others);
+	RUN(a_watch_carries_on_from_the_larger_of_its_json_lines_and_its_last_page);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
