@@ -120,13 +120,13 @@ TEST(labels_are_sorted_and_size_labels_become_the_size)
 	add_text(&db, l, true);
 	free(l);
 	CHECK_EQ_U(db.ncells, 2);
-	CHECK(strcmp(db.cells[0]->labels, "config=large/ebs4,z=1") == 0);
+	CHECK(strcmp(db.cells[0]->cfg->labels, "config=large/ebs4,z=1") == 0);
 	CHECK_EQ_U(db.cells[0]->size, 1536ULL << 20);
 	CHECK_EQ_U(db.cells[1]->size, 1ULL << 28); /* target.span without a size label */
 	char v[64];
-	CHECK(rep_label_value(db.cells[0]->labels, "z", v, sizeof(v)) && strcmp(v, "1") == 0);
-	CHECK(rep_label_value(db.cells[0]->labels, "config", v, sizeof(v)) && strcmp(v, "large/ebs4") == 0);
-	CHECK(!rep_label_value(db.cells[0]->labels, "conf", v, sizeof(v)));
+	CHECK(rep_label_value(db.cells[0]->cfg->labels, "z", v, sizeof(v)) && strcmp(v, "1") == 0);
+	CHECK(rep_label_value(db.cells[0]->cfg->labels, "config", v, sizeof(v)) && strcmp(v, "large/ebs4") == 0);
+	CHECK(!rep_label_value(db.cells[0]->cfg->labels, "conf", v, sizeof(v)));
 	rep_db_free(&db);
 }
 
