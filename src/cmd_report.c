@@ -168,10 +168,10 @@ static int parse_only(void *settings, const char *arg)
 
 static json_t *inputs_json(const struct rep_db *db)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
 			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
 			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
-			 "skipped", (json_int_t)db->skipped);
+			 "skipped", (json_int_t)db->skipped, "manifests", (json_int_t)db->manifests);
 }
 
 /* --prices FILE, parsed; 0 or EXIT_USAGE (said). */

@@ -377,6 +377,7 @@ EOF
   grep -E '^read,4K,4K +1 +m5.xlarge / gp3 x4 / raid0 +128M +1 of 2 ' <<<"$output"
 
   run --separate-stderr "$IOBENCH" report --json --section fleet,instances "$FLEET"
+  [ "$(jq '.inputs.manifests' <<<"$output")" -eq 1 ]
   [ "$(jq -c '[.fleet[] | [.host, .status, .kind]]' <<<"$output")" = \
     '[["vm-d","failed","unreachable"],["vm-e","not-fetched","not-fetched"]]' ]
   jq -e '[.instances[] | select(.config | startswith("m5.large")) | .hosts == 3 and .plannedHosts == 4] | all' <<<"$output"

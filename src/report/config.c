@@ -56,7 +56,8 @@ static char *kv_join(struct kv_list *l)
 	size_t len = 1;
 	for (size_t i = 0; i < l->n; i++)
 		len += strlen(l->kv[i].key) + strlen(l->kv[i].value) + 2;
-	qsort(l->kv, l->n, sizeof(*l->kv), cmp_kv);
+	if (l->n)
+		qsort(l->kv, l->n, sizeof(*l->kv), cmp_kv);
 	char *out = rep_realloc(NULL, len), *p = out;
 	*p = '\0';
 	for (size_t i = 0; i < l->n; i++) {
