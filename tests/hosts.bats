@@ -439,3 +439,22 @@ EOF
   [ "$(jq -c '[.groups[].config]' <<<"$output")" = \
     '["m5.large / gp3 x4 / raid0 / filesystem=ext4 / volumeSize=500","m5.large / gp3 x4 / raid0 / filesystem=xfs / volumeSize=100"]' ]
 }
+
+@test "README: the run with --host, --provision-fact and --note, then its report, as written" {
+  # the indented commands of the README's section on host, provision and notes
+  local cmds
+  cmds=$(sed -n '/^### Who ran, on what/,/^## /p' "$BATS_TEST_DIRNAME/../README.md" | grep -E '^    ' |
+    sed 's/^    //' | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta')
+  [ "$(wc -l <<<"$cmds")" -eq 2 ]
+  local run_cmd report_cmd
+  run_cmd=$(sed -n 1p <<<"$cmds")
+  report_cmd=$(sed -n 2p <<<"$cmds")
+  [[ $run_cmd == "iobench "*" /mnt/md0/iobench.dat" ]]
+  # as written, but for where the data file is, and a short run
+  run_cmd="${run_cmd% /mnt/md0/iobench.dat} -n 50 --no-direct $TMP/data"
+  cd "$TMP"
+  run bash -c "PATH=$(dirname "$IOBENCH"):\$PATH; $run_cmd 2>/dev/null && $report_cmd"
+  [ "$status" -eq 0 ]
+  grep -E '^read,4K,4K +8 +m5.large / gp3 x4 / raid0 +16M +db1 ' <<<"$output"
+  jq -e '.host == "db1" and .notes.runId == "r1" and .provision.volumeCount == 4' "$TMP/r1.jsonl"
+}
