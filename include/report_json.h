@@ -100,8 +100,9 @@ const struct jv *jv_array_get(const struct jv *arr, size_t i);
 	     (i)++, (v) += (v)->skip)
 
 /*
- * Every member of obj, in order, but of a repeated key only the last (so
- * each key once, with the value jv_object_get gives). key is its text.
+ * Every member of obj in order, as a jansson object iterates: a repeated
+ * key once, where it first came, with its last value (jv_object_get's).
+ * key is its text. obj may be NULL or not an object (no member then).
  */
 #define jv_object_foreach(obj, key, v)                                                   \
 	for (const struct jv *jv_m_ = jv_object_next((obj), NULL, &(key), &(v)); jv_m_;    \

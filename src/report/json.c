@@ -247,48 +247,98 @@ static bool is_digit(const char *p, const char *end)
 	return p < end && *p >= '0' && *p <= '9';
 }
 
+/* Exact powers of ten as doubles: 10^0 .. 10^22. */
+static const double pow10_exact[] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * A real's value as strtod() gives it. When its digits make an integer of
+ * at most 15 digits and its power of ten is within 10^22, both are exact
+ * doubles and one multiplication or division rounds the exact value
+ * correctly, which is what strtod does (Clinger's fast path): the result is
+ * the same, without strtod's cost. Others go to strtod. False on overflow.
+ */
+static bool real_value(const char *start, const char *end, uint64_t mant, int sig, long exp10, bool neg, double *out)
+{
+	if (sig <= 15 && exp10 >= -22 && exp10 <= 22) {
+		double d = (double)mant;
+		d = exp10 >= 0 ? d * pow10_exact[exp10] : d / pow10_exact[-exp10];
+		*out = neg ? -d : d;
+		return true;
+	}
+	char buf[64], *text = buf, *stop;
+	size_t n = (size_t)(end - start);
+	if (n >= sizeof(buf) && !(text = malloc(n + 1)))
+		return false;
+	memcpy(text, start, n);
+	text[n] = '\0';
+	errno = 0;
+	double d = strtod(text, &stop);
+	bool overflow = (d == HUGE_VAL || d == -HUGE_VAL) && errno == ERANGE;
+	if (text != buf)
+		free(text);
+	*out = d;
+	return !overflow;
+}
+
 /* The number at ps->p: an integer (no fraction, no exponent) within int64_t, or a real that does not overflow. */
 static bool parse_number(struct parser *ps)
 {
 	const char *p = ps->p, *end = ps->end, *start = p;
-	bool neg = false, is_int = true;
+	bool neg = false, is_int = true, big = false;
+	uint64_t mag = 0;   /* the integer part; then every digit, as long as there are at most 19 */
+	int sig = 0;        /* significant digits in mag (leading zeros left out) */
+	long exp10 = 0;     /* the real's power of ten, against mag */
 	if (*p == '-') {
 		neg = true;
 		p++;
 	}
 	if (!is_digit(p, end))
 		return false;
-	uint64_t mag = 0;
-	bool big = false;
 	if (*p == '0') {
 		p++;
 		if (is_digit(p, end))
 			return false;
 	} else {
+		/* 19 digits always fit in 64 bits; only beyond that can it overflow. */
 		for (; is_digit(p, end); p++) {
 			unsigned dgt = (unsigned)(*p - '0');
-			if (mag > (UINT64_MAX - dgt) / 10)
+			if (sig >= 19 && mag > (UINT64_MAX - dgt) / 10)
 				big = true;
 			else
 				mag = mag * 10 + dgt;
+			sig++;
 		}
 	}
 	if (p < end && *p == '.') {
 		p++;
 		if (!is_digit(p, end))
 			return false;
-		while (is_digit(p, end))
-			p++;
+		for (; is_digit(p, end); p++) {
+			if (sig < 19) {
+				mag = mag * 10 + (unsigned)(*p - '0');
+				sig += mag != 0;
+				exp10--;
+			} else {
+				sig++; /* too many digits for the fast path: strtod */
+			}
+		}
 		is_int = false;
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		p++;
+		bool eneg = false;
 		if (p < end && (*p == '+' || *p == '-'))
-			p++;
+			eneg = *p++ == '-';
 		if (!is_digit(p, end))
 			return false;
-		while (is_digit(p, end))
-			p++;
+		long e = 0;
+		for (; is_digit(p, end); p++)
+			if (e < 100000)
+				e = e * 10 + (*p - '0');
+		exp10 += eneg ? -e : e;
 		is_int = false;
 	}
 	struct jv *v = push(ps, is_int ? JV_INT : JV_REAL);
@@ -299,21 +349,8 @@ static bool parse_number(struct parser *ps)
 		if (big || mag > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
 			return false;
 		v->u.i = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-	} else {
-		char buf[64], *text = buf, *stop;
-		size_t n = (size_t)(p - start);
-		if (n >= sizeof(buf) && !(text = malloc(n + 1)))
-			return false;
-		memcpy(text, start, n);
-		text[n] = '\0';
-		errno = 0;
-		double d = strtod(text, &stop);
-		bool overflow = (d == HUGE_VAL || d == -HUGE_VAL) && errno == ERANGE;
-		if (text != buf)
-			free(text);
-		if (overflow)
-			return false;
-		v->u.d = d;
+	} else if (!real_value(start, p, mag, big ? 99 : sig, exp10, neg, &v->u.d)) {
+		return false; /* (an integer part beyond 2^64 went to strtod: big) */
 	}
 	ps->p = skip_nul_after_token(p, end);
 	return true;
@@ -430,6 +467,26 @@ static int next_member(struct parser *ps, bool first)
 	return 1;
 }
 
+/*
+ * In an array, after a number: the numbers that follow at once ("1,2,3" as
+ * compact JSON writes a histogram's buckets), in one tight loop. Anything
+ * else is left to the general loop.
+ */
+static bool number_run(struct parser *ps)
+{
+	struct jv_doc *d = ps->d;
+	uint32_t at = d->stack[ps->depth - 1];
+	if (d->v[at].type != JV_ARRAY)
+		return true;
+	while (ps->end - ps->p >= 2 && ps->p[0] == ',' && ((ps->p[1] >= '0' && ps->p[1] <= '9') || ps->p[1] == '-')) {
+		ps->p++;
+		d->v[at].n++;
+		if (!parse_number(ps))
+			return false;
+	}
+	return true;
+}
+
 const struct jv *jv_parse(struct jv_doc *d, const char *text, size_t len)
 {
 	/* Unescaped strings never outgrow their quoted text: len + 1 bytes hold them all. */
@@ -454,6 +511,9 @@ const struct jv *jv_parse(struct jv_doc *d, const char *text, size_t len)
 		if (!parse_value(&ps, &opened))
 			return NULL;
 		first = opened;
+		uint8_t t = d->v[d->nv - 1].type;
+		if (!opened && (t == JV_INT || t == JV_REAL) && !number_run(&ps))
+			return NULL;
 	}
 	skip_ws(&ps);
 	return ps.p == ps.end ? d->v : NULL;
@@ -494,11 +554,10 @@ const struct jv *jv_array_get(const struct jv *arr, size_t i)
 	return v;
 }
 
-/* True when the key of member m appears again in a later member of obj. */
-static bool repeated_later(const struct jv *obj, const struct jv *m)
+/* True when the key of member m is also an earlier member's of obj. */
+static bool seen_before(const struct jv *obj, const struct jv *m)
 {
-	const struct jv *end = obj + obj->skip;
-	for (const struct jv *o = m + 1 + m[1].skip; o < end; o += 1 + o[1].skip)
+	for (const struct jv *o = obj + 1; o < m; o += 1 + o[1].skip)
 		if (strcmp(o->u.s, m->u.s) == 0)
 			return true;
 	return false;
@@ -511,10 +570,11 @@ const struct jv *jv_object_next(const struct jv *obj, const struct jv *m, const 
 	const struct jv *end = obj + obj->skip;
 	m = m ? m + 1 + m[1].skip : obj + 1;
 	for (; m < end; m += 1 + m[1].skip) {
-		if (repeated_later(obj, m))
+		if (seen_before(obj, m))
 			continue;
 		*key = m->u.s;
-		*v = m + 1;
+		/* jansson keeps a repeated key where it first came, with its last value */
+		*v = jv_object_get(obj, m->u.s);
 		return m;
 	}
 	return NULL;

@@ -62,17 +62,23 @@ static void same(const struct jv *v, const json_t *j)
 	case JV_OBJECT: {
 		if (!json_is_object(j))
 			differ("object");
+		/* the same keys in the same order, each with the same value */
 		size_t keys = 0;
 		const char *key;
 		const struct jv *m;
+		json_t *jm;
+		void *it = json_object_iter((json_t *)j);
 		jv_object_foreach(v, key, m) {
 			keys++;
-			const json_t *jm = json_object_get(j, key);
-			if (!jm || jv_object_get(v, key) != m)
+			if (!it || strcmp(json_object_iter_key(it), key) != 0)
+				differ("object member order");
+			jm = json_object_iter_value(it);
+			if (jv_object_get(v, key) != m)
 				differ("object member");
 			same(m, jm);
+			it = json_object_iter_next((json_t *)j, it);
 		}
-		if (keys != json_object_size(j))
+		if (keys != json_object_size(j) || it)
 			differ("object size");
 		break;
 	}
