@@ -60,6 +60,7 @@ struct rep_cell {
 	int rotational;     /* -1 unknown, 0 no, 1 yes */
 	bool watch;         /* its points are `iobench watch` periods (latency over time) */
 	struct hist total;  /* exact merge of every run's total */
+	double cpu_ns, cpu_ops; /* CPU time (ns) and operations of the runs that recorded their CPU time */
 	double seconds;     /* summed run time */
 	unsigned runs;
 	struct rep_point *pts; /* per time bucket, sorted by t after rep_db_finish() */
@@ -121,6 +122,8 @@ struct rep_db {
 	unsigned long files, lines, runs, operations, skipped;
 	unsigned long warnings; /* messages written to diag (or suppressed by -q) */
 	FILE *diag; /* where "iobench: FILE:LINE: ..." warnings go (stderr) */
+	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
+	struct rep_pipe *pipe; /* while a read is under way (report/pipe.h) */
 };
 
 void rep_db_init(struct rep_db *db, FILE *diag);
@@ -184,12 +187,14 @@ struct rep_split {
 	uint64_t size_label; /* bytes of a fileSize or span label; 0 if none */
 };
 
+struct jv; /* report_json.h */
+
 /* Split a result line's JSON object (or a bonnie++ line's) as above. */
-void rep_split_line(const void *json_root, struct rep_split *out);
+void rep_split_line(const struct jv *root, struct rep_split *out);
 void rep_split_free(struct rep_split *s);
 
-/* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none). */
-char *rep_config_facts(const void *provision_json);
+/* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none or not an object). */
+char *rep_config_facts(const struct jv *provision);
 
 /*
  * The name of a configuration: from the facts when there are any,

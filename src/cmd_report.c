@@ -21,6 +21,7 @@ struct report_args {
 	const char *prices_path, *plot_dir;
 	const char *only[MAX_FILTERS]; /* --only KEY=GLOB */
 	int nonly;
+	uint64_t jobs;                 /* --jobs; 0: one reading thread per CPU */
 	struct rep_opts o;
 };
 
@@ -31,6 +32,7 @@ static int parse_only(void *settings, const char *arg);
 /* How a row's value is read, and where it goes in struct report_args. */
 #define FLAG(f) CMDLINE_FLAG, offsetof(struct report_args, f), 0, 0, NULL
 #define STRING(f) CMDLINE_STRING, offsetof(struct report_args, f), 0, 0, NULL
+#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct report_args, f), lo, hi, NULL
 #define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
 
 /* name, short, value, commands, help, how */
@@ -51,6 +53,8 @@ static const struct cmdline_opt report_opts[] = {
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
 	  "(default 50us; 2ms on rotational targets); units ns us ms s", CUSTOM(parse_floor) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR and render PNG and SVG", STRING(plot_dir) },
+	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
+	  "at most 8); the report is the same with any number", U64(jobs, 1, 64) },
 	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
 	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
 };
@@ -193,6 +197,7 @@ static int load_prices(const char *path, json_t **out)
 static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char **paths)
 {
 	rep_db_init(db, a->quiet ? NULL : stderr);
+	db->jobs = (unsigned)a->jobs;
 	for (int i = 0; i < npaths; i++)
 		rep_read_path(db, paths[i]);
 	/* whether a planned host sent results, before --only leaves some out */
