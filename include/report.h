@@ -68,6 +68,8 @@ struct rep_db {
 	size_t nslots;
 	struct rep_bonnie *bonnie;
 	size_t nbonnie, bonnie_cap;
+	struct rep_verdict *verdicts; /* `iobench durability verify` lines (report_durability.h) */
+	size_t nverdicts, verdicts_cap;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
 	unsigned long warnings; /* messages written to diag (or suppressed by -q) */

@@ -53,6 +53,7 @@ enum rep_section {
 	SEC_BONNIE,
 	SEC_WATCH,         /* `iobench watch` lines: latency per period */
 	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
+	SEC_DUR_VERIFY,    /* `iobench durability verify` verdicts (report_durability.c) */
 	SEC_COUNT
 };
 

@@ -26,6 +26,7 @@ static const char report_usage[] =
 	"  --section LIST    only these sections, comma-separated (default: all with data\n"
 	"                    but series): groups instances badApples threads time regimes\n"
 	"                    series modes tiers durability cost bonnie watch watchRegimes\n"
+	"                    durabilityVerify\n"
 	"  --merge-hosts     groups, modes and durability merged across hosts (default: per host)\n"
 	"  --only KEY=GLOB   keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
 	"                    host, signature (or op), threads, or a label key (config=large/*);\n"
@@ -58,6 +59,8 @@ static const char report_usage[] =
 	"  bonnie      bonnie++ lines as they are\n"
 	"  watch       iobench watch lines: p50/p99 per period over days, per host and op\n"
 	"  watchRegimes lasting steps in the probes' p99 (a tail that jumped and stayed)\n"
+	"  durabilityVerify  iobench durability verify lines: acknowledged blocks intact or\n"
+	"              LOST after a power cut, one row per verification\n"
 	"\n"
 	"Examples:\n"
 	"  iobench report results/2026-11-21-ebs/\n"
@@ -224,7 +227,7 @@ int cmd_report(int argc, char **argv)
 		rep_db_filter(&db, only[i], eq + 1);
 		*eq = '=';
 	}
-	if (db.ncells == 0 && db.nbonnie == 0) {
+	if (db.ncells == 0 && db.nbonnie == 0 && db.nverdicts == 0) {
 		/* One line per problem: say "nothing usable" only when nothing else was said. */
 		if (db.warnings == 0 || !db.diag)
 			fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n",

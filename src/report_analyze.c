@@ -1,5 +1,6 @@
 /* report_analyze.c - the report's sections, built from grouped cells. */
 #include "report_analyze.h"
+#include "report_durability.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ const char *const rep_section_names[SEC_COUNT] = {
 	[SEC_BONNIE] = "bonnie",
 	[SEC_WATCH] = "watch",
 	[SEC_WATCH_REGIMES] = "watchRegimes",
+	[SEC_DUR_VERIFY] = "durabilityVerify",
 };
 
 void rep_opts_default(struct rep_opts *o)
@@ -757,6 +759,7 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 		   COLS(watch_cols));
 	table_init(&tables[SEC_WATCH_REGIMES], "watchRegimes",
 		   "Regime changes in the probes' p99 (lasting steps)", COLS(watch_regimes_cols));
+	rep_dur_table(&tables[SEC_DUR_VERIFY], db, want[SEC_DUR_VERIFY]);
 
 	struct rep_group *fleet, *view;
 	size_t nf = rep_groups(db, false, &fleet);

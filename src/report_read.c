@@ -1,5 +1,6 @@
 /* report_read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
 #include "report.h"
+#include "report_durability.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -86,6 +87,7 @@ void rep_db_free(struct rep_db *db)
 	for (size_t i = 0; i < db->nbonnie; i++)
 		bonnie_free(&db->bonnie[i]);
 	free(db->bonnie);
+	rep_dur_free(db);
 	memset(db, 0, sizeof(*db));
 }
 
@@ -420,6 +422,8 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	if ((json_is_string(tool) && strcmp(json_string_value(tool), "bonnie++") == 0) ||
 	    json_object_get(root, "bonnie"))
 		return add_bonnie(db, root, where, fallback_host);
+	if (rep_dur_is_line(root))
+		return rep_dur_add(db, root, where, fallback_host);
 	const json_t *ops = json_object_get(root, "operations");
 	if (!json_is_array(ops)) {
 		/* state.json and friends live beside results: only named files must be results. */
@@ -767,6 +771,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 		bonnie_free(b);
 	}
 	db->nbonnie = kept;
+	rep_dur_filter(db, key, pattern);
 	/* The hash slots point at old positions: rebuild them. */
 	free(db->slots);
 	db->slots = NULL;
