@@ -14,6 +14,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -362,6 +363,10 @@ static void conn_line(struct server *s, struct conn *c, char *line, size_t n)
 		c->writer = info.writer;
 		conn_reply(c, "OK");
 	} else if (strcmp(line, "RUNS") == 0 || strncmp(line, "GET ", 4) == 0) {
+		/* A log can be large: send it blocking, but give up on a verifier stuck for 30 s. */
+		struct timeval tv = { .tv_sec = 30 };
+		fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) & ~O_NONBLOCK);
+		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 		if (drain_writers(s) != 0)
 			conn_refuse(c, "server cannot write its log");
 		else if (line[0] == 'R')
