@@ -19,8 +19,8 @@
  * without it). Only whole lines are logged; it is fsynced after every round
  * of the poll loop and before each reply.
  *
- * Functions print only progress lines to the FILE given (NULL: silent) and
- * return 0 / -errno with a one-line reason (no "iobench: ") in err.
+ * Nothing here prints but the server's progress lines (to the FILE given);
+ * functions return 0 / -errno with a one-line reason (no "iobench: ") in err.
  */
 #ifndef IOBENCH_DURABILITY_RUN_H
 #define IOBENCH_DURABILITY_RUN_H
@@ -62,8 +62,7 @@ struct dur_write_config {
 	uint64_t run;                 /* run id, random */
 	uint64_t seed;
 	const char *host;             /* this machine's name, as the server records it */
-	const sigset_t *stop_signals;
-	FILE *log;
+	const sigset_t *stop_signals; /* blocked by the caller; one of them stops the writers */
 };
 
 struct dur_write_result {
@@ -105,7 +104,6 @@ struct dur_verify_config {
 	bool direct;        /* O_DIRECT reads (default): a page cache cannot hide what the device lost */
 	uint64_t run;       /* 0: the newest run from host */
 	const char *host;
-	FILE *log;
 };
 
 struct dur_verify_result {

@@ -429,7 +429,7 @@ static int do_write(struct dur_cli *c, const sigset_t *sigs)
 	struct dur_write_config wc = {
 		.server = c->server, .target = &t, .op = &c->op, .open_flags = flags, .threads = c->threads,
 		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed, .host = host,
-		.stop_signals = sigs, .log = c->quiet ? NULL : stderr,
+		.stop_signals = sigs,
 	};
 	units_format_size(span, sizeof(span), c->span);
 	if (!c->quiet)
@@ -605,7 +605,7 @@ static int do_verify(struct dur_cli *c)
 	char host[128];
 	host_name(host, sizeof(host));
 	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = c->direct, .run = c->run,
-					.host = c->host_arg ? c->host_arg : host, .log = c->quiet ? NULL : stderr };
+					.host = c->host_arg ? c->host_arg : host };
 	struct dur_verify_result res;
 	char err[1024];
 	time_t launch = time(NULL);
@@ -651,9 +651,13 @@ int cmd_durability(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	c.command_line = join_args(argc, argv, "iobench");
-	/* Signals are awaited (sigtimedwait, signalfd), never handled: block them before any thread. */
+	/*
+	 * serve and write await their stop signals (signalfd, sigtimedwait): block
+	 * them before any thread exists. verify keeps the default: Ctrl-C stops it.
+	 */
 	sigset_t sigs;
-	run_block_stop_signals(&sigs);
+	if (c.sub != SUB_VERIFY)
+		run_block_stop_signals(&sigs);
 	switch (c.sub) {
 	case SUB_SERVE:
 		rc = do_serve(&c, &sigs);

@@ -394,3 +394,30 @@ strace_writer() {
   stop_server || rc=$?
   [ "$rc" -eq 130 ]
 }
+
+@test "iobench report reads verify lines beside run lines: a verdict row each, the runs still grouped" {
+  write_with_snapshot
+  mkdir -p "$TMP/res/box1"
+  "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --label try=before --json "$TMP/res/box1/d.jsonl" "$TMP/f"
+  dd if="$TMP/snap" of="$TMP/f" bs=4096 skip="$BLOCK" seek="$BLOCK" count=1 conv=notrunc status=none
+  run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --label try=after --json "$TMP/res/box1/d.jsonl" "$TMP/f"
+  [ "$status" -eq 1 ]
+  "$IOBENCH" -q -o read4k -n 20 -d 5 --json "$TMP/res/box1/run.jsonl" "$TMP/f"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/res"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  run_id=$(jq -r .durability.run <"$TMP/res/box1/d.jsonl" | head -n 1)
+  jq -e --arg run "$run_id" --arg host "$(hostname)" --arg f "$TMP/f" '
+    [.durabilityVerify[] | {labels, lost, verdict, acknowledged, intact, run, host, target, op, writers}] ==
+    [{labels: "try=after", lost: 1, verdict: "LOST", acknowledged: 16, intact: 15, run: $run, host: $host,
+      target: $f, op: "write4k", writers: 1},
+     {labels: "try=before", lost: 0, verdict: "ok", acknowledged: 16, intact: 16, run: $run, host: $host,
+      target: $f, op: "write4k", writers: 1}]
+    and ([.groups[].signature] == ["read,4K,4K"])' <<<"$output"
+  # the text report has the section; --only filters verdicts like runs
+  run "$IOBENCH" report --section durabilityVerify "$TMP/res"
+  [[ $output == *"Durability after a power cut (iobench durability verify)"* ]]
+  [[ $output == *" LOST  "* ]]
+  run --separate-stderr "$IOBENCH" report --only try=after --json --section durabilityVerify "$TMP/res"
+  [ "$(jq '.durabilityVerify | length' <<<"$output")" -eq 1 ]
+}
