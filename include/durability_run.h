@@ -80,7 +80,8 @@ struct dur_write_result {
 
 /*
  * Write until duration_ns, a stop signal, a failed write or flush, or a lost
- * server (those two stop every writer). Returns 0 with *res filled (look at
+ * server (those two stop every writer). One dur_write at a time per process
+ * (the writers share one stop flag). Returns 0 with *res filled (look at
  * io_errno and net_errno), or -errno when it could not start (open, connect,
  * the server's reply), with a reason in err.
  */

@@ -66,12 +66,17 @@ acked_lines() { [[ $(grep -c '^A ' "$LOGS"/*.log 2>/dev/null || echo 0) -ge $1 ]
 # distinct blocks with an acknowledgement in LOG
 acked_blocks() { grep '^A ' "$1" | awk '{print $3}' | sort -u | wc -l; }
 
-# seq_at FILE BLOCK: the sequence stamped in BLOCK's first sector ("" without a stamp).
+# seq_at FILE BLOCK: the sequence stamped in all 8 sectors of BLOCK ("" when
+# a sector has no stamp or they differ: a copy taken mid-write).
 seq_at() {
-  local magic
-  magic=$(dd if="$1" bs=4096 skip="$2" count=1 status=none | head -c 8)
-  [[ $magic == IOBDUR01 ]] || return 0
-  od -An -tu8 -j $(($2 * 4096 + 24)) -N 8 "$1" | tr -d ' '
+  local s seq='' one
+  for ((s = 0; s < 8; s++)); do
+    [[ $(dd if="$1" bs=512 skip=$(($2 * 8 + s)) count=1 status=none | head -c 8) == IOBDUR01 ]] || return 0
+    one=$(od -An -tu8 -j $(($2 * 4096 + s * 512 + 24)) -N 8 "$1" | tr -d ' ')
+    [[ -z $seq || $one == "$seq" ]] || return 0
+    seq=$one
+  done
+  printf '%s\n' "$seq"
 }
 
 # write_with_snapshot: one writer over 16 blocks of $TMP/f; $TMP/snap is a copy
