@@ -31,7 +31,10 @@ int dur_net_listen(const char *spec, char *bound, size_t boundlen, char *err, si
 /* Connect to spec within timeout_ms. Returns a blocking, close-on-exec socket or -errno. */
 int dur_net_connect(const char *spec, int timeout_ms, char *err, size_t errlen);
 
-/* Send all len bytes (retrying short sends and EINTR). 0 or -errno (-EPIPE when the peer left). */
+/*
+ * Send all len bytes (retrying short sends and EINTR). 0 or -errno (-EPIPE
+ * when the peer left, -ETIMEDOUT when a SO_SNDTIMEO on fd ran out).
+ */
 int dur_net_send(int fd, const void *buf, size_t len);
 
 /* Buffered reader of '\n'-terminated lines from a socket. Zero-initialise, set fd. */

@@ -210,7 +210,8 @@ int dur_net_send(int fd, const void *buf, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			/* SO_SNDTIMEO ran out: the peer stopped reading (or the network went away). */
+			return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
 		}
 		p += n;
 		len -= (size_t)n;

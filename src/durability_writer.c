@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -206,6 +208,9 @@ static int writer_setup(struct writer *w, char *err, size_t errlen)
 	w->sock = dur_net_connect(c->server, 10000, err, errlen);
 	if (w->sock < 0)
 		return w->sock;
+	/* A server that stops reading for a minute is lost: stop rather than hang. */
+	struct timeval tv = { .tv_sec = 60 };
+	setsockopt(w->sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	w->rd.fd = w->sock;
 	struct dur_run_info info = {
 		.run = c->run, .writer = w->id, .writers = c->threads, .block_size = (uint32_t)c->op->size,
