@@ -10,17 +10,19 @@
 
 bats_require_minimum_version 1.5.0
 
-# start_server DIR: a durability server on a free loopback port; echoes "PID PORT".
+# start_server DIR: a durability server on a free loopback port, its pid in
+# DIR.pid; sets PORT.
 start_server() {
-  local dir=$1 i port
-  "$IOBENCH" durability serve --listen 127.0.0.1:0 --dir "$dir" 2>"$dir.err" &
-  local pid=$!
-  for ((i = 0; i < 100; i++)); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$dir.err" 2>/dev/null)
-    [[ -n $port ]] && break
+  local dir=$1 i
+  : >"$dir.err"
+  "$IOBENCH" durability serve --listen 127.0.0.1:0 --dir "$dir" </dev/null >/dev/null 2>>"$dir.err" 3>&- &
+  echo $! >"$dir.pid"
+  PORT=
+  for ((i = 0; i < 100 && ${#PORT} == 0; i++)); do
     sleep 0.1
+    PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$dir.err")
   done
-  echo "$pid ${port:?the server did not start}"
+  [[ -n $PORT ]] || { echo "the server did not start: $(cat "$dir.err")" >&3; return 1; }
 }
 
 # vm_dir NAME: a folder with the built kernel and initramfs.
@@ -34,12 +36,11 @@ vm_dir() {
 acks_in() { cat "$1"/*.log 2>/dev/null | grep -c '^A ' || true; }
 
 kill_scenario() {
-  local d=$VMDIR/kill pid port runpid i
+  local d=$VMDIR/kill runpid i
   vm_dir kill
-  read -r pid port < <(start_server "$VMDIR/kill-logs")
-  echo "$pid" >"$VMDIR/kill-server.pid"
+  start_server "$VMDIR/kill-logs"
   tests/vm/run-vm --timeout 300 --script guest-durability --net --keep-disks \
-    --append "iobench.server=10.0.2.2:$port iobench.phase=kill-write" "$d" >"$d/write.log" 2>&1 &
+    --append "iobench.server=10.0.2.2:$PORT iobench.phase=kill-write" "$d" >"$d/write.log" 2>&1 &
   runpid=$!
   # Cut the power once the writers are busy: qemu dies with everything in flight.
   for ((i = 0; i < 2400; i++)); do
@@ -51,12 +52,12 @@ kill_scenario() {
   wait "$runpid" || true
   cp "$d/results.txt" "$d/results-write.txt" 2>/dev/null || true
   tests/vm/run-vm --timeout 300 --script guest-durability --net --keep-disks \
-    --append "iobench.server=10.0.2.2:$port iobench.phase=kill-verify" "$d" >"$d/verify.log" 2>&1 || true
+    --append "iobench.server=10.0.2.2:$PORT iobench.phase=kill-verify" "$d" >"$d/verify.log" 2>&1 || true
   touch "$d/results.txt"
 }
 
 setup_file() {
-  local c pid port
+  local c
   for c in qemu-system-x86_64 busybox dmsetup cpio depmod dpkg-deb jq; do
     command -v "$c" >/dev/null || skip "$c not installed (see .ci/apt-raid.txt)"
   done
@@ -70,17 +71,16 @@ setup_file() {
   }
   # The four power cuts in one boot; the disks stay for the host's own look.
   vm_dir flakey
-  read -r pid port < <(start_server "$VMDIR/flakey-logs")
-  echo "$pid" >"$VMDIR/flakey-server.pid"
+  start_server "$VMDIR/flakey-logs"
   tests/vm/run-vm --timeout 400 --script guest-durability --net --keep-disks \
-    --append "iobench.server=10.0.2.2:$port iobench.phase=flakey" "$VMDIR/flakey" >"$VMDIR/flakey/run.log" 2>&1 || true
+    --append "iobench.server=10.0.2.2:$PORT iobench.phase=flakey" "$VMDIR/flakey" >"$VMDIR/flakey/run.log" 2>&1 || true
   touch "$VMDIR/flakey/results.txt"
   kill_scenario
 }
 
 teardown_file() {
   local f
-  for f in "$VMDIR"/flakey-server.pid "$VMDIR"/kill-server.pid; do
+  for f in "$VMDIR"/flakey-logs.pid "$VMDIR"/kill-logs.pid; do
     [[ -s $f ]] && kill -TERM "$(cat "$f")" 2>/dev/null
   done
   rm -f "$VMDIR"/*/*.img
