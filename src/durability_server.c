@@ -163,10 +163,12 @@ static struct srv_run *open_run(struct server *s, const struct dur_run_info *inf
 		fd = openat(s->dirfd, name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		created = true;
 	}
+	int open_errno = errno;
 	r = calloc(1, sizeof(*r));
 	struct srv_run **runs = r ? realloc(s->runs, (s->nruns + 1) * sizeof(*runs)) : NULL;
 	if (fd < 0 || !runs || (!created && trim_partial_line(fd) != 0)) {
-		snprintf(why, whylen, "cannot open the log %s: %s", name, fd < 0 ? strerror(errno) : "out of memory or I/O error");
+		snprintf(why, whylen, "cannot open the log %s: %s", name,
+			 fd < 0 ? strerror(open_errno) : "out of memory or I/O error");
 		if (fd >= 0)
 			close(fd);
 		free(r);
@@ -188,6 +190,7 @@ static struct srv_run *open_run(struct server *s, const struct dur_run_info *inf
 		if (pend(r, line, (size_t)n) != 0 || fsync(s->dirfd) != 0) {
 			snprintf(why, whylen, "cannot create the log %s: %s", name, strerror(errno));
 			close(fd);
+			free(r->pending);
 			free(r);
 			return NULL;
 		}
