@@ -9,7 +9,7 @@ endif
 -include config.mk
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
 	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(LIBS)
@@ -17,32 +17,67 @@ ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(LIBS)
 SRC = $(wildcard src/*.c)
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))
 LIB_OBJ = $(filter-out build/main.o,$(OBJ))
+# The report (src/report/) is an archive of its own: it needs only these of the rest.
+REPORT_SRC = $(wildcard src/report/*.c)
+REPORT_OBJ = $(patsubst src/%.c,build/%.o,$(REPORT_SRC))
+REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
 TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC))
 
-.PHONY: all check check-sanitizers fuzz unit-tests install uninstall clean distclean configure-check
+.PHONY: all static check check-quick check-all check-sanitizers fuzz unit-tests install uninstall \
+	dist distcheck clean distclean configure-check
 
 all: iobench
 
-iobench: $(OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(ALL_LIBS)
+iobench: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) build/libreport.a $(ALL_LIBS)
+
+# One binary that runs on any x86-64 Linux of the last decade, whatever its C
+# library: scripts/fleet-run ships it to the hosts by default.
+static: iobench-static
+iobench-static: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) build/libreport.a $(ALL_LIBS) -lpthread
 
 build/%.o: src/%.c config.mk | build
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The commit the binary is built from: in a git checkout of this tree, HEAD
+# (with -dirty when tracked files changed); in a `make dist` tarball, the
+# commit it was made from; else none. Rewritten only when it changes.
+build/version.o: build/gen/commit.h
+build/gen/commit.h: FORCE
+	@$(MKDIR_P) build/gen; \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		c=$$(git rev-parse --short HEAD 2>/dev/null); \
+		[ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$$c-dirty"; \
+	elif [ -f .dist-commit ]; then c="$$(cat .dist-commit), release tarball"; else c=; fi; \
+	printf '#define IOBENCH_COMMIT "%s"\n' "$$c" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+build/report/%.o: src/report/%.c config.mk | build/report
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/libiobench.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
+build/libreport.a: $(REPORT_OBJ)
+	rm -f $@ && ar rcs $@ $(REPORT_OBJ)
+
 build/tests/%: tests/unit/%.c tests/unit/check.h build/libiobench.a | build/tests
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libiobench.a $(ALL_LDFLAGS) $(ALL_LIBS)
+
+# The report's tests link the report archive and only what it may need: the link
+# fails if the report starts to depend on more of the benchmark.
+build/tests/test_report_%: tests/unit/test_report_%.c tests/unit/check.h build/libreport.a $(REPORT_NEEDS) | build/tests
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libreport.a $(REPORT_NEEDS) $(ALL_LDFLAGS) $(ALL_LIBS)
 
 # LD_PRELOAD helpers for fault-injection tests; never linked into iobench.
 build/tests/%.so: tests/helpers/%.c | build/tests
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
 
-build build/tests:
+build build/tests build/report:
 	$(MKDIR_P) $@
 
 unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
@@ -50,6 +85,23 @@ unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
 # The one test command: C unit tests, then every bats suite.
 check: iobench unit-tests
 	tests/run-tests
+
+# A few minutes: the C unit tests and the suites that need nothing but the
+# build (what `make distcheck` runs from the tarball).
+QUICK_SUITES = tests/run.bats tests/errors.bats tests/badinput.bats tests/report.bats
+check-quick: iobench unit-tests
+	tests/run-tests --unit $(QUICK_SUITES)
+
+# Everything CI runs (the README's test command, after .ci/install):
+# configure is current, no stray files, the fuzz targets build, all tests,
+# bounded fuzzing, the sanitizer builds, the release tarball.
+check-all: configure-check
+	$(MAKE) iobench unit-tests
+	$(MAKE) fuzz
+	$(MAKE) check
+	tests/fuzz/run 45
+	$(MAKE) check-sanitizers
+	$(MAKE) distcheck
 
 # The same tests under ASan+UBSan and TSan (clang, a copy of the tree).
 check-sanitizers:
@@ -59,32 +111,98 @@ check-sanitizers:
 # libFuzzer targets (clang): build/fuzz/fuzz_*; run them with tests/fuzz/run.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
-FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC))
+FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC)) $(REPORT_SRC)
 fuzz: $(FUZZ_BIN)
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) | build
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) build/gen/commit.h | build
 	$(MKDIR_P) build/fuzz
-	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude $(JANSSON_CFLAGS) $(URING_CFLAGS) \
+	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen $(JANSSON_CFLAGS) $(URING_CFLAGS) \
 		-g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRC) $(ALL_LIBS)
 
+# Installed layout (one prefix, default /usr/local):
+#   bin/iobench, share/man/man1/iobench.1
+#   libexec/iobench/scripts/..., libexec/iobench/raid/...   the scripts as in the tree,
+#       with scripts/lib/paths.sh saying where the binary and share/ went
+#   bin/iobench-NAME -> libexec/iobench/{scripts,raid}/NAME  every user-facing script
+#   share/iobench/prices-sample.json
+#   lib/systemd/system/iobench-watch@.service
+pkglibexecdir = $(libexecdir)/iobench
+pkgdatadir = $(datadir)/iobench
+systemdunitdir = $(prefix)/lib/systemd/system
+USER_SCRIPTS = $(filter-out scripts/fleet-job,$(shell find scripts raid -maxdepth 1 -type f -perm -u+x | sort))
+SHIPPED_SCRIPTS = scripts/fleet-job
+SCRIPT_LIBS = $(wildcard scripts/lib/*.sh)
+DATA = $(wildcard share/*.json)
+
 install: iobench
-	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(pkgdatadir) \
+		$(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(systemdunitdir)
 	$(INSTALL) -m 755 iobench $(DESTDIR)$(bindir)/iobench
 	$(INSTALL) -m 644 man/iobench.1 $(DESTDIR)$(mandir)/man1/iobench.1
+	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS); do $(INSTALL) -m 755 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
+	for f in $(SCRIPT_LIBS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
+	printf '# paths.sh - where make install put iobench (read by scripts/lib/common.sh)\nIOBENCH_BIN=%s\nIOBENCH_DATADIR=%s\n' \
+		'$(bindir)/iobench' '$(pkgdatadir)' > $(DESTDIR)$(pkglibexecdir)/scripts/lib/paths.sh
+	for f in $(DATA); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkgdatadir)/ || exit 1; done
+	for f in $(USER_SCRIPTS); do ln -sfn $(pkglibexecdir)/$$f $(DESTDIR)$(bindir)/iobench-$${f##*/} || exit 1; done
+	sed 's|/usr/local/bin/iobench|$(bindir)/iobench|' scripts/iobench-watch@.service \
+		> $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
 
+# Removes exactly what install put there (and the iobench folders it made).
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobench $(DESTDIR)$(mandir)/man1/iobench.1
+	for f in $(USER_SCRIPTS); do rm -f $(DESTDIR)$(bindir)/iobench-$${f##*/}; done
+	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh; do \
+		rm -f $(DESTDIR)$(pkglibexecdir)/$$f; done
+	for f in $(DATA); do rm -f $(DESTDIR)$(pkgdatadir)/$${f##*/}; done
+	rm -f $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
+	-rmdir $(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/scripts \
+		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) 2>/dev/null
 
-# Fails when ./configure is older than configure.ac (CI runs this).
+# Fails when ./configure is older than configure.ac, or when editor and
+# autoconf leftovers lie in the tree (CI runs this).
+STRAY = -name '*~' -o -name '*.orig' -o -name '*.rej' -o -name '*.bak' -o -name '*.swp' \
+	-o -name '.\#*' -o -name '\#*\#' -o -name autom4te.cache -o -name 'configure.*.old'
 configure-check:
 	@tmp=$$(mktemp -d) && cp configure.ac "$$tmp"/ && (cd "$$tmp" && autoconf) && \
 	if cmp -s "$$tmp/configure" configure; then echo "configure is current"; rm -rf "$$tmp"; \
 	else echo "configure is stale: run autoconf and commit it" >&2; rm -rf "$$tmp"; exit 1; fi
+	@stray=$$(find . \( -path ./.git -o -path ./build -o -path ./.ci/venv -o -path ./tests/.tmp \) -prune \
+		-o \( $(STRAY) \) -print); \
+	if [ -n "$$stray" ]; then echo "stray backup files in the tree (delete them):" $$stray >&2; exit 1; fi
+
+# A release tarball with configure inside, made from what git tracks.
+DIST = iobench-$(VERSION)
+dist: $(DIST).tar.gz
+$(DIST).tar.gz: FORCE
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+		{ echo "make dist needs a git checkout (it packs what git tracks)" >&2; exit 1; }
+	rm -rf build/dist && $(MKDIR_P) build/dist/$(DIST)
+	git ls-files -z | xargs -0 cp --parents -t build/dist/$(DIST)
+	git rev-parse --short HEAD > build/dist/$(DIST)/.dist-commit
+	tar -C build/dist -czf $@ --owner=0 --group=0 --sort=name $(DIST)
+	rm -rf build/dist
+	@echo "wrote $@"
+
+# The tarball alone builds, passes the quick tests, installs and uninstalls.
+distcheck: dist
+	rm -rf build/distcheck && $(MKDIR_P) build/distcheck
+	tar -C build/distcheck -xzf $(DIST).tar.gz
+	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-quick
+	build/distcheck/$(DIST)/iobench --version | grep -qF "(commit $$(cat build/distcheck/$(DIST)/.dist-commit), release tarball)"
+	cd build/distcheck/$(DIST) && $(MAKE) -s install DESTDIR=$(CURDIR)/build/distcheck/stage && \
+		$(MAKE) -s uninstall DESTDIR=$(CURDIR)/build/distcheck/stage
+	@left=$$(find build/distcheck/stage -type f -o -type l); \
+	if [ -n "$$left" ]; then echo "uninstall left files behind:" $$left >&2; exit 1; fi
+	rm -rf build/distcheck
+	@echo "$(DIST).tar.gz is ready for release"
+
+FORCE:
 
 clean:
-	rm -rf build iobench
+	rm -rf build iobench iobench-static
 
 distclean: clean
 	rm -f config.mk config.log config.status
 	rm -rf autom4te.cache
 
--include $(OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d)

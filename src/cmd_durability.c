@@ -8,6 +8,7 @@
 #include "opspec.h"
 #include "output.h"
 #include "run.h"
+#include "signals.h"
 #include "target.h"
 #include "units.h"
 
@@ -652,12 +653,13 @@ int cmd_durability(int argc, char **argv)
 		return rc;
 	c.command_line = join_args(argc, argv, "iobench");
 	/*
-	 * serve and write await their stop signals (signalfd, sigtimedwait): block
-	 * them before any thread exists. verify keeps the default: Ctrl-C stops it.
+	 * serve and write await their stop signals (a signalfd, signals_wait):
+	 * block them before any thread exists. verify keeps the default: Ctrl-C
+	 * stops it.
 	 */
 	sigset_t sigs;
 	if (c.sub != SUB_VERIFY)
-		run_block_stop_signals(&sigs);
+		signals_block_stop(&sigs);
 	switch (c.sub) {
 	case SUB_SERVE:
 		rc = do_serve(&c, &sigs);

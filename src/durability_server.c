@@ -1,6 +1,7 @@
 /* durability_server.c - `iobench durability serve`: keep what writers say, durably. */
 #include "durability_net.h"
 #include "durability_run.h"
+#include "signals.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -500,12 +500,12 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 		close(s.dirfd);
 		return lfd;
 	}
-	int sfd = signalfd(-1, c->stop_signals, SFD_CLOEXEC | SFD_NONBLOCK);
+	int sfd = signals_fd(c->stop_signals);
 	if (sfd < 0) {
-		snprintf(err, errlen, "signalfd: %s", strerror(errno));
+		snprintf(err, errlen, "signalfd: %s", strerror(-sfd));
 		close(lfd);
 		close(s.dirfd);
-		return -errno;
+		return sfd;
 	}
 	say(&s, "listening on %s, logs in %s", bound, c->dir);
 	int rc = 0;
@@ -526,9 +526,9 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 			break;
 		}
 		if (pf[1].revents) {
-			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				say(&s, "stopped by %s", strsignal((int)si.ssi_signo));
+			int sig = signals_take(sfd);
+			if (sig > 0) {
+				say(&s, "stopped by %s", strsignal(sig));
 				rc = -EINTR;
 			}
 		}

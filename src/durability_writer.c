@@ -1,6 +1,7 @@
 /* durability_writer.c - `iobench durability write`: stamped blocks, acknowledged only once flushed. */
 #include "durability_net.h"
 #include "durability_run.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -284,8 +285,7 @@ int dur_write(const struct dur_write_config *c, struct dur_write_result *res, ch
 			if (c->duration_ns - now < left)
 				left = c->duration_ns - now;
 		}
-		struct timespec ts = { .tv_sec = (time_t)(left / 1000000000ULL), .tv_nsec = (long)(left % 1000000000ULL) };
-		int sig = sigtimedwait(c->stop_signals, NULL, &ts);
+		int sig = signals_wait(c->stop_signals, left);
 		if (sig > 0) {
 			res->interrupted = true;
 			res->signal = sig;

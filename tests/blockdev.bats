@@ -10,7 +10,7 @@ setup() {
   core_setup
   truncate -s 320M "$TMP/img"  # xfs needs 300 MB
   head -c 4194304 /dev/urandom | dd of="$TMP/img" conv=notrunc status=none
-  LOOP=$(losetup --find --show "$TMP/img") || skip "no free loop device"
+  LOOP=$(losetup --find --show "$TMP/img") || skip "env: no free loop device"
 }
 
 teardown() {

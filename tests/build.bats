@@ -7,7 +7,7 @@ setup() {
   core_setup
   ROOT=$BATS_TEST_DIRNAME/..
   mkdir -p "$TMP/src"
-  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src include man tests/unit) |
+  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src include man tests/unit scripts raid share) |
     tar xf - -C "$TMP/src"
 }
 
@@ -63,4 +63,48 @@ teardown() {
   [[ "$stderr" == "iobench: engine 'io_uring' is not available: this iobench was built without liburing; install liburing-dev"* ]]
   run ./iobench --help
   [[ "$output" == *"libaio"* ]]
+}
+
+@test "installed, the scripts find the installed iobench, their libraries and share/; uninstall removes it all" {
+  cd "$TMP/src"
+  ./configure -q --prefix="$TMP/p"
+  make -s -j2
+  make -s install
+  # Nothing of the source tree on the way: a clean PATH, no IOBENCH.
+  env -i PATH="$TMP/p/bin:/usr/bin:/bin" HOME="$TMP" bash -c '
+    set -e
+    iobench --version | grep -q "^iobench "
+    command -v iobench-fleet-run iobench-sweep-filesize iobench-raid-create iobench-ec2-provision >/dev/null
+    iobench-sweep-filesize --dry-run --sizes 1M,2M -d 1 /var/tmp/x.dat > dry.txt
+    grep -q "^$0/bin/iobench run .*--span 1048576" dry.txt || { cat dry.txt; exit 1; }
+    iobench-raid-create --help | grep -q "usage: raid-create"
+    iobench-ec2-provision --help | grep -q "usage: ec2-provision"
+  ' "$TMP/p"
+  grep -q "^ExecStart=$TMP/p/bin/iobench watch" "$TMP/p/lib/systemd/system/iobench-watch@.service"
+  [ -f "$TMP/p/share/iobench/prices-sample.json" ]
+  # Moving the source tree away changes nothing for the installed copy.
+  mv "$TMP/src" "$TMP/src.moved"
+  run env -i PATH="$TMP/p/bin:/usr/bin:/bin" "$TMP/p/bin/iobench-sweep-filesize" --dry-run --sizes 1M -d 1 /var/tmp/x.dat
+  [ "$status" -eq 0 ]
+  [[ $output == *"$TMP/p/bin/iobench run"* ]]
+  cd "$TMP/src.moved"
+  make -s uninstall
+  [ -z "$(find "$TMP/p" -type f -o -type l)" ]
+}
+
+@test "--version names the release and, built in a git checkout, the commit" {
+  git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 || skip "env: not a git checkout"
+  [[ $(readlink -f "$IOBENCH") == "$(readlink -f "$ROOT/iobench")" ]] || skip "env: the binary under test was not built in this checkout"
+  head=$(git -C "$ROOT" rev-parse --short HEAD)
+  run "$IOBENCH" --version
+  [ "$status" -eq 0 ]
+  [[ $output == "iobench 0."*" (commit $head"* ]]
+  # The JSON of a run records it too.
+  "$IOBENCH" create -q "$TMP/f" 1M
+  "$IOBENCH" -q -n 10 -d 5 --json "$TMP/o.jsonl" "$TMP/f"
+  [[ $(jq -r .commit "$TMP/o.jsonl") == "$head"* ]]
+  # A copy without .git knows no commit, and says nothing of one.
+  cd "$TMP/src" && ./configure -q && make -s -j2
+  run ./iobench --version
+  [[ $output =~ ^iobench\ [0-9.]+$ ]]
 }

@@ -43,7 +43,7 @@ teardown() {
 @test "create with a bad size or missing arguments is a usage error" {
   run "$IOBENCH" create -q "$TMP/a" 12x
   [ "$status" -eq 2 ]
-  [[ "$output" == "iobench: create: bad size '12x'"* ]]
+  [[ "$output" == "iobench: bad size '12x'"* ]]
   run "$IOBENCH" create -q "$TMP/a" 0
   [ "$status" -eq 2 ]
   run "$IOBENCH" create -q "$TMP/a"
@@ -73,7 +73,7 @@ teardown() {
   [ "$(id -u)" -eq 0 ] || skip "needs root for a slow loop device"
   # A big file on the real disk: interrupt it after a moment.
   rc=$(stop_after 0.3 INT "$IOBENCH" create -q "$TMP/big" 8G)
-  if [ "$rc" -eq 0 ]; then skip "create finished 8G before the signal"; fi
+  if [ "$rc" -eq 0 ]; then skip "env: create finished 8G before the signal"; fi
   [ "$rc" -eq 130 ]
   [ ! -e "$TMP/big" ]
 }

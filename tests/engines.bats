@@ -58,7 +58,7 @@ teardown() {
 
 @test "io_uring submits through io_uring_enter, each operation as its slot frees" {
   command -v strace >/dev/null || skip "strace not installed"
-  "$IOBENCH" -q -e io_uring -o read4k -n 1 -d 1 "$TMP/f" 2>/dev/null || skip "io_uring not usable here"
+  "$IOBENCH" -q -e io_uring -o read4k -n 1 -d 1 "$TMP/f" 2>/dev/null || skip "env: io_uring not usable here (kernel)"
   trace "$TMP/st" io_uring_enter,pread64 "$IOBENCH" -q -e io_uring --iodepth 8 -o read4k -n 100 -d 10 "$TMP/f"
   # io_uring_enter(fd, to_submit, min_complete, flags, ...): 100 submitted in all, one at a time
   [ "$(sed -n 's/^io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/st" | awk '{ s += $1 } END { print s }')" -eq 100 ]
@@ -117,10 +117,10 @@ teardown() {
   d=/sys/devices/system/clocksource/clocksource0
   cs=$(cat "$d/current_clocksource")
   other=$(tr ' ' '\n' < "$d/available_clocksource" | grep -v -x -e "$cs" -e '' | grep -v -x tsc | head -n 1 || true)
-  [ -n "$other" ] || skip "no other clocksource to switch to"
-  [ -w "$d/current_clocksource" ] || skip "cannot switch clocksources here"
+  [ -n "$other" ] || skip "env: no other clocksource to switch to"
+  [ -w "$d/current_clocksource" ] || skip "env: cannot switch clocksources here"
   CS_RESTORE=$cs
-  echo "$other" > "$d/current_clocksource" || skip "the kernel refused clocksource $other"
+  echo "$other" > "$d/current_clocksource" || skip "env: the kernel refused clocksource $other"
   run -2 "$IOBENCH" -q --clock tsc -o read4k --no-direct -d 1 "$TMP/f"
   r_tsc=("${lines[@]}")
   "$IOBENCH" -q -o read4k --no-direct -d 1 --json "$TMP/auto.jsonl" "$TMP/f"

@@ -79,7 +79,7 @@ check_host_results() {
   [[ "$output" == *"parallel --hostgroups --sshloginfile"* ]]
   [[ "$output" == *"--joblog"* && "$output" == *"--timeout"* && "$output" == *"--return"* ]]
   # One plan of 4 runs per host, named in the output.
-  [ "$(grep -c '^# 10.251.73.1[1-4] plan: ' <<<"$output")" -eq 4 ]
+  [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] plan: " <<<"$output")" -eq 4 ]
   [ ! -e "$RESULTS/dry" ]
   [ ! -e "$REMOTE" ]
 }
@@ -113,7 +113,7 @@ check_host_results() {
   [ "$(grep ' plan: ' <<<"$output" | sed 's/.* plan: //' | sort -u | wc -l)" -gt 1 ]
   # And each host's plan has every (op, threads) pair once.
   local p
-  p=$(grep '^# 10.251.73.11 plan: ' <<<"$output" | sed 's/.* plan: //' | tr , '\n' | sort)
+  p=$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //' | tr , '\n' | sort)
   [ "$p" == "$(printf '%s\n' 'read4k 1' 'read4k 2' 'write4k 1' 'write4k 2' 'write4k/64 1' 'write4k/64 2' | sort)" ]
 }
 

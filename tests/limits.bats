@@ -22,9 +22,9 @@ teardown() {
 }
 
 @test "a signal during --size creation removes the partial file and exits 130" {
-  [ "$(df --output=avail -B1 "$TMP" | tail -1)" -gt $((10 * 1024 * 1024 * 1024)) ] || skip "needs 10 GiB free"
+  [ "$(df --output=avail -B1 "$TMP" | tail -1)" -gt $((10 * 1024 * 1024 * 1024)) ] || skip "env: needs 10 GiB free"
   rc=$(stop_after 0.3 INT "$IOBENCH" -q -o read4k -d 5 --size 8G "$TMP/big")
-  if [ "$rc" -eq 0 ]; then skip "creation finished before the signal"; fi
+  if [ "$rc" -eq 0 ]; then skip "env: creation finished before the signal"; fi
   [ "$rc" -eq 130 ]
   [ ! -e "$TMP/big" ]
 }
@@ -98,7 +98,7 @@ teardown() {
   kill -INT "$pid" || true
   rc=0
   wait "$pid" || rc=$?
-  if [ "$rc" -eq 0 ]; then skip "report finished before the signal"; fi
+  if [ "$rc" -eq 0 ]; then skip "env: report finished before the signal"; fi
   [ "$rc" -eq 130 ]
   [ ! -s "$TMP/out.json" ]
 }

@@ -233,7 +233,7 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
 @test "the disk holding / is refused even with --force" {
   local root
   root=$(findmnt -n -o SOURCE / 2>/dev/null || true)
-  [[ -b $root ]] || skip "/ is not on a block device here"
+  [[ -b $root ]] || skip "env: / is not on a block device here"
   root=/dev/$(lsblk -n -o PKNAME "$root" | head -n 1)
   [[ $root != /dev/ ]] || root=$(findmnt -n -o SOURCE /)
   run "$CREATE" --level 0 --force --dry-run "$root" "${L[0]}"
@@ -263,7 +263,7 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
   # / lives on nvme1n1 (an instance-store disk: never taken).
   echo '22 1 259:1 / / rw,relatime - ext4 /dev/nvme1n1 rw' >"$proc/self/mountinfo"
   run env RAID_SYSFS="$sys" RAID_PROC="$proc" RAID_IMDS=http://127.0.0.1:9 bash -c \
-    "source '$IOBENCH_ROOT/scripts/lib.sh'; source '$IOBENCH_ROOT/raid/lib-raid.sh'; raid_instance_store_devices"
+    "source '$IOBENCH_ROOT/scripts/lib/common.sh'; source '$IOBENCH_ROOT/scripts/lib/raid.sh'; raid_instance_store_devices"
   [ "$status" -eq 0 ]
   [ "$output" = $'/dev/nvme2n1\n/dev/nvme10n1' ]
 }
@@ -294,7 +294,7 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
 @test "the raid scripts and the VM builder are shellcheck clean" {
   command -v shellcheck >/dev/null || skip "shellcheck not installed"
   cd "$IOBENCH_ROOT"
-  shellcheck -x raid/raid-create raid/raid-destroy raid/lib-raid.sh \
+  shellcheck -x raid/raid-create raid/raid-destroy scripts/lib/raid.sh scripts/lib/common.sh \
     tests/vm/build-vm tests/vm/run-vm tests/vm/guest-test
   shellcheck -s sh tests/vm/guest-init
 }

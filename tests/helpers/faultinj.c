@@ -8,8 +8,11 @@
  *   descriptor gets FAULT:
  *     eio, enospc, eintr   fail with that errno (io_getevents: the Nth
  *                          completion gets res = -EIO)
- *     short                transfer half the bytes (pread/pwrite; for
- *                          io_getevents, report half of what was done)
+ *     short                transfer half the bytes, rounded down to whole
+ *                          512-byte sectors as a device does (pread/pwrite;
+ *                          for io_getevents, report half of what was done);
+ *                          a transfer under two sectors is left whole, since
+ *                          O_DIRECT cannot continue from inside a sector
  *     zero                 return 0 (end of file) (pread/pwrite)
  * IOB_FAULT_LOG=FILE       append one line per injected fault (for counting)
  *
@@ -118,12 +121,18 @@ static int fail_errno(enum fault f)
 	if (!real_##name) \
 		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
+/* A short transfer's length: half, in whole sectors; 0 when too small to cut. */
+static size_t short_len(size_t len)
+{
+	return (len / 2) & ~(size_t)511;
+}
+
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	REAL(pread);
 	enum fault f = due(C_PREAD, fd);
-	if (f == F_SHORT && len > 1)
-		return real_pread(fd, buf, len / 2, off);
+	if (f == F_SHORT && short_len(len))
+		return real_pread(fd, buf, short_len(len), off);
 	if (f == F_ZERO)
 		return 0;
 	if (f != F_NONE && f != F_SHORT)
@@ -135,8 +144,8 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	REAL(pwrite);
 	enum fault f = due(C_PWRITE, fd);
-	if (f == F_SHORT && len > 1)
-		return real_pwrite(fd, buf, len / 2, off);
+	if (f == F_SHORT && short_len(len))
+		return real_pwrite(fd, buf, short_len(len), off);
 	if (f == F_ZERO)
 		return 0;
 	if (f != F_NONE && f != F_SHORT)
@@ -185,8 +194,8 @@ int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events
 	int n = real_io_getevents(ctx, min_nr, nr, events, timeout);
 	for (int i = 0; i < n; i++) {
 		enum fault f = due(C_GETEVENTS, -1);
-		if (f == F_SHORT && (long)events[i].res > 1)
-			events[i].res /= 2; /* as if only the first half was transferred */
+		if (f == F_SHORT && (long)events[i].res > 0 && short_len(events[i].res))
+			events[i].res = short_len(events[i].res); /* as if only the first half was done */
 		else if (f != F_NONE && f != F_SHORT)
 			events[i].res = (unsigned long)-EIO;
 	}

@@ -1,5 +1,6 @@
 /*
- * report.h - what `iobench report` reads: result lines grouped into cells.
+ * report_db.h - the report's cell store (src/report/read.c): what
+ * `iobench report` reads, result lines grouped into cells.
  *
  * A cell is one signature x thread count x labels x swept size x host. Every
  * run line adds its operations to their cells: the total histograms merge
@@ -8,8 +9,8 @@
  *
  * Not thread-safe: one struct rep_db belongs to one thread.
  */
-#ifndef IOBENCH_REPORT_H
-#define IOBENCH_REPORT_H
+#ifndef IOBENCH_REPORT_DB_H
+#define IOBENCH_REPORT_DB_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,7 +69,7 @@ struct rep_db {
 	size_t nslots;
 	struct rep_bonnie *bonnie;
 	size_t nbonnie, bonnie_cap;
-	struct rep_verdict *verdicts; /* `iobench durability verify` lines (report_durability.h) */
+	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/durability.h) */
 	size_t nverdicts, verdicts_cap;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
@@ -94,17 +95,19 @@ int rep_read_path(struct rep_db *db, const char *path);
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
 
 /*
- * Add one parsed JSON document (a run or a bonnie++ line). where is
- * "FILE:LINE" for messages, fallback_host names the host when the line has
- * none. Returns true when something was added.
+ * Add one parsed JSON document (a run, a bonnie++ line or a durability
+ * verify line). where is "FILE:LINE" for messages, fallback_host names the
+ * host when the line has none. Returns true when something was added.
  */
 bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		  const char *fallback_host, bool explicit_file);
 
 /*
- * Keep only the cells (and bonnie++ lines) where key matches the fnmatch(3)
- * pattern: key "host", "signature" (or "op"), "threads", or a label key
- * (a cell without that label does not match). Call before rep_db_finish().
+ * Keep only the cells (and bonnie++ lines, durability verdicts) where key
+ * matches the fnmatch(3) pattern: key "host", "signature" (or "op"; a
+ * verdict's op is its name, write4k), "threads" (a verdict's writers), or a
+ * label key (a cell without that label does not match). Call before
+ * rep_db_finish().
  */
 void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
 

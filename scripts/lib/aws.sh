@@ -1,11 +1,11 @@
 # shellcheck shell=bash
-# aws-lib.sh - what ec2-provision and ec2-teardown share: one way to call the
+# aws.sh - what ec2-provision and ec2-teardown share: one way to call the
 # aws CLI (region, profile, endpoint always explicit), the run-id tags, and
 # the run's state file (results/<run-id>/state.json, edited with jq).
-# Source it after lib.sh.
+# Source it after common.sh; do not run it.
 
 # Every resource of a run carries this tag, with the run id as its value.
-TAG_KEY=iobench-run
+AWS_TAG_KEY=iobench-run
 # awscli v2 would page long output; v1 ignores this.
 export AWS_PAGER=""
 
@@ -15,9 +15,9 @@ AWS_PROFILE_USED=""
 AWS_ENDPOINT_USED=""
 AWS_BASE=()
 # File descriptor that --dry-run prints commands on (the script's stdout).
-DRY_FD=1
-# The state file; empty until state_init or state_open.
-STATE_FILE=""
+AWS_DRY_FD=1
+# The state file; empty until aws_state_init (or set by the script).
+AWS_STATE_FILE=""
 
 # aws_setup REGION PROFILE ENDPOINT: resolve each from the option given, else
 # the standard AWS environment, and build AWS_BASE. The endpoint is passed
@@ -25,20 +25,20 @@ STATE_FILE=""
 # shellcheck disable=SC2034 # the *_USED values are for the sourcing script
 aws_setup() {
   local region=$1 profile=$2 endpoint=$3
-  need_cmd aws awscli
-  need_cmd jq
-  need_cmd flock util-linux
+  common_need_cmd aws awscli
+  common_need_cmd jq
+  common_need_cmd flock util-linux
   profile=${profile:-${AWS_PROFILE:-}}
   endpoint=${endpoint:-${AWS_ENDPOINT_URL_EC2:-${AWS_ENDPOINT_URL:-}}}
   region=${region:-${AWS_REGION:-${AWS_DEFAULT_REGION:-}}}
   if [[ -z "$region" ]]; then
     region=$(aws ${profile:+--profile "$profile"} configure get region 2>/dev/null || true)
   fi
-  [[ -n "$region" ]] || die_usage "no AWS region; pass --region or set AWS_DEFAULT_REGION"
-  [[ "$region" =~ ^[a-z0-9-]+$ ]] || die_usage "bad region '$region'; expected e.g. us-east-1"
+  [[ -n "$region" ]] || common_die_usage "no AWS region; pass --region or set AWS_DEFAULT_REGION"
+  [[ "$region" =~ ^[a-z0-9-]+$ ]] || common_die_usage "bad region '$region'; expected e.g. us-east-1"
   [[ -z "$endpoint" || "$endpoint" =~ ^https?://[^[:space:]]+$ ]] ||
-    die_usage "bad endpoint URL '$endpoint'; expected http(s)://HOST[:PORT]"
-  [[ "$AWS_JOBS" =~ ^[1-9][0-9]*$ ]] || die_usage "IOBENCH_AWS_JOBS='$AWS_JOBS' is not a positive number"
+    common_die_usage "bad endpoint URL '$endpoint'; expected http(s)://HOST[:PORT]"
+  [[ "$AWS_JOBS" =~ ^[1-9][0-9]*$ ]] || common_die_usage "IOBENCH_AWS_JOBS='$AWS_JOBS' is not a positive number"
   AWS_REGION_USED=$region
   AWS_PROFILE_USED=$profile
   AWS_ENDPOINT_USED=$endpoint
@@ -47,12 +47,12 @@ aws_setup() {
   [[ -z "$endpoint" ]] || AWS_BASE+=(--endpoint-url "$endpoint")
   AWS_BASE+=(--output json)
   # Commands printed by --dry-run go to stdout even from inside $(...).
-  exec {DRY_FD}>&1
+  exec {AWS_DRY_FD}>&1
 }
 
-# shell_quote ARG...: print the args as one shell command line, quoting only
+# aws_quote ARG...: print the args as one shell command line, quoting only
 # where needed (more readable than printf %q for aws shorthand syntax).
-shell_quote() {
+aws_quote() {
   local a out=() q="'"
   for a in "$@"; do
     if [[ "$a" =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]]; then
@@ -75,70 +75,61 @@ aws_query() {
 aws_change() {
   local placeholder=$1
   shift
-  if [[ "$DRY_RUN" == 1 ]]; then
-    shell_quote "${AWS_BASE[@]}" "$@" >&"$DRY_FD"
+  if [[ "$COMMON_DRY_RUN" == 1 ]]; then
+    aws_quote "${AWS_BASE[@]}" "$@" >&"$AWS_DRY_FD"
     [[ -z "$placeholder" ]] || printf '%s\n' "$placeholder"
     return 0
   fi
   "${AWS_BASE[@]}" "$@"
 }
 
-# tag_spec VAR RESOURCE-TYPE RUN-ID NAME: set VAR to a --tag-specifications value.
-tag_spec() {
-  printf -v "$1" 'ResourceType=%s,Tags=[{Key=%s,Value=%s},{Key=Name,Value=%s}]' "$2" "$TAG_KEY" "$3" "$4"
+# aws_tag_spec VAR RESOURCE-TYPE RUN-ID NAME: set VAR to a --tag-specifications value.
+aws_tag_spec() {
+  printf -v "$1" 'ResourceType=%s,Tags=[{Key=%s,Value=%s},{Key=Name,Value=%s}]' "$2" "$AWS_TAG_KEY" "$3" "$4"
 }
 
-# valid_run_id ID: run ids become directory names and tag values.
-valid_run_id() {
+# aws_valid_run_id ID: run ids become directory names and tag values.
+aws_valid_run_id() {
   [[ "$1" =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ ]]
 }
 
-# default_results_dir: results/ at the top of the repo.
-default_results_dir() {
-  printf '%s/results\n' "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# aws_state_init FILE JSON: create the state file (not with --dry-run).
+aws_state_init() {
+  AWS_STATE_FILE=$1
+  [[ "$COMMON_DRY_RUN" == 1 ]] && return 0
+  mkdir -p "$(dirname "$AWS_STATE_FILE")"
+  printf '%s\n' "$2" | jq . >"$AWS_STATE_FILE.tmp"
+  mv "$AWS_STATE_FILE.tmp" "$AWS_STATE_FILE"
 }
 
-now_utc() {
-  date -u +%Y-%m-%dT%H:%M:%SZ
-}
-
-# state_init FILE JSON: create the state file (not with --dry-run).
-state_init() {
-  STATE_FILE=$1
-  [[ "$DRY_RUN" == 1 ]] && return 0
-  mkdir -p "$(dirname "$STATE_FILE")"
-  printf '%s\n' "$2" | jq . >"$STATE_FILE.tmp"
-  mv "$STATE_FILE.tmp" "$STATE_FILE"
-}
-
-# state_update FILTER [JQ-ARGS...]: apply a jq filter to the state file in
+# aws_state_update FILTER [JQ-ARGS...]: apply a jq filter to the state file in
 # place, also setting .updatedAt. Atomic (a crash leaves the old or the new
 # file) and locked (background jobs may update it at once). No-op with
 # --dry-run or without a state file.
-state_update() {
+aws_state_update() {
   local filter=$1 tmp dir
   shift
-  [[ "$DRY_RUN" == 1 || -z "$STATE_FILE" || ! -f "$STATE_FILE" ]] && return 0
-  tmp=$STATE_FILE.tmp.$BASHPID
-  dir=$(dirname "$STATE_FILE")
+  [[ "$COMMON_DRY_RUN" == 1 || -z "$AWS_STATE_FILE" || ! -f "$AWS_STATE_FILE" ]] && return 0
+  tmp=$AWS_STATE_FILE.tmp.$BASHPID
+  dir=$(dirname "$AWS_STATE_FILE")
   # The lock is on the directory: the file itself is replaced by mv.
   (
     flock 9
-    jq --arg now_ "$(now_utc)" "$@" "($filter) | .updatedAt = \$now_" "$STATE_FILE" >"$tmp" &&
-      mv "$tmp" "$STATE_FILE"
+    jq --arg now_ "$(common_now_utc)" "$@" "($filter) | .updatedAt = \$now_" "$AWS_STATE_FILE" >"$tmp" &&
+      mv "$tmp" "$AWS_STATE_FILE"
   ) 9<"$dir"
 }
 
-# How many aws calls each_parallel runs at once.
+# How many aws calls aws_each_parallel runs at once.
 AWS_JOBS=${IOBENCH_AWS_JOBS:-4}
 
-# each_parallel FUNC ITEM...: run FUNC ITEM for every item, up to AWS_JOBS at
+# aws_each_parallel FUNC ITEM...: run FUNC ITEM for every item, up to AWS_JOBS at
 # once (one after another with --dry-run, so commands print in order).
 # Returns non-zero if any call failed; always waits for all of them.
-each_parallel() {
+aws_each_parallel() {
   local fn=$1 item rc=0 running=0
   shift
-  if [[ "$DRY_RUN" == 1 ]]; then
+  if [[ "$COMMON_DRY_RUN" == 1 ]]; then
     for item; do "$fn" "$item" || rc=1; done
     return "$rc"
   fi
@@ -157,9 +148,9 @@ each_parallel() {
   return "$rc"
 }
 
-# chunks N ITEM...: print the items comma-joined, N per line (EC2 filters
+# aws_chunks N ITEM...: print the items comma-joined, N per line (EC2 filters
 # take at most 200 values).
-chunks() {
+aws_chunks() {
   local n=$1 i
   shift
   for ((i = 1; i <= $#; i += n)); do

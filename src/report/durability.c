@@ -1,20 +1,16 @@
-/* report_durability.c - verdict rows of `iobench durability verify` lines in the report. */
-#include "report_durability.h"
+/* report/durability.c - verdict rows of `iobench durability verify` lines in the report. */
+#include "durability.h"
 
-#include <fnmatch.h>
-#include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 static char *dup_or(const json_t *s, const char *fallback)
 {
-	const char *v = json_is_string(s) ? json_string_value(s) : fallback;
-	char *p = strdup(v ? v : "");
-	if (!p)
-		abort();
-	return p;
+	return rep_strdup(json_is_string(s) ? json_string_value(s) : fallback);
 }
 
 static double num(const json_t *obj, const char *key)
@@ -28,29 +24,24 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "k=v,k=v", sorted by key, as the rest of the report shows labels. */
+/* "k=v,k=v" of the string labels, sorted by key, as the rest of the report shows labels. */
 static char *labels_of(const json_t *labels)
 {
 	size_t n = json_is_object(labels) ? json_object_size(labels) : 0, len = 1, i = 0;
-	char **kv = calloc(n ? n : 1, sizeof(*kv));
+	char **kv = rep_calloc(n, sizeof(*kv));
 	const char *key;
 	const json_t *val;
-	if (!kv)
-		abort();
 	json_object_foreach((json_t *)labels, key, val) {
 		if (!json_is_string(val))
 			continue;
 		size_t l = strlen(key) + strlen(json_string_value(val)) + 2;
-		if (!(kv[i] = malloc(l)))
-			abort();
+		kv[i] = rep_realloc(NULL, l);
 		snprintf(kv[i], l, "%s=%s", key, json_string_value(val));
 		len += l;
 		i++;
 	}
 	qsort(kv, i, sizeof(*kv), cmp_str);
-	char *out = calloc(1, len);
-	if (!out)
-		abort();
+	char *out = rep_calloc(len, 1);
 	for (size_t j = 0; j < i; j++) {
 		if (j)
 			strcat(out, ",");
@@ -61,27 +52,20 @@ static char *labels_of(const json_t *labels)
 	return out;
 }
 
-bool rep_dur_is_line(const void *json_root)
+bool rep_dur_is_line(const json_t *root)
 {
-	const json_t *mode = json_object_get(json_root, "mode");
+	const json_t *mode = json_object_get(root, "mode");
 	return json_is_string(mode) && strcmp(json_string_value(mode), "durability") == 0;
 }
 
-bool rep_dur_add(struct rep_db *db, const void *json_root, const char *where, const char *fallback_host)
+bool rep_dur_add(struct rep_db *db, const json_t *root, const char *fallback_host)
 {
-	const json_t *root = json_root, *d = json_object_get(root, "durability");
-	if (!json_is_object(d) || isnan(num(d, "acknowledged")) || isnan(num(d, "lost"))) {
-		if (db->diag)
-			fprintf(db->diag, "iobench: %s: durability line without \"durability\" counts; skipped\n", where);
-		db->warnings++;
-		db->skipped++;
+	const json_t *d = json_object_get(root, "durability");
+	if (!json_is_object(d) || isnan(num(d, "acknowledged")) || isnan(num(d, "lost")))
 		return false;
-	}
 	if (db->nverdicts == db->verdicts_cap) {
 		db->verdicts_cap = db->verdicts_cap ? db->verdicts_cap * 2 : 8;
-		db->verdicts = realloc(db->verdicts, db->verdicts_cap * sizeof(*db->verdicts));
-		if (!db->verdicts)
-			abort();
+		db->verdicts = rep_realloc(db->verdicts, db->verdicts_cap * sizeof(*db->verdicts));
 	}
 	struct rep_verdict *v = &db->verdicts[db->nverdicts++];
 	v->host = dup_or(json_object_get(root, "host"), fallback_host);
@@ -101,7 +85,7 @@ bool rep_dur_add(struct rep_db *db, const void *json_root, const char *where, co
 	return true;
 }
 
-static void verdict_free(struct rep_verdict *v)
+void rep_dur_verdict_free(struct rep_verdict *v)
 {
 	free(v->host);
 	free(v->labels);
@@ -110,32 +94,7 @@ static void verdict_free(struct rep_verdict *v)
 	free(v->run);
 }
 
-void rep_dur_filter(struct rep_db *db, const char *key, const char *pattern)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < db->nverdicts; i++) {
-		struct rep_verdict *v = &db->verdicts[i];
-		char buf[256];
-		const char *value = strcmp(key, "host") == 0 ? v->host
-				    : rep_label_value(v->labels, key, buf, sizeof(buf)) ? buf : NULL;
-		if (value && fnmatch(pattern, value, 0) == 0)
-			db->verdicts[kept++] = *v;
-		else
-			verdict_free(v);
-	}
-	db->nverdicts = kept;
-}
-
-void rep_dur_free(struct rep_db *db)
-{
-	for (size_t i = 0; i < db->nverdicts; i++)
-		verdict_free(&db->verdicts[i]);
-	free(db->verdicts);
-	db->verdicts = NULL;
-	db->nverdicts = db->verdicts_cap = 0;
-}
-
-static const struct tcol cols[] = {
+const struct tcol rep_dur_cols[REP_DUR_NCOLS] = {
 	{ "host", "host", TC_STR, 0 },
 	{ "labels", "labels", TC_STR, 0 },
 	{ "target", "target", TC_STR, 0 },
@@ -163,15 +122,11 @@ static int cmp_verdict(const void *a, const void *b)
 	return c ? c : (x->launch > y->launch) - (x->launch < y->launch);
 }
 
-void rep_dur_table(struct table *t, const struct rep_db *db, bool want)
+void rep_dur_build(struct table *t, const struct rep_db *db)
 {
-	table_init(t, "durabilityVerify", "Durability after a power cut (iobench durability verify)", cols,
-		   sizeof(cols) / sizeof(cols[0]));
-	if (!want || db->nverdicts == 0)
+	if (db->nverdicts == 0)
 		return;
-	struct rep_verdict *v = malloc(db->nverdicts * sizeof(*v));
-	if (!v)
-		abort();
+	struct rep_verdict *v = rep_calloc(db->nverdicts, sizeof(*v));
 	memcpy(v, db->verdicts, db->nverdicts * sizeof(*v));
 	qsort(v, db->nverdicts, sizeof(*v), cmp_verdict);
 	for (size_t i = 0; i < db->nverdicts; i++)

@@ -1,9 +1,10 @@
 # shellcheck shell=bash
-# lib-raid.sh - helpers shared by raid/raid-create and raid/raid-destroy.
-# Source it after scripts/lib.sh; do not run it.
+# raid.sh - what raid/raid-create and raid/raid-destroy share: finding out
+# what a block device is and what holds it. Source it after common.sh; do
+# not run it.
 #
 # Everything here only reads the system (sysfs, /proc, wipefs, mdadm --examine);
-# the scripts decide what to change and do it through lib.sh's `run`.
+# the scripts decide what to change and do it through common_run.
 #
 # RAID_SYSFS and RAID_PROC name the sysfs and procfs roots (default /sys and
 # /proc) so the device discovery can be exercised against a prepared tree.
@@ -162,7 +163,7 @@ raid_md_present() {
 # raid_signatures DEV: "TYPE@OFFSET" for every filesystem, RAID or partition
 # table signature wipefs finds on DEV (nothing if DEV is blank).
 raid_signatures() {
-  need_cmd wipefs util-linux
+  common_need_cmd wipefs util-linux
   wipefs --noheadings --output TYPE,OFFSET -- "$1" | awk 'NF {print $1 "@" $2}'
 }
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# The README's first two commands, taken from the README itself: a reader
+# copies them, so they must work as written on a fresh Debian 12.
+
+load lib/core
+
+ROOT=$BATS_TEST_DIRNAME/..
+
+setup() {
+  core_setup
+}
+
+teardown() {
+  core_teardown
+}
+
+# readme_command N: the Nth indented command line of the README's opening
+# (before "## What it measures").
+readme_command() {
+  sed -n '1,/^## What it measures/p' "$ROOT/README.md" | grep -E '^    \S' | sed -n "${1}p" | sed 's/^    //'
+}
+
+# A clean copy of what git tracks (the README's commands start in a checkout).
+checkout_copy() {
+  (cd "$ROOT" && git ls-files -z | xargs -0 tar cf -) | tar xf - -C "$1"
+}
+
+@test "README's first command sets up, builds and benchmarks a local file as written" {
+  cmd=$(readme_command 1)
+  [[ $cmd == ".ci/install --core && ./configure && make && ./iobench "* ]]
+  mkdir "$TMP/src"
+  checkout_copy "$TMP/src"
+  # Its install step: every package it names is installed (CI installed them;
+  # running apt-get again here would only repeat that).
+  mapfile -t pkgs < <(sed 's/#.*//' "$ROOT/.ci/apt-build.txt" | tr -s ' \t' '\n' | sed '/^$/d')
+  [ "${#pkgs[@]}" -ge 5 ]
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}\n' "$p" | grep -q 'install ok installed'
+  done
+  run "$TMP/src/.ci/install" --help
+  [ "$status" -eq 0 ]
+  [[ $output == *"--core"* ]]
+  # The rest exactly as written, but for where the data file goes.
+  rest=${cmd#.ci/install --core && }
+  [[ $rest == *" /var/tmp/iobench.dat" ]]
+  rest=${rest% /var/tmp/iobench.dat}" $TMP/iobench.dat"
+  cd "$TMP/src"
+  run bash -c "$rest"
+  [ "$status" -eq 0 ]
+  # What the user reads: the summary with both ops and their rates.
+  grep -E '^read4k +4 +[0-9]+ +0 +[0-9.]+' <<<"$output"
+  grep -E '^write4k/64 +4 +[0-9]+ +0 +[0-9.]+' <<<"$output"
+  [ "$(stat -c %s "$TMP/iobench.dat")" -eq $((1 << 30)) ]
+}
+
+@test "README's test command is what CI runs" {
+  cmd=$(readme_command 2)
+  [ "$cmd" = ".ci/install && ./configure && make check-all" ]
+  grep -qxF "$cmd" "$ROOT/.ci/run"
+  run "$ROOT/.ci/install" --bogus
+  [ "$status" -eq 2 ]
+  [[ $output == "install: unknown option '--bogus'; use --core or --all" ]]
+}
