@@ -343,8 +343,14 @@ strace_writer() {
     and .lost == $both and .lostMissing == $both and .intact == $n - $both and $both > 0' "$TMP/v1.jsonl"
   run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --host otherbox --json "$TMP/v2.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
-  jq -e '.durability | .run == "00000000000000cc" and .writeHost == "otherbox" and .writeTarget == "/dev/sdz"
-    and .acknowledged == 0' "$TMP/v2.jsonl"
+  # --host names this box as run's --host does: the JSON's host, with hostname beside it
+  jq -e --arg h "$(hostname)" '.host == "otherbox" and .hostname == $h and
+    (.durability | .run == "00000000000000cc" and .writeHost == "otherbox" and .writeTarget == "/dev/sdz"
+    and .acknowledged == 0)' "$TMP/v2.jsonl"
+  # --run picks the run, --host still names the box
+  run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --run "$r2" --host db7 --json "$TMP/v3.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  jq -e --arg r "$r2" '.host == "db7" and .durability.run == $r' "$TMP/v3.jsonl"
   run --separate-stderr "$IOBENCH" durability verify --server "127.0.0.1:$PORT" --run 00000000000000dd "$TMP/f"
   [ "$status" -eq 1 ]
   [[ $stderr == "iobench: the durability server at 127.0.0.1:$PORT has no run 00000000000000dd; it has "*"00000000000000cc from otherbox"*"; give --run ID" ]]
@@ -425,4 +431,48 @@ strace_writer() {
   [[ $output == *" LOST  "* ]]
   run --separate-stderr "$IOBENCH" report --only try=after --json --section durabilityVerify "$TMP/res"
   [ "$(jq '.durabilityVerify | length' <<<"$output")" -eq 1 ]
+}
+
+@test "write --host NAME: the server records the run under NAME; verify --host NAME finds it, the hostname does not" {
+  start_server
+  "$IOBENCH" durability write -q --host "db 1" --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
+  log=$(log_file)
+  grep -q '^HELLO iobench-durability 1 .* host=db%201 ' "$log"
+  run --separate-stderr "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ $stderr == "iobench: the durability server at 127.0.0.1:$PORT has no run from host '$(hostname)'"* ]]
+  run "$IOBENCH" durability verify -q --host "db 1" --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  jq -e --arg run "$(basename "$log" .log)" '.host == "db 1" and .durability.writeHost == "db 1"
+    and .durability.run == $run and .durability.acknowledged > 0 and .durability.lost == 0' "$TMP/v.jsonl"
+  # the report's row is the box's name
+  run "$IOBENCH" report --csv --section durabilityVerify "$TMP/v.jsonl"
+  [ "$status" -eq 0 ]
+  [[ ${lines[1]} == "db 1,"* ]]
+}
+
+@test "durability --help lists every command's options from the one table; each command's --help only its own" {
+  run "$IOBENCH" durability --help
+  [ "$status" -eq 0 ]
+  [[ ${lines[0]} == "usage: iobench durability serve "* ]]
+  # each option under its command, in the table's order
+  want=$(printf '%s\n' serve: --listen --dir write: --server --op --threads --size --span --duration --dsync \
+    --no-direct --seed --force --host verify: --server --run --host --json --label --no-direct)
+  got=$(grep -oE '^(serve:|write:|verify:|  (-., )?    --[a-z-]+|  -., --[a-z-]+)' <<<"$output" |
+    grep -vE -- '--(quiet|help)$' | sed -E 's/^ *(-., )? *//')
+  [ "$got" = "$want" ]
+  run "$IOBENCH" durability write --help
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "usage: iobench durability write --server HOST:PORT [OPTIONS] TARGET" ]
+  [[ $output == *"--threads N"* && $output == *"--host NAME"* && $output == *"-h, --help"* ]]
+  [[ $output != *"--listen"* && $output != *"--json"* ]]
+  run "$IOBENCH" durability verify --help
+  [[ $output == *"--run ID"* && $output != *"--threads"* && $output != *"--dir"* ]]
+  run "$IOBENCH" durability serve --help
+  [[ $output == *"--listen ADDR:PORT"* && $output != *"--server"* ]]
+  # --opt=value works as for every command
+  start_server
+  run "$IOBENCH" durability write -q --server="127.0.0.1:$PORT" --size=1M --duration=1 --threads=2 "$TMP/f"
+  [ "$status" -eq 0 ]
+  grep -q ' writers=2 ' "$(log_file)"
 }
