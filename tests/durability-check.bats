@@ -47,7 +47,8 @@ port_of() { sed -n 's/.*server listening on port \([0-9]*\),.*/\1/p' "$RESULTS/$
     .mode == "durability" and .durability.run == $run
     and .durability.acknowledged == $acked and $acked > 0 and .durability.lost == 0
     and .durability.writersSeen == 2 and .durability.writersEnded == 0
-    and .labels == {run: "k1", fleetHost: $box, cut: "kill", box: "test"}' "$dir/$BOX/durability.jsonl"
+    and .host == $box and .durability.writeHost == $box
+    and .labels == {run: "k1", cut: "kill", box: "test"}' "$dir/$BOX/durability.jsonl"
   grep -q '^verdict: ok: every one of ' "$dir/$BOX/verify.txt"
   grep -q "durability run .*: write4k over 16.00 MiB of $REMOTE/dur.dat from 2 writers" "$dir/$BOX/write.log"
   grep -q 'power cut (kill)' "$dir/logs/check.log"
@@ -59,7 +60,7 @@ port_of() { sed -n 's/.*server listening on port \([0-9]*\),.*/\1/p' "$RESULTS/$
   # the report reads the folder
   run "$IOBENCH" report --csv --section durabilityVerify "$dir"
   [ "$status" -eq 0 ]
-  [[ ${lines[1]} == "$(hostname),"*",$REMOTE/dur.dat,write4k,2,2,"*",ok" ]]
+  [[ ${lines[1]} == "$BOX,"*",$REMOTE/dur.dat,write4k,2,2,"*",ok" ]]
 }
 
 @test "a storage-level cut that puts back an older copy of the target (--no-reboot): LOST blocks, exit 1" {
@@ -82,10 +83,10 @@ port_of() { sed -n 's/.*server listening on port \([0-9]*\),.*/\1/p' "$RESULTS/$
   run --separate-stderr check --target=/dev/nvme1n1 --force --cut=sysrq --write-time=30 --run-id d1 --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"durability serve --listen 0.0.0.0:0 --dir $RESULTS/d1/server"* ]]
-  [[ $output == *"root@$BOX 'cd $REMOTE/rd && { nohup ./iobench durability write --server SERVER_ADDR:0 -o write4k -t 2 --force /dev/nvme1n1 >write.log"* ]]
+  [[ $output == *"root@$BOX 'cd $REMOTE/rd && { nohup ./iobench durability write --server SERVER_ADDR:0 --host $BOX -o write4k -t 2 --force /dev/nvme1n1 >write.log"* ]]
   [[ $output == *"'echo 1 > /proc/sys/kernel/sysrq; echo b > /proc/sysrq-trigger'"* ]]
   [[ $output == *"# wait up to 900 s until root@$BOX answers ssh with a new boot id"* ]]
-  [[ $output == *"./iobench durability verify --server SERVER_ADDR:0 --run RUN --json durability.jsonl --label run=d1 --label fleetHost=$BOX --label cut=sysrq /dev/nvme1n1'"* ]]
+  [[ $output == *"./iobench durability verify --server SERVER_ADDR:0 --run RUN --host $BOX --json durability.jsonl --label run=d1 --label cut=sysrq /dev/nvme1n1'"* ]]
   [ ! -e "$RESULTS" ]
   [ ! -e "$REMOTE/rd" ]
 }
