@@ -159,10 +159,10 @@ static int parse_only(void *settings, const char *arg)
 
 static json_t *inputs_json(const struct rep_db *db)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
 			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
 			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
-			 "skipped", (json_int_t)db->skipped);
+			 "durabilityVerdicts", (json_int_t)db->nverdicts, "skipped", (json_int_t)db->skipped);
 }
 
 /* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
@@ -230,6 +230,8 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 	} else {
 		printf("iobench report: %lu files, %lu runs, %lu operations in %zu cells, %zu bonnie++ lines",
 		       db->files, db->runs, db->operations, db->ncells, db->nbonnie);
+		if (db->nverdicts)
+			printf(", %zu durability verdict%s", db->nverdicts, db->nverdicts == 1 ? "" : "s");
 		if (db->skipped)
 			printf("; %lu lines skipped", db->skipped);
 		printf("\n\n");

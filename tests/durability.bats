@@ -451,6 +451,20 @@ strace_writer() {
   [[ ${lines[1]} == "db 1,"* ]]
 }
 
+@test "a report of verify lines alone counts them in its header and JSON inputs" {
+  start_server
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
+  for i in 1 2; do
+    "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --label "try=$i" --json "$TMP/v.jsonl" "$TMP/f"
+  done
+  run --separate-stderr "$IOBENCH" report "$TMP/v.jsonl"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "iobench report: 1 files, 0 runs, 0 operations in 0 cells, 0 bonnie++ lines, 2 durability verdicts" ]
+  [ "$(grep -c ' ok *$' <<<"$output")" -eq 2 ]
+  run --separate-stderr "$IOBENCH" report --json "$TMP/v.jsonl"
+  jq -e '.inputs.durabilityVerdicts == 2 and .inputs.runs == 0 and (.durabilityVerify | length) == 2' <<<"$output"
+}
+
 @test "durability --help lists every command's options from the one table; each command's --help only its own" {
   run "$IOBENCH" durability --help
   [ "$status" -eq 0 ]
