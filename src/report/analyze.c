@@ -805,8 +805,8 @@ static const struct {
 				"lasting steps in the probes' p99 (a tail that jumped and stayed)",
 				COLS(watch_regimes_cols), build_watch },
 	[SEC_DUR_VERIFY] = { "durabilityVerify", "Durability after a power cut (iobench durability verify)",
-			     "iobench durability verify lines: acknowledged blocks intact or\n"
-			     "LOST after a power cut, one row per verification",
+			     "iobench durability verify lines: acknowledged blocks\n"
+			     "intact or LOST after a power cut, a row per verification",
 			     COLS(rep_dur_cols), build_dur_verify },
 };
 
