@@ -169,6 +169,8 @@ configure-check:
 	@stray=$$(find . \( -path ./.git -o -path ./build -o -path ./.ci/venv -o -path ./tests/.tmp \) -prune \
 		-o \( $(STRAY) \) -print); \
 	if [ -n "$$stray" ]; then echo "stray backup files in the tree (delete them):" $$stray >&2; exit 1; fi
+	@marks=$$(grep -rlE --exclude-dir=.git --exclude-dir=build --exclude-dir=venv '^(<<<<<<<|>>>>>>>) ' . || true); \
+	if [ -n "$$marks" ]; then echo "merge conflict markers left in:" $$marks >&2; exit 1; fi
 
 # A release tarball with configure inside, made from what git tracks.
 DIST = iobench-$(VERSION)
