@@ -282,6 +282,13 @@ void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallba
 		l->manifest = jv_to_json(root);
 		return;
 	}
+	const struct jv *mode = jv_object_get(root, "mode");
+	if (jv_is_string(mode) && strcmp(jv_string_value(mode), "durability") == 0) {
+		l->kind = REP_LINE_DURABILITY;
+		l->manifest = jv_to_json(root);
+		l->dur_host = fallback_host ? rep_strdup(fallback_host) : NULL;
+		return;
+	}
 	const struct jv *ops = jv_object_get(root, "operations");
 	if (!jv_is_array(ops)) {
 		/* state.json and friends live beside results: only named files must be results. */
@@ -327,5 +334,6 @@ void rep_line_free(struct rep_line *l)
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
 		free(b->latency[k]);
 	json_decref(l->manifest);
+	free(l->dur_host);
 	memset(l, 0, sizeof(*l));
 }

@@ -35,6 +35,7 @@ enum rep_line_kind {
 	REP_LINE_RUN,      /* an iobench (or 2012) run line: operations into cells */
 	REP_LINE_BONNIE,   /* a bonnie++ line */
 	REP_LINE_MANIFEST, /* a fleet's manifest, as a line */
+	REP_LINE_DURABILITY, /* an `iobench durability verify` line: a verdict */
 };
 
 /* What one document adds. Everything is owned by it (rep_line_free). */
@@ -56,8 +57,9 @@ struct rep_line {
 	char *sigs;                /* every operation's signature, for the notes section */
 	/* REP_LINE_BONNIE */
 	struct rep_bonnie bonnie;
-	/* REP_LINE_MANIFEST */
+	/* REP_LINE_MANIFEST, REP_LINE_DURABILITY: the document as a jansson tree (rare lines) */
 	json_t *manifest;
+	char *dur_host;            /* REP_LINE_DURABILITY: the file's fallback host */
 };
 
 /*

@@ -1,4 +1,4 @@
-/* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
+/* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++; durability verdicts. */
 #include "report_db.h"
 
 #include <dirent.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "durability.h"
 #include "line.h"
 #include "pipe.h"
 #include "report_json.h"
@@ -83,6 +84,9 @@ void rep_db_free(struct rep_db *db)
 	}
 	free(db->notes);
 	rep_fleet_free(db);
+	for (size_t i = 0; i < db->nverdicts; i++)
+		rep_dur_verdict_free(&db->verdicts[i]);
+	free(db->verdicts);
 	memset(db, 0, sizeof(*db));
 }
 
@@ -266,6 +270,12 @@ bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where
 		return true;
 	case REP_LINE_MANIFEST:
 		return rep_add_manifest(db, l->manifest, where);
+	case REP_LINE_DURABILITY:
+		if (rep_dur_add(db, l->manifest, l->dur_host))
+			return true;
+		warn_at(db, where, "durability line without \"durability\" counts; skipped");
+		db->skipped++;
+		return false;
 	case REP_LINE_NONE:
 		break;
 	}
@@ -676,6 +686,16 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 		free(n->notes);
 	}
 	db->nnotes = kept;
+	kept = 0;
+	for (size_t i = 0; i < db->nverdicts; i++) {
+		struct rep_verdict *v = &db->verdicts[i];
+		if (field_matches(key, pattern, v->host, v->op, v->writers, NULL, v->labels ? v->labels : "")) {
+			db->verdicts[kept++] = *v;
+			continue;
+		}
+		rep_dur_verdict_free(v);
+	}
+	db->nverdicts = kept;
 	/* The hash slots point at old positions: rebuild them. */
 	free(db->slots);
 	db->slots = NULL;
