@@ -108,7 +108,9 @@ TEST(nesting_is_allowed_to_jansson_s_depth_and_no_further)
 		deep[n++] = '1';
 		for (int i = 0; i < levels; i++)
 			deep[n++] = ']';
-		bool jansson = json_loadb(deep, n, 0, NULL) != NULL;
+		json_t *tree = json_loadb(deep, n, 0, NULL);
+		bool jansson = tree != NULL;
+		json_decref(tree);
 		CHECK((jv_parse(&d, deep, n) != NULL) == jansson);
 		CHECK(jansson == (levels < 2048)); /* the 1 inside counts as a level */
 	}
