@@ -283,7 +283,8 @@ struct run_state {
 	struct raw_buf **rawbufs;  /* --raw: each worker's buffer, for the writer thread */
 	struct raw_writer *rw;
 	atomic_bool stop;
-	pthread_barrier_t barrier; /* the workers and this thread start together */
+	struct worker_gate gate;   /* the workers wait here; opened when the clock starts */
+	bool gate_ready;
 	uint64_t t0, end;          /* the clock at the start, and the deadline */
 };
 
@@ -341,25 +342,30 @@ static int prepare_workers(struct run_state *st, char *err, size_t errlen)
 	return 0;
 }
 
-/* Create the threads; they wait at the barrier. On failure the started ones are released at once. */
+/*
+ * Create the threads; they wait at the gate. On failure the stop flag is
+ * set, so that the started ones leave as soon as launch_and_wait() opens it.
+ */
 static int start_threads(struct run_state *st, char *err, size_t errlen)
 {
-	pthread_barrier_init(&st->barrier, NULL, (unsigned)st->nw + 1);
+	int e = worker_gate_init(&st->gate);
+	if (e != 0) {
+		snprintf(err, errlen, "cannot set up the threads' start: %s", strerror(-e));
+		return e;
+	}
+	st->gate_ready = true;
 	for (size_t i = 0; i < st->nw; i++) {
 		st->ws[i]->stop = &st->stop;
-		st->ws[i]->start = &st->barrier;
+		st->ws[i]->start = &st->gate;
 		st->ws[i]->t0_ns = &st->t0;
 		st->ws[i]->end_ns = &st->end;
 	}
 	for (st->started = 0; st->started < st->nw; st->started++) {
-		int e = pthread_create(&st->tids[st->started], NULL, worker_main, st->ws[st->started]);
+		e = pthread_create(&st->tids[st->started], NULL, worker_main, st->ws[st->started]);
 		if (e != 0) {
 			snprintf(err, errlen, "cannot start thread %zu of %zu: %s; use fewer threads", st->started + 1,
 				 st->nw, strerror(e));
-			/* Release the started threads at once: deadline already passed. */
 			atomic_store(&st->stop, true);
-			pthread_barrier_destroy(&st->barrier);
-			pthread_barrier_init(&st->barrier, NULL, (unsigned)st->started + 1);
 			return -e;
 		}
 	}
@@ -372,7 +378,7 @@ static void launch_and_wait(struct run_state *st, struct run_result *res, int rc
 	st->t0 = clock_now_ns();
 	st->end = rc == 0 ? st->t0 + st->cfg->duration_ns : st->t0;
 	res->launch_time = time(NULL);
-	pthread_barrier_wait(&st->barrier);
+	worker_gate_open(&st->gate);
 	if (rc == 0) {
 		int sig = wait_run(st->cfg, st->ws, st->nw, st->t0, st->end);
 		if (sig > 0) {
@@ -414,7 +420,6 @@ static void join_threads(struct run_state *st, struct run_result *res)
 	res->elapsed_s = (double)(last - st->t0) / 1e9;
 	if (st->cfg->progress)
 		fprintf(stderr, "\r\033[K");
-	pthread_barrier_destroy(&st->barrier);
 }
 
 /* The --raw writer's last drain; stuck threads may still write to their buffers: give up on those. */
@@ -445,6 +450,9 @@ static int merge_all(const struct run_state *st, struct run_result *res, char *e
 
 static void free_state(struct run_state *st)
 {
+	/* A thread abandoned in I/O has long passed the gate. */
+	if (st->gate_ready)
+		worker_gate_destroy(&st->gate);
 	for (size_t i = 0; st->ws && i < st->nw; i++)
 		worker_free(st->ws[i]);
 	free(st->ws);

@@ -73,6 +73,42 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		hist_record(&w->service, now - r->issue_ns);
 }
 
+int worker_gate_init(struct worker_gate *g)
+{
+	g->opened = false;
+	int e = pthread_mutex_init(&g->lock, NULL);
+	if (e != 0)
+		return -e;
+	e = pthread_cond_init(&g->opened_cond, NULL);
+	if (e != 0) {
+		pthread_mutex_destroy(&g->lock);
+		return -e;
+	}
+	return 0;
+}
+
+void worker_gate_open(struct worker_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->opened = true;
+	pthread_cond_broadcast(&g->opened_cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void worker_gate_wait(struct worker_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (!g->opened)
+		pthread_cond_wait(&g->opened_cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void worker_gate_destroy(struct worker_gate *g)
+{
+	pthread_cond_destroy(&g->opened_cond);
+	pthread_mutex_destroy(&g->lock);
+}
+
 static void pause_for(double ns)
 {
 	clock_sleep_until(clock_now_ns() + (uint64_t)ns);
@@ -104,7 +140,7 @@ void *worker_main(void *arg)
 
 	if (interval)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	pthread_barrier_wait(w->start);
+	worker_gate_wait(w->start);
 	const uint64_t end = *w->end_ns;
 	uint64_t bucket_end = *w->t0_ns + w->bucket_ns;
 	uint64_t due = *w->t0_ns + w->rate_phase_ns; /* --rate: when the next op is due */
