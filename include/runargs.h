@@ -24,6 +24,8 @@
 #define RUNARGS_MAX_OPS 64
 #define RUNARGS_MAX_LABELS 64
 #define RUNARGS_MAX_COUNTS 256
+/* --rate: one op in 1000 s at the least; slower is no load at all. */
+#define RUNARGS_MIN_RATE 0.001
 
 /* The two commands' bits in the table's rows. */
 enum { RUNARGS_RUN = 1, RUNARGS_WATCH = 2 };

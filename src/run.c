@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* --rate: the longest interval between one thread's ops (over 100 days, the longest run). */
+#define RUN_MAX_INTERVAL_NS (1ULL << 60)
+
 /* How long stopped threads get to finish their current operation. */
 #define STOP_GRACE_NS (30ULL * 1000000000ULL)
 
@@ -174,11 +177,14 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->nbuckets = nbuckets;
 	hist_init(&w->service);
 	if (cfg->rate > 0) {
-		w->rate_interval_ns = (uint64_t)(1e9 * op->nthreads / cfg->rate);
-		if (w->rate_interval_ns == 0)
-			w->rate_interval_ns = 1;
+		/*
+		 * In floating point, capped: a slow rate over many threads is an
+		 * interval past the run's end (no second op), never an overflow.
+		 */
+		double interval = 1e9 * op->nthreads / cfg->rate;
+		w->rate_interval_ns = interval < 1 ? 1 : interval > RUN_MAX_INTERVAL_NS ? RUN_MAX_INTERVAL_NS : (uint64_t)interval;
 		/* Stagger the threads so the op as a whole is evenly spaced. */
-		w->rate_phase_ns = w->rate_interval_ns * op_index / op->nthreads;
+		w->rate_phase_ns = (uint64_t)((unsigned __int128)w->rate_interval_ns * op_index / op->nthreads);
 	}
 	prng_seed(&w->rng, cfg->seed, global_index);
 	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);

@@ -58,11 +58,10 @@ static int parse_clock(void *settings, const char *arg)
 static int parse_rate(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
-	char *end;
-	errno = 0;
-	a->rate = strtod(arg, &end);
-	if (*end != '\0' || errno || !(a->rate > 0) || a->rate > 1e9)
-		return cmdline_usage_error("bad --rate '%s'; use operations per second, e.g. 1000", arg);
+	const char *end = arg;
+	if (units_parse_decimal(arg, &a->rate, &end) != 0 || *end != '\0' || !(a->rate >= RUNARGS_MIN_RATE) ||
+	    a->rate > 1e9)
+		return cmdline_usage_error("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", arg);
 	return 0;
 }
 

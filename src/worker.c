@@ -12,11 +12,25 @@
  * (timer slack is set to 1 ns for the thread), then spin the last stretch.
  */
 #define SPIN_NS 30000ULL
-static void sleep_until_due(uint64_t due)
+
+/* The longest sleep between looks at the stop flag. */
+#define NAP_NS 20000000ULL
+
+/* Sleep until the clock reads until, or the stop flag is set (seen within NAP_NS). */
+static void nap_until(const struct worker *w, uint64_t until)
+{
+	for (uint64_t now = clock_now_ns(); now < until; now = clock_now_ns()) {
+		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+			return;
+		clock_sleep_until(until - now > NAP_NS ? now + NAP_NS : until);
+	}
+}
+
+static void sleep_until_due(const struct worker *w, uint64_t due)
 {
 	if (due > SPIN_NS)
-		clock_sleep_until(due - SPIN_NS);
-	while (clock_now_ns() < due)
+		nap_until(w, due - SPIN_NS);
+	while (clock_now_ns() < due && !atomic_load_explicit(w->stop, memory_order_relaxed))
 		;
 }
 
@@ -109,9 +123,13 @@ void worker_gate_destroy(struct worker_gate *g)
 	pthread_mutex_destroy(&g->lock);
 }
 
-static void pause_for(double ns)
+/* Fractional threads: idle for ns, but not past the run's end or a stop. */
+static void pause_for(const struct worker *w, double ns, uint64_t end)
 {
-	clock_sleep_until(clock_now_ns() + (uint64_t)ns);
+	uint64_t now = clock_now_ns();
+	if (now >= end)
+		return;
+	nap_until(w, ns < (double)(end - now) ? now + (uint64_t)ns : end);
 }
 
 /*
@@ -161,7 +179,7 @@ void *worker_main(void *arg)
 			if (interval && t < due) {
 				if (inflight == 0) {
 					/* Nothing to collect: sleep until due (or the end), then look again. */
-					sleep_until_due(due < end ? due : end);
+					sleep_until_due(w, due < end ? due : end);
 					t = clock_now_ns();
 					continue;
 				}
@@ -242,7 +260,7 @@ void *worker_main(void *arg)
 			free_list[nfree++] = r;
 			atomic_store_explicit(&w->progress, ++completed, memory_order_relaxed);
 			if (w->delay_factor > 0)
-				pause_for((double)(t - r->start_ns) * w->delay_factor);
+				pause_for(w, (double)(t - r->start_ns) * w->delay_factor, end);
 		}
 	}
 	w->finished_ns = t;

@@ -33,3 +33,36 @@ bounded() {
   [[ "$output" == *"iobench: cannot start thread "* ]]
   [ "$(json_lines "$TMP/o.jsonl")" -eq 1 ]
 }
+
+@test "absurd fractional thread counts are refused; a fractional thread's pause ends with the run and on a signal" {
+  for t in 1e-9 1e-300 0.000001 0.009; do
+    run bounded 20 "$IOBENCH" -q -o "read,$t,4K,4K" -d 1 "$TMP/f"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "iobench: thread count in 'read,$t,4K,4K' out of range; use 0.01 to 4096"* ]]
+  done
+  for t in 0x2 inf nan 1e 1,5; do
+    run bounded 20 "$IOBENCH" -q -o "read,$t,4K,4K" -d 1 "$TMP/f"
+    [ "$status" -eq 2 ]
+  done
+  # The smallest accepted fraction: 1 thread idle 99% of the time, stopped by SIGINT.
+  rc=$(stop_after 1 INT timeout -s KILL 20 "$IOBENCH" -q -o read,0.01,4K,4K -d 100 --no-direct --json "$TMP/o.jsonl" "$TMP/f")
+  [ "$rc" -eq 130 ]
+  jq -e '.interrupted and .operations[0].threadCount == 0.01 and .operations[0].total.count > 0' "$TMP/o.jsonl"
+}
+
+@test "--rate never overflows its interval: a rate too slow is refused, a slow one runs throttled and stops on a signal" {
+  run bounded 20 "$IOBENCH" -q --rate 1e-9 -t 64 -d 1 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "iobench: bad --rate '1e-9'; use operations per second, 0.001 to 1e9"* ]]
+  for r in 0x10 inf nan -5 1e-400; do
+    run bounded 20 "$IOBENCH" -q --rate "$r" -d 1 "$TMP/f"
+    [ "$status" -eq 2 ]
+  done
+  # 0.001 IOPS over 64 threads: one op (thread 0's, due at the start) in a 1 s run.
+  bounded 20 "$IOBENCH" -q --rate 0.001 -t 64 -d 1 --json "$TMP/r.jsonl" "$TMP/f"
+  jq -e '.operations[0].total.count == 1' "$TMP/r.jsonl"
+  # A thread waiting for its next due time leaves at once on SIGINT.
+  rc=$(stop_after 1 INT timeout -s KILL 20 "$IOBENCH" -q --rate 0.01 -d 100 --json "$TMP/s.jsonl" "$TMP/f")
+  [ "$rc" -eq 130 ]
+  jq -e '.interrupted and .operations[0].total.count == 1' "$TMP/s.jsonl"
+}
