@@ -19,6 +19,7 @@ struct target_info {
 	char path[PATH_MAX];   /* as given */
 	bool is_block;         /* block device (else regular file) */
 	uint64_t size;         /* bytes (device size for block devices) */
+	uint64_t allocated;    /* regular files: bytes of disk allocated (st_blocks); = size for devices */
 	char fstype[32];       /* filesystem holding a file ("" if unknown / block) */
 	char device[64];       /* kernel name of the block device: "vda", "md0" ("" if none) */
 	int rotational;        /* 1, 0, or -1 when unknown */

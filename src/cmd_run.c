@@ -82,6 +82,9 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 		char *line = output_json_line(&out, res);
 		int rc = line ? output_append_line(a->json_path, line) : -ENOMEM;
 		free(line);
+		if (rc == -EINVAL)
+			return cmdline_runtime_error("%s: cannot write results: not a regular file; give a file, or '-' for stdout",
+						     a->json_path);
 		if (rc < 0)
 			return cmdline_runtime_error("%s: cannot write results: %s", a->json_path, strerror(-rc));
 	}
@@ -151,9 +154,15 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 		shuffle_counts(a, nruns);
 	FILE *raw = NULL;
 	if (a->raw_path) {
-		raw = fopen(a->raw_path, "a");
-		if (!raw)
-			return cmdline_runtime_error("%s: cannot open the --raw log: %s", a->raw_path, strerror(errno));
+		int fd = output_open_append(a->raw_path);
+		raw = fd >= 0 ? fdopen(fd, "a") : NULL;
+		if (!raw) {
+			int e = fd >= 0 ? errno : -fd;
+			if (fd >= 0)
+				close(fd);
+			return cmdline_runtime_error("%s: cannot open the --raw log: %s", a->raw_path,
+						     e == EINVAL ? "not a regular file" : strerror(e));
+		}
 		setvbuf(raw, NULL, _IOFBF, 1 << 20);
 	}
 	int rc = run_sweep(a, t, sigs, raw, nruns);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -308,15 +309,61 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 			res->stuck_threads);
 }
 
+int output_check_path(const char *path, const struct target_info *t)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+		return -EINVAL;
+	if (st.st_dev == t->st_dev && st.st_ino == t->st_ino)
+		return -EEXIST;
+	return 0;
+}
+
+int output_open_append(const char *path)
+{
+	/* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+/* All of buf, or -errno; a short write is continued until it fails with a reason. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int output_append_line(const char *path, const char *line)
 {
 	if (strcmp(path, "-") == 0) {
 		printf("%s\n", line);
 		return fflush(stdout) == 0 ? 0 : -errno;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int fd = output_open_append(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	size_t len = strlen(line);
 	char *buf = malloc(len + 1);
 	if (!buf) {
@@ -325,14 +372,17 @@ int output_append_line(const char *path, const char *line)
 	}
 	memcpy(buf, line, len);
 	buf[len] = '\n';
+	struct stat st;
+	off_t start = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 	/* One write per line: concurrent appenders never interleave inside a line. */
-	ssize_t n = write(fd, buf, len + 1);
-	int rc = n == (ssize_t)(len + 1) ? 0 : (n < 0 ? -errno : -EIO);
+	int rc = write_all(fd, buf, len + 1);
 	free(buf);
 	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
+		rc = -errno;
+	/* Whole or not at all: a partial line would swallow the next one. */
+	if (rc != 0 && start >= 0 && ftruncate(fd, start) != 0)
 		rc = -errno;
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
 	return rc;
 }
-

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "create.h"
 #include "engine.h"
+#include "output.h"
 #include "signals.h"
 #include "units.h"
 #include "worker.h"
@@ -243,10 +244,34 @@ static int probe_failed(const struct run_args *a, int rc)
 	return cmdline_runtime_error("%s: %s", a->target, strerror(-rc));
 }
 
+/* --json and --raw: files (or character devices) that are not the target. */
+static int check_outputs(const struct run_args *a, const struct target_info *t)
+{
+	const char *names[] = { "--json", "--raw" };
+	const char *paths[] = { a->json_path, a->raw_path };
+	for (size_t i = 0; i < 2; i++) {
+		if (!paths[i])
+			continue;
+		int rc = output_check_path(paths[i], t);
+		if (rc == -EEXIST)
+			return cmdline_usage_error("%s %s is the target itself; write results to another file", names[i],
+						   paths[i]);
+		if (rc == -EISDIR)
+			return cmdline_usage_error("%s %s: is a directory; give a file name", names[i], paths[i]);
+		if (rc == -EINVAL)
+			return cmdline_usage_error("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
+						   names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
+	}
+	return 0;
+}
+
 /* Size, span and write access against the operations. */
 static int check_target(struct run_args *a, const struct target_info *t)
 {
 	char err[512], human[32], need[32];
+	int rc = check_outputs(a, t);
+	if (rc != 0)
+		return rc;
 	if (a->create_size && t->size < a->create_size) {
 		units_format_size(human, sizeof(human), t->size);
 		units_format_size(need, sizeof(need), a->create_size);
@@ -277,6 +302,22 @@ static int check_target(struct run_args *a, const struct target_info *t)
 	return 0;
 }
 
+/*
+ * A file mostly made of holes (an interrupted copy, a truncate) reads as
+ * zeros without touching the disk: say so before numbers that measure nothing.
+ */
+static void warn_sparse(const struct run_args *a, const struct target_info *t)
+{
+	if (t->is_block || a->span < (1u << 20) || t->allocated >= a->span / 2)
+		return;
+	char alloc[32], span[32];
+	units_format_size(alloc, sizeof(alloc), t->allocated);
+	units_format_size(span, sizeof(span), a->span);
+	fprintf(stderr, "iobench: warning: %s has only %s of disk allocated for %s (sparse, or compressed by the filesystem): "
+		"reads of holes never reach the disk; recreate it with 'iobench create --force %s SIZE'\n",
+		a->target, alloc, span, a->target);
+}
+
 int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
 		  struct target_info *t, sigset_t *sigs)
 {
@@ -303,7 +344,10 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	}
 	if (rc < 0)
 		return probe_failed(a, rc);
-	return check_target(a, t);
+	rc = check_target(a, t);
+	if (rc == 0)
+		warn_sparse(a, t);
+	return rc;
 }
 
 void runargs_free(struct run_args *a)

@@ -150,6 +150,7 @@ int target_probe(const char *path, struct target_info *t)
 		if (rc)
 			return rc;
 		t->size = bytes;
+		t->allocated = bytes;
 		probe_block_sysfs(st.st_rdev, t);
 		char p[96], line[16];
 		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/autoclear", major(st.st_rdev), minor(st.st_rdev));
@@ -161,6 +162,7 @@ int target_probe(const char *path, struct target_info *t)
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
 	t->size = (uint64_t)st.st_size;
+	t->allocated = (uint64_t)st.st_blocks * 512;
 	char real[PATH_MAX], source[PATH_MAX] = "";
 	if (realpath(path, real))
 		probe_mount(real, t->fstype, sizeof(t->fstype), source, sizeof(source));

@@ -192,7 +192,8 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
 		rc = emit(wc, st.results, start, elapsed, sig > 0);
 		if (rc < 0) {
-			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));
+			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path,
+				 rc == -EINVAL ? "not a regular file; give a file, or '-' for stdout" : strerror(-rc));
 			break;
 		}
 		if (!wc->quiet)

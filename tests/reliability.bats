@@ -11,6 +11,7 @@ setup() {
 }
 
 teardown() {
+  if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
   core_teardown
 }
 
@@ -65,4 +66,87 @@ bounded() {
   rc=$(stop_after 1 INT timeout -s KILL 20 "$IOBENCH" -q --rate 0.01 -d 100 --json "$TMP/s.jsonl" "$TMP/f")
   [ "$rc" -eq 130 ]
   jq -e '.interrupted and .operations[0].total.count == 1' "$TMP/s.jsonl"
+}
+
+@test "a FIFO is refused, never opened and waited on: create, --json, --raw, watch --json, report" {
+  mkfifo "$TMP/p"
+  run bounded 20 "$IOBENCH" create --force "$TMP/p" 1M
+  [ "$status" -eq 1 ]
+  [ "$output" = "iobench: $TMP/p: not a regular file; create makes data files (a device needs no create)" ]
+  run bounded 20 "$IOBENCH" create --force /dev/null 1M
+  [ "$status" -eq 1 ]
+  [ -c /dev/null ]
+  for opt in --json --raw; do
+    run bounded 20 "$IOBENCH" -q -n 1 "$opt" "$TMP/p" "$TMP/f"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "iobench: $opt $TMP/p: not a regular file (a FIFO, socket or block device); give a file"* ]]
+  done
+  run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --json "$TMP/p" "$TMP/f"
+  [ "$status" -eq 2 ]
+  # A character device is a fine output.
+  bounded 20 "$IOBENCH" -q -n 1 --json /dev/null --raw /dev/null "$TMP/f"
+}
+
+@test "an output that is the target itself (same inode, any name) is refused before anything is written" {
+  sum=$(md5sum < "$TMP/f")
+  ln "$TMP/f" "$TMP/hardlink"
+  for out in "$TMP/f" "$TMP/./f" "$TMP/hardlink"; do
+    for opt in --json --raw; do
+      run bounded 20 "$IOBENCH" -q -n 1 "$opt" "$out" "$TMP/f"
+      [ "$status" -eq 2 ]
+      [ "$output" = "iobench: $opt $out is the target itself; write results to another file" ]
+    done
+  done
+  run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --json "$TMP/hardlink" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$(md5sum < "$TMP/f")" = "$sum" ]
+}
+
+@test "SIGKILL during create leaves no file under the final name; a mostly-holes target is warned about" {
+  [ "$(df --output=avail -B1 "$TMP" | tail -1)" -gt $((6 * 1024 * 1024 * 1024)) ] || skip "env: needs 6 GiB free"
+  "$IOBENCH" create -q "$TMP/big" 4G &
+  pid=$!
+  sleep 0.5
+  kill -KILL "$pid"
+  wait "$pid" || true
+  [ ! -e "$TMP/big" ]
+  # What was being written is named as partial, so nothing takes it for data.
+  ls "$TMP"/big.partial.* >/dev/null
+  rm -f "$TMP"/big.partial.*
+  # A file of holes of the right size (what a killed create used to leave): warned about.
+  truncate -s 64M "$TMP/holes"
+  run bounded 20 "$IOBENCH" -q -n 1 --size 64M "$TMP/holes"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "iobench: warning: $TMP/holes has only 0 B of disk allocated for 64.00 MiB"*"recreate it with 'iobench create --force $TMP/holes SIZE'" ]]
+  run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --json "$TMP/w.jsonl" "$TMP/holes"
+  [[ "$output" == "iobench: warning: $TMP/holes has only 0 B"* ]]
+  # A complete file is not.
+  run bounded 20 "$IOBENCH" -q -n 1 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # create --force replaces a file only when the new one is complete.
+  "$IOBENCH" create -q --force "$TMP/holes" 8M
+  [ "$(stat -c %b "$TMP/holes")" -ge $((8 * 2048)) ]
+  [ -z "$(ls "$TMP" | grep partial || true)" ]
+}
+
+@test "a JSON line that does not fit on the disk is not left half-written; the next one is whole" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+  MNT=$TMP/mnt
+  mkdir -p "$MNT"
+  mount -t tmpfs -o size=64k tmpfs "$MNT"
+  # A first line that leaves 200 bytes of its page: the next line fits only in part.
+  printf '{"pad":"%s"}\n' "$(head -c 3885 /dev/zero | tr '\0' x)" > "$MNT/o.jsonl"
+  size=$(stat -c %s "$MNT/o.jsonl")
+  [ "$size" -eq 3896 ]
+  dd if=/dev/zero of="$MNT/fill" bs=1k 2>/dev/null || true
+  run bounded 20 "$IOBENCH" -q -n 10 -d 1 --json "$MNT/o.jsonl" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [ "$output" = "iobench: $MNT/o.jsonl: cannot write results: No space left on device" ]
+  [ "$(stat -c %s "$MNT/o.jsonl")" -eq "$size" ]
+  rm "$MNT/fill"
+  bounded 20 "$IOBENCH" -q -n 10 -d 1 --json "$MNT/o.jsonl" "$TMP/f"
+  [ "$(json_lines "$MNT/o.jsonl")" -eq 2 ]
+  umount "$MNT"
+  MNT=
 }
