@@ -51,7 +51,9 @@ extern const char *const output_pct_key[OUTPUT_NPCT];
 
 /*
  * The run (or watch period) as one line of JSON (no trailing newline),
- * malloc'd; NULL on ENOMEM. res->ops[i] is the result of run->ops[i].
+ * malloc'd; NULL on ENOMEM, never a line with a block left out (any bytes in
+ * paths and labels are made valid UTF-8, U+FFFD for a stray byte).
+ * res->ops[i] is the result of run->ops[i].
  */
 char *output_json_line(const struct output_run *run, const struct run_result *res);
 

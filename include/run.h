@@ -29,6 +29,9 @@ struct run_op {
 	int open_flags;      /* full flags passed to open() */
 };
 
+/* Most time buckets one run keeps (--duration / --bucket): a bound, so counts never wrap. */
+#define RUN_MAX_BUCKETS 1000000
+
 struct run_config {
 	const struct target_info *target;
 	const struct run_op *ops;

@@ -33,9 +33,76 @@ double output_mbps(const struct op_result *o, double elapsed_s)
 	return elapsed_s > 0 ? (double)o->bytes / elapsed_s / 1e6 : 0;
 }
 
+/* Length of the valid UTF-8 sequence at s, or 0 when the bytes there are not one. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	/* The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF. */
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	if (n == 0 || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * s as valid UTF-8: each byte that starts no valid sequence becomes U+FFFD.
+ * A path or label is text to a reader; one stray byte must not cost the
+ * line its metadata. malloc'd; NULL on ENOMEM.
+ */
+static char *utf8_clean(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = malloc(len * 3 + 1);
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	char *o = out;
+	while (*p) {
+		size_t n = utf8_seq(p);
+		if (n == 0) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		} else {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A JSON string of any bytes (see utf8_clean); NULL only on ENOMEM. */
+static json_t *text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *clean = utf8_clean(s);
+	j = clean ? json_string(clean) : NULL;
+	free(clean);
+	return j;
+}
+
 static json_t *json_str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? text(s) : json_null();
+}
+
+/* Seconds as the study wrote them, whole; with a fraction when there is one (-d 2.5). */
+static json_t *seconds_json(uint64_t ns)
+{
+	if (ns % 1000000000ULL == 0)
+		return json_integer((json_int_t)(ns / 1000000000ULL));
+	return json_real((double)ns / 1e9);
 }
 
 struct output_run output_run_of(const struct run_config *cfg, const struct run_meta *meta)
@@ -51,8 +118,8 @@ struct output_run output_run_of(const struct run_config *cfg, const struct run_m
 static json_t *target_json(const struct output_run *run)
 {
 	const struct target_info *t = run->target;
-	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
-			 "path", t->path,
+	return json_pack("{s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "path", text(t->path),
 			 "type", t->is_block ? "block" : "file",
 			 "size", (json_int_t)t->size,
 			 "span", (json_int_t)run->span,
@@ -122,7 +189,11 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 				"meanNs", hist_mean(&o->total),
 				"percentiles", pct,
 				"fdatasyncs", (json_int_t)o->fdatasyncs);
-	json_object_update(j, own);
+	if (!j || !own || json_object_update(j, own) != 0) {
+		json_decref(j);
+		json_decref(own);
+		return NULL;
+	}
 	json_decref(own);
 	json_object_set_new(j, "maxInflight", json_integer(o->max_inflight));
 	json_object_set_new(j, "sequential", json_boolean(op->spec.sequential));
@@ -161,8 +232,12 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 {
 	const struct run_meta *meta = run->meta;
 	json_t *ops = json_array();
-	for (size_t i = 0; i < res->nops; i++)
-		json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate));
+	for (size_t i = 0; i < res->nops; i++) {
+		if (json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate)) != 0) {
+			json_decref(ops);
+			return NULL;
+		}
+	}
 
 	json_t *labels = json_object();
 	for (size_t i = 0; i < meta->nlabels; i++) {
@@ -170,7 +245,14 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		char key[256];
 		size_t n = (size_t)(eq - meta->labels[i]);
 		snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), meta->labels[i]);
-		json_object_set_new(labels, key, json_string(eq + 1));
+		char *ckey = utf8_clean(key);
+		if (!ckey || json_object_set_new(labels, ckey, text(eq + 1)) != 0) {
+			free(ckey);
+			json_decref(labels);
+			json_decref(ops);
+			return NULL;
+		}
+		free(ckey);
 	}
 	struct utsname u;
 	char host[256] = "";
@@ -178,18 +260,18 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		memset(&u, 0, sizeof(u));
 	gethostname(host, sizeof(host) - 1);
 
-	json_t *root = json_pack("{s:I, s:I, s:I, s:I, s:o}",
+	json_t *root = json_pack("{s:I, s:I, s:o, s:o, s:o}",
 				 "fileSize", (json_int_t)run->target->size,
 				 "launchTime", (json_int_t)res->launch_time,
-				 "runtime", (json_int_t)llround((double)run->runtime_ns / 1e9),
-				 "bucketDuration", (json_int_t)llround((double)run->bucket_ns / 1e9),
+				 "runtime", seconds_json(run->runtime_ns),
+				 "bucketDuration", seconds_json(run->bucket_ns),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+	json_t *own = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
 				"tool", "iobench",
 				"version", IOBENCH_VERSION,
-				"commandLine", meta->command_line,
-				"host", host,
-				"kernel", u.release,
+				"commandLine", text(meta->command_line),
+				"host", text(host),
+				"kernel", text(u.release),
 				"target", target_json(run),
 				"engine", run->engine,
 				"iodepth", (json_int_t)run->iodepth,
@@ -201,7 +283,12 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				"elapsed", res->elapsed_s,
 				"threads", (json_int_t)meta->threads,
 				"maxOps", (json_int_t)run->max_ops);
-	json_object_update(root, own);
+	/* Never a line without its metadata: a block that cannot be built fails the line. */
+	if (!root || !own || json_object_update(root, own) != 0) {
+		json_decref(root);
+		json_decref(own);
+		return NULL;
+	}
 	json_decref(own);
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));

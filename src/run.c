@@ -472,7 +472,13 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	struct run_state st = { .cfg = cfg };
 	for (size_t i = 0; i < cfg->nops; i++)
 		st.nw += cfg->ops[i].nthreads;
-	st.nbuckets = (unsigned)((cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns) + 1;
+	uint64_t nbuckets = (cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns;
+	if (cfg->bucket_ns == 0 || nbuckets > RUN_MAX_BUCKETS) {
+		snprintf(err, errlen, "--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+			 (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+		return -E2BIG;
+	}
+	st.nbuckets = (unsigned)nbuckets + 1;
 	int rc = check_sizes(&st, err, errlen);
 	if (rc != 0)
 		return rc;

@@ -81,6 +81,10 @@ static int parse_label(void *settings, const char *arg)
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
+	/* A newline or escape in a label would break every line-based reader (tables, --plot). */
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
 	if (a->nlabels == RUNARGS_MAX_LABELS)
 		return cmdline_usage_error("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
@@ -180,6 +184,10 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 		return cmdline_usage_error("--interval is longer than --period; each period needs at least one probe");
 	if (a->bucket_ns > a->duration_ns)
 		a->bucket_ns = a->duration_ns;
+	uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
+	if (!a->watch && nbuckets > RUN_MAX_BUCKETS)
+		return cmdline_usage_error("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+					   (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
 	if (argc - first == 0)
 		return cmdline_usage_error("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
 	if (argc - first > 1)

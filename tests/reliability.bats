@@ -150,3 +150,60 @@ bounded() {
   umount "$MNT"
   MNT=
 }
+
+@test "bytes that are not UTF-8 in a path or label never cost the line its metadata" {
+  bad="$TMP/f$(printf '\xff')x"
+  cp "$TMP/f" "$bad"
+  run bounded 20 "$IOBENCH" -q -n 20 --label "k$(printf '\xfe')=a$(printf '\xff')b" --label config=c1 \
+    --json "$TMP/o.jsonl" "$bad"
+  [ "$status" -eq 0 ]
+  jq -e '.tool == "iobench" and .interrupted == false and .elapsed > 0 and (.host | length) > 0
+         and .target.path == "'"$TMP"'/f\ufffdx" and .labels["k\ufffd"] == "a\ufffdb"
+         and .labels.config == "c1" and (.commandLine | contains("--label config=c1"))' "$TMP/o.jsonl"
+  # The report reads it whole: its ops/s come from the measured elapsed time.
+  run bounded 20 "$IOBENCH" report --json --section groups "$TMP/o.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.groups | length' <<<"$output")" -eq 1 ]
+}
+
+@test "a control character in a label is refused; one in a result file never breaks or runs anything in --plot" {
+  run bounded 20 "$IOBENCH" -q -n 1 --label "$(printf 'a=b\nc')" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: bad --label: control character 0x0a in it; use printable text" ]
+  run bounded 20 "$IOBENCH" watch -q --count 1 --label "$(printf 'a=\tb')" "$TMP/f"
+  [ "$status" -eq 2 ]
+  command -v gnuplot >/dev/null || skip "gnuplot not installed"
+  "$IOBENCH" -q -n 100 --label cfg=a --json "$TMP/a.jsonl" "$TMP/f"
+  # Labels as another tool (or a hostile host) could write them.
+  jq -c '.labels.cfg = "two\nlines \"q\" '"'"'s"' "$TMP/a.jsonl" > "$TMP/p.jsonl"
+  jq -c '.labels.cfg = "`touch '"$TMP"'/ran`"' "$TMP/a.jsonl" >> "$TMP/p.jsonl"
+  run bounded 60 "$IOBENCH" report --plot "$TMP/plot" "$TMP/p.jsonl"
+  [ "$status" -eq 0 ]
+  [ ! -e "$TMP/ran" ]
+  [ -s "$TMP/plot/latency-1.png" ]
+  grep -q "cfg=two lines \"q\" ''s" "$TMP/plot/latency-1.gp"
+}
+
+@test "fractional --duration and --bucket are written with their fractions and the report's rates honour them" {
+  bounded 30 "$IOBENCH" -q -d 1.5 -b 0.25 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  jq -e '.runtime == 1.5 and .bucketDuration == 0.25 and (.operations[0].timeBuckets | length) >= 6' "$TMP/o.jsonl"
+  # Whole seconds stay whole numbers, as the study wrote them.
+  bounded 30 "$IOBENCH" -q -d 1 -n 10 --json "$TMP/w.jsonl" "$TMP/f"
+  [ "$(jq -c '[.runtime, .bucketDuration]' "$TMP/w.jsonl")" = "[1,1]" ]
+  # The time section's mean bucket rate agrees with count / elapsed (within the spread of warm-up).
+  run bounded 30 "$IOBENCH" report --json --section time "$TMP/o.jsonl"
+  mean=$(jq '.time[0].meanOpsPerSec' <<<"$output")
+  whole=$(jq '.operations[0].total.count / .elapsed' "$TMP/o.jsonl")
+  awk -v m="$mean" -v w="$whole" 'BEGIN { exit !(m > 0.6 * w && m < 1.4 * w) }'
+}
+
+@test "the time-bucket count never wraps: too many buckets are a usage error" {
+  run bounded 20 "$IOBENCH" -q -d 100d -b 0.002011656 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: --duration / --bucket make 4294968922 time buckets, over 1000000; use a longer --bucket" ]
+  run bounded 20 "$IOBENCH" -q -d 1d -b 0.01 "$TMP/f"
+  [ "$status" -eq 2 ]
+  # A million is fine (and ends with its op limit).
+  bounded 60 "$IOBENCH" -q -d 10000 -b 0.01 -n 5 --json "$TMP/o.jsonl" "$TMP/f"
+  jq -e '.operations[0].total.count == 5' "$TMP/o.jsonl"
+}

@@ -52,16 +52,27 @@ static void plot_done(struct plotter *p, const char *name)
 		p->n++;
 }
 
-/* A gnuplot double-quoted string. */
+/* s on one line: a control character (a newline in a label) becomes a space. */
+static void put_line(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/*
+ * A gnuplot single-quoted string: '' is its only escape, and unlike a
+ * double-quoted one it never runs `backquoted` commands, which a label or
+ * host name read from a result file could hold.
+ */
 static void gp_str(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
 }
 
 /* Common head: PNG first, the caller plots, gp_tail() re-plots as SVG. */
@@ -161,7 +172,9 @@ static int cmp_count_desc(const void *a, const void *b, void *arg)
 /* One histogram as percent of operations per bucket, x at the bucket's geometric middle in us. */
 static void dat_hist(FILE *f, const struct hist *h, const char *title)
 {
-	fprintf(f, "# %s\n# latency_us percent_of_ops\n", title);
+	fputs("# ", f);
+	put_line(f, title);
+	fputs("\n# latency_us percent_of_ops\n", f);
 	unsigned first = 0, last = HIST_NBUCKETS;
 	while (first < HIST_NBUCKETS && h->buckets[first] == 0)
 		first++;
@@ -314,7 +327,9 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *c = hv[k].c;
 			double med = cell_stat(c, true);
-			fprintf(dat, "# %s\n# seconds normalised_throughput ops_per_sec\n", c->host);
+			fputs("# ", dat);
+			put_line(dat, c->host);
+			fputs("\n# seconds normalised_throughput ops_per_sec\n", dat);
 			for (size_t t = 0; t < c->npts; t++)
 				fprintf(dat, "%.6g %.6g %.6g\n", c->pts[t].t - c->pts[0].t,
 					med > 0 ? c->pts[t].ops / med : 0, c->pts[t].ops);
@@ -378,7 +393,9 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 			char what[400], title[480];
 			describe(what, sizeof(what), g[i].cells[0], false, true);
 			snprintf(title, sizeof(title), "%s (optimal %.0f)", what, thr[opt]);
-			fprintf(dat, "# %s\n# threads ops_per_sec optimal\n", title);
+			fputs("# ", dat);
+			put_line(dat, title);
+			fputs("\n# threads ops_per_sec optimal\n", dat);
 			for (size_t x = 0; x < n; x++)
 				fprintf(dat, "%.6g %.6g %d\n", thr[x], ops[x], x == opt);
 			fputs("\n\n", dat);
