@@ -7,11 +7,13 @@ load lib/core
 
 setup() {
   core_setup
+  CG=/sys/fs/cgroup/pids/iobench-reliability-$BATS_TEST_NUMBER-$$
   make_file "$TMP/f" 8M
 }
 
 teardown() {
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
+  if [[ -n "${CG:-}" ]]; then rmdir "$CG" 2>/dev/null || true; fi
   core_teardown
 }
 
@@ -22,14 +24,25 @@ bounded() {
   timeout -s KILL "$secs" "$@"
 }
 
+# in_pids_cgroup MAX CMD...: run CMD in a pids cgroup of its own allowing MAX tasks.
+in_pids_cgroup() {
+  local max=$1 rc=0
+  shift
+  mkdir -p "$CG"
+  echo "$max" > "$CG/pids.max"
+  bash -c 'echo $$ > "$0/cgroup.procs"; exec "$@"' "$CG" "$@" || rc=$?
+  return "$rc"
+}
+
 @test "a thread that cannot start ends the run with its message and exit 1, not a hang" {
-  # 1000 threads' stacks do not fit in 200 MB of address space.
-  run bounded 60 bash -c 'ulimit -v 200000; exec "$0" -q -t 1000 -n 1 -d 5 "$1"' "$IOBENCH" "$TMP/f"
+  [ "$(id -u)" -eq 0 ] || skip "needs root for a pids cgroup"
+  # 40 tasks: the 1000 threads cannot all start.
+  run in_pids_cgroup 40 timeout -s KILL 60 "$IOBENCH" -q -t 1000 -n 1 -d 5 "$TMP/f"
   [ "$status" -eq 1 ]
   [[ "$output" == "iobench: cannot start thread "*" of 1000: "*"; use fewer threads" ]]
-  # The same with several ops, and in a sweep whose second count fails.
-  run bounded 60 bash -c 'ulimit -v 200000; exec "$0" -q -o read4k -o write4k/0 -t 1,600 -n 1 -d 5 --json "$2" "$1"' \
-    "$IOBENCH" "$TMP/f" "$TMP/o.jsonl"
+  # The same with several ops, and in a sweep whose second count fails: the first run's line stays.
+  run in_pids_cgroup 40 timeout -s KILL 60 "$IOBENCH" -q -o read4k -o write4k/0 -t 1,600 -n 1 -d 5 \
+    --json "$TMP/o.jsonl" "$TMP/f"
   [ "$status" -eq 1 ]
   [[ "$output" == *"iobench: cannot start thread "* ]]
   [ "$(json_lines "$TMP/o.jsonl")" -eq 1 ]
@@ -206,4 +219,43 @@ bounded() {
   # A million is fine (and ends with its op limit).
   bounded 60 "$IOBENCH" -q -d 10000 -b 0.01 -n 5 --json "$TMP/o.jsonl" "$TMP/f"
   jq -e '.operations[0].total.count == 5' "$TMP/o.jsonl"
+}
+
+# sanitized: is the binary under test built with a sanitizer (which needs terabytes of address space)?
+sanitized() {
+  grep -q -e __asan_init -e __tsan_init "$IOBENCH"
+}
+
+@test "report reads with bounded memory: devices are refused, a huge line is reported as FILE:LINE and skipped" {
+  "$IOBENCH" -q -n 50 --json "$TMP/good.jsonl" "$TMP/f"
+  for dev in /dev/zero /dev/urandom /dev/null; do
+    run bounded 20 "$IOBENCH" report "$dev"
+    [ "$status" -eq 1 ]
+    [[ "$output" == "iobench: $dev: a device or socket, not a results file; skipped"* ]]
+  done
+  # An endless stream of zeros through a pipe: binary, the rest skipped at once.
+  run bounded 20 "$IOBENCH" report <(cat /dev/zero)
+  [ "$status" -eq 1 ]
+  [[ "$output" == *":1: binary data, not a results file; rest of the file skipped"* ]]
+  # A line over the limit (512 MiB), then a good one: the good one is read.
+  run bounded 120 bash -c '{ head -c 600M /dev/zero | tr "\0" x; echo; cat "$1"; } | "$0" report --section groups -' \
+    "$IOBENCH" "$TMP/good.jsonl"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"iobench: -:1: line of 629145601 bytes is over the limit of 512 MiB; skipped"* ]]
+  [[ "$output" == *"1 runs"* ]]
+  sanitized && skip "env: a sanitizer build cannot run under ulimit -v"
+  # A line that does not fit in memory says so, and the rest is read.
+  run bounded 120 bash -c '{ head -c 200M /dev/zero | tr "\0" x; echo; cat "$1"; } |
+    (ulimit -v 150000; exec "$0" report --section groups -)' "$IOBENCH" "$TMP/good.jsonl"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"iobench: -:1: line of 209715201 bytes does not fit in memory; skipped"* ]]
+  [[ "$output" == *"1 runs"* ]]
+}
+
+@test "a UTF-8 byte-order mark before the first line is not a reason to skip it" {
+  "$IOBENCH" -q -n 50 --json "$TMP/good.jsonl" "$TMP/f"
+  { printf '\xef\xbb\xbf'; cat "$TMP/good.jsonl"; } > "$TMP/bom.jsonl"
+  run bounded 20 "$IOBENCH" report --json --section groups "$TMP/bom.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.inputs.runs, .inputs.skipped' <<<"$output" | tr '\n' ' ')" = "1 0 " ]
 }
