@@ -87,6 +87,18 @@ struct run_result {
 int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *direct);
 
 /*
+ * Before the clock starts, what would make every operation of op fail:
+ * with O_DIRECT, a size or alignment that is not a multiple of the target's
+ * DIO alignment (512 when unknown); then real I/O on fd through buf (op size,
+ * suitably aligned) at offset 0 and at the second aligned offset: a read
+ * for reads, a write for writes, and for mixed ops a read and a write of
+ * the same bytes back (so a read-only device is caught before the run).
+ * Returns 0, or -errno with a one-line reason in err.
+ */
+int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t span, int fd, void *buf,
+		  char *err, size_t errlen);
+
+/*
  * Run. Returns 0 with *res filled (free it with run_result_free), or -errno
  * when the run could not start, with a one-line reason (no "iobench: "
  * prefix) in err: a target that cannot be opened with these flags, O_DIRECT

@@ -58,29 +58,70 @@ static void explain_open(const struct run_config *cfg, const struct run_op *op, 
 		snprintf(err, len, "%s: cannot open for %s: %s", p, kind_verb(&op->spec), strerror(e));
 }
 
-/* One I/O at offset 0 before the clock starts: catches O_DIRECT alignment trouble early. */
-static int preflight(const struct run_config *cfg, const struct run_op *op, struct worker *w,
-		     char *err, size_t len)
+/* One preflight transfer, all of it at offset (EINTR retried, short ones continued, as the engines do), or -errno. */
+static int preflight_io(int fd, void *buf, size_t len, uint64_t offset, bool write)
 {
-	struct io_req *r = &w->reqs[0];
-	r->kind = op->spec.kind == OP_READ || op->spec.kind == OP_MIXED ? IO_READ : IO_WRITE;
-	r->offset = 0;
-	int64_t rc = r->kind == IO_READ ? pread(w->eng.fd, r->buf, r->len, 0)
-					: pwrite(w->eng.fd, r->buf, r->len, 0);
-	if (rc >= 0)
-		return 0;
-	int e = errno;
-	if (e == EINVAL && op->direct)
-		snprintf(err, len,
-			 "%s: O_DIRECT %s of %llu bytes at %llu-byte alignment failed (EINVAL); "
-			 "use a size/alignment that is a multiple of %u, or --no-direct",
-			 cfg->target->path, r->kind == IO_READ ? "read" : "write",
-			 (unsigned long long)op->spec.size, (unsigned long long)op->spec.align,
-			 cfg->target->dio_offset_align ? cfg->target->dio_offset_align : 4096);
-	else
-		snprintf(err, len, "%s: first %s failed: %s", cfg->target->path,
-			 r->kind == IO_READ ? "read" : "write", strerror(e));
-	return -e;
+	size_t done = 0;
+	while (done < len) {
+		char *p = (char *)buf + done;
+		ssize_t n = write ? pwrite(fd, p, len - done, (off_t)(offset + done))
+				  : pread(fd, p, len - done, (off_t)(offset + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t span, int fd, void *buf,
+		  char *err, size_t errlen)
+{
+	unsigned dio = t->dio_offset_align ? t->dio_offset_align : 512;
+	const struct op_spec *s = &op->spec;
+	if (op->direct && (s->size % dio != 0 || s->align % dio != 0)) {
+		snprintf(err, errlen, "%s: %s with O_DIRECT needs a size and alignment that are multiples of %u "
+			 "(got %llu @ %llu); use such a size and @ALIGN, or --no-direct", t->path, s->name, dio,
+			 (unsigned long long)s->size, (unsigned long long)s->align);
+		return -EINVAL;
+	}
+	bool reads = s->kind == OP_READ || s->kind == OP_MIXED, writes = s->kind != OP_READ;
+	/* Offset 0 and the second aligned slot: an alignment the device refuses shows at one of them. */
+	uint64_t offsets[2] = { 0, s->align };
+	size_t noffsets = span >= s->align + s->size ? 2 : 1;
+	for (size_t i = 0; i < noffsets; i++) {
+		bool write = false;
+		int rc = reads ? preflight_io(fd, buf, s->size, offsets[i], false) : 0;
+		/* A mixed op writes back what it read: the check changes nothing. */
+		if (rc == 0 && writes) {
+			write = true;
+			/* Not the same bytes twice: no deduplicating or compressing layer may see a repeat. */
+			if (i > 0 && !reads)
+				for (size_t b = 0; b < s->size; b++)
+					((unsigned char *)buf)[b] ^= 0xff;
+			rc = preflight_io(fd, buf, s->size, offsets[i], true);
+		}
+		if (rc == 0)
+			continue;
+		const char *verb = write ? "write" : "read";
+		if (rc == -EINVAL && op->direct)
+			snprintf(err, errlen,
+				 "%s: O_DIRECT %s of %llu bytes at %llu-byte alignment failed (EINVAL); "
+				 "use a size/alignment that is a multiple of %u, or --no-direct",
+				 t->path, verb, (unsigned long long)s->size, (unsigned long long)s->align,
+				 t->dio_offset_align ? t->dio_offset_align : 4096);
+		else if (rc == -EROFS || rc == -EPERM || rc == -EACCES || rc == -EBADF)
+			snprintf(err, errlen, "%s: %s cannot write here: %s; %s needs a writable target",
+				 t->path, s->name, strerror(-rc), s->name);
+		else
+			snprintf(err, errlen, "%s: first %s at offset %llu failed: %s", t->path, verb,
+				 (unsigned long long)offsets[i], strerror(-rc));
+		return rc;
+	}
+	return 0;
 }
 
 static void worker_free(struct worker *w)
@@ -329,7 +370,8 @@ static int prepare_workers(struct run_state *st, char *err, size_t errlen)
 				break;
 		}
 		if (rc == 0)
-			rc = preflight(cfg, &cfg->ops[i], st->ws[k - 1], err, errlen);
+			rc = run_preflight(cfg->target, &cfg->ops[i], cfg->span, st->ws[k - 1]->eng.fd,
+					   st->ws[k - 1]->reqs[0].buf, err, errlen);
 	}
 	if (rc != 0 || !cfg->raw)
 		return rc;

@@ -113,6 +113,13 @@ static int probes_open(const struct watch_config *wc, struct watch_state *st, ch
 		}
 		p->req.len = op->spec.size;
 		p->nslots = (wc->span - op->spec.size) / op->spec.align + 1;
+		/* Random bytes from the start: the preflight may write them. */
+		struct prng fill;
+		prng_seed(&fill, wc->seed ^ 0x9f11, i);
+		prng_fill(&fill, p->req.buf, len);
+		int rc = run_preflight(wc->target, op, wc->span, p->eng.fd, p->req.buf, err, errlen);
+		if (rc < 0)
+			return rc;
 		result_reset(&st->results[i]);
 		st->order[i] = i;
 	}

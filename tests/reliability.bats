@@ -259,3 +259,53 @@ sanitized() {
   [ "$status" -eq 0 ]
   [ "$(jq '.inputs.runs, .inputs.skipped' <<<"$output" | tr '\n' ' ')" = "1 0 " ]
 }
+
+@test "exit status tells the truth: --raw to a full disk, output to a full disk or a closed pipe, an op that all failed" {
+  run bounded 20 "$IOBENCH" -q -n 10 --raw /dev/full --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [ "$output" = "iobench: /dev/full: writing the --raw log failed: No space left on device" ]
+  [ "$(json_lines "$TMP/o.jsonl")" -eq 1 ]
+  # The summary, a report, --json - to a full disk.
+  "$IOBENCH" -q -n 10 --json "$TMP/r.jsonl" "$TMP/f"
+  for cmd in "-n 10 $TMP/f" "-q -n 10 --json - $TMP/f" "report $TMP/r.jsonl" "help"; do
+    # shellcheck disable=SC2086 # words on purpose
+    run bounded 20 bash -c '"$0" "$@" > /dev/full' "$IOBENCH" $cmd
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"iobench: writing to standard output failed: No space left on device" ]]
+  done
+  # A reader that went away, with SIGPIPE ignored (as under many supervisors).
+  run bounded 20 bash -c 'trap "" PIPE; { sleep 0.5; exec "$0" report "$1"; } | true; exit "${PIPESTATUS[0]}"' \
+    "$IOBENCH" "$TMP/r.jsonl"
+  [ "$status" -eq 1 ]
+  [ "$output" = "iobench: writing to standard output failed: Broken pipe" ]
+  # Every fdatasync fails, so every write4k/1 fails: a run that measured nothing is not a success.
+  [ -f "$IOBENCH_ROOT/build/tests/faultinj.so" ] || skip "faultinj.so not built (make unit-tests)"
+  sanitized && skip "env: LD_PRELOAD does not mix with a sanitizer build"
+  run bounded 20 env IOB_FAULT_PATH="$TMP/f" IOB_FAULT=fdatasync:eio:1 LD_PRELOAD="$IOBENCH_ROOT/build/tests/faultinj.so" \
+    "$IOBENCH" -q -o write4k/1 --direct -n 20 --json "$TMP/e.jsonl" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ "$output" == "iobench: write4k/1: all 20 operations failed (first: Input/output error at offset "*"); results written"* ]]
+  jq -e '.operations[0].total | .count == 0 and .errorCount == 20' "$TMP/e.jsonl"
+}
+
+@test "what fails for every operation is found before the run: O_DIRECT misalignment, a read-only device" {
+  for op in read4k@3 read1000 write4k@100 rw4k@1:50; do
+    run bounded 20 "$IOBENCH" -q -o "$op" -d 5 "$TMP/f"
+    [ "$status" -eq 1 ]
+    [[ "$output" == "iobench: $TMP/f: $op with O_DIRECT needs a size and alignment that are multiples of "* ]]
+  done
+  # Buffered, any alignment works.
+  bounded 20 "$IOBENCH" -q -o read4k@3 --no-direct -n 10 --json "$TMP/o.jsonl" "$TMP/f"
+  jq -e '.operations[0].total.count == 10' "$TMP/o.jsonl"
+  [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
+  truncate -s 16M "$TMP/img"
+  LOOP=$(losetup --find --show --read-only "$TMP/img")
+  run bounded 20 "$IOBENCH" -q -o rw4k:50 -n 20 "$LOOP"
+  status_rw=$status out_rw=$output
+  run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --json "$TMP/w.jsonl" "$LOOP"
+  losetup -d "$LOOP"
+  [ "$status_rw" -eq 1 ]
+  [[ "$out_rw" == "iobench: $LOOP: rw4k:50 cannot write here: "*"; rw4k:50 needs a writable target" ]]
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"write4k/64 cannot write here"* ]]
+}
