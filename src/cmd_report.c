@@ -120,10 +120,12 @@ static int parse_ns(const char *text, double *out)
 	return -EINVAL;
 }
 
-/* --section LIST: names separated by commas (empty names are skipped). */
+/* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
 static int parse_section(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
+	if (arg[strspn(arg, ",")] == '\0')
+		return cmdline_usage_error("--section '%s' names no section; e.g. --section groups,instances", arg);
 	for (const char *tok = arg; *tok; tok += *tok == ',') {
 		size_t len = strcspn(tok, ",");
 		int sec = rep_section_find(tok, len);

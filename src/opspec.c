@@ -262,6 +262,11 @@ int opspec_parse_threads(const char *text, unsigned *out, size_t max, char *err,
 	}
 	snprintf(buf, sizeof(buf), "%s", text);
 	size_t n = 0;
+	/* strtok_r would skip empty elements: "1,,2" is as malformed as ",,". */
+	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+		return -EINVAL;
+	}
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t lo, hi;

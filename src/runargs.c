@@ -283,6 +283,9 @@ static int check_target(struct run_args *a, const struct target_info *t)
 	if (a->create_size && t->size < a->create_size) {
 		units_format_size(human, sizeof(human), t->size);
 		units_format_size(need, sizeof(need), a->create_size);
+		if (t->is_block)
+			return cmdline_runtime_error("%s: is a block device of %s, smaller than --size %s; a device cannot be "
+						     "grown: use a smaller --size, or drop it", a->target, human, need);
 		return cmdline_runtime_error("%s: is %s, smaller than --size %s; remove it or recreate it with 'iobench create --force'",
 					     a->target, human, need);
 	}
@@ -293,6 +296,12 @@ static int check_target(struct run_args *a, const struct target_info *t)
 	if (a->span == 0)
 		a->span = t->size;
 	for (size_t i = 0; i < a->nops; i++) {
+		if (a->ops[i].size > a->span && a->span < t->size) {
+			units_format_size(human, sizeof(human), a->span);
+			units_format_size(need, sizeof(need), a->ops[i].size);
+			return cmdline_usage_error("--span %s is smaller than one %s operation; use a span of at least %s",
+						   human, a->ops[i].name, need);
+		}
 		if (a->ops[i].size > a->span) {
 			units_format_size(human, sizeof(human), a->span);
 			return cmdline_runtime_error("%s: %s is smaller than one %s operation; use a larger file (--size) or a smaller op",
