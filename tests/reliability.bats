@@ -309,3 +309,27 @@ sanitized() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"write4k/64 cannot write here"* ]]
 }
+
+@test "--plot on a full disk says which files could not be written, not that gnuplot failed" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+  command -v gnuplot >/dev/null || skip "gnuplot not installed"
+  "$IOBENCH" -q -n 50 --json "$TMP/r.jsonl" "$TMP/f"
+  MNT=$TMP/mnt
+  mkdir -p "$MNT"
+  mount -t tmpfs -o size=128k tmpfs "$MNT"
+  dd if=/dev/zero of="$MNT/fill" bs=4k 2>/dev/null || true
+  run bounded 60 "$IOBENCH" report --plot "$MNT/plot" "$TMP/r.jsonl"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"iobench: $MNT/plot: cannot write a chart's .dat file: No space left on device"* ]]
+  [[ "$output" != *"gnuplot failed"* ]]
+}
+
+@test "--size on a block device smaller than it says a device cannot be grown" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
+  truncate -s 16M "$TMP/img"
+  LOOP=$(losetup --find --show "$TMP/img")
+  run bounded 20 "$IOBENCH" -q --size 1T -n 1 "$LOOP"
+  losetup -d "$LOOP"
+  [ "$status" -eq 1 ]
+  [ "$output" = "iobench: $LOOP: is a block device of 16.00 MiB, smaller than --size 1.00 TiB; a device cannot be grown: use a smaller --size, or drop it" ]
+}

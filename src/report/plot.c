@@ -22,12 +22,15 @@ struct plotter {
 	char **names; /* charts written, rendered at the end */
 	size_t n, cap;
 	int failed;
+	bool lost;    /* the chart being written did not reach the disk (set by close_pair) */
 };
 
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s.%s", p->dir, name, ext);
+	if (strcmp(ext, "dat") == 0)
+		p->lost = false; /* a new chart */
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "iobench: %s: %s\n", path, strerror(errno));
@@ -38,6 +41,11 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 
 static void plot_done(struct plotter *p, const char *name)
 {
+	/* A chart whose files did not reach the disk is not rendered (and not blamed on gnuplot). */
+	if (p->lost) {
+		p->lost = false;
+		return;
+	}
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 16;
 		char **q = realloc(p->names, p->cap * sizeof(*q));
@@ -186,12 +194,29 @@ static void dat_hist(FILE *f, const struct hist *h, const char *title)
 	fputs("\n\n", f);
 }
 
-static void close_pair(FILE *dat, FILE *gp)
+/* Close a chart's files; one that could not be written (a full disk) is said so and marks the chart lost. */
+static void close_one(struct plotter *p, FILE *f, const char *ext)
 {
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	if (!f)
+		return;
+	bool bad = ferror(f) != 0;
+	int e = bad ? EIO : 0;
+	if (fclose(f) != 0) {
+		bad = true;
+		e = errno;
+	}
+	if (bad && !p->lost)
+		fprintf(stderr, "iobench: %s: cannot write a chart's .%s file: %s\n", p->dir, ext, strerror(e));
+	if (bad) {
+		p->lost = true;
+		p->failed = 1;
+	}
+}
+
+static void close_pair(struct plotter *p, FILE *dat, FILE *gp)
+{
+	close_one(p, dat, "dat");
+	close_one(p, gp, "gp");
 }
 
 /* True when an earlier group j < i has the same signature and threads. */
@@ -237,7 +262,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 		snprintf(name, sizeof(name), "latency-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			break;
 		}
 		snprintf(title, sizeof(title), "Latency histogram: %s, %.0f threads%s", c->sig, c->threads,
@@ -254,7 +279,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what, k + 1 == n);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name);
 	}
 	free(pick);
@@ -311,7 +336,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 		snprintf(name, sizeof(name), "time-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(hv);
 			break;
 		}
@@ -337,7 +362,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 			gp_line(gp, name, k == 0, k, "1:2", "steps lw 1.5", c->host, k + 1 == n);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		free(hv);
 		plot_done(p, name);
 	}
@@ -369,7 +394,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	dat = plot_open(p, "threads", "dat");
 	gp = plot_open(p, "threads", "gp");
 	if (!dat || !gp) {
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		return;
 	}
 	gp_head(gp, "threads", "Throughput by thread count (mean per host; optimal = fewest within 5% of best)",
@@ -407,7 +432,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		i = j;
 	}
 	gp_tail(gp, "threads");
-	close_pair(dat, gp);
+	close_pair(p, dat, gp);
 	plot_done(p, "threads");
 }
 
@@ -441,7 +466,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 		snprintf(name, sizeof(name), "instances-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(rows);
 			break;
 		}
@@ -460,7 +485,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			gp_line(gp, name, q == 0, 0, using, "linespoints lw 2 pt 7 ps 0.6", names[q], q == 3);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		free(rows);
 		plot_done(p, name);
 	}
@@ -484,7 +509,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		snprintf(name, sizeof(name), "sizes-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			break;
 		}
 		describe(what, sizeof(what), g[i].cells[0], true, false);
@@ -513,7 +538,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		fprintf(gp, "plot '%s.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'p50 latency (us)', \\\n"
 			    "     '' index 0 using 1:3 axes x1y2 with linespoints lw 2 pt 5 title 'ops/s'\n", name);
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name);
 	}
 	free(idx);
@@ -531,7 +556,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		return;
 	FILE *dat = plot_open(p, "cost", "dat"), *gp = plot_open(p, "cost", "gp");
 	if (!dat || !gp) {
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		return;
 	}
 	const json_t *date = json_object_get(o->prices, "date");
@@ -554,7 +579,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	}
 	fprintf(gp, "plot 'cost.dat' using 2:xtic(1) title 'ops per $'\n");
 	gp_tail(gp, "cost");
-	close_pair(dat, gp);
+	close_pair(p, dat, gp);
 	plot_done(p, "cost");
 }
 
