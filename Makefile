@@ -9,7 +9,7 @@ endif
 -include config.mk
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
 	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(BLKID_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(BLKID_LIBS) $(LIBS)
@@ -20,7 +20,7 @@ LIB_OBJ = $(filter-out build/main.o,$(OBJ))
 # The report (src/report/) is an archive of its own: it needs only these of the rest.
 REPORT_SRC = $(wildcard src/report/*.c)
 REPORT_OBJ = $(patsubst src/%.c,build/%.o,$(REPORT_SRC))
-REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o
+REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o build/provision.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
@@ -42,6 +42,19 @@ iobench-static: $(OBJ) build/libreport.a
 
 build/%.o: src/%.c config.mk | build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The commit the binary is built from: in a git checkout of this tree, HEAD
+# (with -dirty when tracked files changed); in a `make dist` tarball, the
+# commit it was made from; else none. Rewritten only when it changes.
+build/version.o: build/gen/commit.h
+build/gen/commit.h: FORCE
+	@$(MKDIR_P) build/gen; \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		c=$$(git rev-parse --short HEAD 2>/dev/null); \
+		[ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$$c-dirty"; \
+	elif [ -f .dist-commit ]; then c="$$(cat .dist-commit), release tarball"; else c=; fi; \
+	printf '#define IOBENCH_COMMIT "%s"\n' "$$c" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 build/report/%.o: src/report/%.c config.mk | build/report
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -100,9 +113,9 @@ FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC)) $(REPORT_SRC)
 fuzz: $(FUZZ_BIN)
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) | build
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) build/gen/commit.h | build
 	$(MKDIR_P) build/fuzz
-	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude $(JANSSON_CFLAGS) $(URING_CFLAGS) \
+	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen $(JANSSON_CFLAGS) $(URING_CFLAGS) \
 		-g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRC) $(ALL_LIBS)
 
 # Installed layout (one prefix, default /usr/local):
@@ -156,6 +169,8 @@ configure-check:
 	@stray=$$(find . \( -path ./.git -o -path ./build -o -path ./.ci/venv -o -path ./tests/.tmp \) -prune \
 		-o \( $(STRAY) \) -print); \
 	if [ -n "$$stray" ]; then echo "stray backup files in the tree (delete them):" $$stray >&2; exit 1; fi
+	@marks=$$(grep -rlE --exclude-dir=.git --exclude-dir=build --exclude-dir=venv '^(<<<<<<<|>>>>>>>) ' . || true); \
+	if [ -n "$$marks" ]; then echo "merge conflict markers left in:" $$marks >&2; exit 1; fi
 
 # A release tarball with configure inside, made from what git tracks.
 DIST = iobench-$(VERSION)
@@ -175,6 +190,7 @@ distcheck: dist
 	rm -rf build/distcheck && $(MKDIR_P) build/distcheck
 	tar -C build/distcheck -xzf $(DIST).tar.gz
 	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-quick
+	build/distcheck/$(DIST)/iobench --version | grep -qF "(commit $$(cat build/distcheck/$(DIST)/.dist-commit), release tarball)"
 	cd build/distcheck/$(DIST) && $(MAKE) -s install DESTDIR=$(CURDIR)/build/distcheck/stage && \
 		$(MAKE) -s uninstall DESTDIR=$(CURDIR)/build/distcheck/stage
 	@left=$$(find build/distcheck/stage -type f -o -type l); \

@@ -5,6 +5,7 @@
 #ifndef IOBENCH_OUTPUT_H
 #define IOBENCH_OUTPUT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "run.h"
@@ -14,6 +15,10 @@ struct run_meta {
 	const char *command_line;
 	const char *const *labels; /* "key=value" strings */
 	size_t nlabels;
+	const char *host;          /* "host": the name given (--host, IMDS); NULL: gethostname() */
+	const json_t *provision;   /* "provision" object; NULL: none */
+	const char *const *notes;  /* "notes": "key=value" strings */
+	size_t nnotes;
 	unsigned threads;          /* this run's --threads count */
 	bool seed_given;
 	const char *mode;          /* "watch" for probe lines, NULL for runs */

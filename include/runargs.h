@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "clock.h"
 #include "cmdline.h"
 #include "opspec.h"
@@ -26,6 +28,14 @@
 #define RUNARGS_MAX_COUNTS 256
 /* --rate: one op in 1000 s at the least; slower is no load at all. */
 #define RUNARGS_MIN_RATE 0.001
+#define RUNARGS_MAX_NOTES 64
+
+/* Whether to ask the EC2 instance metadata service for provisioning facts. */
+enum runargs_imds {
+	RUNARGS_IMDS_AUTO,  /* when DMI says EC2, or IOBENCH_IMDS_ENDPOINT is set */
+	RUNARGS_IMDS_ASK,   /* --provision imds: always (and say when it fails) */
+	RUNARGS_IMDS_NEVER, /* --provision none */
+};
 
 /* The two commands' bits in the table's rows. */
 enum { RUNARGS_RUN = 1, RUNARGS_WATCH = 2 };
@@ -53,8 +63,16 @@ struct run_args {
 	bool seed_given;
 	const char *labels[RUNARGS_MAX_LABELS]; /* "key=value" */
 	size_t nlabels;
+	const char *host;            /* --host NAME as given */
+	char *host_name;             /* after runargs_start(): --host, else IMDS's instance id, else NULL (gethostname) */
+	const char *notes[RUNARGS_MAX_NOTES]; /* --note "key=value" */
+	size_t nnotes;
+	enum runargs_imds imds;
+	json_t *provision_given;     /* --provision FILE and --provision-fact, in order; NULL if none */
+	json_t *provision;           /* after runargs_start(): IMDS's facts, then the given ones; NULL if none */
 	const char *json_path, *raw_path;
 	uint64_t interval_ns, period_ns, max_periods; /* watch */
+	const char *prom_path;       /* watch --prom; NULL = none */
 	bool quiet, force;
 	const char *target;
 	char *command_line;          /* as the JSON records it; malloc'd */
@@ -62,11 +80,12 @@ struct run_args {
 
 /*
  * Everything both commands do before their own work: parse argv into a
- * (with the defaults), set up the clock, block the stop signals into sigs,
- * and probe the target into t (creating it for --size; checking size, span
- * and write access). Returns 0 to go on, CMDLINE_DONE when --help or
- * --version was printed, or an exit code with the message printed.
- * runargs_free() a in every case.
+ * (with the defaults), learn the provisioning facts (asking IMDS within
+ * IMDS_TIMEOUT_MS when a->imds says so) and the host's name, set up the
+ * clock, block the stop signals into sigs, and probe the target into t
+ * (creating it for --size; checking size, span and write access).
+ * Returns 0 to go on, CMDLINE_DONE when --help or --version was printed,
+ * or an exit code with the message printed. runargs_free() a in every case.
  */
 int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
 		  struct target_info *t, sigset_t *sigs);

@@ -78,6 +78,7 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 		fprintf(stderr, "iobench: warning: %lld operations missing from the --raw log (its writer fell behind)\n",
 			(long long)res->raw_dropped);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
+				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
 				 .threads = count, .seed_given = a->seed_given };
 	struct output_run out = output_run_of(cfg, &meta);
 	if (a->json_path) {

@@ -2,6 +2,7 @@
 #include "cmdline.h"
 #include "commands.h"
 #include "units.h"
+#include "version.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -171,7 +172,10 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		cmdline_help(cmd, stdout);
 		return CMDLINE_DONE;
 	case CMDLINE_VERSION:
-		printf("iobench %s\n", IOBENCH_VERSION);
+		if (*iobench_commit)
+			printf("iobench %s (commit %s)\n", iobench_version, iobench_commit);
+		else
+			printf("iobench %s\n", iobench_version);
 		return CMDLINE_DONE;
 	}
 	return 0;
@@ -227,7 +231,10 @@ static void help_row(const struct cmdline_opt *o, FILE *out)
 		 o->arg ? o->arg : "");
 	const char *text = o->help;
 	size_t n = strcspn(text, "\n");
-	fprintf(out, "  %-21s %.*s\n", left, (int)n, text);
+	if (strlen(left) > 21)
+		fprintf(out, "  %s\n%24s%.*s\n", left, "", (int)n, text); /* too long: text on the next line */
+	else
+		fprintf(out, "  %-21s %.*s\n", left, (int)n, text);
 	while (text[n] == '\n') {
 		text += n + 1;
 		n = strcspn(text, "\n");
@@ -245,4 +252,11 @@ void cmdline_help(const struct cmdline_cmd *cmd, FILE *out)
 		cmd->help_more(out);
 	if (cmd->outro)
 		fputs(cmd->outro, out);
+}
+
+void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out)
+{
+	for (size_t i = 0; i < t->nopts; i++)
+		if (t->opts[i].cmds & bit)
+			help_row(&t->opts[i], out);
 }

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "hist_json.h"
 #include "units.h"
+#include "version.h"
 
 #include <fcntl.h>
 #include <errno.h>
@@ -228,6 +229,28 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 	return j;
 }
 
+/* "key=value" strings as one object of strings (labels, notes). */
+static json_t *kv_object(const char *const *kv, size_t n)
+{
+	json_t *obj = json_object();
+	if (!obj)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(kv[i], '=');
+		char key[256];
+		size_t len = (size_t)(eq - kv[i]);
+		snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), kv[i]);
+		char *ckey = utf8_clean(key);
+		if (!ckey || json_object_set_new(obj, ckey, text(eq + 1)) != 0) {
+			free(ckey);
+			json_decref(obj);
+			return NULL;
+		}
+		free(ckey);
+	}
+	return obj;
+}
+
 char *output_json_line(const struct output_run *run, const struct run_result *res)
 {
 	const struct run_meta *meta = run->meta;
@@ -239,20 +262,10 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		}
 	}
 
-	json_t *labels = json_object();
-	for (size_t i = 0; i < meta->nlabels; i++) {
-		const char *eq = strchr(meta->labels[i], '=');
-		char key[256];
-		size_t n = (size_t)(eq - meta->labels[i]);
-		snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), meta->labels[i]);
-		char *ckey = utf8_clean(key);
-		if (!ckey || json_object_set_new(labels, ckey, text(eq + 1)) != 0) {
-			free(ckey);
-			json_decref(labels);
-			json_decref(ops);
-			return NULL;
-		}
-		free(ckey);
+	json_t *labels = kv_object(meta->labels, meta->nlabels);
+	if (!labels) {
+		json_decref(ops);
+		return NULL;
 	}
 	struct utsname u;
 	char host[256] = "";
@@ -266,11 +279,12 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				 "runtime", seconds_json(run->runtime_ns),
 				 "bucketDuration", seconds_json(run->bucket_ns),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+	json_t *own = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
 				"tool", "iobench",
 				"version", IOBENCH_VERSION,
 				"commandLine", text(meta->command_line),
-				"host", text(host),
+				"host", text(meta->host ? meta->host : host),
+				"hostname", text(host),
 				"kernel", text(u.release),
 				"target", target_json(run),
 				"engine", run->engine,
@@ -290,6 +304,14 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		return NULL;
 	}
 	json_decref(own);
+	if (*iobench_commit)
+		json_object_set_new(root, "commit", json_string(iobench_commit));
+	if (meta->provision)
+		json_object_set_new(root, "provision", json_deep_copy(meta->provision));
+	if (meta->nnotes && json_object_set_new(root, "notes", kv_object(meta->notes, meta->nnotes)) != 0) {
+		json_decref(root);
+		return NULL;
+	}
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)

@@ -3,7 +3,9 @@
 #include "commands.h"
 #include "create.h"
 #include "engine.h"
+#include "imds.h"
 #include "output.h"
+#include "provision.h"
 #include "signals.h"
 #include "units.h"
 #include "worker.h"
@@ -75,6 +77,19 @@ static int parse_seed(void *settings, const char *arg)
 	return 0;
 }
 
+static int parse_prom(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	size_t n = strlen(arg);
+	const char *base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	if (n < 5 || strcmp(arg + n - 5, ".prom") != 0 || strlen(base) == 5)
+		return cmdline_usage_error("bad --prom '%s'; node_exporter's textfile collector reads only NAME.prom "
+					   "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", arg);
+	a->prom_path = arg;
+	return 0;
+}
+
 static int parse_label(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
@@ -88,6 +103,73 @@ static int parse_label(void *settings, const char *arg)
 	if (a->nlabels == RUNARGS_MAX_LABELS)
 		return cmdline_usage_error("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
+	return 0;
+}
+
+/* Text the JSON records must be valid UTF-8 without control characters. */
+static bool is_text(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	json_t *j = json_string(s);
+	json_decref(j);
+	return j != NULL;
+}
+
+static int parse_host(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	if (arg[0] == '\0' || !is_text(arg))
+		return cmdline_usage_error("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
+					   arg);
+	a->host = arg;
+	return 0;
+}
+
+static int parse_note(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !is_text(arg))
+		return cmdline_usage_error("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", arg);
+	if (a->nnotes == RUNARGS_MAX_NOTES)
+		return cmdline_usage_error("too many --note options (at most %d)", RUNARGS_MAX_NOTES);
+	a->notes[a->nnotes++] = arg;
+	return 0;
+}
+
+static json_t *given_facts(struct run_args *a)
+{
+	if (!a->provision_given)
+		a->provision_given = json_object();
+	return a->provision_given;
+}
+
+static int parse_provision(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	char err[512];
+	if (strcmp(arg, "imds") == 0) {
+		a->imds = RUNARGS_IMDS_ASK;
+		return 0;
+	}
+	if (strcmp(arg, "none") == 0) {
+		a->imds = RUNARGS_IMDS_NEVER;
+		return 0;
+	}
+	if (provision_load_file(arg, given_facts(a), err, sizeof(err)) < 0)
+		return cmdline_usage_error("--provision %s; give a JSON object of facts (e.g. {\"instanceType\": \"m5.large\"}), imds or none",
+					   err);
+	return 0;
+}
+
+static int parse_provision_fact(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	char err[512];
+	if (provision_set_fact(given_facts(a), arg, err, sizeof(err)) < 0)
+		return cmdline_usage_error("bad --provision-fact: %s; use KEY=VALUE, e.g. volumeType=gp3 or volumeCount=4", err);
 	return 0;
 }
 
@@ -131,9 +213,21 @@ static const struct cmdline_opt runargs_opts[] = {
 	{ "clock", 0, "SOURCE", BOTH, "time source: auto (the TSC where the kernel keeps time\n"
 	  "with it, else clock_gettime; default), tsc, clock_gettime", CUSTOM(parse_clock) },
 	{ "seed", 0, "N", BOTH, "seed for offsets and data (same seed, same offsets)", CUSTOM(parse_seed) },
-	{ "label", 0, "KEY=VALUE", BOTH, "recorded in the JSON (repeatable)", CUSTOM(parse_label) },
+	{ "label", 0, "KEY=VALUE", BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
+	  "in the report", CUSTOM(parse_label) },
+	{ "host", 0, "NAME", BOTH, "the host's name as the hosts file or the cloud calls it\n"
+	  "(default: the EC2 instance id from IMDS, else the hostname)", CUSTOM(parse_host) },
+	{ "provision", 0, "FILE", BOTH, "what was provisioned: a JSON object of facts (instanceType,\n"
+	  "volumeType, volumeCount, raidLevel, ...); 'imds' asks the EC2\n"
+	  "metadata service (automatic on EC2), 'none' never asks it", CUSTOM(parse_provision) },
+	{ "provision-fact", 0, "KEY=VALUE", BOTH, "one provisioning fact, e.g. volumeType=gp3 (repeatable;\n"
+	  "numbers and true/false are recorded as such)", CUSTOM(parse_provision_fact) },
+	{ "note", 0, "KEY=VALUE", BOTH, "bookkeeping recorded in the JSON (repeatable), e.g. runId=r1;\n"
+	  "never splits a group in the report", CUSTOM(parse_note) },
 	{ "json", 0, "FILE", RUN, "append one JSON line per run ('-' for stdout)", STRING(json_path) },
 	{ "json", 0, "FILE", WATCH, "append the lines here (default stdout)", STRING(json_path) },
+	{ "prom", 0, "FILE", WATCH, "after every round, replace FILE (NAME.prom) with Prometheus\n"
+	  "counters for node_exporter's textfile collector", CUSTOM(parse_prom) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", STRING(raw_path) },
 	{ "quiet", 'q', NULL, RUN, "no summary, no progress", FLAG(quiet) },
@@ -335,6 +429,40 @@ static void warn_sparse(const struct run_args *a, const struct target_info *t)
 		a->target, alloc, span, a->target);
 }
 
+/*
+ * The provision object and the host's name: IMDS's facts when asked (or
+ * on EC2), then the given ones over them; --host, else the instance id.
+ */
+static int resolve_provision(struct run_args *a)
+{
+	const char *endpoint = getenv(IMDS_ENDPOINT_ENV);
+	if (endpoint && !*endpoint)
+		endpoint = NULL;
+	bool ask = a->imds == RUNARGS_IMDS_ASK || (a->imds == RUNARGS_IMDS_AUTO && (endpoint || imds_on_ec2()));
+	json_t *facts = json_object();
+	if (!facts)
+		return cmdline_runtime_error("%s", strerror(ENOMEM));
+	if (ask) {
+		char err[512];
+		int rc = imds_fetch(endpoint ? endpoint : IMDS_DEFAULT_ENDPOINT, IMDS_TIMEOUT_MS, facts, err, sizeof(err));
+		if (rc < 0 && a->imds == RUNARGS_IMDS_ASK)
+			fprintf(stderr, "iobench: warning: --provision imds: %s; the results carry no facts from it\n", err);
+		const char *id = json_string_value(json_object_get(facts, "instanceId"));
+		if (rc == 0 && !a->host && id)
+			a->host_name = strdup(id);
+	}
+	if (a->host)
+		a->host_name = strdup(a->host);
+	if (a->provision_given)
+		json_object_update(facts, a->provision_given);
+	if (json_object_size(facts) == 0) {
+		json_decref(facts);
+		facts = NULL;
+	}
+	a->provision = facts;
+	return 0;
+}
+
 int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
 		  struct target_info *t, sigset_t *sigs)
 {
@@ -343,6 +471,8 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	int rc = cmdline_parse(cmd, a, argc, argv, &first);
 	if (rc == 0)
 		rc = check_args(a, argc, argv, first);
+	if (rc == 0)
+		rc = resolve_provision(a);
 	if (rc != 0)
 		return rc;
 	/* Recorded as "iobench [run|watch] ARGS...", whatever the program was called. */
@@ -371,6 +501,11 @@ void runargs_free(struct run_args *a)
 {
 	free(a->command_line);
 	a->command_line = NULL;
+	free(a->host_name);
+	a->host_name = NULL;
+	json_decref(a->provision_given);
+	json_decref(a->provision);
+	a->provision_given = a->provision = NULL;
 }
 
 void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *ops)
