@@ -164,6 +164,27 @@ in_pids_cgroup() {
   MNT=
 }
 
+@test "a --raw log that hits a full disk ends with its last whole line; the next run's header starts a line" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+  MNT=$TMP/mnt
+  mkdir -p "$MNT"
+  mount -t tmpfs -o size=64k tmpfs "$MNT"
+  dd if=/dev/zero of="$MNT/fill" bs=1k count=56 2>/dev/null
+  run bounded 30 "$IOBENCH" -q -n 2000 --raw "$MNT/raw.log" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [ "$output" = "iobench: $MNT/raw.log: writing the --raw log failed: No space left on device" ]
+  [ -s "$MNT/raw.log" ]
+  [ "$(tail -c 1 "$MNT/raw.log" | od -An -c | tr -d ' ')" = '\n' ]
+  rm "$MNT/fill"
+  bounded 30 "$IOBENCH" -q -n 5 --raw "$MNT/raw.log" "$TMP/f"
+  # Every line a header or a whole record: nothing glued together.
+  [ -z "$(grep -Ev '^(# [a-zA-Z]+: .*|op: read [0-9]+ 4096 [0-9]+ [0-9]+)$' "$MNT/raw.log")" ]
+  [ "$(grep -c '^# date: ' "$MNT/raw.log")" -eq 2 ]
+  [ "$(grep -c '^op: ' "$MNT/raw.log" | tail -1)" -gt 5 ]
+  umount "$MNT"
+  MNT=
+}
+
 @test "bytes that are not UTF-8 in a path or label never cost the line its metadata" {
   bad="$TMP/f$(printf '\xff')x"
   cp "$TMP/f" "$bad"
