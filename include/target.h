@@ -33,9 +33,17 @@ struct target_info {
 
 /*
  * Probe path. Returns 0, -ENOENT (missing), -EISDIR (a directory),
- * -EINVAL (neither a regular file nor a block device), or another -errno.
+ * -EINVAL (neither a regular file nor a block device), -ENOTSUP (a file of a
+ * kernel interface: see target_kernel_fs), or another -errno.
  */
 int target_probe(const char *path, struct target_info *out);
+
+/*
+ * The name of the kernel interface filesystem path is on ("procfs", "sysfs",
+ * "efivarfs", "cgroup2", ...), whose files are settings, not data; NULL for
+ * any other filesystem or when it cannot be told.
+ */
+const char *target_kernel_fs(const char *path);
 
 /*
  * For a block device: 0 when a write benchmark may run, else -EBUSY with the

@@ -292,6 +292,9 @@ static int probe_error(const char *path, int rc)
 		return cmdline_usage_error("%s: is a directory; give a file or block device (e.g. %s/durability.dat)", path, path);
 	if (rc == -EINVAL)
 		return cmdline_usage_error("%s: not a regular file or block device", path);
+	if (rc == -ENOTSUP)
+		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+					   "give a file on a disk's filesystem, or a block device", path, target_kernel_fs(path));
 	if (rc == -EACCES)
 		return cmdline_runtime_error("%s: permission denied; run as a user who can use it (sudo for devices)", path);
 	return cmdline_runtime_error("%s: %s", path, strerror(-rc));

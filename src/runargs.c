@@ -340,6 +340,9 @@ static int probe_failed(const struct run_args *a, int rc)
 					   a->target, a->target);
 	if (rc == -EINVAL)
 		return cmdline_usage_error("%s: not a regular file or block device", a->target);
+	if (rc == -ENOTSUP)
+		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+					   "give a file on a disk's filesystem, or a block device", a->target, target_kernel_fs(a->target));
 	if (rc == -EACCES)
 		return cmdline_runtime_error("%s: permission denied; run as a user who can read it (sudo for devices)",
 					     a->target);

@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -122,6 +124,28 @@ static void probe_dio(const char *path, struct target_info *t)
 #endif
 }
 
+const char *target_kernel_fs(const char *path)
+{
+	static const struct {
+		long magic;
+		const char *name;
+	} kernel_fs[] = {
+		{ PROC_SUPER_MAGIC, "procfs" }, { SYSFS_MAGIC, "sysfs" }, { DEBUGFS_MAGIC, "debugfs" },
+		{ TRACEFS_MAGIC, "tracefs" }, { CGROUP_SUPER_MAGIC, "cgroupfs" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { SELINUX_MAGIC, "selinuxfs" }, { SMACK_MAGIC, "smackfs" },
+		{ EFIVARFS_MAGIC, "efivarfs" }, { PSTOREFS_MAGIC, "pstore" }, { BPF_FS_MAGIC, "bpf" },
+		{ BINFMTFS_MAGIC, "binfmt_misc" }, { NSFS_MAGIC, "nsfs" },
+		{ 0x62656570, "configfs" }, { 0x65735543, "fusectl" },
+	};
+	struct statfs sf;
+	if (statfs(path, &sf) != 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(kernel_fs) / sizeof(kernel_fs[0]); i++)
+		if ((unsigned long)sf.f_type == (unsigned long)kernel_fs[i].magic)
+			return kernel_fs[i].name;
+	return NULL;
+}
+
 int target_probe(const char *path, struct target_info *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -162,6 +186,9 @@ int target_probe(const char *path, struct target_info *t)
 	}
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
+	/* /proc, /sys, efivarfs...: a write there changes the kernel (or firmware), a read measures nothing. */
+	if (target_kernel_fs(path))
+		return -ENOTSUP;
 	t->size = (uint64_t)st.st_size;
 	t->allocated = (uint64_t)st.st_blocks * 512;
 	char real[PATH_MAX], source[PATH_MAX] = "";

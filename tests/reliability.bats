@@ -100,6 +100,26 @@ in_pids_cgroup() {
   bounded 20 "$IOBENCH" -q -n 1 --json /dev/null --raw /dev/null "$TMP/f"
 }
 
+@test "a file of a kernel interface (sysfs, procfs) is not a target: refused before it is opened" {
+  # sysfs files claim 4096 bytes: a write benchmark would store random bytes into kernel settings.
+  f=/sys/kernel/uevent_seqnum
+  [ -f "$f" ] || skip "env: no sysfs"
+  before=$(cat "$f")
+  for cmd in "-q --no-direct -n 1" "-q --no-direct -o write4k -n 1" "watch -q --count 1 --no-direct"; do
+    # shellcheck disable=SC2086 # words on purpose
+    run bounded 20 "$IOBENCH" $cmd "$f"
+    [ "$status" -eq 2 ]
+    [ "$output" = "iobench: $f: a file of the kernel's sysfs interface, not data (writing it changes the system); give a file on a disk's filesystem, or a block device" ]
+  done
+  run bounded 20 "$IOBENCH" durability write --server 127.0.0.1:1 "$f"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "iobench: $f: a file of the kernel's sysfs interface"* ]]
+  run bounded 20 "$IOBENCH" -q -n 1 --size 4K /proc/self/mem
+  [ "$status" -eq 2 ]
+  [[ "$output" == "iobench: /proc/self/mem: a file of the kernel's procfs interface"* ]]
+  [ "$(cat "$f")" -ge "$before" ]
+}
+
 @test "an output that is the target itself (same inode, any name) is refused before anything is written" {
   sum=$(md5sum < "$TMP/f")
   ln "$TMP/f" "$TMP/hardlink"
