@@ -377,7 +377,7 @@ strace_writer() {
   start_server
   run --separate-stderr "$IOBENCH" durability write --server "127.0.0.1:$PORT" -d 1 "$LOOP"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "iobench: $LOOP holds an ext2/3/4 filesystem; a durability run would destroy it (use --force to write anyway)" ]
+  [ "$stderr" = "iobench: $LOOP holds a filesystem (blkid: TYPE=ext4); a durability run would destroy it (use --force to write anyway)" ]
   [ "$(md5sum <"$TMP/img")" = "$before" ]
   [ -z "$(ls "$LOGS")" ]
   run "$IOBENCH" durability write -q --force --server "127.0.0.1:$PORT" --span 8M -t 2 -d 1 "$LOOP"

@@ -293,6 +293,26 @@ sanitized() {
   [[ "$output" == *"1 runs"* ]]
 }
 
+@test "binary data is one message, even when it starts with a short clean line" {
+  # Random bytes can start with a "line" free of control bytes: the first KiB decides.
+  printf '6t\n:Y\001\002x\n\000rest' > "$TMP/bin"
+  run bounded 20 "$IOBENCH" report "$TMP/bin"
+  [ "$status" -eq 1 ]
+  [ "$(grep -c . <<<"$output")" -eq 1 ]
+  [ "$output" = "iobench: $TMP/bin:1: binary data, not a results file; rest of the file skipped" ]
+  for i in 1 2 3 4 5 6 7 8; do
+    head -c 64K /dev/urandom > "$TMP/rnd"
+    run bounded 20 "$IOBENCH" report "$TMP/rnd"
+    [ "$output" = "iobench: $TMP/rnd:1: binary data, not a results file; rest of the file skipped" ]
+  done
+  # Text with tabs and CRLF line ends is still text.
+  "$IOBENCH" -q -n 20 --json "$TMP/good.jsonl" "$TMP/f"
+  sed 's/$/\r/; s/^{/\t{/' "$TMP/good.jsonl" > "$TMP/crlf.jsonl"
+  run bounded 20 "$IOBENCH" report --json --section groups "$TMP/crlf.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.inputs.runs' <<<"$output")" -eq 1 ]
+}
+
 @test "a UTF-8 byte-order mark before the first line is not a reason to skip it" {
   "$IOBENCH" -q -n 50 --json "$TMP/good.jsonl" "$TMP/f"
   { printf '\xef\xbb\xbf'; cat "$TMP/good.jsonl"; } > "$TMP/bom.jsonl"

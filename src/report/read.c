@@ -515,6 +515,7 @@ struct reader {
 	char where[4200];
 	char *in;              /* what was read from the stream and not yet made lines */
 	size_t in_len, in_pos;
+	bool sniffed;          /* the stream's first bytes were looked at for binary data */
 };
 
 /* "FILE:LINE" for messages. */
@@ -606,7 +607,8 @@ enum { LINE_END = 0, LINE_BINARY = -1, LINE_TOO_LONG = -2, LINE_NO_MEMORY = -3 }
 
 /*
  * The next line of f (newline kept) into *line, NUL-terminated; returns its
- * length, LINE_END, or: LINE_BINARY at a NUL byte (nothing more is read),
+ * length, LINE_END, or: LINE_BINARY at a NUL byte or a control byte in the
+ * stream's first KiB (nothing more is read),
  * LINE_TOO_LONG past REP_MAX_LINE or LINE_NO_MEMORY when it cannot be held
  * (either way the line is read to its end and dropped, *dropped its bytes).
  * Memory stays bounded whatever the stream holds (/dev/zero, no newline).
@@ -622,6 +624,13 @@ static ssize_t next_line(struct reader *r, FILE *f, char **line, size_t *cap, si
 			r->in_len = fread(r->in, 1, IN_CHUNK, f);
 			if (r->in_len == 0)
 				break;
+			/*
+			 * Results are text: a control byte in the first KiB means binary,
+			 * even when random bytes happen to start with a short clean "line".
+			 */
+			if (!r->sniffed && has_control(r->in, r->in_len < 1024 ? r->in_len : 1024))
+				return LINE_BINARY;
+			r->sniffed = true;
 		}
 		any = true;
 		const char *s = r->in + r->in_pos;
