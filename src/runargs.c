@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -349,12 +350,35 @@ static int probe_failed(const struct run_args *a, int rc)
 	return cmdline_runtime_error("%s: %s", a->target, strerror(-rc));
 }
 
-/* --json and --raw: files (or character devices) that are not the target. */
+/* Do two outputs name one file (one path, or one inode under two names; /dev/null twice is fine)? */
+static bool same_file(const char *x, const char *y)
+{
+	if (strcmp(x, "-") == 0 || strcmp(y, "-") == 0)
+		return false;
+	struct stat sx, sy;
+	if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
+		return !S_ISCHR(sx.st_mode) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+	/* Not there yet: the same name in the same folder (./o.jsonl is o.jsonl). */
+	char dx[PATH_MAX], dy[PATH_MAX];
+	const char *bx = strrchr(x, '/'), *by = strrchr(y, '/');
+	snprintf(dx, sizeof(dx), "%.*s", bx ? (int)(bx - x) + 1 : 1, bx ? x : ".");
+	snprintf(dy, sizeof(dy), "%.*s", by ? (int)(by - y) + 1 : 1, by ? y : ".");
+	if (stat(dx, &sx) != 0 || stat(dy, &sy) != 0)
+		return strcmp(x, y) == 0;
+	return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino && strcmp(bx ? bx + 1 : x, by ? by + 1 : y) == 0;
+}
+
+/*
+ * --json and --raw: files (or character devices) that are not the target;
+ * --prom (a page renamed into place) is never the target's name either; and
+ * no two of them one file (the page would replace the JSON lines, raw records
+ * would break them).
+ */
 static int check_outputs(const struct run_args *a, const struct target_info *t)
 {
-	const char *names[] = { "--json", "--raw" };
-	const char *paths[] = { a->json_path, a->raw_path };
-	for (size_t i = 0; i < 2; i++) {
+	const char *names[] = { "--json", "--raw", "--prom" };
+	const char *paths[] = { a->json_path, a->raw_path, a->prom_path };
+	for (size_t i = 0; i < 3; i++) {
 		if (!paths[i])
 			continue;
 		int rc = output_check_path(paths[i], t);
@@ -363,9 +387,13 @@ static int check_outputs(const struct run_args *a, const struct target_info *t)
 						   paths[i]);
 		if (rc == -EISDIR)
 			return cmdline_usage_error("%s %s: is a directory; give a file name", names[i], paths[i]);
-		if (rc == -EINVAL)
+		if (rc == -EINVAL && i < 2)
 			return cmdline_usage_error("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
 						   names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
+		for (size_t k = 0; k < i; k++)
+			if (paths[k] && same_file(paths[k], paths[i]))
+				return cmdline_usage_error("%s and %s name the same file (%s); give each its own", names[k],
+							   names[i], paths[i]);
 	}
 	return 0;
 }

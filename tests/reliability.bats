@@ -133,6 +133,30 @@ in_pids_cgroup() {
   run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --json "$TMP/hardlink" "$TMP/f"
   [ "$status" -eq 2 ]
   [ "$(md5sum < "$TMP/f")" = "$sum" ]
+  # watch --prom renames its page into place: over a target named NAME.prom it would replace the data file.
+  cp "$TMP/f" "$TMP/t.prom"
+  run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --prom "$TMP/t.prom" "$TMP/t.prom"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: --prom $TMP/t.prom is the target itself; write results to another file" ]
+  [ "$(md5sum < "$TMP/t.prom")" = "$sum" ]
+}
+
+@test "two outputs are never one file: --json, --raw and --prom each get their own" {
+  for args in "--json $TMP/o.jsonl --raw $TMP/o.jsonl" "--json $TMP/o.jsonl --raw $TMP/./o.jsonl"; do
+    # shellcheck disable=SC2086 # words on purpose
+    run bounded 20 "$IOBENCH" -q -n 1 $args "$TMP/f"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "iobench: --json and --raw name the same file ($TMP/"*"o.jsonl); give each its own" ]]
+    [ ! -e "$TMP/o.jsonl" ]
+  done
+  "$IOBENCH" -q -n 1 --json "$TMP/o.jsonl" "$TMP/f"
+  ln "$TMP/o.jsonl" "$TMP/o.prom"
+  run bounded 20 "$IOBENCH" watch -q --count 1 --interval 1 --period 1 --json "$TMP/o.jsonl" --prom "$TMP/o.prom" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: --json and --prom name the same file ($TMP/o.prom); give each its own" ]
+  [ "$(json_lines "$TMP/o.jsonl")" -eq 1 ]
+  # /dev/null twice is fine.
+  bounded 20 "$IOBENCH" -q -n 1 --json /dev/null --raw /dev/null "$TMP/f"
 }
 
 @test "SIGKILL during create leaves no file under the final name; a mostly-holes target is warned about" {
