@@ -66,6 +66,13 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res);
 
 /*
+ * A JSON string of any bytes: each byte that starts no valid UTF-8 sequence
+ * becomes U+FFFD, so a stray byte in a path or label never costs a line its
+ * metadata. NULL only on ENOMEM.
+ */
+json_t *output_json_text(const char *s);
+
+/*
  * Before a run: may path (--json, --raw) receive results? 0 when it does not
  * exist yet, is "-", or is a regular file or character device (/dev/null)
  * other than the target; -EISDIR; -EINVAL for a FIFO, socket or block

@@ -93,6 +93,11 @@ static json_t *text(const char *s)
 	return j;
 }
 
+json_t *output_json_text(const char *s)
+{
+	return text(s);
+}
+
 static json_t *json_str_or_null(const char *s)
 {
 	return s && *s ? text(s) : json_null();

@@ -490,3 +490,28 @@ strace_writer() {
   [ "$status" -eq 0 ]
   grep -q ' writers=2 ' "$(log_file)"
 }
+
+@test "verify never writes into its target, a FIFO or a folder, and a stray byte costs its line nothing (issue 17 siblings)" {
+  # Refused before the server is asked: nothing was verified, nothing written.
+  make_file "$TMP/t" 1M
+  sum=$(md5sum <"$TMP/t")
+  mkfifo "$TMP/p"
+  for out in "$TMP/t" "$TMP/p" "$TMP"; do
+    run timeout -s KILL 20 "$IOBENCH" durability verify --server 127.0.0.1:1 --json "$out" "$TMP/t"
+    [ "$status" -eq 2 ]
+    [[ $output == "iobench: --json $out"* ]]
+  done
+  [ "$(md5sum <"$TMP/t")" = "$sum" ]
+  run "$IOBENCH" durability verify --server 127.0.0.1:1 --label "$(printf 'a=b\nc')" "$TMP/t"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: bad --label: control character 0x0a in it; use printable text" ]
+  # A target path and a label that are not UTF-8: the line keeps every block.
+  start_server
+  bad="$TMP/d$(printf '\xff')"
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$bad"
+  run --separate-stderr "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" \
+    --label "k$(printf '\xfe')=v$(printf '\xff')" --json "$TMP/v.jsonl" "$bad"
+  [ "$status" -eq 0 ]
+  jq -e '.mode == "durability" and .target.path == "'"$TMP"'/d\ufffd" and .labels["k\ufffd"] == "v\ufffd"
+         and .durability.verdict == "ok" and .durability.writeTarget == "'"$TMP"'/d\ufffd"' "$TMP/v.jsonl"
+}
