@@ -117,6 +117,15 @@ path_without() {
   [ "$status" -eq 1 ]
   [ "$output" = "sweep-threads: jq not found; install jq (Debian: apt-get install jq)" ]
   [ ! -e out.jsonl ]
+  # An IOBENCH that names no program: said first, not as a bash error after the sweep.
+  for dry in "" --dry-run; do
+    # shellcheck disable=SC2086 # an empty word on purpose
+    run env IOBENCH="$BATS_TEST_TMPDIR/no-such-iobench" "$SWEEP_THREADS" $dry -q -d 1 --threads 1 --ops read4k \
+      --json out.jsonl data.bin
+    [ "$status" -eq 1 ]
+    [ "$output" = "sweep-threads: IOBENCH=$BATS_TEST_TMPDIR/no-such-iobench is not an executable; point it at an iobench binary, or unset it" ]
+    [ ! -e out.jsonl ]
+  done
   for args in "--threads 0" "--threads 1,0" "--threads 5000" "--ops ,," "--ops read4k," "--ops frob4k" "-d 0"; do
     # shellcheck disable=SC2086 # words on purpose
     run "$SWEEP_THREADS" --dry-run $args data.bin

@@ -219,6 +219,12 @@ _common_installed() {
 common_iobench() {
   local bin
   if [[ -n "${IOBENCH:-}" ]]; then
+    # A typo here would surface hours later as a bare bash error.
+    if ! command -v -- "$IOBENCH" >/dev/null; then
+      printf '%s: IOBENCH=%s is not an executable; point it at an iobench binary, or unset it\n' \
+        "$COMMON_PROG" "$IOBENCH" >&2
+      return 1
+    fi
     printf '%s\n' "$IOBENCH"
     return 0
   fi
