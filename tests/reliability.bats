@@ -184,7 +184,7 @@ in_pids_cgroup() {
   # create --force replaces a file only when the new one is complete.
   "$IOBENCH" create -q --force "$TMP/holes" 8M
   [ "$(stat -c %b "$TMP/holes")" -ge $((8 * 2048)) ]
-  [ -z "$(ls "$TMP" | grep partial || true)" ]
+  [ -z "$(find "$TMP" -maxdepth 1 -name "*partial*")" ]
 }
 
 @test "a JSON line that does not fit on the disk is not left half-written; the next one is whole" {
@@ -222,7 +222,7 @@ in_pids_cgroup() {
   rm "$MNT/fill"
   bounded 30 "$IOBENCH" -q -n 5 --raw "$MNT/raw.log" "$TMP/f"
   # Every line a header or a whole record: nothing glued together.
-  [ -z "$(grep -Ev '^(# [a-zA-Z]+: .*|op: read [0-9]+ 4096 [0-9]+ [0-9]+)$' "$MNT/raw.log")" ]
+  [ "$(grep -cEv '^(# [a-zA-Z]+: .*|op: read [0-9]+ 4096 [0-9]+ [0-9]+)$' "$MNT/raw.log" || true)" -eq 0 ]
   [ "$(grep -c '^# date: ' "$MNT/raw.log")" -eq 2 ]
   [ "$(grep -c '^op: ' "$MNT/raw.log" | tail -1)" -gt 5 ]
   umount "$MNT"
@@ -324,7 +324,7 @@ sanitized() {
   [ "$status" -eq 1 ]
   [ "$(grep -c . <<<"$output")" -eq 1 ]
   [ "$output" = "iobench: $TMP/bin:1: binary data, not a results file; rest of the file skipped" ]
-  for i in 1 2 3 4 5 6 7 8; do
+  for _ in 1 2 3 4 5 6 7 8; do
     head -c 64K /dev/urandom > "$TMP/rnd"
     run bounded 20 "$IOBENCH" report "$TMP/rnd"
     [ "$output" = "iobench: $TMP/rnd:1: binary data, not a results file; rest of the file skipped" ]
