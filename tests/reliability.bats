@@ -4,6 +4,7 @@
 # defect class it guards.
 
 load lib/core
+bats_require_minimum_version 1.5.0
 
 setup() {
   core_setup
@@ -255,6 +256,13 @@ in_pids_cgroup() {
   # Labels as another tool (or a hostile host) could write them.
   jq -c '.labels.cfg = "two\nlines \"q\" '"'"'s"' "$TMP/a.jsonl" > "$TMP/p.jsonl"
   jq -c '.labels.cfg = "`touch '"$TMP"'/ran`"' "$TMP/a.jsonl" >> "$TMP/p.jsonl"
+  # The text report shows them as '?': no escape sequence reaches the terminal, no row is split.
+  jq -c '.labels.cfg = "a\u001b[31mred\u0007"' "$TMP/a.jsonl" > "$TMP/e.jsonl"
+  run --separate-stderr bounded 20 "$IOBENCH" report --section groups "$TMP/p.jsonl" "$TMP/e.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(printf '%s' "$output" | tr -d '\n' | tr -d '[:print:]' | wc -c)" -eq 0 ]
+  [[ "$output" == *"cfg=two?lines \"q\" 's"* && "$output" == *"cfg=a?[31mred?"* ]]
+  [ "$(grep -c '^read,4K,4K' <<<"$output")" -eq 3 ]
   run bounded 60 "$IOBENCH" report --plot "$TMP/plot" "$TMP/p.jsonl"
   [ "$status" -eq 0 ]
   [ ! -e "$TMP/ran" ]
