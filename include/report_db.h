@@ -142,6 +142,10 @@ void rep_db_free(struct rep_db *db);
  */
 int rep_read_path(struct rep_db *db, const char *path);
 
+/* The longest line read; a longer one is reported as FILE:LINE and skipped. */
+#define REP_MAX_LINE (512u << 20)
+#define REP_MAX_LINE_TEXT "512 MiB"
+
 /* Read one stream already open (name is used in messages and as host fallback). */
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
 

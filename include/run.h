@@ -29,6 +29,9 @@ struct run_op {
 	int open_flags;      /* full flags passed to open() */
 };
 
+/* Most time buckets one run keeps (--duration / --bucket): a bound, so counts never wrap. */
+#define RUN_MAX_BUCKETS 1000000
+
 struct run_config {
 	const struct target_info *target;
 	const struct run_op *ops;
@@ -91,6 +94,18 @@ struct run_result {
  * 1 always); flushed writes add O_SYNC, or O_DSYNC when dsync.
  */
 int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *direct);
+
+/*
+ * Before the clock starts, what would make every operation of op fail:
+ * with O_DIRECT, a size or alignment that is not a multiple of the target's
+ * DIO alignment (512 when unknown); then real I/O on fd through buf (op size,
+ * suitably aligned) at offset 0 and at the second aligned offset: a read
+ * for reads, a write for writes, and for mixed ops a read and a write of
+ * the same bytes back (so a read-only device is caught before the run).
+ * Returns 0, or -errno with a one-line reason in err.
+ */
+int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t span, int fd, void *buf,
+		  char *err, size_t errlen);
 
 /*
  * Run. Returns 0 with *res filled (free it with run_result_free), or -errno

@@ -26,6 +26,8 @@
 #define RUNARGS_MAX_OPS 64
 #define RUNARGS_MAX_LABELS 64
 #define RUNARGS_MAX_COUNTS 256
+/* --rate: one op in 1000 s at the least; slower is no load at all. */
+#define RUNARGS_MIN_RATE 0.001
 #define RUNARGS_MAX_NOTES 64
 
 /* Whether to ask the EC2 instance metadata service for provisioning facts. */

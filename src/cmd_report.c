@@ -9,6 +9,7 @@
 
 #include "cmdline.h"
 #include "commands.h"
+#include "units.h"
 #include "report_db.h"
 #include "report_analyze.h"
 #include "report_plot.h"
@@ -120,10 +121,10 @@ static int parse_ns(const char *text, double *out)
 		const char *unit;
 		double scale;
 	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || errno || !(v >= 0) || isinf(v))
+	const char *end;
+	double v;
+	/* A plain decimal: no hex ("0x10"), no inf or nan. */
+	if (units_parse_decimal(text, &v, &end) != 0)
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (strcmp(end, units[i].unit) == 0) {
@@ -133,10 +134,12 @@ static int parse_ns(const char *text, double *out)
 	return -EINVAL;
 }
 
-/* --section LIST: names separated by commas (empty names are skipped). */
+/* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
 static int parse_section(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
+	if (arg[strspn(arg, ",")] == '\0')
+		return cmdline_usage_error("--section '%s' names no section; e.g. --section groups,instances", arg);
 	for (const char *tok = arg; *tok; tok += *tok == ',') {
 		size_t len = strcspn(tok, ",");
 		int sec = rep_section_find(tok, len);

@@ -161,6 +161,13 @@ static int probes_open(const struct watch_config *wc, struct watch_state *st, ch
 		}
 		p->req.len = op->spec.size;
 		p->nslots = (wc->span - op->spec.size) / op->spec.align + 1;
+		/* Random bytes from the start: the preflight may write them. */
+		struct prng fill;
+		prng_seed(&fill, wc->seed ^ 0x9f11, i);
+		prng_fill(&fill, p->req.buf, len);
+		int rc = run_preflight(wc->target, op, wc->span, p->eng.fd, p->req.buf, err, errlen);
+		if (rc < 0)
+			return rc;
 		result_reset(&st->results[i]);
 		st->order[i] = i;
 	}
@@ -263,7 +270,8 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		cpu[1] -= cpu0[1];
 		rc = emit(wc, st.results, start, elapsed, sig > 0, cpu);
 		if (rc < 0) {
-			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));
+			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path,
+				 rc == -EINVAL ? "not a regular file; give a file, or '-' for stdout" : strerror(-rc));
 			break;
 		}
 		if (!wc->quiet)

@@ -369,9 +369,9 @@ make_sweep() {
     [ -s "$out/$dat" ]
     grep -q "^set output '$name.png'" "$gp"
     grep -q "^set output '$name.svg'" "$gp"
-    grep -q '^set title "' "$gp"
-    grep -q '^set xlabel "' "$gp"
-    grep -q '^set ylabel "' "$gp"
+    grep -q "^set title '" "$gp"
+    grep -q "^set xlabel '" "$gp"
+    grep -q "^set ylabel '" "$gp"
     [ -s "$out/$name.png" ]
     [ "$(head -c 4 "$out/$name.png" | tail -c 3)" = PNG ]
     grep -q '<svg' "$out/$name.svg"

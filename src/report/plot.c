@@ -22,12 +22,15 @@ struct plotter {
 	char **names; /* charts written, rendered at the end */
 	size_t n, cap;
 	int failed;
+	bool lost;    /* the chart being written did not reach the disk (set by close_pair) */
 };
 
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s.%s", p->dir, name, ext);
+	if (strcmp(ext, "dat") == 0)
+		p->lost = false; /* a new chart */
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "iobench: %s: %s\n", path, strerror(errno));
@@ -38,6 +41,11 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 
 static void plot_done(struct plotter *p, const char *name)
 {
+	/* A chart whose files did not reach the disk is not rendered (and not blamed on gnuplot). */
+	if (p->lost) {
+		p->lost = false;
+		return;
+	}
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 16;
 		char **q = realloc(p->names, p->cap * sizeof(*q));
@@ -52,16 +60,27 @@ static void plot_done(struct plotter *p, const char *name)
 		p->n++;
 }
 
-/* A gnuplot double-quoted string. */
+/* s on one line: a control character (a newline in a label) becomes a space. */
+static void put_line(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/*
+ * A gnuplot single-quoted string: '' is its only escape, and unlike a
+ * double-quoted one it never runs `backquoted` commands, which a label or
+ * host name read from a result file could hold.
+ */
 static void gp_str(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
 }
 
 /* Common head: PNG first, the caller plots, gp_tail() re-plots as SVG. */
@@ -160,7 +179,9 @@ static int cmp_count_desc(const void *a, const void *b, void *arg)
 /* One histogram as percent of operations per bucket, x at the bucket's geometric middle in us. */
 static void dat_hist(FILE *f, const struct hist *h, const char *title)
 {
-	fprintf(f, "# %s\n# latency_us percent_of_ops\n", title);
+	fputs("# ", f);
+	put_line(f, title);
+	fputs("\n# latency_us percent_of_ops\n", f);
 	unsigned first = 0, last = HIST_NBUCKETS;
 	while (first < HIST_NBUCKETS && h->buckets[first] == 0)
 		first++;
@@ -172,12 +193,29 @@ static void dat_hist(FILE *f, const struct hist *h, const char *title)
 	fputs("\n\n", f);
 }
 
-static void close_pair(FILE *dat, FILE *gp)
+/* Close a chart's files; one that could not be written (a full disk) is said so and marks the chart lost. */
+static void close_one(struct plotter *p, FILE *f, const char *ext)
 {
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	if (!f)
+		return;
+	bool bad = ferror(f) != 0;
+	int e = bad ? EIO : 0;
+	if (fclose(f) != 0) {
+		bad = true;
+		e = errno;
+	}
+	if (bad && !p->lost)
+		fprintf(stderr, "iobench: %s: cannot write a chart's .%s file: %s\n", p->dir, ext, strerror(e));
+	if (bad) {
+		p->lost = true;
+		p->failed = 1;
+	}
+}
+
+static void close_pair(struct plotter *p, FILE *dat, FILE *gp)
+{
+	close_one(p, dat, "dat");
+	close_one(p, gp, "gp");
 }
 
 /* True when an earlier group j < i has the same signature and threads. */
@@ -223,7 +261,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 		snprintf(name, sizeof(name), "latency-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			break;
 		}
 		snprintf(title, sizeof(title), "Latency histogram: %s, %.0f threads%s", c->sig, c->threads,
@@ -240,7 +278,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what, k + 1 == n);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name);
 	}
 	free(pick);
@@ -297,7 +335,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 		snprintf(name, sizeof(name), "time-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(hv);
 			break;
 		}
@@ -313,7 +351,9 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *c = hv[k].c;
 			double med = cell_stat(c, true);
-			fprintf(dat, "# %s\n# seconds normalised_throughput ops_per_sec\n", c->host);
+			fputs("# ", dat);
+			put_line(dat, c->host);
+			fputs("\n# seconds normalised_throughput ops_per_sec\n", dat);
 			for (size_t t = 0; t < c->npts; t++)
 				fprintf(dat, "%.6g %.6g %.6g\n", c->pts[t].t - c->pts[0].t,
 					med > 0 ? c->pts[t].ops / med : 0, c->pts[t].ops);
@@ -321,7 +361,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 			gp_line(gp, name, k == 0, k, "1:2", "steps lw 1.5", c->host, k + 1 == n);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		free(hv);
 		plot_done(p, name);
 	}
@@ -352,7 +392,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	dat = plot_open(p, "threads", "dat");
 	gp = plot_open(p, "threads", "gp");
 	if (!dat || !gp) {
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		return;
 	}
 	gp_head(gp, "threads", "Throughput by thread count (mean per host; optimal = fewest within 5% of best)",
@@ -376,7 +416,9 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 			char what[400], title[480];
 			describe(what, sizeof(what), g[i].cells[0], false, true);
 			snprintf(title, sizeof(title), "%s (optimal %.0f)", what, thr[opt]);
-			fprintf(dat, "# %s\n# threads ops_per_sec optimal\n", title);
+			fputs("# ", dat);
+			put_line(dat, title);
+			fputs("\n# threads ops_per_sec optimal\n", dat);
 			for (size_t x = 0; x < n; x++)
 				fprintf(dat, "%.6g %.6g %d\n", thr[x], ops[x], x == opt);
 			fputs("\n\n", dat);
@@ -388,7 +430,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		i = j;
 	}
 	gp_tail(gp, "threads");
-	close_pair(dat, gp);
+	close_pair(p, dat, gp);
 	plot_done(p, "threads");
 }
 
@@ -422,7 +464,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 		snprintf(name, sizeof(name), "instances-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(rows);
 			break;
 		}
@@ -441,7 +483,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			gp_line(gp, name, q == 0, 0, using, "linespoints lw 2 pt 7 ps 0.6", names[q], q == 3);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		free(rows);
 		plot_done(p, name);
 	}
@@ -465,7 +507,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		snprintf(name, sizeof(name), "sizes-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			break;
 		}
 		describe(what, sizeof(what), g[i].cells[0], true, false);
@@ -494,7 +536,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		fprintf(gp, "plot '%s.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'p50 latency (us)', \\\n"
 			    "     '' index 0 using 1:3 axes x1y2 with linespoints lw 2 pt 5 title 'ops/s'\n", name);
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name);
 	}
 	free(idx);
@@ -512,7 +554,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		return;
 	FILE *dat = plot_open(p, "cost", "dat"), *gp = plot_open(p, "cost", "gp");
 	if (!dat || !gp) {
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		return;
 	}
 	const json_t *date = json_object_get(o->prices, "date");
@@ -535,7 +577,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	}
 	fprintf(gp, "plot 'cost.dat' using 2:xtic(1) title 'ops per $'\n");
 	gp_tail(gp, "cost");
-	close_pair(dat, gp);
+	close_pair(p, dat, gp);
 	plot_done(p, "cost");
 }
 

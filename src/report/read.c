@@ -361,6 +361,9 @@ struct reader {
 	unsigned long start;   /* first line of the document being gathered */
 	struct growbuf buf;
 	struct jv_doc doc;     /* to tell where a pretty-printed object ends */
+	char *in;              /* what was read from the stream and not yet made lines */
+	size_t in_len, in_pos;
+	bool sniffed;          /* the stream's first bytes were looked at for binary data */
 };
 
 static void skip_line(struct reader *r, unsigned long lineno, const char *what)
@@ -423,6 +426,75 @@ static void text_line(struct reader *r, const char *line, size_t n, size_t skip)
 	rep_pipe_doc(r->pipe, r->lineno, line + skip, n - skip);
 }
 
+#define IN_CHUNK (64u << 10)
+
+/* What next_line() found besides a line. */
+enum { LINE_END = 0, LINE_BINARY = -1, LINE_TOO_LONG = -2, LINE_NO_MEMORY = -3 };
+
+/*
+ * The next line of f (newline kept) into *line, NUL-terminated; returns its
+ * length, LINE_END, or: LINE_BINARY at a NUL byte or a control byte in the
+ * stream's first KiB (nothing more is read),
+ * LINE_TOO_LONG past REP_MAX_LINE or LINE_NO_MEMORY when it cannot be held
+ * (either way the line is read to its end and dropped, *dropped its bytes).
+ * Memory stays bounded whatever the stream holds (/dev/zero, no newline).
+ */
+static ssize_t next_line(struct reader *r, FILE *f, char **line, size_t *cap, size_t *dropped)
+{
+	size_t n = 0, total = 0;
+	ssize_t status = 0;
+	bool any = false;
+	for (;;) {
+		if (r->in_pos == r->in_len) {
+			r->in_pos = 0;
+			r->in_len = fread(r->in, 1, IN_CHUNK, f);
+			if (r->in_len == 0)
+				break;
+			/*
+			 * Results are text: a control byte in the first KiB means binary,
+			 * even when random bytes happen to start with a short clean "line".
+			 */
+			if (!r->sniffed && has_control(r->in, r->in_len < 1024 ? r->in_len : 1024))
+				return LINE_BINARY;
+			r->sniffed = true;
+		}
+		any = true;
+		const char *s = r->in + r->in_pos;
+		size_t avail = r->in_len - r->in_pos;
+		const char *nl = memchr(s, '\n', avail);
+		size_t take = nl ? (size_t)(nl - s) + 1 : avail;
+		if (memchr(s, '\0', take))
+			return LINE_BINARY;
+		r->in_pos += take;
+		total += take;
+		if (status == 0 && n + take > REP_MAX_LINE)
+			status = LINE_TOO_LONG;
+		if (status == 0 && n + take + 1 > *cap) {
+			size_t want = (n + take + 1) * 2 < REP_MAX_LINE + 1 ? (n + take + 1) * 2 : REP_MAX_LINE + 1;
+			char *p = realloc(*line, want);
+			if (p) {
+				*line = p;
+				*cap = want;
+			} else {
+				status = LINE_NO_MEMORY;
+			}
+		}
+		if (status == 0) {
+			memcpy(*line + n, s, take);
+			n += take;
+		}
+		if (nl)
+			break;
+	}
+	if (!any)
+		return LINE_END;
+	*dropped = total;
+	if (status != 0)
+		return status;
+	(*line)[n] = '\0';
+	return (ssize_t)n;
+}
+
 static void read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
 {
 	struct reader r = { .db = db, .pipe = db->pipe,
@@ -432,15 +504,28 @@ static void read_stream(struct rep_db *db, FILE *f, const char *name, bool expli
 	free(host);
 	jv_doc_init(&r.doc);
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, dropped = 0;
 	ssize_t n;
 	db->files++;
-	while ((n = getline(&line, &cap, f)) > 0) {
+	r.in = rep_realloc(NULL, IN_CHUNK);
+	while ((n = next_line(&r, f, &line, &cap, &dropped)) != LINE_END) {
 		r.lineno++;
-		if (memchr(line, '\0', (size_t)n) || (r.lineno == 1 && has_control(line, (size_t)n))) {
+		if (n == LINE_TOO_LONG || n == LINE_NO_MEMORY) {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "line of %zu bytes %s; skipped", dropped,
+				 n == LINE_TOO_LONG ? "is over the limit of " REP_MAX_LINE_TEXT : "does not fit in memory");
+			skip_line(&r, r.lineno, msg);
+			continue;
+		}
+		if (n == LINE_BINARY || (r.lineno == 1 && has_control(line, (size_t)n))) {
 			/* One message for a binary file, not one per "line" of it. */
 			skip_line(&r, r.lineno, "binary data, not a results file; rest of the file skipped");
 			break;
+		}
+		/* A byte-order mark some editors put first is not part of the JSON. */
+		if (r.lineno == 1 && n >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
+			memmove(line, line + 3, (size_t)n - 2);
+			n -= 3;
 		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
@@ -464,6 +549,7 @@ static void read_stream(struct rep_db *db, FILE *f, const char *name, bool expli
 	}
 	jv_doc_free(&r.doc);
 	free(r.buf.p);
+	free(r.in);
 	free(line);
 }
 
@@ -586,6 +672,13 @@ int rep_read_path(struct rep_db *db, const char *path)
 		if (db->diag)
 			fprintf(db->diag, "iobench: %s: %s\n", path, strerror(e));
 		return -e;
+	}
+	if (!S_ISDIR(st.st_mode) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		/* /dev/zero, a tty, a disk: never results, and some never end. A FIFO (<(cmd)) is read. */
+		db->warnings++;
+		if (db->diag)
+			fprintf(db->diag, "iobench: %s: a device or socket, not a results file; skipped\n", path);
+		return -EINVAL;
 	}
 	db->pipe = rep_pipe_new(db, jobs_of(db));
 	int rc = S_ISDIR(st.st_mode) ? read_folder(db, path, 0) : read_file(db, path, true);
