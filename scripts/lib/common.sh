@@ -8,18 +8,23 @@
 # still finds its libraries.) Sourcing defines functions and variables only:
 # no trap, no output, no command run.
 #
-# Messages:   common_log, common_warn, common_die (exit 1), common_die_usage
+# Messages:   common_log, common_progress (live progress, on a terminal
+#             only), common_warn, common_die (exit 1), common_die_usage
 #             (exit 2), common_need_cmd
 # Options:    common_parse_args (one parser for every script, driven by the
 #             script's usage block), common_usage (--help)
 # Side effects: common_run (run, or print with --dry-run), common_trap_exit
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
-# Locations:  common_iobench (the iobench binary), common_data_file (files of
+# Files:      common_json_update (a JSON file rewritten atomically, locked),
+#             common_valid_id (run ids and host names: safe folder names)
+# Locations:  common_iobench (the iobench binary), common_iobench_static (its
+#             static build, for other hosts), common_data_file (files of
 #             share/), common_results_dir
 #
 # Installed copies find the binary and share/ through paths.sh, a file beside
 # this one written at install time (none in the source tree), which may set
 #   IOBENCH_BIN=/usr/local/bin/iobench
+#   IOBENCH_STATIC_BIN=/usr/local/libexec/iobench/iobench-static
 #   IOBENCH_DATADIR=/usr/local/share/iobench
 
 # The script's name, for messages.
@@ -40,6 +45,13 @@ COMMON_ROOT=$(cd "$COMMON_LIB_DIR/../.." && pwd)
 # common_log MESSAGE...: progress on stderr (silent after -q).
 common_log() {
   [[ "$COMMON_QUIET" == 1 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
+}
+
+# common_progress MESSAGE...: where a long step is ("run 3/6 on 4 hosts"),
+# on stderr when it is a terminal and not after -q: a log file or a pipe
+# gets none of these (messages that matter afterwards use common_log).
+common_progress() {
+  [[ "$COMMON_QUIET" == 1 || ! -t 2 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
 }
 
 # common_warn MESSAGE...: a warning on stderr, always shown.
@@ -200,6 +212,34 @@ _common_run_on_exit() {
   exit "$rc"
 }
 
+# ---- files ----
+
+# common_json_update FILE FILTER [JQ-ARGS...]: apply a jq filter to the JSON
+# file FILE in place. Atomic (a reader or a crash sees the old or the new
+# file, never half of one: temp file and rename) and locked (background jobs
+# may update it at once: flock on the folder, as the file itself is
+# replaced). Fails, leaving FILE as it was, when jq does.
+common_json_update() {
+  local file=$1 filter=$2 dir tmp
+  shift 2
+  dir=$(dirname "$file")
+  tmp=$file.tmp.$BASHPID
+  (
+    flock 9
+    jq "$@" "$filter" "$file" >"$tmp" && mv "$tmp" "$file"
+  ) 9<"$dir" || {
+    rm -f "$tmp"
+    return 1
+  }
+}
+
+# common_valid_id TEXT: succeeds when TEXT can name a folder of results (a
+# run id, a host name): letters, digits, . _ - and not starting with a dot
+# (no "..", no hidden folders, no path).
+common_valid_id() {
+  [[ "$1" =~ ^[A-Za-z0-9_-][A-Za-z0-9._-]*$ ]]
+}
+
 # ---- locations ----
 
 # _common_installed VAR: VAR as paths.sh (written at install time beside
@@ -236,6 +276,29 @@ common_iobench() {
     return 0
   fi
   printf '%s: no iobench binary; build it (make), install it, or set IOBENCH\n' "$COMMON_PROG" >&2
+  return 1
+}
+
+# common_iobench_static: print the static iobench build (runs on any x86-64
+# Linux, whatever its C library: what goes to other hosts): $IOBENCH_STATIC
+# if set; else the source tree's ./iobench-static (make static); else
+# IOBENCH_STATIC_BIN of paths.sh. Fails with a message when there is none.
+common_iobench_static() {
+  local bin
+  if [[ -n "${IOBENCH_STATIC:-}" ]]; then
+    printf '%s\n' "$IOBENCH_STATIC"
+    return 0
+  fi
+  if [[ -x "$COMMON_ROOT/iobench-static" && -f "$COMMON_ROOT/iobench-static" ]]; then
+    printf '%s\n' "$COMMON_ROOT/iobench-static"
+    return 0
+  fi
+  bin=$(_common_installed IOBENCH_STATIC_BIN)
+  if [[ -n "$bin" && -x "$bin" ]]; then
+    printf '%s\n' "$bin"
+    return 0
+  fi
+  printf '%s: no static iobench (iobench-static); build it with make static (and make install), set IOBENCH_STATIC, or ship the dynamic build with --dynamic (the hosts must then run this OS)\n' "$COMMON_PROG" >&2
   return 1
 }
 
