@@ -9,7 +9,7 @@
 # no trap, no output, no command run.
 #
 # Messages:   common_log, common_progress (live progress, on a terminal
-#             only), common_warn, common_die (exit 1), common_die_usage
+#             only; common_eta, common_eta_text, common_seconds), common_warn, common_die (exit 1), common_die_usage
 #             (exit 2), common_need_cmd
 # Options:    common_parse_args (one parser for every script, driven by the
 #             script's usage block), common_usage (--help)
@@ -52,6 +52,38 @@ common_log() {
 # gets none of these (messages that matter afterwards use common_log).
 common_progress() {
   [[ "$COMMON_QUIET" == 1 || ! -t 2 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
+}
+
+# common_seconds DURATION: whole seconds in an iobench duration (60, 90s,
+# 5m, 1h; a fraction counts as its whole part); 60 when it is none of these.
+common_seconds() {
+  local n=60
+  if [[ "$1" =~ ^([0-9]+)(\.[0-9]*)?([smh]?)$ ]]; then
+    n=$((10#${BASH_REMATCH[1]}))
+    case ${BASH_REMATCH[3]} in
+      m) n=$((n * 60)) ;;
+      h) n=$((n * 3600)) ;;
+    esac
+  fi
+  echo "$n"
+}
+
+# common_eta I N START EACH: "ETA 4 min" (or "ETA 40 s") before step I of N
+# of a loop that began at $SECONDS START: the steps left take as long as
+# those so far took on average (EACH seconds each before the first is done).
+common_eta() {
+  local i=$1 n=$2 start=$3 each=$4
+  ((i <= 1)) || each=$(((SECONDS - start) / (i - 1)))
+  common_eta_text $(((n - i + 1) * each))
+}
+
+# common_eta_text SECONDS: "ETA 4 min", or "ETA 40 s" under two minutes.
+common_eta_text() {
+  if (($1 >= 120)); then
+    echo "ETA $((($1 + 30) / 60)) min"
+  else
+    echo "ETA $1 s"
+  fi
 }
 
 # common_warn MESSAGE...: a warning on stderr, always shown.
