@@ -218,12 +218,16 @@ common_run() {
 # with common_on_exit run, last registered first; Ctrl-C exits 130 and TERM
 # 143 (also after a child that handled the signal itself, such as iobench).
 # The commands' own failures are reported, not fatal.
+# COMMON_INTERRUPTED is 130 after Ctrl-C, 143 after TERM (else 0), for
+# cleanups that say less about an interrupt than about a failure.
 _COMMON_ON_EXIT=()
 _COMMON_TRAPPED=0
+# shellcheck disable=SC2034 # read by the sourcing scripts' cleanups
+COMMON_INTERRUPTED=0
 common_trap_exit() {
   trap _common_run_on_exit EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  trap 'COMMON_INTERRUPTED=130; exit 130' INT
+  trap 'COMMON_INTERRUPTED=143; exit 143' TERM
   _COMMON_TRAPPED=1
 }
 
