@@ -9,7 +9,7 @@ endif
 -include config.mk
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
 	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(LIBS)
@@ -17,6 +17,10 @@ ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(LIBS)
 SRC = $(wildcard src/*.c)
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))
 LIB_OBJ = $(filter-out build/main.o,$(OBJ))
+# The report (src/report/) is an archive of its own: it needs only these of the rest.
+REPORT_SRC = $(wildcard src/report/*.c)
+REPORT_OBJ = $(patsubst src/%.c,build/%.o,$(REPORT_SRC))
+REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
@@ -27,29 +31,53 @@ TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC)
 
 all: iobench
 
-iobench: $(OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(ALL_LIBS)
+iobench: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) build/libreport.a $(ALL_LIBS)
 
 # One binary that runs on any x86-64 Linux of the last decade, whatever its C
 # library: scripts/fleet-run ships it to the hosts by default.
 static: iobench-static
-iobench-static: $(OBJ)
-	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) $(ALL_LIBS) -lpthread
+iobench-static: $(OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) build/libreport.a $(ALL_LIBS) -lpthread
 
 build/%.o: src/%.c config.mk | build
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The commit the binary is built from: in a git checkout of this tree, HEAD
+# (with -dirty when tracked files changed); in a `make dist` tarball, the
+# commit it was made from; else none. Rewritten only when it changes.
+build/version.o: build/gen/commit.h
+build/gen/commit.h: FORCE
+	@$(MKDIR_P) build/gen; \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
+		c=$$(git rev-parse --short HEAD 2>/dev/null); \
+		[ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || c="$$c-dirty"; \
+	elif [ -f .dist-commit ]; then c="$$(cat .dist-commit), release tarball"; else c=; fi; \
+	printf '#define IOBENCH_COMMIT "%s"\n' "$$c" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+build/report/%.o: src/report/%.c config.mk | build/report
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 build/libiobench.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
+build/libreport.a: $(REPORT_OBJ)
+	rm -f $@ && ar rcs $@ $(REPORT_OBJ)
+
 build/tests/%: tests/unit/%.c tests/unit/check.h build/libiobench.a | build/tests
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libiobench.a $(ALL_LDFLAGS) $(ALL_LIBS)
+
+# The report's tests link the report archive and only what it may need: the link
+# fails if the report starts to depend on more of the benchmark.
+build/tests/test_report_%: tests/unit/test_report_%.c tests/unit/check.h build/libreport.a $(REPORT_NEEDS) | build/tests
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libreport.a $(REPORT_NEEDS) $(ALL_LDFLAGS) $(ALL_LIBS)
 
 # LD_PRELOAD helpers for fault-injection tests; never linked into iobench.
 build/tests/%.so: tests/helpers/%.c | build/tests
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
 
-build build/tests:
+build build/tests build/report:
 	$(MKDIR_P) $@
 
 unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
@@ -84,11 +112,11 @@ check-sanitizers:
 # libFuzzer targets (clang): build/fuzz/fuzz_*; run them with tests/fuzz/run.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
-FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC))
+FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC)) $(REPORT_SRC)
 fuzz: $(FUZZ_BIN)
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) | build
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) build/gen/commit.h | build
 	$(MKDIR_P) build/fuzz
-	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude $(JANSSON_CFLAGS) $(URING_CFLAGS) \
+	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen $(JANSSON_CFLAGS) $(URING_CFLAGS) \
 		-g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRC) $(ALL_LIBS)
 
 # Installed layout (one prefix, default /usr/local):
@@ -144,6 +172,8 @@ configure-check:
 	@stray=$$(find . \( -path ./.git -o -path ./build -o -path ./.ci/venv -o -path ./tests/.tmp \) -prune \
 		-o \( $(STRAY) \) -print); \
 	if [ -n "$$stray" ]; then echo "stray backup files in the tree (delete them):" $$stray >&2; exit 1; fi
+	@marks=$$(grep -rlE --exclude-dir=.git --exclude-dir=build --exclude-dir=venv '^(<<<<<<<|>>>>>>>) ' . || true); \
+	if [ -n "$$marks" ]; then echo "merge conflict markers left in:" $$marks >&2; exit 1; fi
 
 # A release tarball with configure inside, made from what git tracks.
 DIST = iobench-$(VERSION)
@@ -163,6 +193,7 @@ distcheck: dist
 	rm -rf build/distcheck && $(MKDIR_P) build/distcheck
 	tar -C build/distcheck -xzf $(DIST).tar.gz
 	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-quick
+	build/distcheck/$(DIST)/iobench --version | grep -qF "(commit $$(cat build/distcheck/$(DIST)/.dist-commit), release tarball)"
 	cd build/distcheck/$(DIST) && $(MAKE) -s install DESTDIR=$(CURDIR)/build/distcheck/stage && \
 		$(MAKE) -s uninstall DESTDIR=$(CURDIR)/build/distcheck/stage
 	@left=$$(find build/distcheck/stage -type f -o -type l); \
@@ -179,4 +210,4 @@ distclean: clean
 	rm -f config.mk config.log config.status
 	rm -rf autom4te.cache
 
--include $(OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d)

@@ -3,7 +3,8 @@
  *
  * The worker loop queues requests with submit() and collects them with
  * reap(); it never knows which engine runs underneath. A new engine is one
- * new file with a struct engine_ops and an entry in engine_find().
+ * new file with a struct engine_ops, its extern declaration below and a row
+ * in engines[] (engine.c), which engine_find() and engine_names() read.
  *
  * An engine instance belongs to one thread: nothing here is thread-safe,
  * and nothing is meant to be.
@@ -75,10 +76,13 @@ struct engine {
  */
 bool engine_settle(struct io_req *r, long res);
 
+/* fdatasync(fd), retried on EINTR: 0 or -errno. For engines that sync synchronously. */
+int engine_fdatasync(int fd);
+
 /* The ops table for name ("sync"), or NULL when unknown or not built in. */
 const struct engine_ops *engine_find(const char *name);
 
-/* Comma-separated names of the engines built in, for --help and errors. */
+/* Comma-separated names of the engines built in ("sync, libaio, io_uring"), for errors. */
 const char *engine_names(void);
 
 /* Why a known engine is missing from this build (NULL if it is built in or unknown). */

@@ -5,6 +5,7 @@
 #ifndef IOBENCH_OUTPUT_H
 #define IOBENCH_OUTPUT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "run.h"
@@ -14,11 +15,39 @@ struct run_meta {
 	const char *command_line;
 	const char *const *labels; /* "key=value" strings */
 	size_t nlabels;
+	const char *host;          /* "host": the name given (--host, IMDS); NULL: gethostname() */
+	const json_t *provision;   /* "provision" object; NULL: none */
+	const char *const *notes;  /* "notes": "key=value" strings */
+	size_t nnotes;
 	unsigned threads;          /* this run's --threads count */
 	bool seed_given;
 	const char *mode;          /* "watch" for probe lines, NULL for runs */
 	double interval_s;         /* watch: seconds between probe rounds */
 };
+
+/*
+ * How a result line's numbers were taken: everything it records besides the
+ * measurements (struct run_result). A run fills it from its run_config
+ * (output_run_of); `iobench watch` fills it for each period.
+ */
+struct output_run {
+	const struct target_info *target;
+	uint64_t span;             /* offsets fell in [0, span) */
+	const struct run_op *ops;  /* as many as the result has, in its order */
+	size_t nops;
+	const char *engine;        /* the engine's name: "sync", "libaio", "io_uring" */
+	unsigned iodepth;
+	uint64_t runtime_ns;       /* "runtime": the run's duration, or a watch period */
+	uint64_t bucket_ns;        /* "bucketDuration" */
+	uint64_t max_ops;          /* per-thread op limit; 0 = none */
+	uint64_t seed;
+	double rate;               /* --rate: IOPS asked per op; 0 = closed loop */
+	bool raw;                  /* a --raw log was kept: "rawDropped" is recorded */
+	const struct run_meta *meta;
+};
+
+/* What a run's line records, from its configuration. */
+struct output_run output_run_of(const struct run_config *cfg, const struct run_meta *meta);
 
 /* Percentiles reported everywhere, as fractions and as JSON keys. */
 #define OUTPUT_NPCT 6
@@ -26,15 +55,13 @@ extern const double output_pct[OUTPUT_NPCT];
 extern const char *const output_pct_key[OUTPUT_NPCT];
 
 /*
- * The run as one line of JSON (no trailing newline), malloc'd; NULL on
- * ENOMEM.
+ * The run (or watch period) as one line of JSON (no trailing newline),
+ * malloc'd; NULL on ENOMEM. res->ops[i] is the result of run->ops[i].
  */
-char *output_json_line(const struct run_config *cfg, const struct run_result *res,
-		       const struct run_meta *meta);
+char *output_json_line(const struct output_run *run, const struct run_result *res);
 
 /* Human summary: a header line, one row per operation, and warnings. */
-void output_summary(FILE *f, const struct run_config *cfg, const struct run_result *res,
-		    const struct run_meta *meta);
+void output_summary(FILE *f, const struct output_run *run, const struct run_result *res);
 
 /*
  * Append line plus a newline to path with one write() and an fsync, so

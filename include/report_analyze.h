@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "report.h"
+#include "report_db.h"
 #include "report_table.h"
 
 struct rep_group {
@@ -56,8 +56,14 @@ enum rep_section {
 	SEC_COUNT
 };
 
-/* Section keys ("groups", "instances", "badApples", ...), indexed by enum rep_section. */
-extern const char *const rep_section_names[SEC_COUNT];
+/* A section's key: "groups", "instances", "badApples", ... (--section, JSON, CSV). */
+const char *rep_section_name(enum rep_section s);
+
+/* What a section shows, for --help ('\n' starts a continuation line). */
+const char *rep_section_help(enum rep_section s);
+
+/* The section whose key is name[0..len), or -1. */
+int rep_section_find(const char *name, size_t len);
 
 struct rep_opts {
 	bool merge_hosts;      /* groups/modes/durability across hosts instead of per host */

@@ -16,7 +16,7 @@
 #ifndef IOBENCH_REPORT_PLOT_H
 #define IOBENCH_REPORT_PLOT_H
 
-#include "report.h"
+#include "report_db.h"
 #include "report_analyze.h"
 
 /*

@@ -53,6 +53,9 @@ void table_row(struct table *t, ...);
 
 void table_free(struct table *t);
 
+/* Index of the column whose key is key, or -1. */
+int table_col(const struct table *t, const char *key);
+
 /* Title, blank-free aligned columns, a blank line after. Nothing for an empty table. */
 void table_print_text(const struct table *t, FILE *out);
 

@@ -1,9 +1,9 @@
 /*
  * run.h - one complete benchmark run: open, start threads, wait, stop, merge.
  *
- * The caller blocks SIGINT, SIGTERM and SIGHUP in the calling thread before
- * run_execute() (so every worker inherits the mask); run_execute() waits for
- * them with sigtimedwait() and treats one as "stop now, keep the results".
+ * The caller blocks the stop signals (signals.h) in the calling thread before
+ * run_execute(), so every worker inherits the mask; run_execute() waits for
+ * them and treats one as "stop now, keep the results".
  */
 #ifndef IOBENCH_RUN_H
 #define IOBENCH_RUN_H
@@ -92,8 +92,5 @@ int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *
 int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen);
 
 void run_result_free(struct run_result *res);
-
-/* Block SIGINT, SIGTERM and SIGHUP in the calling thread and store them in set. */
-void run_block_stop_signals(sigset_t *set);
 
 #endif

@@ -1,22 +1,18 @@
-/* create.c - random-filled data files, and the `iobench create` command. */
+/* create.c - random-filled data files (the library behind `iobench create` and --size). */
 #include "create.h"
 #include "clock.h"
-#include "commands.h"
 #include "prng.h"
-#include "run.h"
+#include "signals.h"
 #include "units.h"
-#include "worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define CHUNK (4u << 20)
@@ -110,10 +106,10 @@ static void show_bar(uint64_t done, uint64_t total, double elapsed)
 	fflush(stderr);
 }
 
-int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
+/* Create path (or truncate it with force) and reserve size bytes: a full disk fails now, not after minutes. */
+static int open_reserved(const char *path, uint64_t size, bool force, const char *human, char *err, size_t errlen)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (o->force ? O_TRUNC : O_EXCL);
-	int fd = open(path, flags, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
 	if (fd < 0) {
 		int e = errno;
 		struct stat st;
@@ -133,9 +129,6 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		snprintf(err, errlen, "%s: not a regular file; create makes data files (devices need no create)", path);
 		return -EINVAL;
 	}
-	char human[32];
-	units_format_size(human, sizeof(human), size);
-	/* Reserve the space first: a full disk fails now, not after minutes of writing. */
 	int rc = posix_fallocate(fd, 0, (off_t)size);
 	if (rc == ENOSPC || rc == EFBIG) {
 		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
@@ -144,66 +137,86 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 		unlink(path);
 		return -rc;
 	}
+	return fd;
+}
 
+/*
+ * Wait for started filler threads to finish (the bar every 200 ms when tty).
+ * Returns the stop signal that cut it short, or 0.
+ */
+static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned started, bool tty, uint64_t t0)
+{
+	uint64_t next_bar = t0 + 200000000ULL;
+	int sig = 0;
+	while (atomic_load(&f->written) < f->size && !atomic_load(&f->error)) {
+		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
+		sig = signals_wait(o->stop_signals, 10000000ULL);
+		if (sig > 0) {
+			atomic_store(&f->stop, true);
+			break;
+		}
+		uint64_t now = clock_now_ns();
+		if (tty && now >= next_bar) {
+			show_bar(atomic_load(&f->written), f->size, (double)(now - t0) / 1e9);
+			next_bar = now + 200000000ULL;
+		}
+		/* All threads gone without finishing means they hit an error. */
+		if (atomic_load(&f->next) >= f->nchunks + started)
+			break;
+	}
+	return sig;
+}
+
+/* Fill f's file from nthreads threads. 0, -EINTR (a stop signal), or -errno. */
+static int fill(struct filler *f, const struct create_opts *o, unsigned nthreads)
+{
+	struct filler_thread *ts = calloc(nthreads, sizeof(*ts));
+	if (!ts)
+		return -ENOMEM;
+	unsigned started = 0;
+	for (; started < nthreads; started++) {
+		ts[started] = (struct filler_thread){ .f = f, .index = started };
+		if (pthread_create(&ts[started].tid, NULL, filler_main, &ts[started]) != 0)
+			break;
+	}
+	if (started == 0) {
+		free(ts);
+		return -EAGAIN;
+	}
+	bool tty = o->progress && isatty(STDERR_FILENO);
+	uint64_t t0 = clock_now_ns();
+	int sig = wait_fillers(f, o, started, tty, t0);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ts[i].tid, NULL);
+	free(ts);
+	if (tty) {
+		show_bar(atomic_load(&f->written), f->size, (double)(clock_now_ns() - t0) / 1e9);
+		fputc('\n', stderr);
+	}
+	int rc = atomic_load(&f->error);
+	if (sig > 0)
+		rc = -EINTR;
+	else if (rc == 0 && atomic_load(&f->written) != f->size)
+		rc = -EIO;
+	return rc;
+}
+
+int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
+{
+	char human[32];
+	units_format_size(human, sizeof(human), size);
+	int fd = open_reserved(path, size, o->force, human, err, errlen);
+	if (fd < 0)
+		return fd;
 	struct filler f = { .fd_buffered = fd, .size = size, .seed = o->seed };
 	f.nchunks = (size + CHUNK - 1) / CHUNK;
 	f.fd_direct = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	unsigned nthreads = o->threads ? o->threads : DEFAULT_THREADS;
 	if (nthreads > f.nchunks)
 		nthreads = f.nchunks ? (unsigned)f.nchunks : 1;
-	struct filler_thread *ts = calloc(nthreads, sizeof(*ts));
-	if (!ts) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	unsigned started = 0;
-	for (; started < nthreads; started++) {
-		ts[started] = (struct filler_thread){ .f = &f, .index = started };
-		if (pthread_create(&ts[started].tid, NULL, filler_main, &ts[started]) != 0)
-			break;
-	}
-	if (started == 0) {
-		rc = -EAGAIN;
-		free(ts);
-		goto out;
-	}
-	bool tty = o->progress && isatty(STDERR_FILENO);
-	uint64_t t0 = clock_now_ns(), next_bar = t0 + 200000000ULL;
-	int sig = 0;
-	while (atomic_load(&f.written) < size && !atomic_load(&f.error)) {
-		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
-		struct timespec ts_wait = { .tv_sec = 0, .tv_nsec = 10000000 };
-		sig = o->stop_signals ? sigtimedwait(o->stop_signals, NULL, &ts_wait) : -1;
-		if (!o->stop_signals)
-			nanosleep(&ts_wait, NULL);
-		if (sig > 0) {
-			atomic_store(&f.stop, true);
-			break;
-		}
-		uint64_t now = clock_now_ns();
-		if (tty && now >= next_bar) {
-			show_bar(atomic_load(&f.written), size, (double)(now - t0) / 1e9);
-			next_bar = now + 200000000ULL;
-		}
-		/* All threads gone without finishing means they hit an error. */
-		if (atomic_load(&f.next) >= f.nchunks + started)
-			break;
-	}
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(ts[i].tid, NULL);
-	free(ts);
-	if (tty) {
-		show_bar(atomic_load(&f.written), size, (double)(clock_now_ns() - t0) / 1e9);
-		fputc('\n', stderr);
-	}
-	rc = atomic_load(&f.error);
-	if (sig > 0)
-		rc = -EINTR;
-	else if (rc == 0 && atomic_load(&f.written) != size)
-		rc = -EIO;
+	int rc = fill(&f, o, nthreads);
 	if (rc == 0 && fsync(fd) != 0)
 		rc = -errno;
-out:
 	if (f.fd_direct >= 0)
 		close(f.fd_direct);
 	if (close(fd) != 0 && rc == 0)
@@ -219,85 +232,4 @@ out:
 			snprintf(err, errlen, "%s: write failed: %s; partial file removed", path, strerror(-rc));
 	}
 	return rc;
-}
-
-static const char create_usage[] =
-	"usage: iobench create [OPTIONS] FILE SIZE\n"
-	"\n"
-	"Fill FILE with SIZE random bytes (e.g. 1G, 80G, 512M) using large O_DIRECT\n"
-	"writes from several threads, then fsync. Shows progress on a terminal.\n"
-	"\n"
-	"  -f, --force        overwrite FILE if it exists\n"
-	"  -t, --threads N    writer threads (default 4)\n"
-	"      --seed N       seed for the random data (default: from the clock)\n"
-	"  -q, --quiet        no progress bar\n"
-	"  -h, --help         this help\n";
-
-int cmd_create(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct create_opts o = { .progress = true, .seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) };
-	uint64_t v;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ft:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			o.force = true;
-			break;
-		case 't':
-			if (units_parse_u64(optarg, 1, 256, &v) < 0) {
-				fprintf(stderr, "iobench: create: bad --threads '%s'; use 1 to 256\n", optarg);
-				return EXIT_USAGE;
-			}
-			o.threads = (unsigned)v;
-			break;
-		case 'S':
-			if (units_parse_u64(optarg, 0, UINT64_MAX, &v) < 0) {
-				fprintf(stderr, "iobench: create: bad --seed '%s'; use a whole number\n", optarg);
-				return EXIT_USAGE;
-			}
-			o.seed = v;
-			break;
-		case 'q':
-			o.progress = false;
-			break;
-		case 'h':
-			fputs(create_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "iobench: create: see 'iobench create --help'\n");
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "iobench: create needs FILE and SIZE, e.g. 'iobench create data.bin 10G'\n");
-		return EXIT_USAGE;
-	}
-	const char *path = argv[optind];
-	uint64_t size;
-	int rc = units_parse_size(argv[optind + 1], &size);
-	if (rc < 0 || size == 0) {
-		fprintf(stderr, "iobench: create: bad size '%s'; use e.g. 512M, 10G (binary units)\n",
-			argv[optind + 1]);
-		return EXIT_USAGE;
-	}
-	sigset_t sigs;
-	run_block_stop_signals(&sigs);
-	o.stop_signals = &sigs;
-	char err[512];
-	rc = create_file(path, size, &o, err, sizeof(err));
-	if (rc == 0)
-		return EXIT_OK;
-	fprintf(stderr, "iobench: %s\n", err);
-	if (rc == -EINTR)
-		return EXIT_INTERRUPTED;
-	return EXIT_RUNTIME;
 }

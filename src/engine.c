@@ -2,7 +2,9 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct engine_ops *const engines[] = {
 	&engine_sync_ops,
@@ -22,11 +24,14 @@ const struct engine_ops *engine_find(const char *name)
 
 const char *engine_names(void)
 {
-#ifdef HAVE_LIBURING
-	return "sync, libaio, io_uring";
-#else
-	return "sync, libaio";
-#endif
+	static char names[128];
+	if (names[0] == '\0') {
+		size_t len = 0;
+		for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+						engines[i]->name);
+	}
+	return names;
 }
 
 const char *engine_missing_reason(const char *name)
@@ -37,6 +42,15 @@ const char *engine_missing_reason(const char *name)
 #endif
 	(void)name;
 	return NULL;
+}
+
+int engine_fdatasync(int fd)
+{
+	int rc;
+	do
+		rc = fdatasync(fd);
+	while (rc != 0 && errno == EINTR);
+	return rc == 0 ? 0 : -errno;
 }
 
 bool engine_settle(struct io_req *r, long res)

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <libaio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 struct aio_state {
 	io_context_t ctx;
@@ -48,11 +47,7 @@ static int aio_init(struct engine *e)
 
 static void sync_fdatasync(struct engine *e, struct aio_state *s, struct io_req *r)
 {
-	int rc;
-	do
-		rc = fdatasync(e->fd);
-	while (rc != 0 && errno == EINTR);
-	r->result = rc == 0 ? 0 : -errno;
+	r->result = engine_fdatasync(e->fd);
 	e->sync_fallbacks++;
 	s->ready[s->nready++] = r;
 }

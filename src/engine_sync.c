@@ -71,15 +71,7 @@ static int sync_submit(struct engine *e, struct io_req *r)
 	struct sync_state *s = e->priv;
 	if (s->ndone >= (e->depth ? e->depth : 1))
 		return -EAGAIN;
-	if (r->kind == IO_FDATASYNC) {
-		int rc;
-		do
-			rc = fdatasync(e->fd);
-		while (rc != 0 && errno == EINTR);
-		r->result = rc == 0 ? 0 : -errno;
-	} else {
-		r->result = transfer(e->fd, r);
-	}
+	r->result = r->kind == IO_FDATASYNC ? engine_fdatasync(e->fd) : transfer(e->fd, r);
 	s->done[s->ndone++] = r;
 	if (s->ndone > e->max_inflight)
 		e->max_inflight = s->ndone;

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "hist_json.h"
 #include "units.h"
+#include "version.h"
 
 #include <fcntl.h>
 #include <errno.h>
@@ -37,14 +38,24 @@ static json_t *json_str_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-static json_t *target_json(const struct run_config *cfg)
+struct output_run output_run_of(const struct run_config *cfg, const struct run_meta *meta)
 {
-	const struct target_info *t = cfg->target;
+	return (struct output_run){
+		.target = cfg->target, .span = cfg->span, .ops = cfg->ops, .nops = cfg->nops,
+		.engine = cfg->engine->name, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
+		.runtime_ns = cfg->duration_ns, .bucket_ns = cfg->bucket_ns, .max_ops = cfg->max_ops,
+		.seed = cfg->seed, .rate = cfg->rate, .raw = cfg->raw != NULL, .meta = meta,
+	};
+}
+
+static json_t *target_json(const struct output_run *run)
+{
+	const struct target_info *t = run->target;
 	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "path", t->path,
 			 "type", t->is_block ? "block" : "file",
 			 "size", (json_int_t)t->size,
-			 "span", (json_int_t)cfg->span,
+			 "span", (json_int_t)run->span,
 			 "filesystem", json_str_or_null(t->fstype),
 			 "device", json_str_or_null(t->device),
 			 "rotational", t->rotational < 0 ? json_null() : json_boolean(t->rotational),
@@ -146,21 +157,28 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 	return j;
 }
 
-char *output_json_line(const struct run_config *cfg, const struct run_result *res,
-		       const struct run_meta *meta)
+/* "key=value" strings as one object of strings (labels, notes). */
+static json_t *kv_object(const char *const *kv, size_t n)
 {
+	json_t *obj = json_object();
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(kv[i], '=');
+		char key[256];
+		size_t len = (size_t)(eq - kv[i]);
+		snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), kv[i]);
+		json_object_set_new(obj, key, json_string(eq + 1));
+	}
+	return obj;
+}
+
+char *output_json_line(const struct output_run *run, const struct run_result *res)
+{
+	const struct run_meta *meta = run->meta;
 	json_t *ops = json_array();
 	for (size_t i = 0; i < res->nops; i++)
-		json_array_append_new(ops, op_json(&cfg->ops[i], &res->ops[i], res->elapsed_s, cfg->rate));
+		json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate));
 
-	json_t *labels = json_object();
-	for (size_t i = 0; i < meta->nlabels; i++) {
-		const char *eq = strchr(meta->labels[i], '=');
-		char key[256];
-		size_t n = (size_t)(eq - meta->labels[i]);
-		snprintf(key, sizeof(key), "%.*s", (int)(n < sizeof(key) ? n : sizeof(key) - 1), meta->labels[i]);
-		json_object_set_new(labels, key, json_string(eq + 1));
-	}
+	json_t *labels = kv_object(meta->labels, meta->nlabels);
 	struct utsname u;
 	char host[256] = "";
 	if (uname(&u) != 0)
@@ -168,41 +186,48 @@ char *output_json_line(const struct run_config *cfg, const struct run_result *re
 	gethostname(host, sizeof(host) - 1);
 
 	json_t *root = json_pack("{s:I, s:I, s:I, s:I, s:o}",
-				 "fileSize", (json_int_t)cfg->target->size,
+				 "fileSize", (json_int_t)run->target->size,
 				 "launchTime", (json_int_t)res->launch_time,
-				 "runtime", (json_int_t)llround((double)cfg->duration_ns / 1e9),
-				 "bucketDuration", (json_int_t)llround((double)cfg->bucket_ns / 1e9),
+				 "runtime", (json_int_t)llround((double)run->runtime_ns / 1e9),
+				 "bucketDuration", (json_int_t)llround((double)run->bucket_ns / 1e9),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
 				"tool", "iobench",
 				"version", IOBENCH_VERSION,
 				"commandLine", meta->command_line,
-				"host", host,
+				"host", meta->host ? meta->host : host,
+				"hostname", host,
 				"kernel", u.release,
-				"target", target_json(cfg),
-				"engine", cfg->engine->name,
-				"iodepth", (json_int_t)(cfg->iodepth ? cfg->iodepth : 1),
+				"target", target_json(run),
+				"engine", run->engine,
+				"iodepth", (json_int_t)run->iodepth,
 				"clock", clock_source_name(),
-				"seed", (json_int_t)cfg->seed,
+				"seed", (json_int_t)run->seed,
 				"seedGiven", meta->seed_given,
 				"labels", labels,
 				"interrupted", res->interrupted,
 				"elapsed", res->elapsed_s,
 				"threads", (json_int_t)meta->threads,
-				"maxOps", (json_int_t)cfg->max_ops);
+				"maxOps", (json_int_t)run->max_ops);
 	json_object_update(root, own);
 	json_decref(own);
+	if (*iobench_commit)
+		json_object_set_new(root, "commit", json_string(iobench_commit));
+	if (meta->provision)
+		json_object_set_new(root, "provision", json_deep_copy(meta->provision));
+	if (meta->nnotes)
+		json_object_set_new(root, "notes", kv_object(meta->notes, meta->nnotes));
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)
 		json_object_set_new(root, "targetLost", json_true());
-	if (cfg->rate > 0)
-		json_object_set_new(root, "rate", json_real(cfg->rate));
+	if (run->rate > 0)
+		json_object_set_new(root, "rate", json_real(run->rate));
 	if (meta->mode) {
 		json_object_set_new(root, "mode", json_string(meta->mode));
 		json_object_set_new(root, "interval", json_real(meta->interval_s));
 	}
-	if (cfg->raw)
+	if (run->raw)
 		json_object_set_new(root, "rawDropped", json_integer(res->raw_dropped > 0 ? res->raw_dropped : 0));
 	char *line = json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER);
 	json_decref(root);
@@ -236,18 +261,18 @@ static void summary_row(FILE *f, const char *name, const char *threads, const st
 	fprintf(f, " %8s\n", b);
 }
 
-void output_summary(FILE *f, const struct run_config *cfg, const struct run_result *res,
-		    const struct run_meta *meta)
+void output_summary(FILE *f, const struct output_run *run, const struct run_result *res)
 {
-	const struct target_info *t = cfg->target;
+	const struct run_meta *meta = run->meta;
+	const struct target_info *t = run->target;
 	char size[32], span[32];
 	units_format_size(size, sizeof(size), t->size);
-	units_format_size(span, sizeof(span), cfg->span);
+	units_format_size(span, sizeof(span), run->span);
 	fprintf(f, "iobench %s: %s (%s%s%s%s%s), %u thread%s, %.1f s%s\n", IOBENCH_VERSION, t->path,
 		size, t->fstype[0] ? ", " : "", t->fstype, t->device[0] ? " on " : "", t->device,
 		meta->threads, meta->threads == 1 ? "" : "s", res->elapsed_s,
 		res->interrupted ? " (interrupted)" : "");
-	if (cfg->span < t->size)
+	if (run->span < t->size)
 		fprintf(f, "offsets within the first %s\n", span);
 	fprintf(f, "%-14s %7s %10s %7s %10s %9s %8s", "op", "threads", "ops", "errors", "IOPS", "MB/s", "mean");
 	for (int i = 0; i < OUTPUT_NPCT; i++)
@@ -255,7 +280,7 @@ void output_summary(FILE *f, const struct run_config *cfg, const struct run_resu
 	fprintf(f, " %8s %8s\n", "min", "max");
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
-		const struct run_op *op = &cfg->ops[i];
+		const struct run_op *op = &run->ops[i];
 		char threads[16];
 		if (op->thread_count == floor(op->thread_count))
 			snprintf(threads, sizeof(threads), "%u", op->nthreads);
@@ -268,29 +293,29 @@ void output_summary(FILE *f, const struct run_config *cfg, const struct run_resu
 		}
 	}
 	for (size_t i = 0; i < res->nops; i++) {
-		if (!cfg->ops[i].spec.sequential)
+		if (!run->ops[i].spec.sequential)
 			continue;
 		char sz[32];
 		units_format_size(sz, sizeof(sz), res->ops[i].bytes);
-		fprintf(f, "%s: %.1f MB/s sequential (%s in %.1f s)\n", cfg->ops[i].spec.name,
+		fprintf(f, "%s: %.1f MB/s sequential (%s in %.1f s)\n", run->ops[i].spec.name,
 			output_mbps(&res->ops[i], res->elapsed_s), sz, res->elapsed_s);
 	}
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
 		if (o->total.errors)
 			fprintf(f, "iobench: warning: %s: %llu of %llu operations failed (first: %s at offset %llu)\n",
-				cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
+				run->ops[i].spec.name, (unsigned long long)o->total.errors,
 				(unsigned long long)(o->total.errors + o->total.count),
 				strerror(o->first_errno), (unsigned long long)o->first_err_offset);
 	}
-	for (size_t i = 0; cfg->rate > 0 && i < res->nops; i++) {
+	for (size_t i = 0; run->rate > 0 && i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
 		char p50[32], p99[32];
 		units_format_ns(p50, sizeof(p50), hist_percentile(&o->service, 0.5));
 		units_format_ns(p99, sizeof(p99), hist_percentile(&o->service, 0.99));
 		fprintf(f, "%s: rate %.0f/s asked, %.1f/s done; %llu started late; service time p50 %s, p99 %s "
 			"(the table's latencies count from when each op was due)\n",
-			cfg->ops[i].spec.name, cfg->rate, output_iops(o, res->elapsed_s),
+			run->ops[i].spec.name, run->rate, output_iops(o, res->elapsed_s),
 			(unsigned long long)o->late_starts, p50, p99);
 	}
 	if (res->stuck_threads)

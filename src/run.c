@@ -1,7 +1,9 @@
 /* run.c - start the workers, wait out the duration, stop, merge. */
 #include "run.h"
+#include "merge.h"
 #include "worker.h"
 #include "clock.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +102,57 @@ static void worker_free(struct worker *w)
 	free(w);
 }
 
+/* The I/O buffers: eng.depth requests, each with its own page-aligned, random-filled buffer. */
+static int worker_buffers(struct worker *w, const struct run_config *cfg, const struct run_op *op,
+			  char *err, size_t len)
+{
+	size_t mem_align = cfg->target->dio_mem_align > 4096 ? cfg->target->dio_mem_align : 4096;
+	size_t buflen = (op->spec.size + mem_align - 1) / mem_align * mem_align;
+	/* Large writes draw from a pool at varying offsets (see WORKER_REFILL_MAX). */
+	if (op->spec.kind != OP_READ && op->spec.size > WORKER_REFILL_MAX)
+		buflen += WORKER_POOL_EXTRA;
+	/* Buffers start random (the preflight write uses one); writes refill them. */
+	for (unsigned i = 0; i < w->eng.depth; i++) {
+		if (posix_memalign(&w->reqs[i].pool, mem_align, buflen) != 0) {
+			w->reqs[i].pool = NULL;
+			snprintf(err, len, "out of memory for %llu-byte buffers", (unsigned long long)op->spec.size);
+			return -ENOMEM;
+		}
+		w->reqs[i].buf = w->reqs[i].pool;
+		prng_fill(&w->data_rng, w->reqs[i].pool, buflen);
+		w->reqs[i].len = op->spec.size;
+		w->reqs[i].slot = i;
+	}
+	return 0;
+}
+
+/* The worker's own descriptor on the target, and its engine on it. */
+static int worker_open(struct worker *w, const struct run_config *cfg, const struct run_op *op,
+		       char *err, size_t len)
+{
+	int flags = op->open_flags;
+	int fd = open(cfg->target->path, flags | (op->spec.kind == OP_READ ? O_NOATIME : 0));
+	if (fd < 0 && errno == EPERM && op->spec.kind == OP_READ)
+		fd = open(cfg->target->path, flags);
+	if (fd < 0) {
+		int e = errno;
+		explain_open(cfg, op, e, err, len);
+		return -e;
+	}
+	w->eng.fd = fd;
+	int rc = cfg->engine->init(&w->eng);
+	if (rc == -EPERM || rc == -ENOSYS)
+		snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
+			 cfg->engine->name, strerror(-rc));
+	else if (rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)
+		snprintf(err, len, "engine libaio: cannot set up %u slots (fs.aio-max-nr reached); use a smaller --iodepth or fewer threads",
+			 w->eng.depth);
+	else if (rc < 0)
+		snprintf(err, len, "engine %s: %s", cfg->engine->name, strerror(-rc));
+	return rc;
+}
+
+/* Thread op_index of op (global_index among all): its settings, histograms, buffers, descriptor. */
 static struct worker *worker_new(const struct run_config *cfg, const struct run_op *op,
 				 unsigned nbuckets, size_t global_index, unsigned op_index,
 				 char *err, size_t len, int *rc)
@@ -155,50 +208,11 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->seq_slot = (uint64_t)((unsigned __int128)w->nslots * op_index / op->nthreads);
 	if (op->thread_count < op->nthreads)
 		w->delay_factor = (double)op->nthreads / op->thread_count - 1;
-
-	size_t mem_align = cfg->target->dio_mem_align > 4096 ? cfg->target->dio_mem_align : 4096;
-	size_t buflen = (op->spec.size + mem_align - 1) / mem_align * mem_align;
-	/* Large writes draw from a pool at varying offsets (see WORKER_REFILL_MAX). */
-	if (op->spec.kind != OP_READ && op->spec.size > WORKER_REFILL_MAX)
-		buflen += WORKER_POOL_EXTRA;
-	/* Buffers start random (the preflight write uses one); writes refill them. */
-	for (unsigned i = 0; i < w->eng.depth; i++) {
-		if (posix_memalign(&w->reqs[i].pool, mem_align, buflen) != 0) {
-			w->reqs[i].pool = NULL;
-			*rc = -ENOMEM;
-			snprintf(err, len, "out of memory for %llu-byte buffers",
-				 (unsigned long long)op->spec.size);
-			goto fail;
-		}
-		w->reqs[i].buf = w->reqs[i].pool;
-		prng_fill(&w->data_rng, w->reqs[i].pool, buflen);
-		w->reqs[i].len = op->spec.size;
-		w->reqs[i].slot = i;
-	}
-
-	int flags = op->open_flags;
-	int fd = open(cfg->target->path, flags | (op->spec.kind == OP_READ ? O_NOATIME : 0));
-	if (fd < 0 && errno == EPERM && op->spec.kind == OP_READ)
-		fd = open(cfg->target->path, flags);
-	if (fd < 0) {
-		*rc = -errno;
-		explain_open(cfg, op, errno, err, len);
-		goto fail;
-	}
-	w->eng.fd = fd;
-	*rc = cfg->engine->init(&w->eng);
-	if (*rc < 0) {
-		if (*rc == -EPERM || *rc == -ENOSYS)
-			snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
-				 cfg->engine->name, strerror(-*rc));
-		else if (*rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)
-			snprintf(err, len, "engine libaio: cannot set up %u slots (fs.aio-max-nr reached); use a smaller --iodepth or fewer threads",
-				 w->eng.depth);
-		else
-			snprintf(err, len, "engine %s: %s", cfg->engine->name, strerror(-*rc));
-		goto fail;
-	}
-	return w;
+	*rc = worker_buffers(w, cfg, op, err, len);
+	if (*rc == 0)
+		*rc = worker_open(w, cfg, op, err, len);
+	if (*rc == 0)
+		return w;
 fail:
 	worker_free(w);
 	return NULL;
@@ -238,11 +252,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		/* With an op limit the workers may finish early: look every 50 ms. */
 		if (cfg->max_ops && step > 50000000ULL)
 			step = 50000000ULL;
-		struct timespec ts = { .tv_sec = (time_t)(step / 1000000000ULL),
-				       .tv_nsec = (long)(step % 1000000000ULL) };
-		int sig = cfg->stop_signals ? sigtimedwait(cfg->stop_signals, NULL, &ts) : -1;
-		if (!cfg->stop_signals)
-			nanosleep(&ts, NULL);
+		int sig = signals_wait(cfg->stop_signals, step);
 		if (sig > 0)
 			return sig;
 		if (!target_still_there(cfg->target))
@@ -262,19 +272,30 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 	}
 }
 
-int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen)
+/* One run in progress: its workers and threads, between run_execute()'s steps. */
+struct run_state {
+	const struct run_config *cfg;
+	size_t nw;                 /* worker threads, all ops */
+	unsigned nbuckets;         /* time buckets per worker, the extra last one included */
+	struct worker **ws;        /* nw; an entry is NULL once its thread is abandoned */
+	pthread_t *tids;
+	size_t started;            /* threads created */
+	struct raw_buf **rawbufs;  /* --raw: each worker's buffer, for the writer thread */
+	struct raw_writer *rw;
+	atomic_bool stop;
+	pthread_barrier_t barrier; /* the workers and this thread start together */
+	uint64_t t0, end;          /* the clock at the start, and the deadline */
+};
+
+/* Refuse, before allocating, runs whose histograms or buffers would not fit. */
+static int check_sizes(struct run_state *st, char *err, size_t errlen)
 {
-	memset(res, 0, sizeof(*res));
-	size_t nw = 0;
-	for (size_t i = 0; i < cfg->nops; i++)
-		nw += cfg->ops[i].nthreads;
-	unsigned nbuckets = (unsigned)((cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns) + 1;
-	if ((double)nw * nbuckets * sizeof(struct hist) > 2e9) {
+	const struct run_config *cfg = st->cfg;
+	if ((double)st->nw * st->nbuckets * sizeof(struct hist) > 2e9) {
 		snprintf(err, errlen, "%zu threads x %u time buckets need over 2 GB; use a longer --bucket",
-			 nw, nbuckets);
+			 st->nw, st->nbuckets);
 		return -E2BIG;
 	}
-
 	/* Refuse giant buffer sets clearly instead of failing (or swapping) halfway. */
 	double buffers = 0;
 	for (size_t i = 0; i < cfg->nops; i++)
@@ -285,193 +306,187 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 			 "use fewer threads, a smaller --iodepth or smaller ops", buffers / 1073741824.0);
 		return -E2BIG;
 	}
+	return 0;
+}
 
-	struct worker **ws = calloc(nw, sizeof(*ws));
-	pthread_t *tids = calloc(nw, sizeof(*tids));
+/* Every worker with its buffers and its own descriptor on the target, tried once; the --raw writer. */
+static int prepare_workers(struct run_state *st, char *err, size_t errlen)
+{
+	const struct run_config *cfg = st->cfg;
+	int rc = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < cfg->nops && rc == 0; i++) {
+		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
+			st->ws[k] = worker_new(cfg, &cfg->ops[i], st->nbuckets, k, j, err, errlen, &rc);
+			if (!st->ws[k])
+				break;
+		}
+		if (rc == 0)
+			rc = preflight(cfg, &cfg->ops[i], st->ws[k - 1], err, errlen);
+	}
+	if (rc != 0 || !cfg->raw)
+		return rc;
+	st->rawbufs = calloc(st->nw, sizeof(*st->rawbufs));
+	if (!st->rawbufs) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < st->nw; i++)
+		st->rawbufs[i] = st->ws[i]->raw;
+	st->rw = raw_writer_start(cfg->raw, st->rawbufs, st->nw);
+	if (!st->rw) {
+		snprintf(err, errlen, "cannot start the --raw writer thread");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* Create the threads; they wait at the barrier. On failure the started ones are released at once. */
+static int start_threads(struct run_state *st, char *err, size_t errlen)
+{
+	pthread_barrier_init(&st->barrier, NULL, (unsigned)st->nw + 1);
+	for (size_t i = 0; i < st->nw; i++) {
+		st->ws[i]->stop = &st->stop;
+		st->ws[i]->start = &st->barrier;
+		st->ws[i]->t0_ns = &st->t0;
+		st->ws[i]->end_ns = &st->end;
+	}
+	for (st->started = 0; st->started < st->nw; st->started++) {
+		int e = pthread_create(&st->tids[st->started], NULL, worker_main, st->ws[st->started]);
+		if (e != 0) {
+			snprintf(err, errlen, "cannot start thread %zu of %zu: %s; use fewer threads", st->started + 1,
+				 st->nw, strerror(e));
+			/* Release the started threads at once: deadline already passed. */
+			atomic_store(&st->stop, true);
+			pthread_barrier_destroy(&st->barrier);
+			pthread_barrier_init(&st->barrier, NULL, (unsigned)st->started + 1);
+			return -e;
+		}
+	}
+	return 0;
+}
+
+/* Start the clock and the threads together, then wait out the run (rc != 0: end it at once). */
+static void launch_and_wait(struct run_state *st, struct run_result *res, int rc)
+{
+	st->t0 = clock_now_ns();
+	st->end = rc == 0 ? st->t0 + st->cfg->duration_ns : st->t0;
+	res->launch_time = time(NULL);
+	pthread_barrier_wait(&st->barrier);
+	if (rc == 0) {
+		int sig = wait_run(st->cfg, st->ws, st->nw, st->t0, st->end);
+		if (sig > 0) {
+			res->interrupted = true;
+			res->signal = sig;
+		} else if (sig < 0) {
+			res->target_lost = true;
+		}
+	}
+	atomic_store(&st->stop, true);
+}
+
+/* Join the threads (abandoning any stuck in I/O) and measure how long the run lasted. */
+static void join_threads(struct run_state *st, struct run_result *res)
+{
+	for (size_t i = 0; i < st->started; i++) {
+		struct timespec dl;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_sec += STOP_GRACE_NS / 1000000000ULL;
+		if (pthread_timedjoin_np(st->tids[i], NULL, &dl) != 0) {
+			/* Stuck in I/O: leave it; its numbers are not safe to read. */
+			res->stuck_threads++;
+			pthread_detach(st->tids[i]);
+			st->ws[i] = NULL;
+		}
+	}
+	/*
+	 * The run lasted until its last operation completed, which the
+	 * workers saw; this thread notices an early end (an op limit) only
+	 * at its next look.
+	 */
+	uint64_t last = 0;
+	if (res->stuck_threads == 0)
+		for (size_t i = 0; i < st->started; i++)
+			if (st->ws[i]->finished_ns > last)
+				last = st->ws[i]->finished_ns;
+	if (last <= st->t0)
+		last = clock_now_ns();
+	res->elapsed_s = (double)(last - st->t0) / 1e9;
+	if (st->cfg->progress)
+		fprintf(stderr, "\r\033[K");
+	pthread_barrier_destroy(&st->barrier);
+}
+
+/* The --raw writer's last drain; stuck threads may still write to their buffers: give up on those. */
+static void finish_raw(struct run_state *st, struct run_result *res)
+{
+	if (!st->rw)
+		return;
+	for (size_t i = 0; i < st->nw; i++)
+		if (!st->ws[i])
+			st->rawbufs[i]->n = 0;
+	res->raw_dropped = raw_writer_finish(st->rw);
+}
+
+/* Each op's result from its threads. */
+static int merge_all(const struct run_state *st, struct run_result *res, char *err, size_t errlen)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < st->cfg->nops; i++) {
+		const struct run_op *op = &st->cfg->ops[i];
+		if (merge_op(&res->ops[i], &op->spec, st->ws + k, op->nthreads, st->nbuckets) < 0) {
+			snprintf(err, errlen, "out of memory for the results");
+			return -ENOMEM;
+		}
+		k += op->nthreads;
+	}
+	return 0;
+}
+
+static void free_state(struct run_state *st)
+{
+	for (size_t i = 0; st->ws && i < st->nw; i++)
+		worker_free(st->ws[i]);
+	free(st->ws);
+	free(st->tids);
+	free(st->rawbufs);
+}
+
+int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen)
+{
+	memset(res, 0, sizeof(*res));
+	struct run_state st = { .cfg = cfg };
+	for (size_t i = 0; i < cfg->nops; i++)
+		st.nw += cfg->ops[i].nthreads;
+	st.nbuckets = (unsigned)((cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns) + 1;
+	int rc = check_sizes(&st, err, errlen);
+	if (rc != 0)
+		return rc;
+	st.ws = calloc(st.nw, sizeof(*st.ws));
+	st.tids = calloc(st.nw, sizeof(*st.tids));
 	res->ops = calloc(cfg->nops, sizeof(*res->ops));
-	if (!ws || !tids || !res->ops) {
-		free(ws);
-		free(tids);
+	if (!st.ws || !st.tids || !res->ops) {
+		free_state(&st);
 		free(res->ops);
 		res->ops = NULL;
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	res->nops = cfg->nops;
-
-	int rc = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < cfg->nops && rc == 0; i++) {
-		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
-			ws[k] = worker_new(cfg, &cfg->ops[i], nbuckets, k, j, err, errlen, &rc);
-			if (!ws[k])
-				break;
-		}
-		if (rc == 0)
-			rc = preflight(cfg, &cfg->ops[i], ws[k - 1], err, errlen);
+	rc = prepare_workers(&st, err, errlen);
+	if (rc == 0)
+		rc = start_threads(&st, err, errlen);
+	if (rc == 0 || st.started > 0) {
+		launch_and_wait(&st, res, rc);
+		join_threads(&st, res);
 	}
-
-	struct raw_buf **rawbufs = cfg->raw ? calloc(nw, sizeof(*rawbufs)) : NULL;
-	struct raw_writer *rw = NULL;
-	if (rc == 0 && cfg->raw) {
-		if (!rawbufs) {
-			rc = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-		}
-		for (size_t i = 0; rc == 0 && i < nw; i++)
-			rawbufs[i] = ws[i]->raw;
-		if (rc == 0 && !(rw = raw_writer_start(cfg->raw, rawbufs, nw))) {
-			rc = -EAGAIN;
-			snprintf(err, errlen, "cannot start the --raw writer thread");
-		}
-	}
-
-	atomic_bool stop = false;
-	pthread_barrier_t barrier;
-	uint64_t t0 = 0, end = 0;
-	size_t started = 0;
-	if (rc == 0) {
-		pthread_barrier_init(&barrier, NULL, (unsigned)nw + 1);
-		for (size_t i = 0; i < nw; i++) {
-			ws[i]->stop = &stop;
-			ws[i]->start = &barrier;
-			ws[i]->t0_ns = &t0;
-			ws[i]->end_ns = &end;
-		}
-		for (started = 0; started < nw; started++) {
-			int e = pthread_create(&tids[started], NULL, worker_main, ws[started]);
-			if (e != 0) {
-				rc = -e;
-				snprintf(err, errlen, "cannot start thread %zu of %zu: %s; use fewer threads",
-					 started + 1, nw, strerror(e));
-				break;
-			}
-		}
-		if (rc != 0) {
-			/* Release the started threads at once: deadline already passed. */
-			atomic_store(&stop, true);
-			pthread_barrier_destroy(&barrier);
-			pthread_barrier_init(&barrier, NULL, (unsigned)started + 1);
-		}
-	}
-	if (rc == 0 || started > 0) {
-		t0 = clock_now_ns();
-		end = rc == 0 ? t0 + cfg->duration_ns : t0;
-		res->launch_time = time(NULL);
-		pthread_barrier_wait(&barrier);
-		if (rc == 0) {
-			int sig = wait_run(cfg, ws, nw, t0, end);
-			if (sig > 0) {
-				res->interrupted = true;
-				res->signal = sig;
-			} else if (sig < 0) {
-				res->target_lost = true;
-			}
-		}
-		atomic_store(&stop, true);
-		for (size_t i = 0; i < started; i++) {
-			struct timespec dl;
-			clock_gettime(CLOCK_REALTIME, &dl);
-			dl.tv_sec += STOP_GRACE_NS / 1000000000ULL;
-			if (pthread_timedjoin_np(tids[i], NULL, &dl) != 0) {
-				/* Stuck in I/O: leave it; its numbers are not safe to read. */
-				res->stuck_threads++;
-				pthread_detach(tids[i]);
-				ws[i] = NULL;
-			}
-		}
-		/*
-		 * The run lasted until its last operation completed, which the
-		 * workers saw; this thread notices an early end (an op limit) only
-		 * at its next look.
-		 */
-		uint64_t last = 0;
-		if (res->stuck_threads == 0)
-			for (size_t i = 0; i < started; i++)
-				if (ws[i]->finished_ns > last)
-					last = ws[i]->finished_ns;
-		if (last <= t0)
-			last = clock_now_ns();
-		res->elapsed_s = (double)(last - t0) / 1e9;
-		if (cfg->progress)
-			fprintf(stderr, "\r\033[K");
-		pthread_barrier_destroy(&barrier);
-	}
-	if (rw) {
-		/* Stuck threads may still write to their buffers: give up on those. */
-		for (size_t i = 0; i < nw; i++)
-			if (!ws[i])
-				rawbufs[i]->n = 0;
-		res->raw_dropped = raw_writer_finish(rw);
-	}
-	free(rawbufs);
-
-	/* Merge per operation. */
-	k = 0;
-	for (size_t i = 0; i < cfg->nops; i++) {
-		struct op_result *o = &res->ops[i];
-		hist_init(&o->total);
-		hist_init(&o->service);
-		o->nbuckets = nbuckets;
-		o->buckets = calloc(nbuckets, sizeof(*o->buckets));
-		for (unsigned b = 0; o->buckets && b < nbuckets; b++)
-			hist_init(&o->buckets[b]);
-		bool mixed = cfg->ops[i].spec.kind == OP_MIXED;
-		for (int kd = 0; mixed && kd < 2; kd++) {
-			hist_init(&o->kind_total[kd]);
-			o->kind_buckets[kd] = calloc(nbuckets, sizeof(struct hist));
-			for (unsigned b = 0; o->kind_buckets[kd] && b < nbuckets; b++)
-				hist_init(&o->kind_buckets[kd][b]);
-		}
-		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
-			struct worker *w = k < nw ? ws[k] : NULL;
-			if (!w || rc != 0)
-				continue;
-			for (unsigned b = 0; o->buckets && b < nbuckets; b++) {
-				hist_merge(&o->buckets[b], &w->buckets[b]);
-				hist_merge(&o->total, &w->buckets[b]);
-				if (mixed && w->wbuckets && o->kind_buckets[0] && o->kind_buckets[1]) {
-					/* A mixed op: reads in buckets, writes in wbuckets; the op is both. */
-					hist_merge(&o->buckets[b], &w->wbuckets[b]);
-					hist_merge(&o->total, &w->wbuckets[b]);
-					hist_merge(&o->kind_buckets[0][b], &w->buckets[b]);
-					hist_merge(&o->kind_buckets[1][b], &w->wbuckets[b]);
-					hist_merge(&o->kind_total[0], &w->buckets[b]);
-					hist_merge(&o->kind_total[1], &w->wbuckets[b]);
-				}
-			}
-			o->kind_bytes[0] += w->rbytes;
-			o->kind_bytes[1] += w->bytes - w->rbytes;
-			o->bytes += w->bytes;
-			o->fdatasyncs += w->fdatasyncs;
-			o->sync_fallbacks += w->eng.sync_fallbacks;
-			if (w->eng.max_inflight > o->max_inflight)
-				o->max_inflight = w->eng.max_inflight;
-			hist_merge(&o->service, &w->service);
-			o->late_starts += w->late_starts;
-			if (!o->first_errno && w->first_errno) {
-				o->first_errno = w->first_errno;
-				o->first_err_offset = w->first_err_offset;
-			}
-		}
-		/*
-		 * Like the 2012 tool, keep buckets up to the last one used: the extra
-		 * one only when operations finished after the end, and none past an
-		 * interruption.
-		 */
-		while (o->buckets && o->nbuckets > 1 && o->buckets[o->nbuckets - 1].count == 0 &&
-		       o->buckets[o->nbuckets - 1].errors == 0)
-			o->nbuckets--;
-	}
-	for (size_t i = 0; i < nw; i++)
-		worker_free(ws[i]);
-	free(ws);
-	free(tids);
-	if (rc != 0) {
+	finish_raw(&st, res);
+	if (rc == 0)
+		rc = merge_all(&st, res, err, errlen);
+	free_state(&st);
+	if (rc != 0)
 		run_result_free(res);
-		return rc;
-	}
-	return 0;
+	return rc;
 }
 
 void run_result_free(struct run_result *res)
@@ -484,13 +499,4 @@ void run_result_free(struct run_result *res)
 	free(res->ops);
 	res->ops = NULL;
 	res->nops = 0;
-}
-
-void run_block_stop_signals(sigset_t *set)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, set, NULL);
 }

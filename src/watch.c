@@ -3,7 +3,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "prng.h"
-#include "worker.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,15 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* One operation's probe; what it measures goes into its struct op_result. */
 struct probe {
 	struct engine eng; /* the sync engine: EINTR and short transfers as in a run */
 	struct io_req req;
 	uint64_t nslots;
-	uint64_t bytes;
-	uint64_t fdatasyncs;
-	struct hist h;
-	int first_errno;
-	uint64_t first_err_offset;
 };
 
 /* Submit one request on the probe's engine and collect it. Returns its result. */
@@ -35,8 +31,9 @@ static int64_t probe_io(struct probe *p, enum io_kind kind)
 	return rc < 0 ? rc : p->req.result;
 }
 
-/* One timed operation, the study's way. Returns 0 or -errno. */
-static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng, uint64_t *ns)
+/* One timed operation, the study's way, counted in o. Returns 0 or -errno. */
+static int probe_once(const struct run_op *op, struct probe *p, struct op_result *o, struct prng *rng,
+		      uint64_t *ns)
 {
 	uint64_t off = prng_below(rng, p->nslots) * op->spec.align;
 	bool write = op->spec.kind != OP_READ &&
@@ -49,143 +46,165 @@ static int probe_once(const struct run_op *op, struct probe *p, struct prng *rng
 	uint64_t t0 = clock_now_ns();
 	int64_t res = probe_io(p, write ? IO_WRITE : IO_READ);
 	if (res >= 0 && sync) {
-		p->fdatasyncs++;
+		o->fdatasyncs++;
 		res = probe_io(p, IO_FDATASYNC);
 	}
 	*ns = clock_now_ns() - t0;
-	if (res < 0 && !p->first_errno) {
-		p->first_errno = (int)-res;
-		p->first_err_offset = off;
+	if (res < 0 && !o->first_errno) {
+		o->first_errno = (int)-res;
+		o->first_err_offset = off;
 	}
 	if (res >= 0)
-		p->bytes += op->spec.size;
+		o->bytes += op->spec.size;
 	return res < 0 ? (int)res : 0;
 }
 
-/* Append the period's line. */
-static int emit(const struct watch_config *wc, struct probe *probes, time_t start, double elapsed,
+/* A period's result starts empty: one time bucket, which is its total. */
+static void result_reset(struct op_result *o)
+{
+	*o = (struct op_result){ .buckets = &o->total, .nbuckets = 1, .max_inflight = 1 };
+	hist_init(&o->total);
+	hist_init(&o->service);
+}
+
+/* Append the period's line: the run format with the period as its one time bucket. */
+static int emit(const struct watch_config *wc, struct op_result *results, time_t start, double elapsed,
 		bool interrupted)
 {
-	struct op_result *res_ops = calloc(wc->nops, sizeof(*res_ops));
-	if (!res_ops)
-		return -ENOMEM;
-	for (size_t i = 0; i < wc->nops; i++) {
-		res_ops[i].total = probes[i].h;
-		res_ops[i].buckets = &probes[i].h;
-		res_ops[i].nbuckets = 1;
-		res_ops[i].bytes = probes[i].bytes;
-		res_ops[i].fdatasyncs = probes[i].fdatasyncs;
-		res_ops[i].first_errno = probes[i].first_errno;
-		res_ops[i].first_err_offset = probes[i].first_err_offset;
-		res_ops[i].max_inflight = 1;
-		hist_init(&res_ops[i].service);
-	}
-	struct run_config cfg = {
-		.target = wc->target, .ops = wc->ops, .nops = wc->nops,
-		.duration_ns = wc->period_ns, .bucket_ns = wc->period_ns, .span = wc->span,
-		.seed = wc->seed, .engine = &engine_sync_ops, .iodepth = 1,
+	struct output_run run = {
+		.target = wc->target, .span = wc->span, .ops = wc->ops, .nops = wc->nops,
+		.engine = engine_sync_ops.name, .iodepth = 1, .runtime_ns = wc->period_ns,
+		.bucket_ns = wc->period_ns, .seed = wc->seed, .meta = wc->meta,
 	};
-	struct run_result res = { .ops = res_ops, .nops = wc->nops, .launch_time = start,
+	struct run_result res = { .ops = results, .nops = wc->nops, .launch_time = start,
 				  .elapsed_s = elapsed, .interrupted = interrupted };
-	char *line = output_json_line(&cfg, &res, wc->meta);
+	char *line = output_json_line(&run, &res);
 	int rc = line ? output_append_line(wc->json_path, line) : -ENOMEM;
 	free(line);
-	free(res_ops);
 	return rc;
+}
+
+/* The probes of every op, their results, and the order of a round. */
+struct watch_state {
+	struct probe *probes;
+	struct op_result *results;
+	size_t *order;
+	struct prng rng;
+};
+
+/* Each op's own descriptor (with its flags), buffer and sync engine. */
+static int probes_open(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < wc->nops; i++) {
+		const struct run_op *op = &wc->ops[i];
+		struct probe *p = &st->probes[i];
+		p->eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
+		p->eng.fd = open(wc->target->path, op->open_flags);
+		if (p->eng.fd < 0) {
+			int e = errno;
+			snprintf(err, errlen, "%s: cannot open for %s: %s%s", wc->target->path, op->spec.name,
+				 strerror(e), e == EINVAL && op->direct ? "; use --no-direct" : "");
+			return -e;
+		}
+		size_t len = (op->spec.size + 4095) / 4096 * 4096;
+		if (posix_memalign(&p->req.buf, 4096, len) != 0 || p->eng.ops->init(&p->eng) != 0) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		p->req.len = op->spec.size;
+		p->nslots = (wc->span - op->spec.size) / op->spec.align + 1;
+		result_reset(&st->results[i]);
+		st->order[i] = i;
+	}
+	return 0;
+}
+
+static void probes_close(const struct watch_config *wc, struct watch_state *st)
+{
+	for (size_t i = 0; st->probes && i < wc->nops; i++) {
+		struct probe *p = &st->probes[i];
+		if (p->eng.priv)
+			p->eng.ops->cleanup(&p->eng);
+		if (p->eng.fd > 0)
+			close(p->eng.fd);
+		free(p->req.buf);
+	}
+	free(st->probes);
+	free(st->results);
+	free(st->order);
+}
+
+/* One round: each op once, in a fresh random order. */
+static void probe_round(const struct watch_config *wc, struct watch_state *st)
+{
+	for (size_t i = wc->nops; i > 1; i--) {
+		size_t j = (size_t)prng_below(&st->rng, i), tmp = st->order[i - 1];
+		st->order[i - 1] = st->order[j];
+		st->order[j] = tmp;
+	}
+	for (size_t i = 0; i < wc->nops; i++) {
+		size_t k = st->order[i];
+		uint64_t ns;
+		if (probe_once(&wc->ops[k], &st->probes[k], &st->results[k], &st->rng, &ns) == 0)
+			hist_record(&st->results[k].total, ns);
+		else
+			hist_record_error(&st->results[k].total);
+	}
+}
+
+/* Rounds every interval until the period (from p0) ends. Returns the stop signal that cut it short, or 0. */
+static int probe_period(const struct watch_config *wc, struct watch_state *st, uint64_t p0)
+{
+	uint64_t round = p0;
+	while (clock_now_ns() - p0 < wc->period_ns) {
+		probe_round(wc, st);
+		round += wc->interval_ns;
+		uint64_t now = clock_now_ns();
+		if (round < now)
+			round = now; /* fell behind (a stall): do not burst to catch up */
+		uint64_t until = round < p0 + wc->period_ns ? round : p0 + wc->period_ns;
+		if (until > now) {
+			int sig = signals_wait(wc->stop_signals, until - now);
+			if (sig > 0)
+				return sig;
+		}
+	}
+	return 0;
 }
 
 int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 {
-	struct probe *probes = calloc(wc->nops, sizeof(*probes));
-	size_t *order = calloc(wc->nops, sizeof(*order));
-	int rc = probes && order ? 0 : -ENOMEM;
-	for (size_t i = 0; rc == 0 && i < wc->nops; i++) {
-		const struct run_op *op = &wc->ops[i];
-		probes[i].eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
-		probes[i].eng.fd = open(wc->target->path, op->open_flags);
-		if (probes[i].eng.fd < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: cannot open for %s: %s%s", wc->target->path, op->spec.name,
-				 strerror(errno), errno == EINVAL && op->direct ? "; use --no-direct" : "");
-			break;
-		}
-		size_t len = (op->spec.size + 4095) / 4096 * 4096;
-		if (posix_memalign(&probes[i].req.buf, 4096, len) != 0 ||
-		    probes[i].eng.ops->init(&probes[i].eng) != 0) {
-			rc = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-			break;
-		}
-		probes[i].req.len = op->spec.size;
-		probes[i].nslots = (wc->span - op->spec.size) / op->spec.align + 1;
-		hist_init(&probes[i].h);
-		order[i] = i;
-	}
-	struct prng rng;
-	prng_seed(&rng, wc->seed, 0x3a7c);
-	uint64_t periods = 0;
-	while (rc == 0) {
+	struct watch_state st = {
+		.probes = calloc(wc->nops, sizeof(*st.probes)),
+		.results = calloc(wc->nops, sizeof(*st.results)),
+		.order = calloc(wc->nops, sizeof(*st.order)),
+	};
+	int rc = st.probes && st.results && st.order ? 0 : -ENOMEM;
+	if (rc < 0)
+		snprintf(err, errlen, "out of memory");
+	else
+		rc = probes_open(wc, &st, err, errlen);
+	prng_seed(&st.rng, wc->seed, 0x3a7c);
+	for (uint64_t periods = 1; rc == 0; periods++) {
 		uint64_t p0 = clock_now_ns();
 		time_t start = time(NULL);
-		uint64_t round = p0;
-		int sig = 0;
-		while (clock_now_ns() - p0 < wc->period_ns) {
-			/* each op once, in a fresh random order */
-			for (size_t i = wc->nops; i > 1; i--) {
-				size_t j = (size_t)prng_below(&rng, i), tmp = order[i - 1];
-				order[i - 1] = order[j];
-				order[j] = tmp;
-			}
-			for (size_t i = 0; i < wc->nops; i++) {
-				struct probe *p = &probes[order[i]];
-				uint64_t ns;
-				if (probe_once(&wc->ops[order[i]], p, &rng, &ns) == 0)
-					hist_record(&p->h, ns);
-				else
-					hist_record_error(&p->h);
-			}
-			round += wc->interval_ns;
-			uint64_t now = clock_now_ns();
-			if (round < now)
-				round = now; /* fell behind (a stall): do not burst to catch up */
-			uint64_t until = round < p0 + wc->period_ns ? round : p0 + wc->period_ns;
-			if (until > now) {
-				uint64_t left = until - now;
-				struct timespec ts = { .tv_sec = (time_t)(left / 1000000000ULL),
-						       .tv_nsec = (long)(left % 1000000000ULL) };
-				sig = sigtimedwait(wc->stop_signals, NULL, &ts);
-				if (sig > 0)
-					break;
-			}
-		}
+		int sig = probe_period(wc, &st, p0);
 		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
-		rc = emit(wc, probes, start, elapsed, sig > 0);
+		rc = emit(wc, st.results, start, elapsed, sig > 0);
 		if (rc < 0) {
 			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));
 			break;
 		}
-		periods++;
 		if (!wc->quiet)
-			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n",
-				(unsigned long long)periods, elapsed, sig > 0 ? ", interrupted" : "");
-		for (size_t i = 0; i < wc->nops; i++) {
-			hist_init(&probes[i].h);
-			probes[i].bytes = probes[i].fdatasyncs = 0;
-			probes[i].first_errno = 0;
-		}
+			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n", (unsigned long long)periods,
+				elapsed, sig > 0 ? ", interrupted" : "");
+		for (size_t i = 0; i < wc->nops; i++)
+			result_reset(&st.results[i]);
 		if (sig > 0)
 			rc = -EINTR;
 		else if (wc->max_periods && periods >= wc->max_periods)
 			break;
 	}
-	for (size_t i = 0; probes && i < wc->nops; i++) {
-		if (probes[i].eng.priv)
-			probes[i].eng.ops->cleanup(&probes[i].eng);
-		if (probes[i].eng.fd > 0)
-			close(probes[i].eng.fd);
-		free(probes[i].req.buf);
-	}
-	free(probes);
-	free(order);
+	probes_close(wc, &st);
 	return rc;
 }

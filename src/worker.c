@@ -78,6 +78,15 @@ static void pause_for(double ns)
 	clock_sleep_until(clock_now_ns() + (uint64_t)ns);
 }
 
+/*
+ * One long function on purpose: this is the hot loop, and kept whole it
+ * reads top to bottom as everything one operation costs (stop checks,
+ * open-loop pacing, offset and data, submit, reap, the fdatasync of a /N
+ * write, record), with its loop state (free slots, requests in flight,
+ * current bucket, the last clock reading) in locals rather than passed
+ * around by pointer. record() and fresh_data() hold what could leave it.
+ * Its cost is measured by bench/ (vs-fio, floor.c), not guessed.
+ */
 void *worker_main(void *arg)
 {
 	struct worker *w = arg;

@@ -136,3 +136,20 @@ teardown() {
   grep -q '^"\?read,4K,4K' <<<"$output"
   grep -q '^"\?writeFlush,4K,4K' <<<"$output"
 }
+
+@test "--version names the release and, built in a git checkout, the commit" {
+  git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 || skip "env: not a git checkout"
+  [[ $(readlink -f "$IOBENCH") == "$(readlink -f "$ROOT/iobench")" ]] || skip "env: the binary under test was not built in this checkout"
+  head=$(git -C "$ROOT" rev-parse --short HEAD)
+  run "$IOBENCH" --version
+  [ "$status" -eq 0 ]
+  [[ $output == "iobench 0."*" (commit $head"* ]]
+  # The JSON of a run records it too.
+  "$IOBENCH" create -q "$TMP/f" 1M
+  "$IOBENCH" -q -n 10 -d 5 --json "$TMP/o.jsonl" "$TMP/f"
+  [[ $(jq -r .commit "$TMP/o.jsonl") == "$head"* ]]
+  # A copy without .git knows no commit, and says nothing of one.
+  cd "$TMP/src" && ./configure -q && make -s -j2
+  run ./iobench --version
+  [[ $output =~ ^iobench\ [0-9.]+$ ]]
+}

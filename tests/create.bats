@@ -43,7 +43,7 @@ teardown() {
 @test "create with a bad size or missing arguments is a usage error" {
   run "$IOBENCH" create -q "$TMP/a" 12x
   [ "$status" -eq 2 ]
-  [[ "$output" == "iobench: create: bad size '12x'"* ]]
+  [[ "$output" == "iobench: bad size '12x'"* ]]
   run "$IOBENCH" create -q "$TMP/a" 0
   [ "$status" -eq 2 ]
   run "$IOBENCH" create -q "$TMP/a"

@@ -59,7 +59,7 @@ make_sweep() {
 @test "report without a PATH is a usage error (exit 2)" {
   run --separate-stderr "$IOBENCH" report
   [ "$status" -eq 2 ]
-  [[ "$stderr" == "iobench: report: no PATH given"* ]]
+  [[ "$stderr" == "iobench: no PATH given"* ]]
 }
 
 @test "report rejects unknown options, unknown sections and --csv with --json (exit 2)" {

@@ -84,6 +84,15 @@ raw_offsets() {
   jq -e -s '.[1].launchTime - .[0].launchTime <= 2 and .[2].launchTime >= .[1].launchTime' "$TMP/w.jsonl"
 }
 
+@test "watch --size creates a missing TARGET with random data, as its --help says" {
+  run "$IOBENCH" watch -q --size 4M --interval 0.05 --period 0.2 --count 1 --json "$TMP/w.jsonl" "$TMP/new.dat"
+  [ "$status" -eq 0 ]
+  [ "$(stat -c %s "$TMP/new.dat")" -eq 4194304 ]
+  # random bytes: no compressor shrinks them
+  [ "$(gzip -c "$TMP/new.dat" | wc -c)" -gt 4194304 ]
+  jq -e '.target.size == 4194304 and .mode == "watch"' "$TMP/w.jsonl"
+}
+
 @test "watch survives being killed: a restart appends, never rewrites" {
   "$IOBENCH" watch -q --interval 0.1 --period 1 --json "$TMP/w.jsonl" "$TMP/f" &
   WPID=$!
@@ -116,7 +125,7 @@ raw_offsets() {
 @test "watch refuses run-only options and the run refuses watch options" {
   run "$IOBENCH" watch -t 4 "$TMP/f"
   [ "$status" -eq 2 ]
-  [[ "$output" == "iobench: --threads is not used by 'iobench watch'"* ]]
+  [[ "$output" == "iobench: --threads belongs to 'iobench run', not 'iobench watch'"* ]]
   run "$IOBENCH" --period 5 "$TMP/f"
   [ "$status" -eq 2 ]
   [[ "$output" == "iobench: --period belongs to 'iobench watch'"* ]]

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "report_db.h"
 #include "report_analyze.h"
 #include "report_table.h"
 

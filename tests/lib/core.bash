@@ -30,7 +30,7 @@ stop_after() {
   echo "$rc"
 }
 
-# json_ok FILE: every line of FILE parses as JSON.
+# json_lines FILE: how many lines of FILE parse as JSON (jq fails on the first that does not).
 json_lines() {
   jq -c . "$1" | wc -l
 }

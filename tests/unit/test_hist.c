@@ -24,7 +24,7 @@ TEST(bucket_count_matches_the_2012_tool)
 
 TEST(first_bucket_start_of_the_published_example)
 {
-	/* The DESIGN example: firstBucketStart 6727.4999493256 is bucket 20. */
+	/* The README's example histogram: firstBucketStart 6727.4999493256 is bucket 20. */
 	CHECK_NEAR(hist_bucket_start(20), 6727.4999493256, 1e-6);
 	CHECK_EQ_U(hist_bucket_of(6966), 20);
 }

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "hist.h"
 #include "hist_json.h"
-#include "report.h"
+#include "report_db.h"
 #include "report_analyze.h"
 #include "report_table.h"
 

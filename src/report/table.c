@@ -1,4 +1,4 @@
-/* report_table.c - render report tables as text, CSV or JSON. */
+/* report/table.c - render report tables as text, CSV or JSON. */
 #include "report_table.h"
 
 #include <math.h>
@@ -7,17 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "units.h"
-
-static void *table_alloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	return q;
-}
 
 void table_init(struct table *t, const char *name, const char *title,
 		const struct tcol *cols, size_t ncols)
@@ -33,7 +24,7 @@ void table_row(struct table *t, ...)
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 32;
-		t->vals = table_alloc(t->vals, t->cap * t->ncols * sizeof(*t->vals));
+		t->vals = rep_realloc(t->vals, t->cap * t->ncols * sizeof(*t->vals));
 	}
 	struct tval *row = &t->vals[t->nrows * t->ncols];
 	va_list ap;
@@ -43,19 +34,22 @@ void table_row(struct table *t, ...)
 		row[c].v = NAN;
 		if (t->cols[c].type == TC_STR) {
 			const char *s = va_arg(ap, const char *);
-			if (s) {
-				row[c].s = strdup(s);
-				if (!row[c].s) {
-					fputs("iobench: out of memory\n", stderr);
-					exit(1);
-				}
-			}
+			if (s)
+				row[c].s = rep_strdup(s);
 		} else {
 			row[c].v = va_arg(ap, double);
 		}
 	}
 	va_end(ap);
 	t->nrows++;
+}
+
+int table_col(const struct table *t, const char *key)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (strcmp(t->cols[c].key, key) == 0)
+			return (int)c;
+	return -1;
 }
 
 void table_free(struct table *t)

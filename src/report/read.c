@@ -1,5 +1,5 @@
-/* report_read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
-#include "report.h"
+/* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
+#include "report_db.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alloc.h"
 #include "hist_json.h"
 #include "units.h"
 
@@ -18,26 +19,6 @@
 #define DUMP_END "<end json dump>"
 /* A pretty-printed object may span lines; give up on it after this much. */
 #define MAX_MULTILINE (16u << 20)
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	return q;
-}
 
 __attribute__((format(printf, 3, 4)))
 static void warn_at(struct rep_db *db, const char *where, const char *fmt, ...)
@@ -139,11 +120,7 @@ static void slots_grow(struct rep_db *db)
 	while (n < 2 * (db->ncells + 1))
 		n *= 2;
 	free(db->slots);
-	db->slots = calloc(n, sizeof(*db->slots));
-	if (!db->slots) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
+	db->slots = rep_calloc(n, sizeof(*db->slots));
 	db->nslots = n;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
@@ -169,16 +146,12 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	}
 	if (db->ncells == db->cells_cap) {
 		db->cells_cap = db->cells_cap ? db->cells_cap * 2 : 64;
-		db->cells = xrealloc(db->cells, db->cells_cap * sizeof(*db->cells));
+		db->cells = rep_realloc(db->cells, db->cells_cap * sizeof(*db->cells));
 	}
-	struct rep_cell *c = calloc(1, sizeof(*c));
-	if (!c) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	c->sig = xstrdup(sig);
-	c->labels = xstrdup(labels);
-	c->host = xstrdup(host);
+	struct rep_cell *c = rep_calloc(1, sizeof(*c));
+	c->sig = rep_strdup(sig);
+	c->labels = rep_strdup(labels);
+	c->host = rep_strdup(host);
 	c->threads = threads;
 	c->size = size;
 	c->rotational = -1;
@@ -193,7 +166,7 @@ static void cell_add_point(struct rep_cell *c, double t, double ops, double p50,
 {
 	if (c->npts == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
-		c->pts = xrealloc(c->pts, c->cap * sizeof(*c->pts));
+		c->pts = rep_realloc(c->pts, c->cap * sizeof(*c->pts));
 	}
 	c->pts[c->npts].t = t;
 	c->pts[c->npts].ops = ops;
@@ -242,13 +215,13 @@ static char *labels_canonical(const json_t *labels, uint64_t *size_label)
 	size_t n = json_is_object(labels) ? json_object_size(labels) : 0;
 	struct label_kv *kv = calloc(n ? n : 1, sizeof(*kv));
 	if (!kv)
-		return xstrdup("");
+		return rep_strdup("");
 	size_t k = 0, len = 1;
 	const char *key;
 	json_t *v;
 	if (n) {
 		json_object_foreach((json_t *)labels, key, v) {
-			char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+			char *text = json_is_string(v) ? rep_strdup(json_string_value(v))
 						       : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 			if (!text)
 				continue;
@@ -268,7 +241,7 @@ static char *labels_canonical(const json_t *labels, uint64_t *size_label)
 		}
 	}
 	qsort(kv, k, sizeof(*kv), cmp_label);
-	char *out = xrealloc(NULL, len);
+	char *out = rep_realloc(NULL, len);
 	out[0] = '\0';
 	char *p = out;
 	for (size_t i = 0; i < k; i++) {
@@ -288,7 +261,7 @@ static double num_or(const json_t *obj, const char *key, double fallback)
 static char *str_or_null(const json_t *obj, const char *key)
 {
 	const json_t *v = json_object_get(obj, key);
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+	return json_is_string(v) ? rep_strdup(json_string_value(v)) : NULL;
 }
 
 static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
@@ -308,12 +281,12 @@ static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
 	}
 	if (db->nbonnie == db->bonnie_cap) {
 		db->bonnie_cap = db->bonnie_cap ? db->bonnie_cap * 2 : 16;
-		db->bonnie = xrealloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
+		db->bonnie = rep_realloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
 	}
 	struct rep_bonnie *r = &db->bonnie[db->nbonnie++];
 	memset(r, 0, sizeof(*r));
 	const json_t *h = json_object_get(root, "host");
-	r->host = xstrdup(json_is_string(h) ? json_string_value(h) : fallback_host);
+	r->host = rep_strdup(json_is_string(h) ? json_string_value(h) : fallback_host);
 	uint64_t ignored = 0;
 	r->labels = labels_canonical(json_object_get(root, "labels"), &ignored);
 	r->file_size = str_or_null(b, "fileSize");
@@ -480,20 +453,20 @@ static bool ends_with(const char *s, const char *suffix)
 static char *host_from_name(const char *name)
 {
 	if (strcmp(name, "-") == 0)
-		return xstrdup("stdin");
-	char *copy = xstrdup(name);
+		return rep_strdup("stdin");
+	char *copy = rep_strdup(name);
 	char *slash = strrchr(copy, '/');
 	char *out;
 	if (slash && slash != copy) {
 		*slash = '\0';
 		char *prev = strrchr(copy, '/');
-		out = xstrdup(prev ? prev + 1 : copy);
+		out = rep_strdup(prev ? prev + 1 : copy);
 	} else {
 		char *base = slash ? slash + 1 : copy;
 		char *dot = strchr(base, '.');
 		if (dot && dot != base)
 			*dot = '\0';
-		out = xstrdup(base);
+		out = rep_strdup(base);
 	}
 	free(copy);
 	return out;
@@ -524,7 +497,7 @@ static void growbuf_add(struct growbuf *b, const char *s, size_t n)
 {
 	if (b->len + n + 2 > b->cap) {
 		b->cap = (b->len + n + 2) * 2;
-		b->p = xrealloc(b->p, b->cap);
+		b->p = rep_realloc(b->p, b->cap);
 	}
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
@@ -532,110 +505,137 @@ static void growbuf_add(struct growbuf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
+/* One stream being read: where it is, and what a multi-line document has gathered. */
+struct reader {
+	struct rep_db *db;
+	const char *name;
+	char *host;            /* the fallback host: the file's folder */
+	bool explicit_file;
+	bool lenient;          /* text between documents is a log, not an error */
+	enum { TEXT, DUMP, MULTI } mode;
+	unsigned long lineno;
+	unsigned long start;   /* first line of the document being gathered */
+	struct growbuf buf;
+	char where[4200];
+};
+
+/* "FILE:LINE" for messages. */
+static const char *where_at(struct reader *r, unsigned long lineno)
+{
+	snprintf(r->where, sizeof(r->where), "%s:%lu", r->name, lineno);
+	return r->where;
+}
+
+static void skip_line(struct reader *r, unsigned long lineno, const char *what)
+{
+	warn_at(r->db, where_at(r, lineno), "%s", what);
+	r->db->skipped++;
+}
+
+static void add_root(struct reader *r, json_t *root, unsigned long lineno)
+{
+	rep_add_json(r->db, root, where_at(r, lineno), r->host, r->explicit_file);
+	json_decref(root);
+}
+
+/* Inside the 2012 tool's dump: gather until its end marker. */
+static void dump_line(struct reader *r, const char *line, size_t n, size_t skip)
+{
+	if (strcmp(line + skip, DUMP_END) != 0) {
+		growbuf_add(&r->buf, line, n);
+		return;
+	}
+	parse_doc(r->db, r->buf.p ? r->buf.p : "", r->buf.len, r->name, r->start, r->host, r->explicit_file);
+	r->mode = TEXT;
+	r->buf.len = 0;
+}
+
+/* Inside a pretty-printed object: gather until a closing brace makes it parse. False: give up on the file. */
+static bool multi_line(struct reader *r, const char *line, size_t n)
+{
+	growbuf_add(&r->buf, line, n);
+	json_error_t jerr;
+	json_t *root = line[0] == '}' ? json_loadb(r->buf.p, r->buf.len, 0, &jerr) : NULL;
+	if (root) {
+		add_root(r, root, r->start);
+		r->mode = TEXT;
+		r->buf.len = 0;
+	} else if (r->buf.len > MAX_MULTILINE) {
+		skip_line(r, r->start, "JSON object never ends; skipped the rest of the file");
+		return false;
+	}
+	return true;
+}
+
+/* A line between documents: a JSON line, the start of a dump or of a pretty-printed object, or text. */
+static void text_line(struct reader *r, const char *line, size_t n, size_t skip)
+{
+	if (line[skip] == '\0')
+		return;
+	r->db->lines++;
+	if (strcmp(line + skip, DUMP_BEGIN) == 0) {
+		r->mode = DUMP;
+		r->start = r->lineno + 1;
+		r->lenient = true;
+		return;
+	}
+	if (line[skip] != '{' && line[skip] != '[') {
+		if (!r->lenient)
+			skip_line(r, r->lineno, "not a JSON line; skipped");
+		return;
+	}
+	json_error_t jerr;
+	json_t *root = json_loadb(line + skip, n - skip, 0, &jerr);
+	if (root) {
+		add_root(r, root, r->lineno);
+	} else if (json_error_code(&jerr) == json_error_premature_end_of_input && strcmp(line + skip, "{") == 0) {
+		/* A pretty-printed object: collect until a closing brace parses. */
+		r->mode = MULTI;
+		r->start = r->lineno;
+		r->buf.len = 0;
+		growbuf_add(&r->buf, line, n);
+	} else {
+		warn_at(r->db, where_at(r, r->lineno), "not valid JSON (%s at column %d); skipped", jerr.text,
+			jerr.column);
+		r->db->skipped++;
+	}
+}
+
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
 {
-	char *host = host_from_name(name);
+	struct reader r = { .db = db, .name = name, .host = host_from_name(name), .explicit_file = explicit_file,
+			    .lenient = ends_with(name, ".out") || ends_with(name, ".log"), .mode = TEXT };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	unsigned long lineno = 0, start = 0;
-	enum { TEXT, DUMP, MULTI } mode = TEXT;
-	bool lenient = ends_with(name, ".out") || ends_with(name, ".log");
-	struct growbuf buf = { 0 };
-	char where[4200];
 	db->files++;
 	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (memchr(line, '\0', (size_t)n) || (lineno == 1 && has_control(line, (size_t)n))) {
+		r.lineno++;
+		if (memchr(line, '\0', (size_t)n) || (r.lineno == 1 && has_control(line, (size_t)n))) {
 			/* One message for a binary file, not one per "line" of it. */
-			snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-			warn_at(db, where, "binary data, not a results file; rest of the file skipped");
-			db->skipped++;
+			skip_line(&r, r.lineno, "binary data, not a results file; rest of the file skipped");
 			break;
 		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		size_t skip = strspn(line, " \t");
-		if (mode == DUMP) {
-			if (strcmp(line + skip, DUMP_END) == 0) {
-				parse_doc(db, buf.p ? buf.p : "", buf.len, name, start, host, explicit_file);
-				mode = TEXT;
-				buf.len = 0;
-			} else {
-				growbuf_add(&buf, line, (size_t)n);
-			}
-			continue;
-		}
-		if (mode == MULTI) {
-			growbuf_add(&buf, line, (size_t)n);
-			json_error_t jerr;
-			json_t *root = NULL;
-			if (line[0] == '}')
-				root = json_loadb(buf.p, buf.len, 0, &jerr);
-			if (root) {
-				snprintf(where, sizeof(where), "%s:%lu", name, start);
-				rep_add_json(db, root, where, host, explicit_file);
-				json_decref(root);
-				mode = TEXT;
-				buf.len = 0;
-			} else if (buf.len > MAX_MULTILINE) {
-				snprintf(where, sizeof(where), "%s:%lu", name, start);
-				warn_at(db, where, "JSON object never ends; skipped the rest of the file");
-				db->skipped++;
+		if (r.mode == DUMP) {
+			dump_line(&r, line, (size_t)n, skip);
+		} else if (r.mode == MULTI) {
+			if (!multi_line(&r, line, (size_t)n))
 				break;
-			}
-			continue;
-		}
-		if (line[skip] == '\0')
-			continue;
-		db->lines++;
-		if (strcmp(line + skip, DUMP_BEGIN) == 0) {
-			mode = DUMP;
-			start = lineno + 1;
-			lenient = true;
-			continue;
-		}
-		if (line[skip] == '{' || line[skip] == '[') {
-			json_error_t jerr;
-			json_t *root = json_loadb(line + skip, (size_t)n - skip, 0, &jerr);
-			if (root) {
-				snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-				rep_add_json(db, root, where, host, explicit_file);
-				json_decref(root);
-			} else if (json_error_code(&jerr) == json_error_premature_end_of_input &&
-				   strcmp(line + skip, "{") == 0) {
-				/* A pretty-printed object: collect until a closing brace parses. */
-				mode = MULTI;
-				start = lineno;
-				buf.len = 0;
-				growbuf_add(&buf, line, (size_t)n);
-			} else {
-				snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-				warn_at(db, where, "not valid JSON (%s at column %d); skipped",
-					jerr.text, jerr.column);
-				db->skipped++;
-			}
-			continue;
-		}
-		if (!lenient) {
-			snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-			warn_at(db, where, "not a JSON line; skipped");
-			db->skipped++;
+		} else {
+			text_line(&r, line, (size_t)n, skip);
 		}
 	}
-	if (mode != TEXT) {
-		snprintf(where, sizeof(where), "%s:%lu", name, start);
-		warn_at(db, where, mode == DUMP ? "\"" DUMP_BEGIN "\" without \"" DUMP_END "\"; skipped"
-						: "JSON object never ends; skipped");
-		db->skipped++;
-	}
-	if (ferror(f)) {
-		snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-		warn_at(db, where, "read error: %s", strerror(errno));
-	}
-	free(buf.p);
+	if (r.mode != TEXT)
+		skip_line(&r, r.start, r.mode == DUMP ? "\"" DUMP_BEGIN "\" without \"" DUMP_END "\"; skipped"
+						    : "JSON object never ends; skipped");
+	if (ferror(f))
+		warn_at(db, where_at(&r, r.lineno), "read error: %s", strerror(errno));
+	free(r.buf.p);
 	free(line);
-	free(host);
+	free(r.host);
 }
 
 static int read_file(struct rep_db *db, const char *path, bool explicit_file)
@@ -676,7 +676,7 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 			continue;
 		}
 		size_t len = strlen(path) + strlen(name) + 2;
-		char *child = xrealloc(NULL, len);
+		char *child = rep_realloc(NULL, len);
 		snprintf(child, len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", name);
 		struct stat st;
 		if (stat(child, &st) == 0) {

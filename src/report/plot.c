@@ -1,4 +1,4 @@
-/* report_plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
+/* report/plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
 #include "report_plot.h"
 
 #include <errno.h>
@@ -507,7 +507,10 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 /* Operations per dollar per config and operation, from the cost table. */
 static void plot_cost(struct plotter *p, const struct table *t, const struct rep_opts *o)
 {
-	if (t->nrows == 0)
+	/* Columns by key: the cost section may gain or reorder columns. */
+	int sig = table_col(t, "signature"), threads = table_col(t, "threads"), size = table_col(t, "size");
+	int config = table_col(t, "config"), inst = table_col(t, "instance"), opd = table_col(t, "opsPerDollar");
+	if (t->nrows == 0 || sig < 0 || threads < 0 || size < 0 || config < 0 || inst < 0 || opd < 0)
 		return;
 	FILE *dat = plot_open(p, "cost", "dat"), *gp = plot_open(p, "cost", "gp");
 	if (!dat || !gp) {
@@ -525,12 +528,12 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	fputs("# label ops_per_dollar\n", dat);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct tval *row = &t->vals[r * t->ncols];
-		/* columns: signature threads labels size config instance volume ops $/h ops-per-$ */
 		char sz[32] = "";
-		if (row[3].v > 0)
-			units_format_signature_size(sz, sizeof(sz), (uint64_t)row[3].v);
-		fprintf(dat, "\"%s %s x%.0f%s%s\" %.6g\n", row[4].s && row[4].s[0] ? row[4].s : row[5].s,
-			row[0].s, row[1].v, sz[0] ? " " : "", sz, isnan(row[9].v) ? 0 : row[9].v);
+		if (row[size].v > 0)
+			units_format_signature_size(sz, sizeof(sz), (uint64_t)row[size].v);
+		fprintf(dat, "\"%s %s x%.0f%s%s\" %.6g\n",
+			row[config].s && row[config].s[0] ? row[config].s : row[inst].s, row[sig].s, row[threads].v,
+			sz[0] ? " " : "", sz, isnan(row[opd].v) ? 0 : row[opd].v);
 	}
 	fprintf(gp, "plot 'cost.dat' using 2:xtic(1) title 'ops per $'\n");
 	gp_tail(gp, "cost");

@@ -1,5 +1,6 @@
 /*
- * report.h - what `iobench report` reads: result lines grouped into cells.
+ * report_db.h - the report's cell store (src/report/read.c): what
+ * `iobench report` reads, result lines grouped into cells.
  *
  * A cell is one signature x thread count x labels x swept size x host. Every
  * run line adds its operations to their cells: the total histograms merge
@@ -8,8 +9,8 @@
  *
  * Not thread-safe: one struct rep_db belongs to one thread.
  */
-#ifndef IOBENCH_REPORT_H
-#define IOBENCH_REPORT_H
+#ifndef IOBENCH_REPORT_DB_H
+#define IOBENCH_REPORT_DB_H
 
 #include <stdbool.h>
 #include <stddef.h>

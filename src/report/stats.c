@@ -1,4 +1,4 @@
-/* report_stats.c - medians, MAD, peaks, tiers and regimes for the report. */
+/* report/stats.c - medians, MAD, peaks, tiers and regimes for the report. */
 #include "report_stats.h"
 
 #include <math.h>
@@ -89,22 +89,10 @@ size_t stats_thread_optimum(const double *threads, const double *ops, size_t n)
 
 /* ---- latency modes ---- */
 
-size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
-		   struct stats_mode *out, size_t max)
+/* counts smoothed with a 5-bucket triangle kernel (weights renormalised at the edges). */
+static void smooth(const uint64_t *counts, size_t n, double *s)
 {
 	static const double kernel[5] = { 1, 2, 3, 2, 1 };
-	double total = 0;
-	for (size_t k = 0; k < n; k++)
-		total += (double)counts[k];
-	if (n == 0 || total == 0 || max == 0)
-		return 0;
-	double *s = calloc(n, sizeof(*s));
-	size_t *peaks = malloc(n * sizeof(*peaks));
-	if (!s || !peaks) {
-		free(s);
-		free(peaks);
-		return 0;
-	}
 	for (size_t k = 0; k < n; k++) {
 		double acc = 0, w = 0;
 		for (int j = -2; j <= 2; j++) {
@@ -116,7 +104,11 @@ size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
 		}
 		s[k] = acc / w;
 	}
-	/* Local maxima; on a plateau the first bucket of it counts. */
+}
+
+/* Local maxima of s; on a plateau the first bucket of it counts. Returns how many. */
+static size_t local_maxima(const double *s, size_t n, size_t *peaks)
+{
 	size_t np = 0;
 	for (size_t k = 0; k < n; k++) {
 		if (s[k] <= 0)
@@ -130,7 +122,12 @@ size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
 			peaks[np++] = k;
 		k = r;
 	}
-	/* Merge neighbours whose valley is shallow, until nothing changes. */
+	return np;
+}
+
+/* Merge neighbouring peaks whose valley is above half the lower one, until nothing changes. */
+static size_t merge_shallow(const double *s, size_t *peaks, size_t np)
+{
 	bool merged = true;
 	while (merged && np > 1) {
 		merged = false;
@@ -150,7 +147,13 @@ size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
 			}
 		}
 	}
-	/* Basins: split at the lowest smoothed point between peaks. */
+	return np;
+}
+
+/* Basins: split at the lowest smoothed point between peaks; keep those with min_share. */
+static size_t basins(const uint64_t *counts, size_t n, double total, const double *s, const size_t *peaks,
+		     size_t np, double min_share, struct stats_mode *out, size_t max)
+{
 	size_t written = 0;
 	size_t from = 0;
 	for (size_t i = 0; i < np; i++) {
@@ -183,6 +186,27 @@ size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
 		}
 		from = to + 1;
 	}
+	return written;
+}
+
+size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
+		   struct stats_mode *out, size_t max)
+{
+	double total = 0;
+	for (size_t k = 0; k < n; k++)
+		total += (double)counts[k];
+	if (n == 0 || total == 0 || max == 0)
+		return 0;
+	double *s = calloc(n, sizeof(*s));
+	size_t *peaks = malloc(n * sizeof(*peaks));
+	if (!s || !peaks) {
+		free(s);
+		free(peaks);
+		return 0;
+	}
+	smooth(counts, n, s);
+	size_t np = merge_shallow(s, peaks, local_maxima(s, n, peaks));
+	size_t written = basins(counts, n, total, s, peaks, np, min_share, out, max);
 	free(s);
 	free(peaks);
 	return written;

@@ -1,4 +1,4 @@
-/* report_analyze.c - the report's sections, built from grouped cells. */
+/* report/analyze.c - the report's sections, built from grouped cells. */
 #include "report_analyze.h"
 
 #include <math.h>
@@ -6,27 +6,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "alloc.h"
 #include "report_stats.h"
 #include "units.h"
 
 #define MAX_MODES 8
 #define MAX_STEPS 16
 
-const char *const rep_section_names[SEC_COUNT] = {
-	[SEC_GROUPS] = "groups",
-	[SEC_INSTANCES] = "instances",
-	[SEC_BAD_APPLES] = "badApples",
-	[SEC_THREADS] = "threads",
-	[SEC_TIME] = "time",
-	[SEC_REGIMES] = "regimes",
-	[SEC_SERIES] = "series",
-	[SEC_MODES] = "modes",
-	[SEC_TIERS] = "tiers",
-	[SEC_DURABILITY] = "durability",
-	[SEC_COST] = "cost",
-	[SEC_BONNIE] = "bonnie",
-	[SEC_WATCH] = "watch",
-	[SEC_WATCH_REGIMES] = "watchRegimes",
+/* What every section's builder may draw on. */
+struct rep_ctx {
+	const struct rep_db *db;
+	const struct rep_opts *o;
+	const struct rep_group *fleet; /* groups across hosts */
+	size_t nf;
+	const struct rep_group *view;  /* the groups as shown: per host, or fleet with --merge-hosts */
+	size_t nv;
 };
 
 void rep_opts_default(struct rep_opts *o)
@@ -38,16 +32,6 @@ void rep_opts_default(struct rep_opts *o)
 	o->regime_rel = 0.2;
 	o->regime_min = 3;
 	o->mode_min_share = 0.01;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fputs("iobench: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
 }
 
 double rep_cell_ops(const struct rep_cell *c)
@@ -63,7 +47,7 @@ static bool same_but_host(const struct rep_cell *a, const struct rep_cell *b)
 
 size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out)
 {
-	struct rep_group *g = xcalloc(db->ncells, sizeof(*g));
+	struct rep_group *g = rep_calloc(db->ncells, sizeof(*g));
 	size_t ng = 0;
 	for (size_t i = 0; i < db->ncells;) {
 		size_t j = i + 1;
@@ -143,8 +127,11 @@ static const struct tcol groups_cols[] = {
 	{ "errors", "errors", TC_INT, 0 },
 };
 
-static void build_groups(struct table *t, const struct rep_group *g, size_t ng)
+static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_GROUPS];
+	const struct rep_group *g = ctx->view;
+	size_t ng = ctx->nv;
 	char hb[64];
 	for (size_t i = 0; i < ng; i++) {
 		const struct rep_cell *c = g[i].cells[0];
@@ -188,14 +175,18 @@ static const struct tcol bad_cols[] = {
 	{ "rule", "rule", TC_STR, 0 },
 };
 
-static void build_instances(struct table *t, struct table *bad, const struct rep_group *g, size_t ng)
+/* Both the instances table and the bad apples among them. */
+static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_INSTANCES], *bad = &tables[SEC_BAD_APPLES];
+	const struct rep_group *g = ctx->fleet;
+	size_t ng = ctx->nf;
 	for (size_t i = 0; i < ng; i++) {
 		if (g[i].n < 2)
 			continue;
 		size_t n = g[i].n;
-		double *v = xcalloc(n, sizeof(*v));
-		bool *flag = xcalloc(n, sizeof(*flag));
+		double *v = rep_calloc(n, sizeof(*v));
+		bool *flag = rep_calloc(n, sizeof(*flag));
 		double lo = INFINITY, hi = 0, med, mad;
 		for (size_t k = 0; k < n; k++) {
 			v[k] = rep_cell_ops(g[i].cells[k]);
@@ -240,15 +231,18 @@ static bool same_curve(const struct rep_cell *a, const struct rep_cell *b)
 	return a->size == b->size && strcmp(a->sig, b->sig) == 0 && strcmp(a->labels, b->labels) == 0;
 }
 
-static void build_threads(struct table *t, const struct rep_group *g, size_t ng)
+static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_THREADS];
+	const struct rep_group *g = ctx->fleet;
+	size_t ng = ctx->nf;
 	for (size_t i = 0; i < ng;) {
 		size_t j = i + 1;
 		while (j < ng && same_curve(g[i].cells[0], g[j].cells[0]))
 			j++;
 		size_t n = j - i;
 		if (n >= 2) {
-			double *thr = xcalloc(n, sizeof(*thr)), *ops = xcalloc(n, sizeof(*ops));
+			double *thr = rep_calloc(n, sizeof(*thr)), *ops = rep_calloc(n, sizeof(*ops));
 			double best = 0;
 			for (size_t k = 0; k < n; k++) {
 				thr[k] = g[i + k].cells[0]->threads;
@@ -299,15 +293,18 @@ static const struct tcol regimes_cols[] = {
 	{ "direction", "step", TC_STR, 0 },
 };
 
-static void build_time(struct table *t, struct table *reg, const struct rep_db *db,
-		       const struct rep_opts *o)
+/* Both the throughput-over-time table and its regime changes. */
+static void build_time(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_TIME], *reg = &tables[SEC_REGIMES];
+	const struct rep_db *db = ctx->db;
+	const struct rep_opts *o = ctx->o;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
 		/* A probe's throughput is its schedule; its latency series is the watch section. */
 		if (c->npts < 2 || c->watch)
 			continue;
-		double *x = xcalloc(c->npts, sizeof(*x));
+		double *x = rep_calloc(c->npts, sizeof(*x));
 		double sum = 0, lo = INFINITY, hi = 0;
 		for (size_t k = 0; k < c->npts; k++) {
 			x[k] = c->pts[k].ops;
@@ -350,13 +347,15 @@ static const struct tcol series_cols[] = {
 	{ "vsHostMedian", "vs host median", TC_NUM, 3 },
 };
 
-static void build_series(struct table *t, const struct rep_db *db)
+static void build_series(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_SERIES];
+	const struct rep_db *db = ctx->db;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
 		if (c->npts == 0 || c->watch)
 			continue;
-		double *x = xcalloc(c->npts, sizeof(*x));
+		double *x = rep_calloc(c->npts, sizeof(*x));
 		for (size_t k = 0; k < c->npts; k++)
 			x[k] = c->pts[k].ops;
 		double med = stats_median(x, c->npts);
@@ -404,14 +403,17 @@ static void utc_of(double when, char *buf, size_t len)
 }
 
 /* Probe lines: p50/p99 per period, and lasting steps in p99 (a tail that jumped and stayed). */
-static void build_watch(struct table *t, struct table *reg, const struct rep_db *db, const struct rep_opts *o)
+static void build_watch(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_WATCH], *reg = &tables[SEC_WATCH_REGIMES];
+	const struct rep_db *db = ctx->db;
+	const struct rep_opts *o = ctx->o;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
 		if (!c->watch || c->npts == 0)
 			continue;
-		double *p50 = xcalloc(c->npts, sizeof(*p50)), *p99 = xcalloc(c->npts, sizeof(*p99));
-		double *at = xcalloc(c->npts, sizeof(*at));
+		double *p50 = rep_calloc(c->npts, sizeof(*p50)), *p99 = rep_calloc(c->npts, sizeof(*p99));
+		double *at = rep_calloc(c->npts, sizeof(*at));
 		size_t n = 0;
 		double hi = 0;
 		for (size_t k = 0; k < c->npts; k++) {
@@ -461,8 +463,12 @@ static const struct tcol modes_cols[] = {
 	{ "note", "note", TC_STR, 0 },
 };
 
-static void build_modes(struct table *t, const struct rep_group *g, size_t ng, const struct rep_opts *o)
+static void build_modes(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_MODES];
+	const struct rep_group *g = ctx->view;
+	size_t ng = ctx->nv;
+	const struct rep_opts *o = ctx->o;
 	char hb[64], note[128];
 	for (size_t i = 0; i < ng; i++) {
 		struct stats_mode m[MAX_MODES];
@@ -496,11 +502,15 @@ static const struct tcol tiers_cols[] = {
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
 };
 
-static void build_tiers(struct table *t, const struct rep_group *g, size_t ng, const struct rep_opts *o)
+static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 {
-	size_t *idx = xcalloc(ng, sizeof(*idx));
-	double *p50 = xcalloc(ng, sizeof(*p50)), *ops = xcalloc(ng, sizeof(*ops));
-	struct stats_tier *tiers = xcalloc(ng, sizeof(*tiers));
+	struct table *t = &tables[SEC_TIERS];
+	const struct rep_group *g = ctx->fleet;
+	size_t ng = ctx->nf;
+	const struct rep_opts *o = ctx->o;
+	size_t *idx = rep_calloc(ng, sizeof(*idx));
+	double *p50 = rep_calloc(ng, sizeof(*p50)), *ops = rep_calloc(ng, sizeof(*ops));
+	struct stats_tier *tiers = rep_calloc(ng, sizeof(*tiers));
 	for (size_t i = 0; i < ng; i++) {
 		size_t n = rep_sweep_of(g, ng, i, idx);
 		if (n < 3 || idx[0] != i)
@@ -513,7 +523,7 @@ static void build_tiers(struct table *t, const struct rep_group *g, size_t ng, c
 		const struct rep_cell *c = g[i].cells[0];
 		for (size_t k = 0; k < nt; k++) {
 			size_t cnt = tiers[k].last - tiers[k].first + 1;
-			double *tmp = xcalloc(cnt, sizeof(*tmp));
+			double *tmp = rep_calloc(cnt, sizeof(*tmp));
 			memcpy(tmp, ops + tiers[k].first, cnt * sizeof(*tmp));
 			double lvl_ops = stats_median(tmp, cnt);
 			free(tmp);
@@ -564,11 +574,14 @@ static int cmp_group_ptr(const void *a, const void *b)
 	return cmp_target(*(const struct rep_group *const *)a, *(const struct rep_group *const *)b);
 }
 
-static void build_durability(struct table *t, const struct rep_group *g, size_t ng,
-			     const struct rep_opts *o)
+static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_DURABILITY];
+	const struct rep_group *g = ctx->view;
+	size_t ng = ctx->nv;
+	const struct rep_opts *o = ctx->o;
 	char hb[64], verdict[160];
-	const struct rep_group **reads = xcalloc(ng, sizeof(*reads));
+	const struct rep_group **reads = rep_calloc(ng, sizeof(*reads));
 	size_t nr = 0;
 	for (size_t i = 0; i < ng; i++)
 		if (g[i].cells[0]->kind == REP_READ)
@@ -653,8 +666,12 @@ static bool cost_field(const json_t *cfg, const char *labels, const char *const 
 	return false;
 }
 
-static void build_cost(struct table *t, const struct rep_group *g, size_t ng, const struct rep_opts *o)
+static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_COST];
+	const struct rep_group *g = ctx->fleet;
+	size_t ng = ctx->nf;
+	const struct rep_opts *o = ctx->o;
 	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
 	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
 	static const char *const count_keys[] = { "volumeCount", NULL };
@@ -713,8 +730,10 @@ static const struct tcol bonnie_cols[] = {
 	{ "randomSeeksLatency", "seek lat", TC_STR, 0 },
 };
 
-static void build_bonnie(struct table *t, const struct rep_db *db)
+static void build_bonnie(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_BONNIE];
+	const struct rep_db *db = ctx->db;
 	for (size_t i = 0; i < db->nbonnie; i++) {
 		const struct rep_bonnie *b = &db->bonnie[i];
 		table_row(t, b->host, b->labels, b->file_size, b->rate[REP_BONNIE_SEQ_OUT],
@@ -727,64 +746,96 @@ static void build_bonnie(struct table *t, const struct rep_db *db)
 
 #define COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
+/*
+ * The sections, in the order they print. A builder fills its section's
+ * table; one that also fills the next section's (a table and the steps in
+ * it) is on both rows and runs once.
+ */
+static const struct {
+	const char *name;  /* --section, JSON member, CSV "# name" line */
+	const char *title; /* over the text table */
+	const char *help;  /* --help; '\n' starts a continuation line */
+	const struct tcol *cols;
+	size_t ncols;
+	void (*build)(struct table *tables, const struct rep_ctx *ctx);
+} sections[SEC_COUNT] = {
+	[SEC_GROUPS] = { "groups", "Groups (signature x threads x labels x size x host)",
+			 "per signature x threads x labels x size x host: ops/s, MB/s, mean,\n"
+			 "p50 p90 p99 p99.9 max latency, errors", COLS(groups_cols), build_groups },
+	[SEC_INSTANCES] = { "instances", "Across instances (per-host ops/s)",
+			    "groups that span hosts: min/median/max per-host ops/s, best/worst",
+			    COLS(instances_cols), build_instances },
+	[SEC_BAD_APPLES] = { "badApples", "Bad apples (below median - 3 x 1.4826 x MAD, or below half the median)",
+			     "hosts below median - 3 x 1.4826 x MAD or below half the median", COLS(bad_cols),
+			     build_instances },
+	[SEC_THREADS] = { "threads", "Thread curves (optimal = fewest threads within 5% of the best)",
+			  "throughput by thread count; optimal = fewest within 5% of the best", COLS(threads_cols),
+			  build_threads },
+	[SEC_TIME] = { "time", "Throughput over time (per host, per time bucket)",
+		       "per-host throughput per time bucket: mean, min, max, CV", COLS(time_cols), build_time },
+	[SEC_REGIMES] = { "regimes", "Regime changes (lasting steps in throughput)",
+			  "lasting steps up or down in that throughput, with their start", COLS(regimes_cols),
+			  build_time },
+	[SEC_SERIES] = { "series", "Throughput per time bucket (seconds since the host's first bucket)",
+			 "every time bucket: ops/s and ops/s / host median (ask by name)", COLS(series_cols),
+			 build_series },
+	[SEC_MODES] = { "modes", "Latency modes (peaks of the log-scale histogram)",
+			"peaks of the latency histogram with their share of operations", COLS(modes_cols),
+			build_modes },
+	[SEC_TIERS] = { "tiers", "Cache tiers over the size sweep (level p50 ranges)",
+			"file-size sweep (labels fileSize/span or target.span): level ranges", COLS(tiers_cols),
+			build_tiers },
+	[SEC_DURABILITY] = { "durability", "Durability check of flushed writes",
+			     "flushed writes faster than a read of the same target or the floor",
+			     COLS(durability_cols), build_durability },
+	[SEC_COST] = { "cost", "Operations per dollar", "operations per dollar per config (needs --prices)",
+		       COLS(cost_cols), build_cost },
+	[SEC_BONNIE] = { "bonnie", "Bonnie++ baseline", "bonnie++ lines as they are", COLS(bonnie_cols),
+			 build_bonnie },
+	[SEC_WATCH] = { "watch", "Latency over time (iobench watch, one point per period)",
+			"iobench watch lines: p50/p99 per period over days, per host and op", COLS(watch_cols),
+			build_watch },
+	[SEC_WATCH_REGIMES] = { "watchRegimes", "Regime changes in the probes' p99 (lasting steps)",
+				"lasting steps in the probes' p99 (a tail that jumped and stayed)",
+				COLS(watch_regimes_cols), build_watch },
+};
+
+const char *rep_section_name(enum rep_section s)
+{
+	return sections[s].name;
+}
+
+const char *rep_section_help(enum rep_section s)
+{
+	return sections[s].help;
+}
+
+int rep_section_find(const char *name, size_t len)
+{
+	for (int s = 0; s < SEC_COUNT; s++)
+		if (strlen(sections[s].name) == len && strncmp(name, sections[s].name, len) == 0)
+			return s;
+	return -1;
+}
+
 void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const bool want[SEC_COUNT],
 		      struct table tables[SEC_COUNT])
 {
-	table_init(&tables[SEC_GROUPS], "groups", "Groups (signature x threads x labels x size x host)",
-		   COLS(groups_cols));
-	table_init(&tables[SEC_INSTANCES], "instances", "Across instances (per-host ops/s)",
-		   COLS(instances_cols));
-	table_init(&tables[SEC_BAD_APPLES], "badApples",
-		   "Bad apples (below median - 3 x 1.4826 x MAD, or below half the median)",
-		   COLS(bad_cols));
-	table_init(&tables[SEC_THREADS], "threads",
-		   "Thread curves (optimal = fewest threads within 5% of the best)", COLS(threads_cols));
-	table_init(&tables[SEC_TIME], "time", "Throughput over time (per host, per time bucket)",
-		   COLS(time_cols));
-	table_init(&tables[SEC_REGIMES], "regimes", "Regime changes (lasting steps in throughput)",
-		   COLS(regimes_cols));
-	table_init(&tables[SEC_SERIES], "series",
-		   "Throughput per time bucket (seconds since the host's first bucket)", COLS(series_cols));
-	table_init(&tables[SEC_MODES], "modes", "Latency modes (peaks of the log-scale histogram)",
-		   COLS(modes_cols));
-	table_init(&tables[SEC_TIERS], "tiers", "Cache tiers over the size sweep (level p50 ranges)",
-		   COLS(tiers_cols));
-	table_init(&tables[SEC_DURABILITY], "durability", "Durability check of flushed writes",
-		   COLS(durability_cols));
-	table_init(&tables[SEC_COST], "cost", "Operations per dollar", COLS(cost_cols));
-	table_init(&tables[SEC_BONNIE], "bonnie", "Bonnie++ baseline", COLS(bonnie_cols));
-	table_init(&tables[SEC_WATCH], "watch", "Latency over time (iobench watch, one point per period)",
-		   COLS(watch_cols));
-	table_init(&tables[SEC_WATCH_REGIMES], "watchRegimes",
-		   "Regime changes in the probes' p99 (lasting steps)", COLS(watch_regimes_cols));
-
+	for (int s = 0; s < SEC_COUNT; s++)
+		table_init(&tables[s], sections[s].name, sections[s].title, sections[s].cols, sections[s].ncols);
 	struct rep_group *fleet, *view;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);
 	if (o->merge_hosts)
 		view = fleet;
-	if (want[SEC_GROUPS])
-		build_groups(&tables[SEC_GROUPS], view, nv);
-	if (want[SEC_INSTANCES] || want[SEC_BAD_APPLES])
-		build_instances(&tables[SEC_INSTANCES], &tables[SEC_BAD_APPLES], fleet, nf);
-	if (want[SEC_THREADS])
-		build_threads(&tables[SEC_THREADS], fleet, nf);
-	if (want[SEC_TIME] || want[SEC_REGIMES])
-		build_time(&tables[SEC_TIME], &tables[SEC_REGIMES], db, o);
-	if (want[SEC_SERIES])
-		build_series(&tables[SEC_SERIES], db);
-	if (want[SEC_MODES])
-		build_modes(&tables[SEC_MODES], view, nv, o);
-	if (want[SEC_TIERS])
-		build_tiers(&tables[SEC_TIERS], fleet, nf, o);
-	if (want[SEC_DURABILITY])
-		build_durability(&tables[SEC_DURABILITY], view, nv, o);
-	if (want[SEC_COST])
-		build_cost(&tables[SEC_COST], fleet, nf, o);
-	if (want[SEC_BONNIE])
-		build_bonnie(&tables[SEC_BONNIE], db);
-	if (want[SEC_WATCH] || want[SEC_WATCH_REGIMES])
-		build_watch(&tables[SEC_WATCH], &tables[SEC_WATCH_REGIMES], db, o);
+	struct rep_ctx ctx = { .db = db, .o = o, .fleet = fleet, .nf = nf, .view = view, .nv = nv };
+	for (int s = 0; s < SEC_COUNT; s++) {
+		bool built = false;
+		for (int e = 0; e < s; e++)
+			built |= want[e] && sections[e].build == sections[s].build;
+		if (want[s] && !built)
+			sections[s].build(tables, &ctx);
+	}
 	if (view != fleet)
 		free(view);
 	free(fleet);

@@ -1,0 +1,288 @@
+/* cmd_report.c - `iobench report`: options, reading, and which sections to print how. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "commands.h"
+#include "report_db.h"
+#include "report_analyze.h"
+#include "report_plot.h"
+
+#define MAX_FILTERS 16
+
+struct report_args {
+	bool csv, json, quiet;
+	bool want[SEC_COUNT], chosen; /* --section: which; chosen when given */
+	const char *prices_path, *plot_dir;
+	const char *only[MAX_FILTERS]; /* --only KEY=GLOB */
+	int nonly;
+	struct rep_opts o;
+};
+
+static int parse_section(void *settings, const char *arg);
+static int parse_floor(void *settings, const char *arg);
+static int parse_only(void *settings, const char *arg);
+
+/* How a row's value is read, and where it goes in struct report_args. */
+#define FLAG(f) CMDLINE_FLAG, offsetof(struct report_args, f), 0, 0, NULL
+#define STRING(f) CMDLINE_STRING, offsetof(struct report_args, f), 0, 0, NULL
+#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
+
+/* name, short, value, commands, help, how */
+static const struct cmdline_opt report_opts[] = {
+	{ "csv", 0, NULL, 0, "CSV instead of aligned text: the groups section, or the sections\n"
+	  "named by --section (each after a \"# name\" line when several)", FLAG(csv) },
+	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", FLAG(json) },
+	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
+	  "but series; the sections are listed below)", CUSTOM(parse_section) },
+	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
+	  FLAG(o.merge_hosts) },
+	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
+	  "host, signature (or op), threads, or a label key (config=large/*);\n"
+	  "repeatable, all must match", CUSTOM(parse_only) },
+	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)",
+	  STRING(prices_path) },
+	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
+	  "(default 50us; 2ms on rotational targets); units ns us ms s", CUSTOM(parse_floor) },
+	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR and render PNG and SVG", STRING(plot_dir) },
+	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
+	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+};
+
+static const struct cmdline_table report_table = { report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL };
+
+/* --help after the options: how runs group, then every section from the report's own table. */
+static void report_help_sections(FILE *out)
+{
+	fputs("\n"
+	      "Grouping: runs merge exactly by signature x thread count x labels (--label k=v,\n"
+	      "sorted) x size x host. The size is a fileSize or span label, else target.span,\n"
+	      "else fileSize. Lines without a host (the 2012 tool's) take the name of the folder\n"
+	      "holding the file. ops/s = operations / run time; across hosts, the mean per host.\n"
+	      "\n"
+	      "Sections:\n", out);
+	for (int s = 0; s < SEC_COUNT; s++) {
+		const char *help = rep_section_help(s);
+		size_t n = strcspn(help, "\n");
+		fprintf(out, "  %-11s %.*s\n", rep_section_name(s), (int)n, help);
+		while (help[n] == '\n') {
+			help += n + 1;
+			n = strcspn(help, "\n");
+			fprintf(out, "%14s%.*s\n", "", (int)n, help);
+		}
+	}
+}
+
+static const struct cmdline_cmd report_cmd = {
+	.name = "report",
+	.bit = 1,
+	.table = &report_table,
+	.intro = "usage: iobench report [OPTIONS] PATH...\n"
+		 "\n"
+		 "Read benchmark results, merge their histograms exactly and print what they say.\n"
+		 "PATH is a result file (.jsonl lines of iobench or bonnie++, the 2012 tool's run.out\n"
+		 "or its one-object-per-line .json), a folder searched recursively for *.jsonl,\n"
+		 "*.json and *.out, or - for standard input. Malformed lines are reported and skipped.\n"
+		 "\n"
+		 "Options:\n",
+	.help_more = report_help_sections,
+	.outro = "\n"
+		 "Examples:\n"
+		 "  iobench report results/2026-11-21-ebs/\n"
+		 "  iobench report --merge-hosts --plot plots/ results/run1/\n"
+		 "  iobench report --csv --section instances,badApples results/\n"
+		 "  iobench report --only config='large/*' --only signature='read,*' results/\n"
+		 "Exit: 0 ok, 1 nothing usable read (or gnuplot failed), 2 usage error.\n",
+};
+
+/* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
+static int parse_ns(const char *text, double *out)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || errno || !(v >= 0) || isinf(v))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0) {
+			*out = v * units[i].scale;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* --section LIST: names separated by commas (empty names are skipped). */
+static int parse_section(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	for (const char *tok = arg; *tok; tok += *tok == ',') {
+		size_t len = strcspn(tok, ",");
+		int sec = rep_section_find(tok, len);
+		if (len > 0 && sec < 0)
+			return cmdline_usage_error("unknown section '%.*s'; see 'iobench report --help'", (int)len, tok);
+		if (len > 0)
+			a->want[sec] = true;
+		tok += len;
+	}
+	a->chosen = true;
+	return 0;
+}
+
+static int parse_floor(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	if (parse_ns(arg, &a->o.floor_ns) != 0)
+		return cmdline_usage_error("bad --floor '%s'; use a duration like 50us or 1ms", arg);
+	a->o.floor_rot_ns = fmax(a->o.floor_rot_ns, a->o.floor_ns);
+	return 0;
+}
+
+static int parse_only(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	if (!strchr(arg, '=') || arg[0] == '=')
+		return cmdline_usage_error("bad --only '%s'; use KEY=GLOB, e.g. --only config=large/*", arg);
+	if (a->nonly == MAX_FILTERS)
+		return cmdline_usage_error("too many --only options (at most %d)", MAX_FILTERS);
+	a->only[a->nonly++] = arg;
+	return 0;
+}
+
+static json_t *inputs_json(const struct rep_db *db)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
+			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
+			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
+			 "skipped", (json_int_t)db->skipped);
+}
+
+/* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
+static int load_prices(const char *path, json_t **out)
+{
+	json_error_t jerr;
+	json_t *prices = json_load_file(path, 0, &jerr);
+	if (!prices || !json_is_object(prices)) {
+		cmdline_usage_error("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
+				    prices ? "not an object" : jerr.text);
+		json_decref(prices);
+		return EXIT_USAGE;
+	}
+	*out = prices;
+	return 0;
+}
+
+/* Read every PATH into db and apply the --only filters; false when nothing usable was read (said). */
+static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char **paths)
+{
+	rep_db_init(db, a->quiet ? NULL : stderr);
+	for (int i = 0; i < npaths; i++)
+		rep_read_path(db, paths[i]);
+	for (int i = 0; i < a->nonly; i++) {
+		const char *eq = strchr(a->only[i], '=');
+		char *key = strndup(a->only[i], (size_t)(eq - a->only[i]));
+		if (key)
+			rep_db_filter(db, key, eq + 1);
+		free(key);
+	}
+	if (db->ncells > 0 || db->nbonnie > 0)
+		return true;
+	/* One line per problem: say "nothing usable" only when nothing else was said. */
+	if (db->warnings == 0 || !db->diag)
+		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n", paths[0],
+			npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
+	return false;
+}
+
+/* The wanted tables on stdout: one JSON object, CSV, or aligned text. */
+static void print_tables(const struct report_args *a, const struct rep_db *db, const struct table *tables)
+{
+	int nwanted = 0;
+	for (int s = 0; s < SEC_COUNT; s++)
+		nwanted += a->want[s];
+	if (a->json) {
+		json_t *root = json_object();
+		json_object_set_new(root, "inputs", inputs_json(db));
+		for (int s = 0; s < SEC_COUNT; s++)
+			if (a->want[s])
+				json_object_set_new(root, rep_section_name(s), table_to_json(&tables[s]));
+		json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
+		fputc('\n', stdout);
+		json_decref(root);
+	} else if (a->csv) {
+		bool first = true;
+		for (int s = 0; s < SEC_COUNT; s++) {
+			if (!a->want[s])
+				continue;
+			if (nwanted > 1)
+				printf("%s# %s\n", first ? "" : "\n", rep_section_name(s));
+			table_print_csv(&tables[s], stdout);
+			first = false;
+		}
+	} else {
+		printf("iobench report: %lu files, %lu runs, %lu operations in %zu cells, %zu bonnie++ lines",
+		       db->files, db->runs, db->operations, db->ncells, db->nbonnie);
+		if (db->skipped)
+			printf("; %lu lines skipped", db->skipped);
+		printf("\n\n");
+		for (int s = 0; s < SEC_COUNT; s++)
+			if (a->want[s])
+				table_print_text(&tables[s], stdout);
+	}
+	fflush(stdout);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .csv = false };
+	rep_opts_default(&a.o);
+	int first;
+	int rc = cmdline_parse(&report_cmd, &a, argc, argv, &first);
+	if (rc == CMDLINE_DONE)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	if (a.csv && a.json)
+		return cmdline_usage_error("--csv and --json exclude each other; give one");
+	if (first >= argc)
+		return cmdline_usage_error("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
+	json_t *prices = NULL;
+	if (a.prices_path && load_prices(a.prices_path, &prices) != 0)
+		return EXIT_USAGE;
+	a.o.prices = prices;
+
+	struct rep_db db;
+	if (!read_all(&db, &a, argc - first, argv + first)) {
+		rep_db_free(&db);
+		json_decref(prices);
+		return EXIT_RUNTIME;
+	}
+	rep_db_finish(&db);
+	if (!a.chosen)
+		for (int s = 0; s < SEC_COUNT; s++)
+			a.want[s] = s != SEC_SERIES && (!a.csv || s == SEC_GROUPS);
+	/* Plots draw on the cost table. */
+	bool build[SEC_COUNT];
+	memcpy(build, a.want, sizeof(build));
+	if (a.plot_dir)
+		build[SEC_COST] = true;
+	struct table tables[SEC_COUNT];
+	rep_build_tables(&db, &a.o, build, tables);
+	print_tables(&a, &db, tables);
+	rc = EXIT_OK;
+	if (a.plot_dir && rep_plot(&db, &a.o, tables, a.plot_dir) != 0)
+		rc = EXIT_RUNTIME;
+	for (int s = 0; s < SEC_COUNT; s++)
+		table_free(&tables[s]);
+	rep_db_free(&db);
+	json_decref(prices);
+	return rc;
+}

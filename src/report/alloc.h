@@ -1,0 +1,21 @@
+/*
+ * alloc.h - the report's allocations (private to src/report/).
+ *
+ * A report that runs out of memory has nothing true left to print, so these
+ * never return NULL: they print "iobench: out of memory" and exit 1.
+ */
+#ifndef IOBENCH_REPORT_ALLOC_H
+#define IOBENCH_REPORT_ALLOC_H
+
+#include <stddef.h>
+
+/* calloc(n, size); n == 0 gives one zeroed element. */
+void *rep_calloc(size_t n, size_t size);
+
+/* realloc(p, n); n == 0 gives a 1-byte block. */
+void *rep_realloc(void *p, size_t n);
+
+/* strdup(s); NULL copies as "". */
+char *rep_strdup(const char *s);
+
+#endif
