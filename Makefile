@@ -20,7 +20,7 @@ LIB_OBJ = $(filter-out build/main.o,$(OBJ))
 # The report (src/report/) is an archive of its own: it needs only these of the rest.
 REPORT_SRC = $(wildcard src/report/*.c)
 REPORT_OBJ = $(patsubst src/%.c,build/%.o,$(REPORT_SRC))
-REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o
+REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o build/provision.o
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)

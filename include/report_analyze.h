@@ -27,18 +27,19 @@ double rep_cell_ops(const struct rep_cell *c);
 
 /*
  * Groups over db->cells (rep_db_finish() first): one per cell when by_host,
- * else one per signature x threads x labels x size. Caller frees *out.
+ * else one per signature x threads x configuration x size. Caller frees *out.
  */
 size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out);
 
 /*
  * Indexes (into fleet groups g[0..n)) of the size sweep that group i belongs
- * to: same signature, threads and labels, ascending size. Returns the count;
+ * to: same signature, threads and configuration, ascending size. Returns the count;
  * idx must hold n entries.
  */
 size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx);
 
 enum rep_section {
+	SEC_FLEET,  /* failed and missing hosts of a fleet's manifest.json: first, above all */
 	SEC_GROUPS,
 	SEC_INSTANCES,
 	SEC_BAD_APPLES,
@@ -53,6 +54,7 @@ enum rep_section {
 	SEC_BONNIE,
 	SEC_WATCH,         /* `iobench watch` lines: latency per period */
 	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
+	SEC_NOTES,         /* each run's bookkeeping: only when named, or in --json */
 	SEC_COUNT
 };
 

@@ -2,10 +2,18 @@
  * report_db.h - the report's cell store (src/report/read.c): what
  * `iobench report` reads, result lines grouped into cells.
  *
- * A cell is one signature x thread count x labels x swept size x host. Every
- * run line adds its operations to their cells: the total histograms merge
- * exactly, run time adds up, and the time buckets become points of the
- * cell's throughput-over-time series. Raw JSON is never kept.
+ * A cell is one signature x thread count x configuration x swept size x
+ * host. Every run line adds its operations to their cells: the total
+ * histograms merge exactly, run time adds up, and the time buckets become
+ * points of the cell's throughput-over-time series. Raw JSON is never kept.
+ *
+ * A line says three things apart (report/config.c): which host (its "host"
+ * when it also has "hostname", else a legacy "fleetHost" label, else "host",
+ * else the folder's name); which configuration (the user's labels and the
+ * provision object's configuration facts); and bookkeeping ("notes", and
+ * in older files the labels run, runId, fleetHost, planStep, spanHuman),
+ * which never splits a cell. A fleet's manifest.json (report/manifest.c)
+ * adds the hosts that were planned, and what became of each.
  *
  * Not thread-safe: one struct rep_db belongs to one thread.
  */
@@ -34,9 +42,16 @@ struct rep_point {
 	double p50, p99;    /* ns; set for `iobench watch` periods, NAN otherwise */
 };
 
+/* One configuration, interned: cells of one configuration point at the same one. */
+struct rep_config {
+	char *labels;       /* user labels "config=large/ebs4,disk=a": sorted; size and bookkeeping left out */
+	char *facts;        /* provision configuration facts "instanceType=m5.large,volumeCount=4": sorted */
+	char *name;         /* as tables and charts show it: "m5.large / gp3 x4 / raid0"; "" if neither */
+};
+
 struct rep_cell {
 	char *sig;          /* "read,4K,4K" */
-	char *labels;       /* "config=large/ebs4,disk=a": sorted, size labels left out; "" if none */
+	const struct rep_config *cfg;
 	char *host;
 	double threads;
 	uint64_t size;      /* bytes the offsets spanned; 0 unknown */
@@ -62,11 +77,44 @@ struct rep_bonnie {
 	char *latency[REP_BONNIE_NFIELDS];
 };
 
+/* A run line's bookkeeping: its notes (and legacy bookkeeping labels). */
+struct rep_note {
+	char *host;
+	const struct rep_config *cfg;
+	double launch;      /* launchTime */
+	char *sigs;         /* its operations' signatures, "read,4K,4K write64,4K,4K" */
+	char *notes;        /* "planStep=3,runId=r1": sorted */
+};
+
+/* One host of a fleet's manifest.json. Missing numbers are NAN, missing strings NULL. */
+struct rep_fleet_host {
+	char *run;          /* the manifest's runId */
+	char *state;        /* the run's state: running, complete, interrupted */
+	char *name;         /* the host's name, as its lines say "host" */
+	char *status;       /* ok, failed, not-fetched, partial, not-started */
+	char *kind;         /* failure kind: unreachable, auth, no-iobench, no-space, exited, ... */
+	char *detail;       /* failure detail */
+	char *remote;       /* remotePath: where its results are on the host */
+	char *results;      /* results: where they were to land, relative to the manifest */
+	char *facts;        /* its provision configuration facts, as rep_config.facts; "" if none */
+	double planned, finished, fetched, exit_code;
+	bool has_lines;     /* result lines of it were read (rep_fleet_match()) */
+};
+
 struct rep_db {
 	struct rep_cell **cells;
 	size_t ncells, cells_cap;
 	size_t *slots; /* open-addressing hash of cell indexes + 1; 0 = free */
 	size_t nslots;
+	struct rep_config **configs;
+	size_t nconfigs, configs_cap;
+	size_t *config_slots; /* the same kind of hash, of config indexes + 1 */
+	size_t nconfig_slots;
+	struct rep_note *notes;
+	size_t nnotes, notes_cap;
+	struct rep_fleet_host *fleet;
+	size_t nfleet, fleet_cap;
+	unsigned long manifests;
 	struct rep_bonnie *bonnie;
 	size_t nbonnie, bonnie_cap;
 	/* counters for the summary line */
@@ -101,17 +149,80 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		  const char *fallback_host, bool explicit_file);
 
 /*
- * Keep only the cells (and bonnie++ lines) where key matches the fnmatch(3)
- * pattern: key "host", "signature" (or "op"), "threads", or a label key
- * (a cell without that label does not match). Call before rep_db_finish().
+ * Keep only the cells (and bonnie++ lines, notes) where key matches the
+ * fnmatch(3) pattern: key "host", "signature" (or "op"), "threads", a label
+ * key or a provision configuration fact (a cell without it does not match).
+ * Call before rep_db_finish().
  */
 void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
 
-/* Sort cells (signature, labels, size, threads, host) and their points by time. */
+/*
+ * Sort cells (signature, configuration, size, threads, host; sizes and
+ * thread counts as numbers, names in natural order) and their points by
+ * time; tell apart configurations whose names came out equal; sort the
+ * fleet's hosts by name.
+ */
 void rep_db_finish(struct rep_db *db);
 
 /* Value of label key in a canonical "k=v,k=v" string, copied to buf; false if absent. */
 bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
+
+/* Signatures in natural order: op word, then operation size as a number, then the text. */
+int rep_sig_cmp(const char *a, uint64_t block_a, const char *b, uint64_t block_b);
+
+/* ---- report/config.c: who, what configuration, what bookkeeping ---- */
+
+/* True for the label keys older scripts used for bookkeeping: run, runId, fleetHost, planStep, spanHuman. */
+bool rep_is_bookkeeping_label(const char *key);
+
+/* What one result line says apart. Strings are malloc'd; "" when empty. */
+struct rep_split {
+	char *host;          /* the host's name; NULL when the line names none */
+	char *labels;        /* user labels, "k=v,k=v" sorted (no size or bookkeeping labels) */
+	char *facts;         /* provision configuration facts, "k=v,k=v" sorted */
+	char *notes;         /* notes and bookkeeping labels, "k=v,k=v" sorted */
+	uint64_t size_label; /* bytes of a fileSize or span label; 0 if none */
+};
+
+/* Split a result line's JSON object (or a bonnie++ line's) as above. */
+void rep_split_line(const void *json_root, struct rep_split *out);
+void rep_split_free(struct rep_split *s);
+
+/* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none). */
+char *rep_config_facts(const void *provision_json);
+
+/*
+ * The name of a configuration: from the facts when there are any,
+ * "TYPE / VOLUMETYPE xCOUNT / raidLEVEL" (the parts that are known; other
+ * facts as "k=v" when none of these is), then " / " and the labels; else
+ * the labels; else "". malloc'd.
+ */
+char *rep_config_name(const char *labels, const char *facts);
+
+/* The interned configuration of labels and facts (made on first use). */
+const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, const char *facts);
+
+/*
+ * Where configurations that differ came out with one name (facts a name
+ * leaves out: volumeSize, filesystem, ...), add " / key=value" for each
+ * fact whose values differ among them. rep_db_finish() calls it.
+ */
+void rep_configs_distinguish(struct rep_db *db);
+
+/* ---- report/manifest.c: a fleet's manifest.json ---- */
+
+/*
+ * Add the hosts of a manifest.json object (tool "iobench-fleet") to
+ * db->fleet; a host already there from the same run is replaced. Returns
+ * false (reported at where) when it has no "hosts" array.
+ */
+bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *where);
+
+/* Mark the fleet's hosts whose lines were read; call after reading, before filtering. */
+void rep_fleet_match(struct rep_db *db);
+
+/* Free db->fleet (rep_db_free() calls it). */
+void rep_fleet_free(struct rep_db *db);
 
 /* Short name of a signature's kind: "read", "writeFlush", ... */
 enum rep_kind rep_kind_of(const char *sig);

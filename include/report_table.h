@@ -24,6 +24,10 @@ enum tcol_type {
 	TC_BOOL,  /* double 0/1; "*" in text, true/false in JSON */
 };
 
+/*
+ * A column with no head is data only (CSV and JSON); one with no key is
+ * text only (a reading aid, such as "3 of 4" beside two numbers).
+ */
 struct tcol {
 	const char *key;
 	const char *head;

@@ -70,6 +70,7 @@ struct run_args {
 	json_t *provision;           /* after runargs_start(): IMDS's facts, then the given ones; NULL if none */
 	const char *json_path, *raw_path;
 	uint64_t interval_ns, period_ns, max_periods; /* watch */
+	const char *prom_path;       /* watch --prom; NULL = none */
 	bool quiet, force;
 	const char *target;
 	char *command_line;          /* as the JSON records it; malloc'd */

@@ -39,11 +39,12 @@ static const struct cmdline_opt report_opts[] = {
 	  "named by --section (each after a \"# name\" line when several)", FLAG(csv) },
 	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", FLAG(json) },
 	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
-	  "but series; the sections are listed below)", CUSTOM(parse_section) },
+	  "but series, notes only in JSON; the sections are listed below)", CUSTOM(parse_section) },
 	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
 	  FLAG(o.merge_hosts) },
 	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
-	  "host, signature (or op), threads, or a label key (config=large/*);\n"
+	  "host, signature (or op), threads, a label key (config=large/*) or\n"
+	  "a provisioned configuration fact (instanceType=m5.*);\n"
 	  "repeatable, all must match", CUSTOM(parse_only) },
 	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)",
 	  STRING(prices_path) },
@@ -60,10 +61,18 @@ static const struct cmdline_table report_table = { report_opts, sizeof(report_op
 static void report_help_sections(FILE *out)
 {
 	fputs("\n"
-	      "Grouping: runs merge exactly by signature x thread count x labels (--label k=v,\n"
-	      "sorted) x size x host. The size is a fileSize or span label, else target.span,\n"
-	      "else fileSize. Lines without a host (the 2012 tool's) take the name of the folder\n"
-	      "holding the file. ops/s = operations / run time; across hosts, the mean per host.\n"
+	      "Grouping: runs merge exactly by signature x thread count x config x size, per\n"
+	      "host. The config is the user's labels (--label k=v) and the provisioned\n"
+	      "configuration facts (instanceType, volumeType, volumeCount, raidLevel, ...),\n"
+	      "named from the facts (\"m5.large / gp3 x4 / raid0\"), else by the labels.\n"
+	      "Bookkeeping never splits a group: notes, and older files' run, runId, fleetHost,\n"
+	      "planStep and spanHuman labels. The host is the line's host name (--host), a\n"
+	      "legacy fleetHost label, else the hostname; lines without one (the 2012 tool's)\n"
+	      "take the name of the folder holding the file. The size is a fileSize or span\n"
+	      "label, else target.span, else fileSize. Sizes and thread counts sort as numbers.\n"
+	      "A fleet's manifest.json in a folder read adds its failed and missing hosts and\n"
+	      "\"N of M hosts\" per config. ops/s = operations / run time; across hosts, the\n"
+	      "mean per host.\n"
 	      "\n"
 	      "Sections:\n", out);
 	for (int s = 0; s < SEC_COUNT; s++) {
@@ -159,10 +168,10 @@ static int parse_only(void *settings, const char *arg)
 
 static json_t *inputs_json(const struct rep_db *db)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
 			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
 			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
-			 "skipped", (json_int_t)db->skipped);
+			 "skipped", (json_int_t)db->skipped, "manifests", (json_int_t)db->manifests);
 }
 
 /* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
@@ -186,6 +195,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 	rep_db_init(db, a->quiet ? NULL : stderr);
 	for (int i = 0; i < npaths; i++)
 		rep_read_path(db, paths[i]);
+	/* whether a planned host sent results, before --only leaves some out */
+	rep_fleet_match(db);
 	for (int i = 0; i < a->nonly; i++) {
 		const char *eq = strchr(a->only[i], '=');
 		char *key = strndup(a->only[i], (size_t)(eq - a->only[i]));
@@ -193,13 +204,33 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 			rep_db_filter(db, key, eq + 1);
 		free(key);
 	}
-	if (db->ncells > 0 || db->nbonnie > 0)
+	if (db->ncells > 0 || db->nbonnie > 0 || db->nfleet > 0)
 		return true;
 	/* One line per problem: say "nothing usable" only when nothing else was said. */
 	if (db->warnings == 0 || !db->diag)
 		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n", paths[0],
 			npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
 	return false;
+}
+
+/* One line per fleet run of the manifests read: "fleet run r1 (complete): 3 of 4 hosts sent results". */
+static void print_fleet_runs(const struct rep_db *db)
+{
+	for (size_t i = 0; i < db->nfleet; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(db->fleet[j].run, db->fleet[i].run) == 0;
+		if (seen)
+			continue;
+		size_t planned = 0, sent = 0;
+		for (size_t j = i; j < db->nfleet; j++)
+			if (strcmp(db->fleet[j].run, db->fleet[i].run) == 0) {
+				planned++;
+				sent += db->fleet[j].has_lines;
+			}
+		printf("fleet run %s (%s): %zu of %zu hosts sent results\n", db->fleet[i].run[0] ? db->fleet[i].run : "-",
+		       db->fleet[i].state ? db->fleet[i].state : "state unknown", sent, planned);
+	}
 }
 
 /* The wanted tables on stdout: one JSON object, CSV, or aligned text. */
@@ -232,7 +263,9 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 		       db->files, db->runs, db->operations, db->ncells, db->nbonnie);
 		if (db->skipped)
 			printf("; %lu lines skipped", db->skipped);
-		printf("\n\n");
+		printf("\n");
+		print_fleet_runs(db);
+		printf("\n");
 		for (int s = 0; s < SEC_COUNT; s++)
 			if (a->want[s])
 				table_print_text(&tables[s], stdout);
@@ -266,9 +299,10 @@ int cmd_report(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	rep_db_finish(&db);
+	/* By default every section but series (notes only in JSON); CSV: the groups. */
 	if (!a.chosen)
 		for (int s = 0; s < SEC_COUNT; s++)
-			a.want[s] = s != SEC_SERIES && (!a.csv || s == SEC_GROUPS);
+			a.want[s] = s != SEC_SERIES && (s != SEC_NOTES || a.json) && (!a.csv || s == SEC_GROUPS);
 	/* Plots draw on the cost table. */
 	bool build[SEC_COUNT];
 	memcpy(build, a.want, sizeof(build));

@@ -15,12 +15,16 @@ static const struct cmdline_cmd watch_cmd = {
 		 "A light probe left running for days: every --interval it does each operation\n"
 		 "once (in a random order) and every --period it appends one JSON line with that\n"
 		 "period's histograms, fsynced. Restarts append; lines merge exactly with runs.\n"
+		 "With --prom it also keeps a Prometheus histogram per op in a file for\n"
+		 "node_exporter's textfile collector (see man iobench).\n"
 		 "Operations are written as for 'iobench run' (see 'iobench run --help').\n"
 		 "\n"
 		 "Options:\n",
 	.outro = "\n"
 		 "SIGINT, SIGTERM and SIGHUP write the partial period (marked interrupted), exit 130.\n"
-		 "Example: iobench watch --json /var/lib/iobench/watch.jsonl --host db1 /data/iobench.dat\n",
+		 "Example: iobench watch --json /var/lib/iobench/watch.jsonl --host db1 /data/iobench.dat\n"
+		 "         iobench watch --json /var/lib/iobench/watch.jsonl \\\n"
+		 "             --prom /var/lib/prometheus/node-exporter/iobench.prom /data/iobench.dat\n",
 };
 
 static int watch_all(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
@@ -35,7 +39,8 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 	struct watch_config wc = {
 		.target = t, .ops = ops, .nops = a->nops, .span = a->span,
 		.interval_ns = a->interval_ns, .period_ns = a->period_ns, .max_periods = a->max_periods,
-		.seed = a->seed, .json_path = a->json_path ? a->json_path : "-", .meta = &meta,
+		.seed = a->seed, .json_path = a->json_path ? a->json_path : "-",
+		.prom_path = a->prom_path, .meta = &meta,
 		.stop_signals = sigs, .quiet = a->quiet,
 	};
 	char err[512];

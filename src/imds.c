@@ -257,7 +257,7 @@ int imds_fetch(const char *endpoint, unsigned timeout_ms, json_t *facts, char *e
 		snprintf(err, errlen, "%s: %s", endpoint, why(rc));
 		return rc;
 	}
-	if (status != 200 || token[0] == '\0') {
+	if (status != 200 || token[0] == '\0' || strpbrk(token, "\r\n")) {
 		snprintf(err, errlen, "%s: session token refused (HTTP %d)", endpoint, status);
 		return -EACCES;
 	}

@@ -77,6 +77,19 @@ static int parse_seed(void *settings, const char *arg)
 	return 0;
 }
 
+static int parse_prom(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	size_t n = strlen(arg);
+	const char *base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	if (n < 5 || strcmp(arg + n - 5, ".prom") != 0 || strlen(base) == 5)
+		return cmdline_usage_error("bad --prom '%s'; node_exporter's textfile collector reads only NAME.prom "
+					   "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", arg);
+	a->prom_path = arg;
+	return 0;
+}
+
 static int parse_label(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
@@ -209,6 +222,8 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "never splits a group in the report", CUSTOM(parse_note) },
 	{ "json", 0, "FILE", RUN, "append one JSON line per run ('-' for stdout)", STRING(json_path) },
 	{ "json", 0, "FILE", WATCH, "append the lines here (default stdout)", STRING(json_path) },
+	{ "prom", 0, "FILE", WATCH, "after every round, replace FILE (NAME.prom) with Prometheus\n"
+	  "counters for node_exporter's textfile collector", CUSTOM(parse_prom) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", STRING(raw_path) },
 	{ "quiet", 'q', NULL, RUN, "no summary, no progress", FLAG(quiet) },

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "prng.h"
+#include "prom.h"
 #include "signals.h"
 
 #include <errno.h>
@@ -90,7 +91,53 @@ struct watch_state {
 	struct op_result *results;
 	size_t *order;
 	struct prng rng;
+	/* --prom: the page's counters, and how writing it goes */
+	struct prom_export prom;
+	int prom_err;     /* the last write's -errno; 0 when it worked */
+	bool prom_warned; /* a failure was said in this period */
+	bool prom_on;     /* prom_start() succeeded: the file is ours to keep up */
 };
+
+/* How a write of the page went: a failure is said once per period, the first success after it once. */
+static void prom_tell(const struct watch_config *wc, struct watch_state *st, int rc)
+{
+	if (rc < 0 && !st->prom_warned)
+		fprintf(stderr, "iobench: watch: cannot write %s: %s; the previous file stays, probing goes on "
+			"(said once per period)\n", wc->prom_path, strerror(-rc));
+	else if (rc == 0 && st->prom_err < 0)
+		fprintf(stderr, "iobench: watch: %s written again\n", wc->prom_path);
+	st->prom_warned |= rc < 0;
+	st->prom_err = rc;
+}
+
+/* --prom: the page as of now (finished periods plus the current one's probes). */
+static void prom_update(const struct watch_config *wc, struct watch_state *st, bool up)
+{
+	prom_tell(wc, st, prom_export_write(&st->prom, st->results, up));
+}
+
+/*
+ * --prom: the counters (prom_export_start), then the first page. Errors a
+ * retry will not mend (no such directory, no permission) end the watch
+ * here; a full disk is only said.
+ */
+static int prom_start(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
+{
+	int rc = prom_export_start(&st->prom, wc->prom_path, wc->target->path, wc->ops, wc->nops, wc->json_path);
+	if (rc < 0) {
+		snprintf(err, errlen, "--prom: cannot start its counters from %s: %s", wc->json_path, strerror(-rc));
+		return rc;
+	}
+	rc = prom_export_write(&st->prom, st->results, true);
+	if (rc < 0 && rc != -ENOSPC && rc != -EDQUOT) {
+		snprintf(err, errlen, "--prom %s: cannot write it: %s; give a file in a directory this user can write "
+			 "(node_exporter's --collector.textfile.directory)", wc->prom_path, strerror(-rc));
+		return rc;
+	}
+	prom_tell(wc, st, rc);
+	st->prom_on = true;
+	return 0;
+}
 
 /* Each op's own descriptor (with its flags), buffer and sync engine. */
 static int probes_open(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
@@ -132,6 +179,7 @@ static void probes_close(const struct watch_config *wc, struct watch_state *st)
 	free(st->probes);
 	free(st->results);
 	free(st->order);
+	prom_export_free(&st->prom);
 }
 
 /* One round: each op once, in a fresh random order. */
@@ -158,6 +206,8 @@ static int probe_period(const struct watch_config *wc, struct watch_state *st, u
 	uint64_t round = p0;
 	while (clock_now_ns() - p0 < wc->period_ns) {
 		probe_round(wc, st);
+		if (st->prom_on)
+			prom_update(wc, st, true);
 		round += wc->interval_ns;
 		uint64_t now = clock_now_ns();
 		if (round < now)
@@ -184,6 +234,8 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 	else
 		rc = probes_open(wc, &st, err, errlen);
+	if (rc == 0 && wc->prom_path)
+		rc = prom_start(wc, &st, err, errlen);
 	prng_seed(&st.rng, wc->seed, 0x3a7c);
 	for (uint64_t periods = 1; rc == 0; periods++) {
 		uint64_t p0 = clock_now_ns();
@@ -198,13 +250,21 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		if (!wc->quiet)
 			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n", (unsigned long long)periods,
 				elapsed, sig > 0 ? ", interrupted" : "");
+		if (st.prom_on)
+			prom_export_period(&st.prom, st.results);
 		for (size_t i = 0; i < wc->nops; i++)
 			result_reset(&st.results[i]);
+		st.prom_warned = false;
 		if (sig > 0)
 			rc = -EINTR;
 		else if (wc->max_periods && periods >= wc->max_periods)
 			break;
+		else if (st.prom_on)
+			prom_update(wc, &st, true);
 	}
+	/* The last page says the probe has stopped; its counts include the last (partial) period. */
+	if (st.prom_on)
+		prom_update(wc, &st, false);
 	probes_close(wc, &st);
 	return rc;
 }

@@ -12,6 +12,11 @@ NETNS_PREFIX=${NETNS_PREFIX:-ibf}
 NETNS_SUBNET=${NETNS_SUBNET:-10.251.73}
 STANDIN=$BATS_TEST_DIRNAME/helpers/imds-standin.py
 
+setup_file() {
+  export FLEET=$BATS_FILE_TMPDIR/results
+  make_fleet "$FLEET/r1"
+}
+
 setup() {
   core_setup
   make_file "$TMP/data" 16M
@@ -236,4 +241,220 @@ except urllib.error.HTTPError as e:
   [ "$(grep -v 'page cache' <<<"$stderr")" = \
     "iobench: warning: --provision imds: http://$DEAD_ADDR:80: no answer in time; the results carry no facts from it" ]
   jq -e 'has("provision") | not' "$TMP/asked.jsonl"
+}
+
+# ---- the report: hosts, configurations, bookkeeping, the fleet's manifest ----
+
+# make_fleet DIR: a fleet run's folder as fleet-run leaves it, made by real runs.
+# m5.large / gp3 x4 / raid0 on vm-a, vm-b, vm-c (one hostname: this box's), a
+# read4k sweep over 128M, 256M and 1G spans at 1 and 2 threads, each run with
+# its own planStep and spanHuman notes; m5.xlarge on vm-f. The manifest says
+# vm-d (m5.large) was unreachable and vm-e (m5.xlarge) finished but was not fetched.
+make_fleet() {
+  local dir=$1 h span prov step=0
+  mkdir -p "$dir"
+  "$IOBENCH" create -q "$BATS_FILE_TMPDIR/data" 1G
+  printf '{"instanceType": "m5.large", "volumeType": "gp3", "volumeCount": 4, "raidLevel": "0",
+    "volumeSize": 100, "filesystem": "xfs"}\n' >"$BATS_FILE_TMPDIR/large.json"
+  printf '{"instanceType": "m5.xlarge", "volumeType": "gp3", "volumeCount": 4, "raidLevel": "0",
+    "volumeSize": 100, "filesystem": "xfs"}\n' >"$BATS_FILE_TMPDIR/xlarge.json"
+  for h in vm-a vm-b vm-c vm-f; do
+    mkdir -p "$dir/$h"
+    prov=$BATS_FILE_TMPDIR/large.json
+    [[ $h == vm-f ]] && prov=$BATS_FILE_TMPDIR/xlarge.json
+    for span in 1G 128M 256M; do
+      step=$((step + 1))
+      "$IOBENCH" -q -o read4k -t 2,1 -n 30 -d 5 -b 1 --no-direct --span "$span" --host "$h" \
+        --provision "$prov" --provision-fact "instanceId=i-$h" --note runId=r1 --note "planStep=$step" \
+        --note "spanHuman=$span" --json "$dir/$h/iobench.jsonl" "$BATS_FILE_TMPDIR/data" 2>/dev/null
+    done
+  done
+  cat >"$dir/manifest.json" <<'EOF'
+{
+  "tool": "iobench-fleet",
+  "version": 1,
+  "runId": "r1",
+  "started": "2026-11-23T05:00:00Z",
+  "ended": "2026-11-23T05:20:00Z",
+  "state": "complete",
+  "plan": { "ops": ["read4k"], "threads": [1, 2], "duration": 5 },
+  "hosts": [
+    { "name": "vm-a", "login": "root@10.0.0.11", "address": "10.0.0.11", "planned": 6, "finished": 6,
+      "fetched": 6, "status": "ok", "failure": null, "results": "vm-a/iobench.jsonl",
+      "provision": { "instanceType": "m5.large", "volumeType": "gp3", "volumeCount": 4, "raidLevel": "0",
+                     "volumeSize": 100, "filesystem": "xfs", "instanceId": "i-vm-a" } },
+    { "name": "vm-b", "planned": 6, "finished": 6, "fetched": 6, "status": "ok", "failure": null,
+      "results": "vm-b/iobench.jsonl" },
+    { "name": "vm-c", "planned": 6, "finished": 6, "fetched": 6, "status": "ok", "failure": null,
+      "results": "vm-c/iobench.jsonl" },
+    { "name": "vm-d", "login": "root@10.0.0.14", "address": "10.0.0.14", "planned": 6, "finished": 0,
+      "fetched": 0, "status": "failed",
+      "failure": { "kind": "unreachable", "detail": "ssh: connect to host 10.0.0.14 port 22: Connection timed out",
+                   "exit": 255 },
+      "provision": { "instanceType": "m5.large", "volumeType": "gp3", "volumeCount": 4, "raidLevel": "0",
+                     "volumeSize": 100, "filesystem": "xfs", "instanceId": "i-vm-d" } },
+    { "name": "vm-e", "planned": 6, "finished": 6, "fetched": 0, "status": "not-fetched",
+      "failure": { "kind": "not-fetched", "detail": "rsync exited 12", "exit": 12 },
+      "remotePath": "root@10.0.0.15:/tmp/iobench-fleet/r1/vm-e",
+      "provision": { "instanceType": "m5.xlarge", "volumeType": "gp3", "volumeCount": 4, "raidLevel": "0",
+                     "volumeSize": 100, "filesystem": "xfs", "instanceId": "i-vm-e" } },
+    { "name": "vm-f", "planned": 6, "finished": 6, "fetched": 6, "status": "ok", "failure": null,
+      "results": "vm-f/iobench.jsonl" }
+  ]
+}
+EOF
+}
+
+@test "the report names configs from the provisioned facts; hosts by their names, not their hostname" {
+  run --separate-stderr "$IOBENCH" report --json "$FLEET"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "$(jq -c '[.groups[].config] | unique' <<<"$output")" = \
+    '["m5.large / gp3 x4 / raid0","m5.xlarge / gp3 x4 / raid0"]' ]
+  # three hosts of one hostname stay three hosts
+  [ "$(jq -c '[.groups[] | select(.config | startswith("m5.large")) | .host] | unique' <<<"$output")" = \
+    '["vm-a","vm-b","vm-c"]' ]
+  [ "$(jq -r '.hostname' "$FLEET"/r1/vm-*/iobench.jsonl | sort -u)" = "$(hostname)" ]
+  # per-host facts (instanceId differs on every host) do not split a config
+  [ "$(jq -c '[.groups[] | select(.host == "vm-a") | .provision] | unique' <<<"$output")" = \
+    '["filesystem=xfs,instanceType=m5.large,raidLevel=0,volumeCount=4,volumeSize=100,volumeType=gp3"]' ]
+}
+
+@test "notes never split a group: one group per op, threads, config and size; the notes section lists them" {
+  run --separate-stderr "$IOBENCH" report --json --merge-hosts "$FLEET"
+  [ "$status" -eq 0 ]
+  # 2 configs x 3 sizes x 2 thread counts, although every run has its own planStep
+  [ "$(jq '.groups | length' <<<"$output")" -eq 12 ]
+  jq -e '[.groups[] | select(.config | startswith("m5.large")) | .hosts == 3 and .runs == 3] | all' <<<"$output"
+  [ "$(jq '.notes | length' <<<"$output")" -eq 24 ]
+  jq -e '.notes[] | select(.host == "vm-b" and .notes == "planStep=5,runId=r1,spanHuman=128M")' <<<"$output"
+  # not in the text report unless asked for
+  run --separate-stderr "$IOBENCH" report "$FLEET"
+  [[ "$output" != *"Bookkeeping"* ]]
+  run --separate-stderr "$IOBENCH" report --section notes "$FLEET"
+  [[ "$output" == *"Bookkeeping"*"planStep=1,runId=r1,spanHuman=1G"* ]]
+}
+
+@test "sizes and thread counts sort as numbers in text, CSV and JSON: 128M < 256M < 1G" {
+  run --separate-stderr "$IOBENCH" report --json --merge-hosts --section groups,threads,tiers "$FLEET"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c '[.groups[] | select(.config | startswith("m5.large")) | [.size / 1048576, .threads]]' <<<"$output")" = \
+    '[[128,1],[128,2],[256,1],[256,2],[1024,1],[1024,2]]' ]
+  [ "$(jq -c '[.threads[] | select(.config | startswith("m5.large")) | [.size / 1048576, .threads]]' <<<"$output")" = \
+    '[[128,1],[128,2],[256,1],[256,2],[1024,1],[1024,2]]' ]
+  run --separate-stderr "$IOBENCH" report --csv --merge-hosts --only instanceType=m5.large "$FLEET"
+  # the size column, just before the host column's "(3 hosts)"
+  [ "$(grep -oE ',[0-9]+,\(3 hosts\)' <<<"$output" | cut -d, -f2 | tr '\n' ' ')" = \
+    "134217728 134217728 268435456 268435456 1073741824 1073741824 " ]
+  run --separate-stderr "$IOBENCH" report --merge-hosts --section groups --only instanceType=m5.large "$FLEET"
+  [ "$(grep '^read,4K,4K' <<<"$output" | awk '{ print $9 }' | tr '\n' ' ')" = "128M 128M 256M 256M 1G 1G " ]
+}
+
+@test "the sizes and threads charts take sizes and thread counts in numeric order" {
+  command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
+  run --separate-stderr "$IOBENCH" report --plot "$TMP/plots" --only instanceType=m5.large "$FLEET"
+  [ "$status" -eq 0 ]
+  # the sweep at 1 thread: size_mib column
+  [ "$(grep -v '^#' "$TMP/plots/sizes-1.dat" | awk '{ print $1 }' | tr '\n' ' ')" = "128 256 1024 " ]
+  # the thread curves: one per size, in size order, named by the config
+  [ "$(grep -o '^# read,4K,4K m5.large / gp3 x4 / raid0 size [0-9A-Z]*' "$TMP/plots/threads.dat" | awk '{ print $NF }' |
+    tr '\n' ' ')" = "128M 256M 1G " ]
+  [ -s "$TMP/plots/sizes-1.png" ]
+}
+
+@test "the manifest's failed and missing hosts open the report; the instances table says N of M hosts" {
+  run --separate-stderr "$IOBENCH" report "$FLEET"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "${lines[1]}" = "fleet run r1 (complete): 4 of 6 hosts sent results" ]
+  # the failed hosts come before every other section
+  [[ "${lines[2]}" == "Failed and missing hosts"* ]]
+  grep -E '^r1 +vm-d +failed +unreachable +6 +0 +0 +255 +ssh: connect to host 10.0.0.14 port 22: Connection timed out$' <<<"$output"
+  grep -E '^r1 +vm-e +not-fetched +not-fetched +6 +6 +0 +12 +finished, results not fetched \(still at root@10.0.0.15:/tmp/iobench-fleet/r1/vm-e\)' <<<"$output"
+  [ "$(grep -cE '^r1 +vm-[abcf] ' <<<"$output")" -eq 0 ]
+  # m5.large: a, b, c of a, b, c, d; m5.xlarge: f of e, f
+  grep -E '^read,4K,4K +1 +m5.large / gp3 x4 / raid0 +128M +3 of 4 ' <<<"$output"
+  grep -E '^read,4K,4K +1 +m5.xlarge / gp3 x4 / raid0 +128M +1 of 2 ' <<<"$output"
+
+  run --separate-stderr "$IOBENCH" report --json --section fleet,instances "$FLEET"
+  [ "$(jq '.inputs.manifests' <<<"$output")" -eq 1 ]
+  [ "$(jq -c '[.fleet[] | [.host, .status, .kind]]' <<<"$output")" = \
+    '[["vm-d","failed","unreachable"],["vm-e","not-fetched","not-fetched"]]' ]
+  jq -e '[.instances[] | select(.config | startswith("m5.large")) | .hosts == 3 and .plannedHosts == 4] | all' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --csv --section fleet "$FLEET"
+  [ "${lines[0]}" = "run,host,status,kind,planned,finished,fetched,exit,remotePath,detail" ]
+  [[ "${lines[2]}" == "r1,vm-e,not-fetched,not-fetched,6,6,0,12,root@10.0.0.15:/tmp/iobench-fleet/r1/vm-e,"* ]]
+}
+
+@test "a host the manifest calls ok but whose results are not there is listed as missing" {
+  cp -r "$FLEET" "$TMP/results"
+  rm -r "$TMP/results/r1/vm-b"
+  run --separate-stderr "$IOBENCH" report --json --section fleet,instances "$TMP/results/r1"
+  [ "$status" -eq 0 ]
+  jq -e '.fleet[] | select(.host == "vm-b") | .status == "missing" and .kind == "no-results" and
+    (.detail | contains("vm-b/iobench.jsonl"))' <<<"$output"
+  jq -e '[.instances[] | select(.config | startswith("m5.large")) | .hosts == 2 and .plannedHosts == 4] | all' <<<"$output"
+}
+
+@test "README: iobench report --merge-hosts --section instances,badApples results/RUN/ shows the fleet" {
+  grep -qF '$ iobench report --merge-hosts --section instances,badApples results/run1/' "$BATS_TEST_DIRNAME/../README.md"
+  run --separate-stderr "$IOBENCH" report --merge-hosts --section instances,badApples "$FLEET/r1/"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"Across instances"* ]]
+  [ "$(grep -c ' 3 of 4 ' <<<"$output")" -eq 6 ]
+}
+
+@test "legacy lines: fleetHost becomes the host; run, runId, planStep and spanHuman labels are bookkeeping" {
+  local i h
+  mkdir -p "$TMP/old/run7/vm"
+  for h in 10.0.0.5 10.0.0.6; do
+    for i in 1 2; do
+      # as fleet-run wrote them before hosts had names: no "hostname", the address in a label
+      quick_run -t 1 --span 8M --label config=large/ebs4 --label fleetHost="$h" --label planStep="$i" \
+        --label runId=run7 --label run=run7 --label spanHuman=8M --json - "$TMP/data" |
+        jq -c 'del(.hostname)' >>"$TMP/old/run7/vm/iobench.jsonl"
+    done
+  done
+  run --separate-stderr "$IOBENCH" report --json "$TMP/old"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c '[.groups[] | [.host, .labels, .config, .runs]]' <<<"$output")" = \
+    '[["10.0.0.5","config=large/ebs4","config=large/ebs4",2],["10.0.0.6","config=large/ebs4","config=large/ebs4",2]]' ]
+  jq -e '.instances[0].hosts == 2 and .instances[0].plannedHosts == null' <<<"$output"
+  [ "$(jq -r '.notes[0].notes' <<<"$output")" = "fleetHost=10.0.0.5,planStep=1,run=run7,runId=run7,spanHuman=8M" ]
+  # a line with a hostname names its host itself: the label is then only bookkeeping
+  quick_run --host vm-z --label fleetHost=10.0.0.9 --json "$TMP/new.jsonl" "$TMP/data"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/new.jsonl"
+  [ "$(jq -r '.groups[0].host' <<<"$output")" = vm-z ]
+}
+
+@test "--only selects by a provisioned fact; configs whose names would clash are told apart" {
+  run --separate-stderr "$IOBENCH" report --json --merge-hosts --only 'instanceType=*xlarge' "$FLEET"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c '[.groups[].config] | unique' <<<"$output")" = '["m5.xlarge / gp3 x4 / raid0"]' ]
+  # the same type and volumes but another volume size and filesystem: the name says the difference
+  quick_run --provision "$BATS_FILE_TMPDIR/large.json" --provision-fact volumeSize=500 \
+    --provision-fact filesystem=ext4 --host vm-g --json "$TMP/other.jsonl" "$TMP/data"
+  quick_run --provision "$BATS_FILE_TMPDIR/large.json" --host vm-h --json "$TMP/other.jsonl" "$TMP/data"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/other.jsonl"
+  [ "$(jq -c '[.groups[].config]' <<<"$output")" = \
+    '["m5.large / gp3 x4 / raid0 / filesystem=ext4 / volumeSize=500","m5.large / gp3 x4 / raid0 / filesystem=xfs / volumeSize=100"]' ]
+}
+
+@test "README: the run with --host, --provision-fact and --note, then its report, as written" {
+  # the indented commands of the README's section on host, provision and notes
+  local cmds
+  cmds=$(sed -n '/^### Who ran, on what/,/^## /p' "$BATS_TEST_DIRNAME/../README.md" | grep -E '^    ' |
+    sed 's/^    //' | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta')
+  [ "$(wc -l <<<"$cmds")" -eq 2 ]
+  local run_cmd report_cmd
+  run_cmd=$(sed -n 1p <<<"$cmds")
+  report_cmd=$(sed -n 2p <<<"$cmds")
+  [[ $run_cmd == "iobench "*" /mnt/md0/iobench.dat" ]]
+  # as written, but for where the data file is, and a short run
+  run_cmd="${run_cmd% /mnt/md0/iobench.dat} -n 50 --no-direct $TMP/data"
+  cd "$TMP"
+  run bash -c "PATH=$(dirname "$IOBENCH"):\$PATH; $run_cmd 2>/dev/null && $report_cmd"
+  [ "$status" -eq 0 ]
+  grep -E '^read,4K,4K +8 +m5.large / gp3 x4 / raid0 +16M +db1 ' <<<"$output"
+  jq -e '.host == "db1" and .notes.runId == "r1" and .provision.volumeCount == 4' "$TMP/r1.jsonl"
 }

@@ -147,7 +147,7 @@ make_sweep() {
   run --separate-stderr "$IOBENCH" report --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" == "iobench report: 13 files, 36 runs, 36 operations in 36 cells, 0 bonnie++ lines" ]]
-  [[ "$output" == *"Groups (signature x threads x labels x size x host)"* ]]
+  [[ "$output" == *"Groups (signature x threads x config x size x host)"* ]]
   # header and rows of the groups table have the same width
   local header row
   header=$(grep -A1 '^Groups' <<<"$output" | sed -n 2p)
@@ -159,16 +159,16 @@ make_sweep() {
 @test "--csv prints the groups table with a header and one row per group" {
   run --separate-stderr "$IOBENCH" report --csv --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
-  [ "${lines[0]}" = "signature,threads,labels,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p99Ns,p999Ns,maxNs,errors" ]
+  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p99Ns,p999Ns,maxNs,errors" ]
   [ "${#lines[@]}" -eq 7 ]
-  [[ "${lines[1]}" == '"read,4K,4K",1,config=large/ebs4,1073741824,(6 hosts),6,6,'* ]]
+  [[ "${lines[1]}" == '"read,4K,4K",1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
 }
 
 @test "--csv with several sections separates them with # name lines" {
   run --separate-stderr "$IOBENCH" report --csv --section instances,badApples "$FIX/fleet"
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "# instances" ]
-  [[ "${lines[1]}" == signature,threads,labels,size,hosts,minOpsPerSec,* ]]
+  [[ "${lines[1]}" == signature,threads,config,labels,size,hosts,plannedHosts,minOpsPerSec,* ]]
   grep -qx '# badApples' <<<"$output"
 }
 
@@ -176,7 +176,7 @@ make_sweep() {
   "$GEN" "host=a labels=config=x;disk=b" >"$BATS_TEST_TMPDIR/l.jsonl"
   run --separate-stderr "$IOBENCH" report --csv "$BATS_TEST_TMPDIR/l.jsonl"
   [ "$status" -eq 0 ]
-  [[ "${lines[1]}" == '"read,4K,4K",1,"config=x,disk=b",'* ]]
+  [[ "${lines[1]}" == '"read,4K,4K",1,"config=x,disk=b","config=x,disk=b",'* ]]
 }
 
 @test "the slow host of six is flagged as the only bad apple, with its figures" {

@@ -41,8 +41,7 @@ double rep_cell_ops(const struct rep_cell *c)
 
 static bool same_but_host(const struct rep_cell *a, const struct rep_cell *b)
 {
-	return a->threads == b->threads && a->size == b->size && strcmp(a->sig, b->sig) == 0 &&
-	       strcmp(a->labels, b->labels) == 0;
+	return a->threads == b->threads && a->size == b->size && a->cfg == b->cfg && strcmp(a->sig, b->sig) == 0;
 }
 
 size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out)
@@ -84,8 +83,7 @@ size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx)
 	size_t k = 0;
 	for (size_t j = 0; j < n; j++) {
 		const struct rep_cell *d = g[j].cells[0];
-		if (d->threads == c->threads && strcmp(d->sig, c->sig) == 0 &&
-		    strcmp(d->labels, c->labels) == 0)
+		if (d->threads == c->threads && d->cfg == c->cfg && strcmp(d->sig, c->sig) == 0)
 			idx[k++] = j;
 	}
 	qsort_r(idx, k, sizeof(*idx), cmp_idx_size, (void *)g);
@@ -100,6 +98,12 @@ static const char *host_of(const struct rep_group *g, char *buf, size_t len)
 	return buf;
 }
 
+/* The configuration's name for a table: NULL when it has none ("-" in text, null in JSON). */
+static const char *cfg_name(const struct rep_cell *c)
+{
+	return c->cfg->name[0] ? c->cfg->name : NULL;
+}
+
 static double mb_per_sec(double ops, uint64_t block)
 {
 	return block ? ops * (double)block / 1e6 : NAN;
@@ -107,10 +111,14 @@ static double mb_per_sec(double ops, uint64_t block)
 
 /* ---- sections ---- */
 
+/* Every section that names a configuration: its name, and the user's labels as data. */
+#define CONFIG_COLS { "config", "config", TC_STR, 0 }, { "labels", NULL, TC_STR, 0 }
+
 static const struct tcol groups_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
+	{ "provision", NULL, TC_STR, 0 },
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "hosts", "hosts", TC_INT, 0 },
@@ -136,8 +144,8 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < ng; i++) {
 		const struct rep_cell *c = g[i].cells[0];
 		const struct hist *h = &g[i].total;
-		table_row(t, c->sig, c->threads, c->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
-			  (double)g[i].n, (double)g[i].runs, (double)h->count, g[i].ops,
+		table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, c->cfg->facts, (double)c->size,
+			  host_of(&g[i], hb, sizeof(hb)), (double)g[i].n, (double)g[i].runs, (double)h->count, g[i].ops,
 			  mb_per_sec(g[i].ops, c->block), hist_mean(h), hist_percentile(h, 0.5),
 			  hist_percentile(h, 0.9), hist_percentile(h, 0.99), hist_percentile(h, 0.999),
 			  h->count ? (double)h->max_ns : NAN, (double)h->errors);
@@ -147,9 +155,11 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol instances_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
-	{ "hosts", "hosts", TC_INT, 0 },
+	{ "hosts", NULL, TC_INT, 0 },
+	{ "plannedHosts", NULL, TC_INT, 0 },
+	{ NULL, "hosts", TC_STR, 0 },
 	{ "minOpsPerSec", "min ops/s", TC_NUM, 1 },
 	{ "medianOpsPerSec", "median ops/s", TC_NUM, 1 },
 	{ "maxOpsPerSec", "max ops/s", TC_NUM, 1 },
@@ -163,7 +173,7 @@ static const struct tcol instances_cols[] = {
 static const struct tcol bad_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
@@ -175,6 +185,76 @@ static const struct tcol bad_cols[] = {
 	{ "rule", "rule", TC_STR, 0 },
 };
 
+static int cmp_host(const void *key, const void *cell)
+{
+	return strverscmp(key, (*(struct rep_cell *const *)cell)->host);
+}
+
+/* True when one of the group's cells (sorted by host) is of host name. */
+static bool group_has_host(const struct rep_group *g, const char *name)
+{
+	return bsearch(name, g->cells, g->n, sizeof(*g->cells), cmp_host) != NULL;
+}
+
+static bool in_list(const char *const *list, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* True when some cell of host name is of configuration cfg. */
+static bool host_ran_config(const struct rep_db *db, const char *name, const struct rep_config *cfg)
+{
+	for (size_t i = 0; i < db->ncells; i++)
+		if (db->cells[i]->cfg == cfg && strcmp(db->cells[i]->host, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether fleet host f (not among g's) was meant to run g's configuration:
+ * its provisioned facts say so when the manifest has them; else its lines,
+ * when it sent some (a host that ran only other configurations was not);
+ * else it may have been.
+ */
+static bool planned_for(const struct rep_db *db, const struct rep_fleet_host *f, const struct rep_group *g)
+{
+	const struct rep_config *cfg = g->cells[0]->cfg;
+	if (f->facts[0])
+		return !cfg->facts[0] || strcmp(f->facts, cfg->facts) == 0;
+	return !f->has_lines || host_ran_config(db, f->name, cfg);
+}
+
+/*
+ * The hosts planned for group g: its own, and the hosts of the same fleet
+ * runs (any manifest that names one of its hosts) that sent nothing for it
+ * but were meant to run its configuration. NAN when no manifest names its
+ * hosts.
+ */
+static double planned_hosts(const struct rep_db *db, const struct rep_group *g)
+{
+	const char **runs = rep_calloc(db->nfleet + 1, sizeof(*runs));
+	size_t nr = 0;
+	for (size_t i = 0; i < db->nfleet; i++)
+		if (!in_list(runs, nr, db->fleet[i].run) && group_has_host(g, db->fleet[i].name))
+			runs[nr++] = db->fleet[i].run;
+	double planned = nr ? (double)g->n : NAN;
+	const char *counted = NULL;
+	for (size_t i = 0; nr && i < db->nfleet; i++) {
+		const struct rep_fleet_host *f = &db->fleet[i];
+		if (!in_list(runs, nr, f->run) || group_has_host(g, f->name) || !planned_for(db, f, g))
+			continue;
+		/* db->fleet is sorted by name: one host of two runs is counted once */
+		if (!counted || strcmp(counted, f->name) != 0)
+			planned++;
+		counted = f->name;
+	}
+	free(runs);
+	return planned;
+}
+
 /* Both the instances table and the bad apples among them. */
 static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -182,9 +262,16 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 	const struct rep_group *g = ctx->fleet;
 	size_t ng = ctx->nf;
 	for (size_t i = 0; i < ng; i++) {
-		if (g[i].n < 2)
+		double planned = planned_hosts(ctx->db, &g[i]);
+		/* one host is no spread, unless the fleet meant more */
+		if (g[i].n < 2 && !(planned > (double)g[i].n))
 			continue;
 		size_t n = g[i].n;
+		char of[64];
+		if (isnan(planned))
+			snprintf(of, sizeof(of), "%zu", n);
+		else
+			snprintf(of, sizeof(of), "%zu of %.0f", n, planned);
 		double *v = rep_calloc(n, sizeof(*v));
 		bool *flag = rep_calloc(n, sizeof(*flag));
 		double lo = INFINITY, hi = 0, med, mad;
@@ -195,14 +282,14 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 		}
 		size_t nbad = stats_flag_low(v, n, flag, &med, &mad);
 		const struct rep_cell *c = g[i].cells[0];
-		table_row(t, c->sig, c->threads, c->labels, (double)c->size, (double)n, lo, med, hi,
-			  lo > 0 ? hi / lo : NAN, mad, (double)nbad, hist_percentile(&g[i].total, 0.5),
+		table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, (double)n, planned, of, lo,
+			  med, hi, lo > 0 ? hi / lo : NAN, mad, (double)nbad, hist_percentile(&g[i].total, 0.5),
 			  hist_percentile(&g[i].total, 0.99));
 		for (size_t k = 0; k < n; k++) {
 			if (!flag[k])
 				continue;
 			const struct rep_cell *h = g[i].cells[k];
-			table_row(bad, h->sig, h->threads, h->labels, (double)h->size, h->host, v[k], med,
+			table_row(bad, h->sig, h->threads, cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
 				  med > 0 ? v[k] / med : NAN, hist_percentile(&h->total, 0.5),
 				  hist_percentile(&h->total, 0.99), (double)h->total.errors,
 				  v[k] < med / 2 ? "below half the median" : "below median - 3 robust sd");
@@ -214,7 +301,7 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 
 static const struct tcol threads_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
 	{ "hosts", "hosts", TC_INT, 0 },
@@ -228,7 +315,7 @@ static const struct tcol threads_cols[] = {
 
 static bool same_curve(const struct rep_cell *a, const struct rep_cell *b)
 {
-	return a->size == b->size && strcmp(a->sig, b->sig) == 0 && strcmp(a->labels, b->labels) == 0;
+	return a->size == b->size && a->cfg == b->cfg && strcmp(a->sig, b->sig) == 0;
 }
 
 static void build_threads(struct table *tables, const struct rep_ctx *ctx)
@@ -253,7 +340,7 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 			for (size_t k = 0; k < n; k++) {
 				const struct rep_group *x = &g[i + k];
 				const struct rep_cell *c = x->cells[0];
-				table_row(t, c->sig, c->labels, (double)c->size, c->threads, (double)x->n, x->ops,
+				table_row(t, c->sig, cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
 					  mb_per_sec(x->ops, c->block), hist_percentile(&x->total, 0.5),
 					  hist_percentile(&x->total, 0.99), best > 0 ? x->ops / best : NAN,
 					  k == opt ? 1.0 : 0.0);
@@ -268,7 +355,7 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol time_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "buckets", "buckets", TC_INT, 0 },
@@ -282,7 +369,7 @@ static const struct tcol time_cols[] = {
 static const struct tcol regimes_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "atSeconds", "from (s)", TC_NUM, 0 },
@@ -314,7 +401,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 		}
 		struct stats_step steps[MAX_STEPS];
 		size_t ns = stats_regimes(x, c->npts, o->regime_min, o->regime_rel, steps, MAX_STEPS);
-		table_row(t, c->sig, c->threads, c->labels, (double)c->size, c->host, (double)c->npts,
+		table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, c->host, (double)c->npts,
 			  sum / (double)c->npts, lo, hi, stats_cv(x, c->npts), (double)ns);
 		for (size_t k = 0; k < ns; k++) {
 			double at = c->pts[steps[k].at].t - c->pts[0].t;
@@ -328,7 +415,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 				if (gmtime_r(&tt, &tm))
 					strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 			}
-			table_row(reg, c->sig, c->threads, c->labels, (double)c->size, c->host, at,
+			table_row(reg, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, c->host, at,
 				  utc[0] ? utc : NULL, steps[k].before, steps[k].after, change,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
@@ -339,7 +426,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol series_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "atSeconds", "at (s)", TC_NUM, 0 },
@@ -360,7 +447,7 @@ static void build_series(struct table *tables, const struct rep_ctx *ctx)
 			x[k] = c->pts[k].ops;
 		double med = stats_median(x, c->npts);
 		for (size_t k = 0; k < c->npts; k++)
-			table_row(t, c->sig, c->threads, c->labels, (double)c->size, c->host,
+			table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, c->host,
 				  c->pts[k].t - c->pts[0].t, c->pts[k].ops,
 				  med > 0 ? c->pts[k].ops / med : NAN);
 		free(x);
@@ -369,7 +456,7 @@ static void build_series(struct table *tables, const struct rep_ctx *ctx)
 
 static const struct tcol watch_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "host", "host", TC_STR, 0 },
 	{ "periods", "periods", TC_INT, 0 },
 	{ "firstUtc", "first (UTC)", TC_STR, 0 },
@@ -382,7 +469,7 @@ static const struct tcol watch_cols[] = {
 
 static const struct tcol watch_regimes_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "host", "host", TC_STR, 0 },
 	{ "startUtc", "from (UTC)", TC_STR, 0 },
 	{ "beforeP99Ns", "p99 before", TC_NS, 0 },
@@ -437,13 +524,13 @@ static void build_watch(struct table *tables, const struct rep_ctx *ctx)
 		for (size_t k = 0; k < ns; k++) {
 			char from[32];
 			utc_of(at[steps[k].at], from, sizeof(from));
-			table_row(reg, c->sig, c->labels, c->host, from[0] ? from : NULL, steps[k].before,
+			table_row(reg, c->sig, cfg_name(c), c->cfg->labels, c->host, from[0] ? from : NULL, steps[k].before,
 				  steps[k].after, steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
 		/* medians last: stats_median may reorder its input */
 		double m50 = stats_median(p50, n), m99 = stats_median(p99, n);
-		table_row(t, c->sig, c->labels, c->host, (double)n, first[0] ? first : NULL,
+		table_row(t, c->sig, cfg_name(c), c->cfg->labels, c->host, (double)n, first[0] ? first : NULL,
 			  last[0] ? last : NULL, m50, m99, hi, (double)ns);
 		free(p50), free(p99), free(at);
 	}
@@ -452,7 +539,7 @@ static void build_watch(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol modes_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "mode", "mode", TC_INT, 0 },
@@ -483,7 +570,7 @@ static void build_modes(struct table *tables, const struct rep_ctx *ctx)
 					snprintf(note, sizeof(note), "fast mode: cache hit ratio about %.0f%%",
 						 m[0].share * 100);
 			}
-			table_row(t, c->sig, c->threads, c->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
+			table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
 				  (double)(k + 1), at, m[k].share, hist_bucket_start(m[k].from),
 				  hist_bucket_start(m[k].to + 1), note);
 		}
@@ -493,7 +580,7 @@ static void build_modes(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol tiers_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "tier", "tier", TC_INT, 0 },
 	{ "fromSize", "from", TC_SIZE, 0 },
 	{ "toSize", "to", TC_SIZE, 0 },
@@ -527,7 +614,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 			memcpy(tmp, ops + tiers[k].first, cnt * sizeof(*tmp));
 			double lvl_ops = stats_median(tmp, cnt);
 			free(tmp);
-			table_row(t, c->sig, c->threads, c->labels, (double)(k + 1),
+			table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)(k + 1),
 				  (double)g[idx[tiers[k].first]].cells[0]->size,
 				  (double)g[idx[tiers[k].last]].cells[0]->size, (double)cnt, tiers[k].level,
 				  lvl_ops);
@@ -542,7 +629,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol durability_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "writeP50Ns", "write p50", TC_NS, 0 },
@@ -560,8 +647,8 @@ static int cmp_target(const struct rep_group *a, const struct rep_group *b)
 	int r = (a->n > b->n) - (a->n < b->n);
 	if (!r && a->n == 1)
 		r = strcmp(x->host, y->host);
-	if (!r)
-		r = strcmp(x->labels, y->labels);
+	if (!r && x->cfg != y->cfg)
+		r = x->cfg < y->cfg ? -1 : 1;
 	if (!r)
 		r = (x->size > y->size) - (x->size < y->size);
 	if (!r)
@@ -625,7 +712,7 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 				 rot ? "rotational " : "");
 		else
 			snprintf(verdict, sizeof(verdict), "plausible");
-		table_row(t, w->sig, w->threads, w->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
+		table_row(t, w->sig, w->threads, cfg_name(w), w->cfg->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
 			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns,
 			  (faster_than_read || below_floor) ? 1.0 : 0.0, verdict);
 	}
@@ -635,7 +722,7 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 static const struct tcol cost_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	{ "labels", NULL, TC_STR, 0 },
 	{ "size", "size", TC_SIZE, 0 },
 	{ "config", "config", TC_STR, 0 },
 	{ "instance", "instance", TC_STR, 0 },
@@ -645,8 +732,8 @@ static const struct tcol cost_cols[] = {
 	{ "opsPerDollar", "ops per $", TC_NUM, 0 },
 };
 
-/* Label or config field: config object member first, then the labels. */
-static bool cost_field(const json_t *cfg, const char *labels, const char *const *keys,
+/* A price key: the prices file's config object member first, then the labels, then the provision facts. */
+static bool cost_field(const json_t *cfg, const struct rep_config *conf, const char *const *keys,
 		       char *buf, size_t len)
 {
 	for (const char *const *k = keys; *k; k++) {
@@ -661,7 +748,10 @@ static bool cost_field(const json_t *cfg, const char *labels, const char *const 
 		}
 	}
 	for (const char *const *k = keys; *k; k++)
-		if (rep_label_value(labels, *k, buf, len))
+		if (rep_label_value(conf->labels, *k, buf, len))
+			return true;
+	for (const char *const *k = keys; *k; k++)
+		if (rep_label_value(conf->facts, *k, buf, len))
 			return true;
 	return false;
 }
@@ -675,7 +765,7 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
 	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
 	static const char *const count_keys[] = { "volumeCount", NULL };
-	static const char *const gb_keys[] = { "volumeGB", NULL };
+	static const char *const gb_keys[] = { "volumeGB", "volumeSize", NULL };
 	if (!o->prices)
 		return;
 	const json_t *instances = json_object_get(o->prices, "instances");
@@ -684,10 +774,10 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < ng; i++) {
 		const struct rep_cell *c = g[i].cells[0];
 		char config[128] = "", inst[128] = "", vol[128] = "", num[64];
-		rep_label_value(c->labels, "config", config, sizeof(config));
+		rep_label_value(c->cfg->labels, "config", config, sizeof(config));
 		const json_t *cfg = config[0] ? json_object_get(configs, config) : NULL;
-		bool has_inst = cost_field(cfg, c->labels, inst_keys, inst, sizeof(inst));
-		bool has_vol = cost_field(cfg, c->labels, vol_keys, vol, sizeof(vol));
+		bool has_inst = cost_field(cfg, c->cfg, inst_keys, inst, sizeof(inst));
+		bool has_vol = cost_field(cfg, c->cfg, vol_keys, vol, sizeof(vol));
 		if (!has_inst && !has_vol)
 			continue;
 		const json_t *ip = json_object_get(instances, inst);
@@ -697,9 +787,9 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 		double dph = has_inst ? json_number_value(ip) : 0;
 		if (has_vol) {
 			double count = 1, gb = c->size ? ceil((double)c->size / (1u << 30)) : 0;
-			if (cost_field(cfg, c->labels, count_keys, num, sizeof(num)))
+			if (cost_field(cfg, c->cfg, count_keys, num, sizeof(num)))
 				count = atof(num);
-			if (cost_field(cfg, c->labels, gb_keys, num, sizeof(num)))
+			if (cost_field(cfg, c->cfg, gb_keys, num, sizeof(num)))
 				gb = atof(num);
 			const json_t *pgb = json_object_get(vp, "perGBMonth");
 			const json_t *pio = json_object_get(vp, "perMillionIO");
@@ -708,8 +798,9 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 			if (json_is_number(pio))
 				dph += g[i].ops * 3600 * json_number_value(pio) / 1e6;
 		}
-		table_row(t, c->sig, c->threads, c->labels, (double)c->size, config, inst, vol, g[i].ops, dph,
-			  dph > 0 ? g[i].ops * 3600 / dph : NAN);
+		/* the prices file's config when it has one, else the configuration's name */
+		table_row(t, c->sig, c->threads, c->cfg->labels, (double)c->size, config[0] ? config : cfg_name(c), inst,
+			  vol, g[i].ops, dph, dph > 0 ? g[i].ops * 3600 / dph : NAN);
 	}
 }
 
@@ -744,6 +835,82 @@ static void build_bonnie(struct table *tables, const struct rep_ctx *ctx)
 	}
 }
 
+static const struct tcol fleet_cols[] = {
+	{ "run", "run", TC_STR, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "status", "status", TC_STR, 0 },
+	{ "kind", "failure", TC_STR, 0 },
+	{ "planned", "planned", TC_INT, 0 },
+	{ "finished", "finished", TC_INT, 0 },
+	{ "fetched", "fetched", TC_INT, 0 },
+	{ "exit", "exit", TC_INT, 0 },
+	{ "remotePath", NULL, TC_STR, 0 },
+	{ "detail", "detail", TC_STR, 0 },
+};
+
+/* The hosts of the fleets' manifests that failed, or whose lines were not read. */
+static void build_fleet(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_FLEET];
+	const struct rep_db *db = ctx->db;
+	for (size_t i = 0; i < db->nfleet; i++) {
+		const struct rep_fleet_host *f = &db->fleet[i];
+		bool ok = f->status && strcmp(f->status, "ok") == 0;
+		if (ok && f->has_lines)
+			continue;
+		const char *status = f->status ? f->status : "unknown", *kind = f->kind, *detail = f->detail;
+		char buf[1024];
+		if ((kind && strcmp(kind, "not-fetched") == 0) || strcmp(status, "not-fetched") == 0) {
+			kind = "not-fetched";
+			snprintf(buf, sizeof(buf), "finished, results not fetched (still at %s)%s%s",
+				 f->remote ? f->remote : "the host", f->detail ? ": " : "", f->detail ? f->detail : "");
+			detail = buf;
+		} else if (ok) {
+			status = "missing";
+			kind = "no-results";
+			snprintf(buf, sizeof(buf), "the manifest says ok, but no result lines of it were read%s%s%s",
+				 f->results ? " (expected in " : "", f->results ? f->results : "", f->results ? ")" : "");
+			detail = buf;
+		}
+		table_row(t, f->run, f->name, status, kind, f->planned, f->finished, f->fetched, f->exit_code,
+			  f->remote, detail);
+	}
+}
+
+static const struct tcol notes_cols[] = {
+	{ "host", "host", TC_STR, 0 },
+	CONFIG_COLS,
+	{ "launchTime", NULL, TC_NUM, 0 },
+	{ "startUtc", "start (UTC)", TC_STR, 0 },
+	{ "signatures", "ops", TC_STR, 0 },
+	{ "notes", "notes", TC_STR, 0 },
+};
+
+static int cmp_note(const void *a, const void *b)
+{
+	const struct rep_note *x = *(const struct rep_note *const *)a, *y = *(const struct rep_note *const *)b;
+	int r = strverscmp(x->host, y->host);
+	return r ? r : (x->launch > y->launch) - (x->launch < y->launch);
+}
+
+/* Each run line's bookkeeping, by host and start. */
+static void build_notes(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_NOTES];
+	const struct rep_db *db = ctx->db;
+	const struct rep_note **n = rep_calloc(db->nnotes + 1, sizeof(*n));
+	for (size_t i = 0; i < db->nnotes; i++)
+		n[i] = &db->notes[i];
+	qsort(n, db->nnotes, sizeof(*n), cmp_note);
+	for (size_t i = 0; i < db->nnotes; i++) {
+		char utc[32];
+		utc_of(n[i]->launch, utc, sizeof(utc));
+		table_row(t, n[i]->host, n[i]->cfg->name[0] ? n[i]->cfg->name : NULL, n[i]->cfg->labels, n[i]->launch,
+			  utc[0] ? utc : NULL, n[i]->sigs, n[i]->notes);
+	}
+	free(n);
+}
+
 #define COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
 /*
@@ -759,11 +926,16 @@ static const struct {
 	size_t ncols;
 	void (*build)(struct table *tables, const struct rep_ctx *ctx);
 } sections[SEC_COUNT] = {
-	[SEC_GROUPS] = { "groups", "Groups (signature x threads x labels x size x host)",
-			 "per signature x threads x labels x size x host: ops/s, MB/s, mean,\n"
+	[SEC_FLEET] = { "fleet", "Failed and missing hosts (from the fleet's manifest.json)",
+			"hosts a fleet run's manifest.json names that failed or sent no results:\n"
+			"status, failure kind, runs planned/finished/fetched, detail", COLS(fleet_cols),
+			build_fleet },
+	[SEC_GROUPS] = { "groups", "Groups (signature x threads x config x size x host)",
+			 "per signature x threads x config x size x host: ops/s, MB/s, mean,\n"
 			 "p50 p90 p99 p99.9 max latency, errors", COLS(groups_cols), build_groups },
-	[SEC_INSTANCES] = { "instances", "Across instances (per-host ops/s)",
-			    "groups that span hosts: min/median/max per-host ops/s, best/worst",
+	[SEC_INSTANCES] = { "instances", "Across instances (per-host ops/s; hosts: N of M a fleet planned)",
+			    "groups that span hosts: N of M hosts, min/median/max per-host ops/s,\n"
+			    "best/worst",
 			    COLS(instances_cols), build_instances },
 	[SEC_BAD_APPLES] = { "badApples", "Bad apples (below median - 3 x 1.4826 x MAD, or below half the median)",
 			     "hosts below median - 3 x 1.4826 x MAD or below half the median", COLS(bad_cols),
@@ -798,6 +970,9 @@ static const struct {
 	[SEC_WATCH_REGIMES] = { "watchRegimes", "Regime changes in the probes' p99 (lasting steps)",
 				"lasting steps in the probes' p99 (a tail that jumped and stayed)",
 				COLS(watch_regimes_cols), build_watch },
+	[SEC_NOTES] = { "notes", "Bookkeeping (notes of each run, and older files' run/planStep/... labels)",
+			"each run's notes (--note; legacy bookkeeping labels); ask by name,\n"
+			"or in --json", COLS(notes_cols), build_notes },
 };
 
 const char *rep_section_name(enum rep_section s)

@@ -100,7 +100,7 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "read,4K,4K, 8 threads config=x size 1G" for titles and legends. */
+/* "read,4K,4K, 8 threads m5.large / gp3 x4 size 1G" for titles and legends. */
 static void describe(char *buf, size_t len, const struct rep_cell *c, bool with_threads,
 		     bool with_size)
 {
@@ -108,8 +108,8 @@ static void describe(char *buf, size_t len, const struct rep_cell *c, bool with_
 	append(buf, len, "%s", c->sig);
 	if (with_threads)
 		append(buf, len, ", %.0f threads", c->threads);
-	if (c->labels[0])
-		append(buf, len, " %s", c->labels);
+	if (c->cfg->name[0])
+		append(buf, len, " %s", c->cfg->name);
 	if (with_size && c->size) {
 		char sz[32];
 		units_format_signature_size(sz, sizeof(sz), c->size);
@@ -121,8 +121,8 @@ static void describe(char *buf, size_t len, const struct rep_cell *c, bool with_
 static void legend_of(char *buf, size_t len, const struct rep_cell *c)
 {
 	buf[0] = '\0';
-	if (c->labels[0])
-		append(buf, len, "%s ", c->labels);
+	if (c->cfg->name[0])
+		append(buf, len, "%s ", c->cfg->name);
 	if (c->size) {
 		char sz[32];
 		units_format_signature_size(sz, sizeof(sz), c->size);
@@ -147,8 +147,7 @@ static void gp_line(FILE *f, const char *name, bool first, size_t k, const char 
 
 static bool same_group(const struct rep_cell *a, const struct rep_cell *b)
 {
-	return a->threads == b->threads && a->size == b->size && strcmp(a->sig, b->sig) == 0 &&
-	       strcmp(a->labels, b->labels) == 0;
+	return a->threads == b->threads && a->size == b->size && a->cfg == b->cfg && strcmp(a->sig, b->sig) == 0;
 }
 
 static int cmp_count_desc(const void *a, const void *b, void *arg)
@@ -328,18 +327,17 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 	}
 }
 
-/* End (exclusive) of the thread curve starting at g[i]: same signature, labels and size. */
+/* End (exclusive) of the thread curve starting at g[i]: same signature, configuration and size. */
 static size_t curve_end(const struct rep_group *g, size_t ng, size_t i)
 {
 	size_t j = i + 1;
-	while (j < ng && g[j].cells[0]->size == g[i].cells[0]->size &&
-	       strcmp(g[j].cells[0]->sig, g[i].cells[0]->sig) == 0 &&
-	       strcmp(g[j].cells[0]->labels, g[i].cells[0]->labels) == 0)
+	while (j < ng && g[j].cells[0]->size == g[i].cells[0]->size && g[j].cells[0]->cfg == g[i].cells[0]->cfg &&
+	       strcmp(g[j].cells[0]->sig, g[i].cells[0]->sig) == 0)
 		j++;
 	return j;
 }
 
-/* Thread curves: ops/s by thread count, a line per signature x labels x size. */
+/* Thread curves: ops/s by thread count, a line per signature x configuration x size. */
 static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng)
 {
 	FILE *dat = NULL, *gp = NULL;

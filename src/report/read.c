@@ -43,7 +43,6 @@ void rep_db_init(struct rep_db *db, FILE *diag)
 static void cell_free(struct rep_cell *c)
 {
 	free(c->sig);
-	free(c->labels);
 	free(c->host);
 	free(c->pts);
 	free(c);
@@ -67,6 +66,21 @@ void rep_db_free(struct rep_db *db)
 	for (size_t i = 0; i < db->nbonnie; i++)
 		bonnie_free(&db->bonnie[i]);
 	free(db->bonnie);
+	for (size_t i = 0; i < db->nconfigs; i++) {
+		free(db->configs[i]->labels);
+		free(db->configs[i]->facts);
+		free(db->configs[i]->name);
+		free(db->configs[i]);
+	}
+	free(db->configs);
+	free(db->config_slots);
+	for (size_t i = 0; i < db->nnotes; i++) {
+		free(db->notes[i].host);
+		free(db->notes[i].sigs);
+		free(db->notes[i].notes);
+	}
+	free(db->notes);
+	rep_fleet_free(db);
 	memset(db, 0, sizeof(*db));
 }
 
@@ -96,22 +110,22 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static uint64_t key_hash(const char *sig, double threads, const char *labels, uint64_t size,
+static uint64_t key_hash(const char *sig, double threads, const struct rep_config *cfg, uint64_t size,
 			 const char *host)
 {
 	uint64_t h = 14695981039346656037ULL;
 	h = fnv(h, sig, strlen(sig) + 1);
 	h = fnv(h, &threads, sizeof(threads));
-	h = fnv(h, labels, strlen(labels) + 1);
+	h = fnv(h, &cfg, sizeof(cfg));
 	h = fnv(h, &size, sizeof(size));
 	return fnv(h, host, strlen(host) + 1);
 }
 
 static bool key_equal(const struct rep_cell *c, const char *sig, double threads,
-		      const char *labels, uint64_t size, const char *host)
+		      const struct rep_config *cfg, uint64_t size, const char *host)
 {
-	return c->threads == threads && c->size == size && strcmp(c->sig, sig) == 0 &&
-	       strcmp(c->labels, labels) == 0 && strcmp(c->host, host) == 0;
+	return c->threads == threads && c->size == size && c->cfg == cfg && strcmp(c->sig, sig) == 0 &&
+	       strcmp(c->host, host) == 0;
 }
 
 static void slots_grow(struct rep_db *db)
@@ -124,7 +138,7 @@ static void slots_grow(struct rep_db *db)
 	db->nslots = n;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
-		size_t s = key_hash(c->sig, c->threads, c->labels, c->size, c->host) & (n - 1);
+		size_t s = key_hash(c->sig, c->threads, c->cfg, c->size, c->host) & (n - 1);
 		while (db->slots[s])
 			s = (s + 1) & (n - 1);
 		db->slots[s] = i + 1;
@@ -132,15 +146,15 @@ static void slots_grow(struct rep_db *db)
 }
 
 static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double threads,
-				 const char *labels, uint64_t size, const char *host)
+				 const struct rep_config *cfg, uint64_t size, const char *host)
 {
 	if ((db->ncells + 1) * 2 > db->nslots)
 		slots_grow(db);
 	size_t mask = db->nslots - 1;
-	size_t s = key_hash(sig, threads, labels, size, host) & mask;
+	size_t s = key_hash(sig, threads, cfg, size, host) & mask;
 	while (db->slots[s]) {
 		struct rep_cell *c = db->cells[db->slots[s] - 1];
-		if (key_equal(c, sig, threads, labels, size, host))
+		if (key_equal(c, sig, threads, cfg, size, host))
 			return c;
 		s = (s + 1) & mask;
 	}
@@ -150,7 +164,7 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	}
 	struct rep_cell *c = rep_calloc(1, sizeof(*c));
 	c->sig = rep_strdup(sig);
-	c->labels = rep_strdup(labels);
+	c->cfg = cfg;
 	c->host = rep_strdup(host);
 	c->threads = threads;
 	c->size = size;
@@ -194,64 +208,6 @@ static uint64_t to_u64(double v)
 	return v > 0 && v < 9.2e18 ? (uint64_t)v : 0;
 }
 
-static bool is_size_label(const char *key)
-{
-	return strcmp(key, "fileSize") == 0 || strcmp(key, "span") == 0;
-}
-
-struct label_kv {
-	const char *key;
-	char *value;
-};
-
-static int cmp_label(const void *a, const void *b)
-{
-	return strcmp(((const struct label_kv *)a)->key, ((const struct label_kv *)b)->key);
-}
-
-/* "k=v,k=v" sorted by key without size labels; *size_label gets a size label's bytes. */
-static char *labels_canonical(const json_t *labels, uint64_t *size_label)
-{
-	size_t n = json_is_object(labels) ? json_object_size(labels) : 0;
-	struct label_kv *kv = calloc(n ? n : 1, sizeof(*kv));
-	if (!kv)
-		return rep_strdup("");
-	size_t k = 0, len = 1;
-	const char *key;
-	json_t *v;
-	if (n) {
-		json_object_foreach((json_t *)labels, key, v) {
-			char *text = json_is_string(v) ? rep_strdup(json_string_value(v))
-						       : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-			if (!text)
-				continue;
-			if (is_size_label(key)) {
-				uint64_t bytes;
-				if (json_is_number(v) && to_u64(json_number_value(v)))
-					*size_label = to_u64(json_number_value(v));
-				else if (units_parse_size(text, &bytes) == 0)
-					*size_label = bytes;
-				free(text);
-				continue;
-			}
-			kv[k].key = key;
-			kv[k].value = text;
-			len += strlen(key) + strlen(text) + 2;
-			k++;
-		}
-	}
-	qsort(kv, k, sizeof(*kv), cmp_label);
-	char *out = rep_realloc(NULL, len);
-	out[0] = '\0';
-	char *p = out;
-	for (size_t i = 0; i < k; i++) {
-		p += sprintf(p, "%s%s=%s", i ? "," : "", kv[i].key, kv[i].value);
-		free(kv[i].value);
-	}
-	free(kv);
-	return out;
-}
-
 static double num_or(const json_t *obj, const char *key, double fallback)
 {
 	const json_t *v = json_object_get(obj, key);
@@ -285,10 +241,11 @@ static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
 	}
 	struct rep_bonnie *r = &db->bonnie[db->nbonnie++];
 	memset(r, 0, sizeof(*r));
-	const json_t *h = json_object_get(root, "host");
-	r->host = rep_strdup(json_is_string(h) ? json_string_value(h) : fallback_host);
-	uint64_t ignored = 0;
-	r->labels = labels_canonical(json_object_get(root, "labels"), &ignored);
+	struct rep_split split;
+	rep_split_line(root, &split);
+	r->host = rep_strdup(split.host ? split.host : fallback_host);
+	r->labels = rep_strdup(split.labels);
+	rep_split_free(&split);
 	r->file_size = str_or_null(b, "fileSize");
 	r->launch = num_or(root, "launchTime", 0);
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++) {
@@ -302,7 +259,7 @@ static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
 /* Everything of a run line that its operations share. */
 struct run_info {
 	const char *host;
-	char *labels;
+	const struct rep_config *cfg;
 	uint64_t size;
 	double seconds;  /* time to divide counts by */
 	double nominal;  /* runtime that the buckets cover */
@@ -348,8 +305,7 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 		warn_at(db, where, "operation %zu (%s): %s; skipped", index + 1, sig, err);
 		return false;
 	}
-	struct rep_cell *c = cell_get(db, sig, json_number_value(thr), run->labels, run->size,
-				      run->host);
+	struct rep_cell *c = cell_get(db, sig, json_number_value(thr), run->cfg, run->size, run->host);
 	hist_merge(&c->total, &total);
 	c->seconds += run->seconds;
 	c->runs++;
@@ -380,6 +336,29 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 	return true;
 }
 
+/* A run line's bookkeeping, kept for the notes section. */
+static void add_note(struct rep_db *db, const struct run_info *run, const json_t *ops, const char *notes)
+{
+	if (db->nnotes == db->notes_cap) {
+		db->notes_cap = db->notes_cap ? db->notes_cap * 2 : 64;
+		db->notes = rep_realloc(db->notes, db->notes_cap * sizeof(*db->notes));
+	}
+	size_t len = 1, i;
+	const json_t *op;
+	json_array_foreach(ops, i, op)
+		len += json_string_length(json_object_get(op, "signature")) + 1;
+	char *sigs = rep_realloc(NULL, len);
+	sigs[0] = '\0';
+	json_array_foreach(ops, i, op) {
+		const char *sig = json_string_value(json_object_get(op, "signature"));
+		if (sig)
+			strcat(strcat(sigs, sigs[0] ? " " : ""), sig);
+	}
+	db->notes[db->nnotes++] = (struct rep_note){ .host = rep_strdup(run->host), .cfg = run->cfg,
+						     .launch = run->launch, .sigs = sigs,
+						     .notes = rep_strdup(notes) };
+}
+
 bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		  const char *fallback_host, bool explicit_file)
 {
@@ -393,6 +372,8 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	if ((json_is_string(tool) && strcmp(json_string_value(tool), "bonnie++") == 0) ||
 	    json_object_get(root, "bonnie"))
 		return add_bonnie(db, root, where, fallback_host);
+	if (json_is_string(tool) && strcmp(json_string_value(tool), "iobench-fleet") == 0)
+		return rep_add_manifest(db, root, where);
 	const json_t *ops = json_object_get(root, "operations");
 	if (!json_is_array(ops)) {
 		/* state.json and friends live beside results: only named files must be results. */
@@ -403,8 +384,9 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		return false;
 	}
 	struct run_info run = { 0 };
-	const json_t *h = json_object_get(root, "host");
-	run.host = json_is_string(h) ? json_string_value(h) : fallback_host;
+	struct rep_split split;
+	rep_split_line(root, &split);
+	run.host = split.host ? split.host : fallback_host;
 	run.nominal = num_or(root, "runtime", 0);
 	run.seconds = num_or(root, "elapsed", 0);
 	if (!(run.seconds > 0))
@@ -412,6 +394,7 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	if (!(run.seconds > 0)) {
 		warn_at(db, where, "result line has no positive \"runtime\" or \"elapsed\"; skipped");
 		db->skipped++;
+		rep_split_free(&split);
 		return false;
 	}
 	if (run.nominal > run.seconds || !(run.nominal > 0))
@@ -423,8 +406,8 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	const json_t *target = json_object_get(root, "target");
 	const json_t *rot = json_object_get(target, "rotational");
 	run.rotational = json_is_boolean(rot) ? json_is_true(rot) : -1;
-	uint64_t size = 0;
-	run.labels = labels_canonical(json_object_get(root, "labels"), &size);
+	run.cfg = rep_config_get(db, split.labels, split.facts);
+	uint64_t size = split.size_label;
 	if (!size)
 		size = to_u64(num_or(target, "span", 0));
 	if (!size)
@@ -433,7 +416,9 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	size_t added = 0, n = json_array_size(ops);
 	for (size_t i = 0; i < n; i++)
 		added += add_operation(db, &run, json_array_get(ops, i), i, where);
-	free(run.labels);
+	if (added && split.notes[0])
+		add_note(db, &run, ops, split.notes);
+	rep_split_free(&split);
 	if (added < n)
 		db->skipped++;
 	if (added)
@@ -638,6 +623,26 @@ void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit
 	free(r.host);
 }
 
+/*
+ * A fleet's manifest.json is one JSON document, however it is laid out:
+ * true when f held one (added to db), else f is rewound for the line reader.
+ */
+static bool read_manifest(struct rep_db *db, FILE *f, const char *path)
+{
+	json_error_t jerr;
+	json_t *root = json_loadf(f, 0, &jerr);
+	const json_t *tool = json_object_get(root, "tool");
+	bool manifest = json_is_string(tool) && strcmp(json_string_value(tool), "iobench-fleet") == 0;
+	if (manifest) {
+		db->files++;
+		rep_add_manifest(db, root, path);
+	} else {
+		rewind(f);
+	}
+	json_decref(root);
+	return manifest;
+}
+
 static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 {
 	FILE *f = fopen(path, "r");
@@ -648,7 +653,9 @@ static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
 		return -e;
 	}
-	rep_read_stream(db, f, path, explicit_file);
+	const char *base = strrchr(path, '/');
+	if (strcmp(base ? base + 1 : path, "manifest.json") != 0 || !read_manifest(db, f, path))
+		rep_read_stream(db, f, path, explicit_file);
 	fclose(f);
 	return 0;
 }
@@ -729,8 +736,14 @@ bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
 	return false;
 }
 
+/* A label's, else a configuration fact's, value of key in buf; false when neither has it. */
+static bool config_value(const struct rep_config *cfg, const char *key, char *buf, size_t len)
+{
+	return cfg && (rep_label_value(cfg->labels, key, buf, len) || rep_label_value(cfg->facts, key, buf, len));
+}
+
 static bool field_matches(const char *key, const char *pattern, const char *host, const char *sig,
-			  double threads, const char *labels)
+			  double threads, const struct rep_config *cfg, const char *labels)
 {
 	char buf[256];
 	const char *value = buf;
@@ -740,9 +753,27 @@ static bool field_matches(const char *key, const char *pattern, const char *host
 		value = sig;
 	else if (strcmp(key, "threads") == 0)
 		snprintf(buf, sizeof(buf), "%.15g", threads);
-	else if (!rep_label_value(labels, key, buf, sizeof(buf)))
+	else if (labels ? !rep_label_value(labels, key, buf, sizeof(buf)) : !config_value(cfg, key, buf, sizeof(buf)))
 		return false;
 	return value && fnmatch(pattern, value, 0) == 0;
+}
+
+/* A note matches when its host or configuration does, or one of its signatures; thread counts all do. */
+static bool note_matches(const char *key, const char *pattern, const struct rep_note *n)
+{
+	if (strcmp(key, "threads") == 0)
+		return true;
+	if (strcmp(key, "signature") != 0 && strcmp(key, "op") != 0)
+		return field_matches(key, pattern, n->host, NULL, NAN, n->cfg, NULL);
+	char sig[256];
+	for (const char *p = n->sigs; *p; p += *p == ' ') {
+		size_t len = strcspn(p, " ");
+		snprintf(sig, sizeof(sig), "%.*s", (int)(len < sizeof(sig) ? len : sizeof(sig) - 1), p);
+		if (fnmatch(pattern, sig, 0) == 0)
+			return true;
+		p += len;
+	}
+	return false;
 }
 
 void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
@@ -750,7 +781,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 	size_t kept = 0;
 	for (size_t i = 0; i < db->ncells; i++) {
 		struct rep_cell *c = db->cells[i];
-		if (field_matches(key, pattern, c->host, c->sig, c->threads, c->labels)) {
+		if (field_matches(key, pattern, c->host, c->sig, c->threads, c->cfg, NULL)) {
 			db->cells[kept++] = c;
 			continue;
 		}
@@ -760,13 +791,25 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 	kept = 0;
 	for (size_t i = 0; i < db->nbonnie; i++) {
 		struct rep_bonnie *b = &db->bonnie[i];
-		if (field_matches(key, pattern, b->host, "bonnie++", NAN, b->labels)) {
+		if (field_matches(key, pattern, b->host, "bonnie++", NAN, NULL, b->labels)) {
 			db->bonnie[kept++] = *b;
 			continue;
 		}
 		bonnie_free(b);
 	}
 	db->nbonnie = kept;
+	kept = 0;
+	for (size_t i = 0; i < db->nnotes; i++) {
+		struct rep_note *n = &db->notes[i];
+		if (note_matches(key, pattern, n)) {
+			db->notes[kept++] = *n;
+			continue;
+		}
+		free(n->host);
+		free(n->sigs);
+		free(n->notes);
+	}
+	db->nnotes = kept;
 	/* The hash slots point at old positions: rebuild them. */
 	free(db->slots);
 	db->slots = NULL;
@@ -776,19 +819,48 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 
 /* ---- ordering ---- */
 
+int rep_sig_cmp(const char *a, uint64_t block_a, const char *b, uint64_t block_b)
+{
+	size_t la = strcspn(a, ","), lb = strcspn(b, ",");
+	int r = strncmp(a, b, la < lb ? la : lb);
+	if (!r)
+		r = (la > lb) - (la < lb);
+	if (!r)
+		r = (block_a > block_b) - (block_a < block_b);
+	return r ? r : strcmp(a, b);
+}
+
+/* Configurations by name in natural order (x2 before x16), then by what they are. */
+static int cmp_config(const struct rep_config *a, const struct rep_config *b)
+{
+	if (a == b)
+		return 0;
+	int r = strverscmp(a->name, b->name);
+	if (!r)
+		r = strcmp(a->labels, b->labels);
+	return r ? r : strcmp(a->facts, b->facts);
+}
+
 static int cmp_cell(const void *a, const void *b)
 {
 	const struct rep_cell *x = *(struct rep_cell *const *)a, *y = *(struct rep_cell *const *)b;
-	int r = strcmp(x->sig, y->sig);
+	int r = rep_sig_cmp(x->sig, x->block, y->sig, y->block);
 	if (!r)
-		r = strcmp(x->labels, y->labels);
+		r = cmp_config(x->cfg, y->cfg);
 	if (!r)
 		r = (x->size > y->size) - (x->size < y->size);
 	if (!r)
 		r = (x->threads > y->threads) - (x->threads < y->threads);
 	if (!r)
-		r = strcmp(x->host, y->host);
+		r = strverscmp(x->host, y->host);
 	return r;
+}
+
+static int cmp_fleet_host(const void *a, const void *b)
+{
+	const struct rep_fleet_host *x = a, *y = b;
+	int r = strverscmp(x->name, y->name);
+	return r ? r : strverscmp(x->run, y->run);
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -799,6 +871,9 @@ static int cmp_point(const void *a, const void *b)
 
 void rep_db_finish(struct rep_db *db)
 {
+	rep_configs_distinguish(db);
+	if (db->nfleet)
+		qsort(db->fleet, db->nfleet, sizeof(*db->fleet), cmp_fleet_host);
 	if (db->ncells)
 		qsort(db->cells, db->ncells, sizeof(*db->cells), cmp_cell);
 	for (size_t i = 0; i < db->ncells; i++)

@@ -47,7 +47,7 @@ void table_row(struct table *t, ...)
 int table_col(const struct table *t, const char *key)
 {
 	for (size_t c = 0; c < t->ncols; c++)
-		if (strcmp(t->cols[c].key, key) == 0)
+		if (t->cols[c].key && strcmp(t->cols[c].key, key) == 0)
 			return (int)c;
 	return -1;
 }
@@ -98,6 +98,16 @@ static void format_text(const struct tcol *col, const struct tval *v, char *buf,
 	}
 }
 
+/* One text cell: two blanks before all but the first, padded but for a left-aligned last one. */
+static void text_cell(FILE *out, const char *text, bool first, bool last, bool left, size_t width)
+{
+	/* no trailing blanks after the last column */
+	if (last && left)
+		fprintf(out, "%s%s", first ? "" : "  ", text);
+	else
+		fprintf(out, "%s%*s", first ? "" : "  ", left ? -(int)width : (int)width, text);
+}
+
 void table_print_text(const struct table *t, FILE *out)
 {
 	if (t->nrows == 0)
@@ -106,8 +116,14 @@ void table_print_text(const struct table *t, FILE *out)
 	if (!width)
 		return;
 	char buf[512];
-	for (size_t c = 0; c < t->ncols; c++)
-		width[c] = strlen(t->cols[c].head);
+	size_t first = t->ncols, last = 0;
+	for (size_t c = 0; c < t->ncols; c++) {
+		width[c] = t->cols[c].head ? strlen(t->cols[c].head) : 0;
+		if (t->cols[c].head) {
+			first = first < c ? first : c;
+			last = c;
+		}
+	}
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
@@ -115,25 +131,16 @@ void table_print_text(const struct table *t, FILE *out)
 				width[c] = strlen(buf);
 		}
 	fprintf(out, "%s\n", t->title);
-	for (size_t c = 0; c < t->ncols; c++) {
-		bool left = t->cols[c].type == TC_STR;
-		if (c + 1 == t->ncols && left)
-			fprintf(out, "%s%s", c ? "  " : "", t->cols[c].head);
-		else
-			fprintf(out, "%s%*s", c ? "  " : "", left ? -(int)width[c] : (int)width[c],
-				t->cols[c].head);
-	}
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->cols[c].head)
+			text_cell(out, t->cols[c].head, c == first, c == last, t->cols[c].type == TC_STR, width[c]);
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
-			bool left = t->cols[c].type == TC_STR;
+			if (!t->cols[c].head)
+				continue;
 			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
-			/* no trailing blanks after the last column */
-			if (c + 1 == t->ncols && left)
-				fprintf(out, "%s%s", c ? "  " : "", buf);
-			else
-				fprintf(out, "%s%*s", c ? "  " : "", left ? -(int)width[c] : (int)width[c],
-					buf);
+			text_cell(out, buf, c == first, c == last, t->cols[c].type == TC_STR, width[c]);
 		}
 		fputc('\n', out);
 	}
@@ -160,17 +167,25 @@ static void csv_string(const char *s, FILE *out)
 
 void table_print_csv(const struct table *t, FILE *out)
 {
+	bool first = true;
 	for (size_t c = 0; c < t->ncols; c++) {
-		if (c)
+		if (!t->cols[c].key)
+			continue;
+		if (!first)
 			fputc(',', out);
 		csv_string(t->cols[c].key, out);
+		first = false;
 	}
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
+		first = true;
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct tval *v = &t->vals[r * t->ncols + c];
-			if (c)
+			if (!t->cols[c].key)
+				continue;
+			if (!first)
 				fputc(',', out);
+			first = false;
 			if (t->cols[c].type == TC_STR)
 				csv_string(v->s, out);
 			else if (t->cols[c].type == TC_BOOL)
@@ -191,6 +206,8 @@ json_t *table_to_json(const struct table *t)
 			const struct tval *v = &t->vals[r * t->ncols + c];
 			const struct tcol *col = &t->cols[c];
 			json_t *j;
+			if (!col->key)
+				continue;
 			if (col->type == TC_STR)
 				j = v->s ? json_string(v->s) : json_null();
 			else if (isnan(v->v) || isinf(v->v))

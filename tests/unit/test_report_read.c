@@ -120,13 +120,13 @@ TEST(labels_are_sorted_and_size_labels_become_the_size)
 	add_text(&db, l, true);
 	free(l);
 	CHECK_EQ_U(db.ncells, 2);
-	CHECK(strcmp(db.cells[0]->labels, "config=large/ebs4,z=1") == 0);
+	CHECK(strcmp(db.cells[0]->cfg->labels, "config=large/ebs4,z=1") == 0);
 	CHECK_EQ_U(db.cells[0]->size, 1536ULL << 20);
 	CHECK_EQ_U(db.cells[1]->size, 1ULL << 28); /* target.span without a size label */
 	char v[64];
-	CHECK(rep_label_value(db.cells[0]->labels, "z", v, sizeof(v)) && strcmp(v, "1") == 0);
-	CHECK(rep_label_value(db.cells[0]->labels, "config", v, sizeof(v)) && strcmp(v, "large/ebs4") == 0);
-	CHECK(!rep_label_value(db.cells[0]->labels, "conf", v, sizeof(v)));
+	CHECK(rep_label_value(db.cells[0]->cfg->labels, "z", v, sizeof(v)) && strcmp(v, "1") == 0);
+	CHECK(rep_label_value(db.cells[0]->cfg->labels, "config", v, sizeof(v)) && strcmp(v, "large/ebs4") == 0);
+	CHECK(!rep_label_value(db.cells[0]->cfg->labels, "conf", v, sizeof(v)));
 	rep_db_free(&db);
 }
 
@@ -202,6 +202,40 @@ TEST(run_out_dump_and_pretty_objects_are_read_from_a_stream)
 	rep_db_free(&db);
 }
 
+TEST(a_manifest_adds_its_hosts_once_per_run_and_learns_which_sent_lines)
+{
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	static const char manifest[] =
+		"{\"tool\": \"iobench-fleet\", \"runId\": \"r1\", \"state\": \"interrupted\", \"hosts\": ["
+		"{\"name\": \"h1\", \"status\": \"ok\", \"planned\": 2, \"provision\": {\"instanceId\": \"i-1\","
+		" \"instanceType\": \"m5.large\"}},"
+		"{\"name\": \"h2\", \"status\": \"failed\", \"failure\": {\"kind\": \"auth\", \"detail\": \"denied\","
+		" \"exit\": 255}}, {\"status\": \"ok\"}]}";
+	CHECK(add_text(&db, manifest, false));
+	CHECK(add_text(&db, manifest, false)); /* read twice (folder and file): the same hosts */
+	CHECK_EQ_U(db.nfleet, 2);
+	CHECK_EQ_U(db.manifests, 2);
+	struct hist h;
+	hist_init(&h);
+	hist_record(&h, 7000);
+	char *l = run_line(&h, "read,4K,4K", 1, "h1", "{}", 0);
+	add_text(&db, l, true);
+	free(l);
+	rep_fleet_match(&db);
+	rep_db_finish(&db);
+	CHECK(strcmp(db.fleet[0].name, "h1") == 0 && db.fleet[0].has_lines);
+	CHECK(strcmp(db.fleet[0].facts, "instanceType=m5.large") == 0);
+	CHECK(strcmp(db.fleet[0].state, "interrupted") == 0);
+	CHECK(strcmp(db.fleet[1].name, "h2") == 0 && !db.fleet[1].has_lines);
+	CHECK(strcmp(db.fleet[1].kind, "auth") == 0 && db.fleet[1].exit_code == 255);
+	CHECK(isnan(db.fleet[1].planned));
+	/* no hosts array: said and skipped */
+	CHECK(!add_text(&db, "{\"tool\": \"iobench-fleet\", \"runId\": \"r2\"}", false));
+	CHECK_EQ_U(db.skipped, 1);
+	rep_db_free(&db);
+}
+
 TEST(table_renders_csv_quotes_and_json_nulls)
 {
 	static const struct tcol cols[] = {
@@ -241,6 +275,7 @@ int main(void)
 	RUN(foreign_histograms_are_refused_not_merged);
 	RUN(kinds_of_signatures);
 	RUN(run_out_dump_and_pretty_objects_are_read_from_a_stream);
+	RUN(a_manifest_adds_its_hosts_once_per_run_and_learns_which_sent_lines);
 	RUN(table_renders_csv_quotes_and_json_nulls);
 	return check_summary("report_read");
 }

@@ -1,0 +1,307 @@
+/* report/config.c - what a result line says apart: which host, which configuration, what bookkeeping. */
+#include "report_db.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "provision.h"
+#include "units.h"
+
+/* Label keys that older scripts wrote for their own bookkeeping. */
+static const char *const bookkeeping_labels[] = { "run", "runId", "fleetHost", "planStep", "spanHuman" };
+
+bool rep_is_bookkeeping_label(const char *key)
+{
+	for (size_t i = 0; i < sizeof(bookkeeping_labels) / sizeof(bookkeeping_labels[0]); i++)
+		if (strcmp(key, bookkeeping_labels[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool is_size_label(const char *key)
+{
+	return strcmp(key, "fileSize") == 0 || strcmp(key, "span") == 0;
+}
+
+/* A growing list of key=value pairs, joined sorted by key into "k=v,k=v". */
+struct kv_list {
+	struct kv {
+		const char *key;
+		char *value;
+	} *kv;
+	size_t n, cap;
+};
+
+static void kv_add(struct kv_list *l, const char *key, char *value)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 8;
+		l->kv = rep_realloc(l->kv, l->cap * sizeof(*l->kv));
+	}
+	l->kv[l->n].key = key;
+	l->kv[l->n].value = value;
+	l->n++;
+}
+
+static int cmp_kv(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
+/* The list as "k=v,k=v" sorted by key; frees the values. */
+static char *kv_join(struct kv_list *l)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < l->n; i++)
+		len += strlen(l->kv[i].key) + strlen(l->kv[i].value) + 2;
+	if (l->n)
+		qsort(l->kv, l->n, sizeof(*l->kv), cmp_kv);
+	char *out = rep_realloc(NULL, len), *p = out;
+	*p = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		p += sprintf(p, "%s%s=%s", i ? "," : "", l->kv[i].key, l->kv[i].value);
+		free(l->kv[i].value);
+	}
+	free(l->kv);
+	memset(l, 0, sizeof(*l));
+	return out;
+}
+
+/* A value as text: strings as they are, other JSON compact. */
+static char *text_of(const json_t *v)
+{
+	char *t = provision_text(v);
+	return t ? t : rep_strdup("");
+}
+
+/* A size label's bytes: a number, or text such as 1536M. */
+static uint64_t size_of(const json_t *v)
+{
+	if (json_is_number(v)) {
+		double d = json_number_value(v);
+		return d > 0 && d < 9.2e18 ? (uint64_t)d : 0;
+	}
+	uint64_t bytes;
+	return json_is_string(v) && units_parse_size(json_string_value(v), &bytes) == 0 ? bytes : 0;
+}
+
+char *rep_config_facts(const void *provision_json)
+{
+	const json_t *prov = provision_json;
+	struct kv_list facts = { 0 };
+	const char *key;
+	const json_t *v;
+	if (json_is_object(prov))
+		json_object_foreach((json_t *)prov, key, v)
+			if (!json_is_null(v) && !provision_is_host_fact(key))
+				kv_add(&facts, key, text_of(v));
+	return kv_join(&facts);
+}
+
+/* The host a line names: "host" beside "hostname" (a name given), else a legacy fleetHost label, else "host". */
+static char *host_of(const json_t *root, const json_t *labels)
+{
+	const json_t *host = json_object_get(root, "host");
+	const json_t *fleet = json_object_get(labels, "fleetHost");
+	if (json_is_string(host) && json_is_string(json_object_get(root, "hostname")))
+		return rep_strdup(json_string_value(host));
+	if (json_is_string(fleet) && json_string_length(fleet) > 0)
+		return rep_strdup(json_string_value(fleet));
+	return json_is_string(host) ? rep_strdup(json_string_value(host)) : NULL;
+}
+
+void rep_split_line(const void *json_root, struct rep_split *out)
+{
+	const json_t *root = json_root;
+	const json_t *labels = json_object_get(root, "labels");
+	const json_t *notes = json_object_get(root, "notes");
+	struct kv_list user = { 0 }, book = { 0 };
+	const char *key;
+	const json_t *v;
+	memset(out, 0, sizeof(*out));
+	if (json_is_object(labels)) {
+		json_object_foreach((json_t *)labels, key, v) {
+			if (is_size_label(key)) {
+				uint64_t bytes = size_of(v);
+				if (bytes)
+					out->size_label = bytes;
+			} else {
+				kv_add(rep_is_bookkeeping_label(key) ? &book : &user, key, text_of(v));
+			}
+		}
+	}
+	if (json_is_object(notes))
+		json_object_foreach((json_t *)notes, key, v)
+			kv_add(&book, key, text_of(v));
+	out->host = host_of(root, labels);
+	out->labels = kv_join(&user);
+	out->notes = kv_join(&book);
+	out->facts = rep_config_facts(json_object_get(root, "provision"));
+}
+
+void rep_split_free(struct rep_split *s)
+{
+	free(s->host);
+	free(s->labels);
+	free(s->facts);
+	free(s->notes);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Append " / " (unless first) and text to the name being built. */
+static void part(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? " / " : "", text);
+}
+
+char *rep_config_name(const char *labels, const char *facts)
+{
+	char name[1024] = "", v[256], s[512];
+	if (rep_label_value(facts, "instanceType", v, sizeof(v)))
+		part(name, sizeof(name), v);
+	s[0] = '\0';
+	if (rep_label_value(facts, "volumeType", v, sizeof(v)))
+		snprintf(s, sizeof(s), "%s", v);
+	else if (rep_label_value(facts, "instanceStore", v, sizeof(v)) && strcmp(v, "true") == 0)
+		snprintf(s, sizeof(s), "instance store");
+	if (s[0] && rep_label_value(facts, "volumeCount", v, sizeof(v)))
+		snprintf(s + strlen(s), sizeof(s) - strlen(s), " x%s", v);
+	if (s[0])
+		part(name, sizeof(name), s);
+	if (rep_label_value(facts, "raidLevel", v, sizeof(v)) && v[0] && strcmp(v, "none") != 0) {
+		snprintf(s, sizeof(s), "%s%s", strncmp(v, "raid", 4) == 0 ? "" : "raid", v);
+		part(name, sizeof(name), s);
+	}
+	/* Facts, but none of the ones a name is made of: say them as they are. */
+	if (!name[0] && facts[0])
+		part(name, sizeof(name), facts);
+	if (labels[0])
+		part(name, sizeof(name), labels);
+	return rep_strdup(name);
+}
+
+/* ---- interning ---- */
+
+static uint64_t config_hash(const char *labels, const char *facts)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const char *p = labels; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (const char *p = facts; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+static void config_slots_grow(struct rep_db *db)
+{
+	size_t n = db->nconfig_slots ? db->nconfig_slots * 2 : 64;
+	free(db->config_slots);
+	db->config_slots = rep_calloc(n, sizeof(*db->config_slots));
+	db->nconfig_slots = n;
+	for (size_t i = 0; i < db->nconfigs; i++) {
+		size_t s = config_hash(db->configs[i]->labels, db->configs[i]->facts) & (n - 1);
+		while (db->config_slots[s])
+			s = (s + 1) & (n - 1);
+		db->config_slots[s] = i + 1;
+	}
+}
+
+const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, const char *facts)
+{
+	if ((db->nconfigs + 1) * 2 > db->nconfig_slots)
+		config_slots_grow(db);
+	size_t mask = db->nconfig_slots - 1;
+	size_t s = config_hash(labels, facts) & mask;
+	while (db->config_slots[s]) {
+		struct rep_config *c = db->configs[db->config_slots[s] - 1];
+		if (strcmp(c->labels, labels) == 0 && strcmp(c->facts, facts) == 0)
+			return c;
+		s = (s + 1) & mask;
+	}
+	if (db->nconfigs == db->configs_cap) {
+		db->configs_cap = db->configs_cap ? db->configs_cap * 2 : 16;
+		db->configs = rep_realloc(db->configs, db->configs_cap * sizeof(*db->configs));
+	}
+	struct rep_config *c = rep_calloc(1, sizeof(*c));
+	c->labels = rep_strdup(labels);
+	c->facts = rep_strdup(facts);
+	c->name = rep_config_name(labels, facts);
+	db->configs[db->nconfigs++] = c;
+	db->config_slots[s] = db->nconfigs;
+	return c;
+}
+
+/* ---- names that came out equal ---- */
+
+static int cmp_config_name(const void *a, const void *b)
+{
+	return strcmp((*(struct rep_config *const *)a)->name, (*(struct rep_config *const *)b)->name);
+}
+
+/* Append " / key=VALUE" to the name of c (VALUE "-" when c lacks the fact). */
+static void name_add_fact(struct rep_config *c, const char *key)
+{
+	char v[256] = "-";
+	rep_label_value(c->facts, key, v, sizeof(v));
+	size_t len = strlen(c->name) + strlen(key) + strlen(v) + 5;
+	char *name = rep_realloc(NULL, len);
+	snprintf(name, len, "%s%s%s=%s", c->name, c->name[0] ? " / " : "", key, v);
+	free(c->name);
+	c->name = name;
+}
+
+/* Configurations g[0..n) share a name: add the facts whose values differ among them. */
+static void distinguish(struct rep_config **g, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (const char *p = g[i]->facts; *p; p += *p == ',') {
+			size_t klen = strcspn(p, "=,");
+			char key[128];
+			snprintf(key, sizeof(key), "%.*s", (int)(klen < sizeof(key) ? klen : sizeof(key) - 1), p);
+			p += strcspn(p, ",");
+			/* once per key: only where it first appears */
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++) {
+				char v[256];
+				seen = rep_label_value(g[j]->facts, key, v, sizeof(v));
+			}
+			if (seen)
+				continue;
+			char first[256] = "", v[256];
+			bool differs = false;
+			for (size_t j = 0; j < n && !differs; j++) {
+				if (!rep_label_value(g[j]->facts, key, v, sizeof(v)))
+					v[0] = '\x01'; /* absent differs from any value */
+				if (j == 0)
+					snprintf(first, sizeof(first), "%s", v);
+				differs = strcmp(first, v) != 0;
+			}
+			if (differs)
+				for (size_t j = 0; j < n; j++)
+					name_add_fact(g[j], key);
+		}
+	}
+}
+
+void rep_configs_distinguish(struct rep_db *db)
+{
+	if (db->nconfigs < 2)
+		return;
+	struct rep_config **byname = rep_calloc(db->nconfigs, sizeof(*byname));
+	memcpy(byname, db->configs, db->nconfigs * sizeof(*byname));
+	qsort(byname, db->nconfigs, sizeof(*byname), cmp_config_name);
+	for (size_t i = 0; i < db->nconfigs;) {
+		size_t j = i + 1;
+		while (j < db->nconfigs && strcmp(byname[j]->name, byname[i]->name) == 0)
+			j++;
+		if (j - i > 1)
+			distinguish(byname + i, j - i);
+		i = j;
+	}
+	free(byname);
+}

@@ -1,0 +1,120 @@
+/* report/manifest.c - a fleet's manifest.json: the hosts that were planned, and what became of each. */
+#include "report_db.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
+static char *str_or_null(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_string(v) ? rep_strdup(json_string_value(v)) : NULL;
+}
+
+static double num_or_nan(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void fleet_host_free(struct rep_fleet_host *h)
+{
+	free(h->run);
+	free(h->state);
+	free(h->name);
+	free(h->status);
+	free(h->kind);
+	free(h->detail);
+	free(h->remote);
+	free(h->results);
+	free(h->facts);
+}
+
+/* The slot for host name of run: the one already there (emptied), or a new one. */
+static struct rep_fleet_host *fleet_slot(struct rep_db *db, const char *run, const char *name)
+{
+	for (size_t i = 0; i < db->nfleet; i++) {
+		struct rep_fleet_host *h = &db->fleet[i];
+		if (strcmp(h->name, name) == 0 && strcmp(h->run, run) == 0) {
+			fleet_host_free(h);
+			return h;
+		}
+	}
+	if (db->nfleet == db->fleet_cap) {
+		db->fleet_cap = db->fleet_cap ? db->fleet_cap * 2 : 16;
+		db->fleet = rep_realloc(db->fleet, db->fleet_cap * sizeof(*db->fleet));
+	}
+	return &db->fleet[db->nfleet++];
+}
+
+bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *where)
+{
+	const json_t *root = json_root;
+	const json_t *hosts = json_object_get(root, "hosts");
+	if (!json_is_array(hosts)) {
+		db->warnings++;
+		db->skipped++;
+		if (db->diag)
+			fprintf(db->diag, "iobench: %s: fleet manifest without a \"hosts\" array; skipped\n", where);
+		return false;
+	}
+	const json_t *runj = json_object_get(root, "runId");
+	const char *run = json_is_string(runj) ? json_string_value(runj) : "";
+	size_t i;
+	const json_t *h;
+	json_array_foreach(hosts, i, h) {
+		const json_t *name = json_object_get(h, "name");
+		if (!json_is_string(name) || json_string_length(name) == 0)
+			continue;
+		struct rep_fleet_host *f = fleet_slot(db, run, json_string_value(name));
+		const json_t *failure = json_object_get(h, "failure");
+		memset(f, 0, sizeof(*f));
+		f->run = rep_strdup(run);
+		f->state = str_or_null(root, "state");
+		f->name = rep_strdup(json_string_value(name));
+		f->status = str_or_null(h, "status");
+		f->kind = str_or_null(failure, "kind");
+		f->detail = str_or_null(failure, "detail");
+		f->exit_code = num_or_nan(failure, "exit");
+		f->remote = str_or_null(h, "remotePath");
+		f->results = str_or_null(h, "results");
+		f->facts = rep_config_facts(json_object_get(h, "provision"));
+		f->planned = num_or_nan(h, "planned");
+		f->finished = num_or_nan(h, "finished");
+		f->fetched = num_or_nan(h, "fetched");
+	}
+	db->manifests++;
+	return true;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void rep_fleet_match(struct rep_db *db)
+{
+	if (db->nfleet == 0)
+		return;
+	const char **names = rep_calloc(db->ncells + 1, sizeof(*names));
+	for (size_t i = 0; i < db->ncells; i++)
+		names[i] = db->cells[i]->host;
+	qsort(names, db->ncells, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < db->nfleet; i++) {
+		const char *key = db->fleet[i].name;
+		db->fleet[i].has_lines = bsearch(&key, names, db->ncells, sizeof(*names), cmp_name) != NULL;
+	}
+	free(names);
+}
+
+void rep_fleet_free(struct rep_db *db)
+{
+	for (size_t i = 0; i < db->nfleet; i++)
+		fleet_host_free(&db->fleet[i]);
+	free(db->fleet);
+	db->fleet = NULL;
+	db->nfleet = db->fleet_cap = 0;
+}

@@ -1,0 +1,117 @@
+/* test_report_config.c - who, which configuration, what bookkeeping: the split of a line and config names. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report_db.h"
+
+/* Split the JSON text of a line. */
+static void split_of(const char *text, struct rep_split *s)
+{
+	json_t *root = json_loads(text, 0, NULL);
+	CHECK(root != NULL);
+	rep_split_line(root, s);
+	json_decref(root);
+}
+
+static bool name_is(const char *labels, const char *facts, const char *want)
+{
+	char *name = rep_config_name(labels, facts);
+	bool ok = strcmp(name, want) == 0;
+	if (!ok)
+		fprintf(stderr, "  name of '%s' + '%s': got '%s', want '%s'\n", labels, facts, name, want);
+	free(name);
+	return ok;
+}
+
+TEST(bookkeeping_labels_and_notes_never_make_a_configuration)
+{
+	struct rep_split s;
+	split_of("{\"host\": \"vm\", \"labels\": {\"config\": \"large/ebs4\", \"planStep\": \"3\", \"fleetHost\": \"10.0.0.5\","
+		 " \"spanHuman\": \"128M\", \"run\": \"r1\", \"runId\": \"r1\", \"fileSize\": \"1536M\", \"disk\": 2},"
+		 " \"notes\": {\"batch\": \"b7\"}}", &s);
+	CHECK(strcmp(s.labels, "config=large/ebs4,disk=2") == 0);
+	CHECK(strcmp(s.notes, "batch=b7,fleetHost=10.0.0.5,planStep=3,run=r1,runId=r1,spanHuman=128M") == 0);
+	CHECK_EQ_U(s.size_label, 1536ULL << 20);
+	CHECK(strcmp(s.facts, "") == 0);
+	/* an old line (no "hostname"): the fleetHost label names the host */
+	CHECK(s.host && strcmp(s.host, "10.0.0.5") == 0);
+	rep_split_free(&s);
+	CHECK(rep_is_bookkeeping_label("planStep") && rep_is_bookkeeping_label("runId"));
+	CHECK(!rep_is_bookkeeping_label("config") && !rep_is_bookkeeping_label("host"));
+}
+
+TEST(the_host_is_the_name_given_else_the_legacy_label_else_host)
+{
+	struct rep_split s;
+	split_of("{\"host\": \"i-0abc\", \"hostname\": \"vm\", \"labels\": {\"fleetHost\": \"10.0.0.5\"}}", &s);
+	CHECK(strcmp(s.host, "i-0abc") == 0);
+	rep_split_free(&s);
+	split_of("{\"host\": \"vm\", \"labels\": {}}", &s);
+	CHECK(strcmp(s.host, "vm") == 0);
+	rep_split_free(&s);
+	split_of("{\"launchTime\": 1}", &s);
+	CHECK(s.host == NULL);
+	CHECK(strcmp(s.labels, "") == 0 && strcmp(s.notes, "") == 0);
+	rep_split_free(&s);
+}
+
+TEST(per_host_facts_are_left_out_of_the_configuration)
+{
+	struct rep_split s;
+	split_of("{\"provision\": {\"instanceType\": \"m5.large\", \"instanceId\": \"i-1\", \"az\": \"us-east-1a\","
+		 " \"volumeCount\": 4, \"ebsOptimized\": true, \"raidLevel\": \"0\", \"rack\": {\"row\": 2},"
+		 " \"lifecycle\": \"spot\", \"gone\": null}}", &s);
+	CHECK(strcmp(s.facts, "ebsOptimized=true,instanceType=m5.large,rack={\"row\":2},raidLevel=0,volumeCount=4") == 0);
+	rep_split_free(&s);
+}
+
+TEST(config_names_from_facts_then_labels)
+{
+	CHECK(name_is("", "instanceType=m5.large,raidLevel=0,volumeCount=4,volumeType=gp3", "m5.large / gp3 x4 / raid0"));
+	CHECK(name_is("config=x", "instanceType=m5.large,raidLevel=10f2,volumeCount=2,volumeType=io2",
+		      "m5.large / io2 x2 / raid10f2 / config=x"));
+	CHECK(name_is("", "instanceType=i3.xlarge,instanceStore=true,raidLevel=none", "i3.xlarge / instance store"));
+	CHECK(name_is("", "volumeType=st1", "st1"));
+	CHECK(name_is("", "filesystem=xfs", "filesystem=xfs"));
+	CHECK(name_is("config=large/ebs4", "", "config=large/ebs4"));
+	CHECK(name_is("", "", ""));
+}
+
+TEST(configs_with_one_name_are_told_apart_by_the_facts_that_differ)
+{
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	const struct rep_config *a = rep_config_get(&db, "", "instanceType=m5.large,volumeSize=100,volumeType=gp3");
+	const struct rep_config *b = rep_config_get(&db, "", "instanceType=m5.large,volumeSize=500,volumeType=gp3");
+	const struct rep_config *c = rep_config_get(&db, "", "instanceType=m5.large,filesystem=xfs,volumeType=gp3");
+	const struct rep_config *d = rep_config_get(&db, "", "instanceType=c5.large");
+	CHECK(rep_config_get(&db, "", "instanceType=m5.large,volumeSize=100,volumeType=gp3") == a);
+	CHECK_EQ_U(db.nconfigs, 4);
+	rep_configs_distinguish(&db);
+	CHECK(strcmp(a->name, "m5.large / gp3 / volumeSize=100 / filesystem=-") == 0);
+	CHECK(strcmp(b->name, "m5.large / gp3 / volumeSize=500 / filesystem=-") == 0);
+	CHECK(strcmp(c->name, "m5.large / gp3 / volumeSize=- / filesystem=xfs") == 0);
+	CHECK(strcmp(d->name, "c5.large") == 0);
+	rep_db_free(&db);
+}
+
+TEST(signatures_sort_by_op_then_size_as_a_number)
+{
+	CHECK(rep_sig_cmp("read,4K,4K", 4096, "read,64K,64K", 65536) < 0);
+	CHECK(rep_sig_cmp("read,64K,64K", 65536, "read,4M,4M", 4194304) < 0);
+	CHECK(rep_sig_cmp("read,4M,4M", 4194304, "writeFlush,4K,4K", 4096) < 0);
+	CHECK(rep_sig_cmp("read,4K,4K", 4096, "read,4K,4K", 4096) == 0);
+}
+
+int main(void)
+{
+	RUN(bookkeeping_labels_and_notes_never_make_a_configuration);
+	RUN(the_host_is_the_name_given_else_the_legacy_label_else_host);
+	RUN(per_host_facts_are_left_out_of_the_configuration);
+	RUN(config_names_from_facts_then_labels);
+	RUN(configs_with_one_name_are_told_apart_by_the_facts_that_differ);
+	RUN(signatures_sort_by_op_then_size_as_a_number);
+	return check_summary("report_config");
+}
