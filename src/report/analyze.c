@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "alloc.h"
+#include "durability.h"
 #include "report_stats.h"
 #include "units.h"
 
@@ -911,6 +912,11 @@ static void build_notes(struct table *tables, const struct rep_ctx *ctx)
 	free(n);
 }
 
+static void build_dur_verify(struct table *tables, const struct rep_ctx *ctx)
+{
+	rep_dur_build(&tables[SEC_DUR_VERIFY], ctx->db);
+}
+
 #define COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
 /*
@@ -973,6 +979,10 @@ static const struct {
 	[SEC_NOTES] = { "notes", "Bookkeeping (notes of each run, and older files' run/planStep/... labels)",
 			"each run's notes (--note; legacy bookkeeping labels); ask by name,\n"
 			"or in --json", COLS(notes_cols), build_notes },
+	[SEC_DUR_VERIFY] = { "durabilityVerify", "Durability after a power cut (iobench durability verify)",
+			     "iobench durability verify lines: acknowledged blocks\n"
+			     "intact or LOST after a power cut, a row per verification",
+			     COLS(rep_dur_cols), build_dur_verify },
 };
 
 const char *rep_section_name(enum rep_section s)
