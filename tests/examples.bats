@@ -41,12 +41,13 @@ teardown() {
 
 # examples: the example commands of both READMEs, one a line: the lines of
 # their indented blocks that start with a command (not a usage synopsis, not
-# sample output), continuation lines and quoted newlines joined.
+# sample output such as "iobench durability verify: run ..."), continuation
+# lines and quoted newlines joined.
 examples() {
   awk '
     function done_() { if (cmd != "") print cmd; cmd = ""; on = 0 }
     on { l = $0; sub(/^ +/, "", l); cmd = cmd " " l }
-    !on && /^    (\$ )?(scripts\/|iobench |\.\/iobench|jq |\.ci\/)/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ {
+    !on && /^    (\$ )?(scripts\/|iobench |\.\/iobench|jq |\.ci\/)/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ && !/^    iobench [a-z]+( [a-z]+)?: / {
       on = 1; l = $0; sub(/^    (\$ )?/, "", l); cmd = l
     }
     on { if (cmd ~ /\\$/) { sub(/ *\\$/, "", cmd); next }
@@ -89,7 +90,10 @@ fleet_up() {
 ^\.ci/install --core && ./configure && make && ./iobench 	readme.bats
 ^\.ci/install && ./configure && make check-all$	readme.bats
 ^jq -c .\.operations\[\] 	here: iobench run --json, then jq
-^iobench --host db1 --provision-fact 	here: who ran, on what
+^iobench --host db1 --provision-fact 	hosts.bats: the run with --host, --provision-fact and --note
+^iobench report r1\.jsonl 	hosts.bats: then its report
+^iobench watch --json /var/lib/iobench/watch\.jsonl --prom 	here: watch --prom
+^scripts/durability-check --host 	here: durability-check (dry run; durability-check.bats cuts for real)
 ^iobench report --merge-hosts --section instances,badApples results/r1/$	here: the fleet example
 ^scripts/ec2-provision --ami 	here: EC2 on moto
 ^scripts/ec2-teardown --run-id gp3-raid0$	here: EC2 on moto
@@ -130,19 +134,50 @@ fleet_up() {
     "$(printf 'read4k\t2\ttrue\ttrue,write4k\t2\ttrue\ttrue')" ]
 }
 
-@test "README: iobench --host, --provision-fact and --note record who ran, on what, and the bookkeeping" {
+@test "README: iobench watch --json ... --prom FILE writes the JSON lines and the node_exporter page" {
   local ex cmd
-  ex=$(example '^iobench --host db1 ')
+  ex=$(example '^iobench watch --json /var/lib/iobench/watch')
   "$IOBENCH" create -q iobench.dat 16M
-  # Where the example's array would be mounted, a file; 1-second runs.
-  cmd=$(sed -e "s|^iobench |$IOBENCH |" -e "s|/mnt/md0/iobench.dat|$PWD/iobench.dat|" <<<"$ex")
+  mkdir node-exporter
+  # Files here instead of /var/lib and /data; one short round instead of forever.
+  cmd=$(sed -e "s|^iobench |$IOBENCH |" -e "s|/var/lib/iobench/|$PWD/|" \
+    -e "s|/var/lib/prometheus/node-exporter/|$PWD/node-exporter/|" -e "s|/data/|$PWD/|" <<<"$ex")
   keeps_flags "$ex" "$cmd"
   as_args "$cmd"
-  run "${ARGS[@]}" -d 1 -b 1
+  run "${ARGS[@]}" --count 1 --interval 0.1 --period 0.5
   [ "$status" -eq 0 ]
-  [[ "$output" == *"read4k"* ]]
-  [ "$(jq -c '[.host, .provision, .notes, .labels, .operations[0].threadCount]' r1.jsonl)" == \
-    '["db1",{"instanceType":"m5.large","volumeType":"gp3","volumeCount":4,"raidLevel":"0"},{"runId":"r1"},{},8]' ]
+  [ "$(wc -l <watch.jsonl)" -eq 1 ]
+  jq -e '.operations | length > 0' watch.jsonl
+  # One histogram count per op of the JSON line, as node_exporter would serve it.
+  local op want got
+  for op in $(jq -r '.operations[].name' watch.jsonl); do
+    want=$(jq -r --arg op "$op" '.operations[] | select(.name == $op) | .total.count' watch.jsonl)
+    got=$(grep -E "^iobench_op_latency_seconds_count\{.*op=\"$op\"" node-exporter/iobench.prom | awk '{print $NF}')
+    [ "$got" = "$want" ] || { echo "$op: page $got, JSON $want"; return 1; }
+  done
+  [ ! -e node-exporter/.iobench.prom.tmp ]
+}
+
+@test "README: durability-check's examples, as dry runs (they cut a real box's power), print the writer, cut, boot and verify steps" {
+  # A dry run with every flag as written: durability-check.bats and
+  # durability-vm.bats run the same steps for real on namespace and qemu boxes.
+  local ex cut boot target host n=0
+  while IFS= read -r ex; do
+    n=$((n + 1))
+    as_args "$ex"
+    ARGS[0]=$ROOT/${ARGS[0]}
+    run --separate-stderr "${ARGS[@]}" --dry-run
+    [ "$status" -eq 0 ]
+    host=$(grep -oE -- '--host [^ ]+' <<<"$ex" | cut -d' ' -f2)
+    target=$(grep -oE -- '--target [^ ]+' <<<"$ex" | cut -d' ' -f2)
+    cut=$(sed -E "s/.*--cut '([^']*)'.*/\1/" <<<"$ex")
+    boot=$(sed -E "s/.*--boot '([^']*)'.*/\1/" <<<"$ex")
+    [[ $output == *"$host '"*"durability write --server SERVER_ADDR:7340 "*" --force $target "* ]]
+    [[ $output == *"# cut the power:"$'\n'"bash -c $(printf '%q' "$cut")"$'\n'* ]]
+    [[ $output == *"# power on:"$'\n'"bash -c $(printf '%q' "$boot")"$'\n'* ]]
+    [[ $output == *"durability verify --server SERVER_ADDR:7340 --run RUN "*" $target'"* ]]
+  done < <(examples | grep '^scripts/durability-check ')
+  [ "$n" -eq 2 ]
 }
 
 @test "README: ec2-provision's example launches on EC2 (moto) as asked; ec2-teardown's removes it all" {
