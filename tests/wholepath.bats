@@ -134,8 +134,9 @@ readme_campaign() {
   echo "$output"
   [ "$status" -eq 0 ]
   local text=$output
-  # The failed host comes first, named with its reason.
-  head -n 15 <<<"$text" | grep -F "${id[3]}" | grep -q unreachable
+  # The failed host comes first, named with its reason: unreachable, or (when
+  # it died with a finished run not yet fetched) where that run still is.
+  head -n 15 <<<"$text" | grep -F "${id[3]}" | grep -qE "unreachable|finished, results not fetched \\(still at root@$(netns_addr 4):"
   # Groups named from what was provisioned, not from labels typed by hand.
   grep -qF 'm5.large / gp3 x1' <<<"$text"
   # The instances table: 3 of 4 hosts.
