@@ -134,6 +134,41 @@ instance_id() {
   grep -q 'tearing down run e2e' "$r/campaign.log"
 }
 
+@test "campaign --rounds 2: round one on every host, then each op at the thread count the report finds optimal, longer" {
+  run campaign --run-id two -n 3 -m 1 --ops read4k,write4k --threads 1,2,4 --seed 4 --rounds 2 --round2-duration 2
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local r=$RESULTS/two name op sig want got
+  assert_nothing_left two
+  [ "$(jq -r .status "$r/state.json")" = torn-down ]
+  # Round one: the plan on the 3 instances' hosts, 6 runs each.
+  [ "$(jq -r '[.state, ([.hosts[] | select(.status == "ok")] | length), .plan.runsPerHost] | @tsv' "$r/round1/manifest.json")" == \
+    "$(printf 'complete\t3\t6')" ]
+  # The optimum, asked here of the report itself, per op signature.
+  local report
+  report=$("$IOBENCH" report --json -q --section threads "$r/round1/")
+  [ "$(jq '[.threads[] | select(.optimal)] | length' <<<"$report")" -eq 2 ]
+  [ "$(jq -r '[.threads[].config] | unique | length' <<<"$report")" -eq 1 ]
+  [ "$(jq -r '.plan | [(.ops | join(",")), .duration, .opThreads[.ops[0]], .opThreads[.ops[1]]] | @tsv' "$r/round2/manifest.json" |
+      cut -f1,2)" == "$(printf 'read4k,write4k\t2')" ]
+  for name in $(jq -r '.instances[].id' "$r/state.json"); do
+    [ "$(wc -l <"$r/round2/$name/iobench.jsonl")" -eq 2 ]
+    for op in read4k write4k; do
+      sig=read,4K,4K
+      [[ $op == read4k ]] || sig=writeFlush,4K,4K
+      want=$(jq -r --arg s "$sig" '.threads[] | select(.signature == $s and .optimal) | .threads' <<<"$report")
+      got=$(jq -r --arg op "$op" 'select(.operations[0].name == $op)
+        | [.operations[0].threadCount, .runtime, .notes.runId, .host] | @tsv' "$r/round2/$name/iobench.jsonl")
+      [ "$got" == "$(printf '%s\t2\tround2\t%s' "$want" "$name")" ]
+      grep -qP "^$op\t$want\t" "$r/round2-threads.tsv"
+    done
+  done
+  # Round two ran on round one's data file, not a new one.
+  grep -q 'round two on 3 host(s): --ops read4k,write4k --op-threads read4k=' "$r/campaign.log"
+  [ "$(find "$REMOTE" -path '*round2*' -name data.bin | wc -l)" -eq 0 ]
+  [ "$(find "$REMOTE" -path '*round1*' -name data.bin | wc -l)" -eq 3 ]
+}
+
 @test "a host that is down fails the campaign (exit 1), is named, and teardown still happens" {
   netns_kill_host 2
   run campaign --run-id down -n 1 -m 1 --retries 0 --ssh-user root

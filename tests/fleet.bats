@@ -270,6 +270,60 @@ wait_fetched() {
   [[ "$output" == *"beyond --file-size 32M"* ]]
 }
 
+@test "--study-plan: each host runs all 42 (op, thread count) runs in one order of its own, recorded and reproducible from --seed" {
+  run fleet --run-id study1 --study-plan --seed 11
+  [ "$status" -eq 0 ]
+  local m=$RESULTS/study1/manifest.json want name p orders='' f
+  [ "$(jq -c '[.plan.seed, .plan.runsPerHost, .plan.opThreads.read4k, .plan.threads, (.plan.ops | join(","))]' "$m")" == \
+    '[11,42,"1,2,4,8,12,16,24,32,48,64","1,2,3,4,6,8,12,16","read4k,read4m,write4k,write4m,write4k/64"]' ]
+  # The study's 42 runs: read4k at 10 counts, the 4 other ops at 8.
+  want=$({ for t in 1 2 4 8 12 16 24 32 48 64; do echo "read4k $t"; done
+    for op in read4m write4k write4m write4k/64; do for t in 1 2 3 4 6 8 12 16; do echo "$op $t"; done; done; } | sort)
+  [ "$(wc -l <<<"$want")" -eq 42 ]
+  for name in $(jq -r '.hosts[].name' "$m"); do
+    p=$RESULTS/study1/$name/plan.txt
+    # plan.txt: steps 1..42, a permutation of the 42 runs.
+    [ "$(cut -d' ' -f1 "$p" | paste -sd,)" == "$(seq -s, 1 42)" ]
+    [ "$(cut -d' ' -f2,3 "$p" | sort)" == "$want" ]
+    # One order over all ops, not op after op: far more than 4 changes of op.
+    [ "$(cut -d' ' -f2 "$p" | uniq | wc -l)" -gt 15 ]
+    # The host ran them in that order: its lines by start time are steps 1..42
+    # with the plan's op and thread count.
+    f=$RESULTS/study1/$name/iobench.jsonl
+    [ "$(wc -l <"$f")" -eq 42 ]
+    [ "$(jq -sr 'sort_by(.launchTime) | .[] | "\(.notes.planStep) \(.operations[0].name) \(.operations[0].threadCount)"' "$f")" == \
+      "$(cut -d' ' -f1-3 "$p")" ]
+    orders+=$(cut -d' ' -f2,3 "$p" | paste -sd,)$'\n'
+  done
+  # Each host an order of its own.
+  [ "$(grep -c . <<<"$orders")" -eq 4 ]
+  [ "$(sort -u <<<"$orders" | grep -c .)" -eq 4 ]
+  # The same seed gives the same orders (here as a dry run); another, others.
+  run fleet --run-id study2 --study-plan --seed 11 --dry-run
+  [ "$status" -eq 0 ]
+  for name in $(jq -r '.hosts[].name' "$m"); do
+    [ "$(grep -F "# $name plan: " <<<"$output" | sed 's/.* plan: //')" == \
+      "$(cut -d' ' -f2,3 "$RESULTS/study1/$name/plan.txt" | paste -sd,)" ]
+  done
+  run fleet --run-id study3 --study-plan --seed 12 --dry-run
+  [ "$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //')" != \
+    "$(cut -d' ' -f2,3 "$RESULTS/study1/$(netns_addr 1)/plan.txt" | paste -sd,)" ]
+}
+
+@test "--op-threads gives one op its own thread counts; an op not in --ops is a usage error" {
+  run fleet --run-id ot --ops read4k,write4k --threads 2 --op-threads read4k=1,4 --seed 2 --dry-run
+  [ "$status" -eq 0 ]
+  [ "$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //' | tr , '\n' | sort | paste -sd,)" == \
+    'read4k 1,read4k 4,write4k 2' ]
+  run fleet --run-id ot --ops read4k --op-threads write4k=2 --dry-run
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--op-threads write4k=2: write4k is not one of --ops read4k"* ]]
+  run fleet --run-id ot --ops read4k --op-threads read4k=x --dry-run
+  [ "$status" -eq 2 ]
+  run fleet --run-id ot --ops read4k --op-threads read4k --dry-run
+  [ "$status" -eq 2 ]
+}
+
 @test "a --sizes sweep runs each size with --span and notes the size for people" {
   head -n 2 "$NET/hosts" >"$NET/two"
   run "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \

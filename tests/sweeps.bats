@@ -79,13 +79,37 @@ setup() {
   [ "$(wc -l <p.jsonl)" -eq 8 ]
 }
 
-@test "sweep-threads --dry-run uses the study's counts and shuffles them" {
-  run "$SWEEP_THREADS" --dry-run -q --id t --json t.jsonl --ops read4k,write4m data.bin
+@test "sweep-threads --dry-run: the study's 42 (op, count) runs in one order, not op by op, the same for the same --seed" {
+  run --separate-stderr "$SWEEP_THREADS" --dry-run --seed 5 --id t --json t.jsonl data.bin
   [ "$status" -eq 0 ]
-  [ "$(wc -l <<<"$output")" -eq 2 ]
-  [[ "$(grep -- '-o read4k' <<<"$output")" == *'-t 1\,2\,4\,8\,12\,16\,24\,32\,48\,64 --shuffle'* ]]
-  [[ "$(grep -- '-o write4m' <<<"$output")" == *'-t 1\,2\,3\,4\,6\,8\,12\,16 --shuffle'* ]]
+  [ "$(wc -l <<<"$output")" -eq 42 ]
+  local first=$output pairs want
+  # Each command one run: -o OP -t COUNT, the run's place noted, its seed from --seed.
+  pairs=$(sed -E 's/.* -o ([^ ]+) -t ([0-9]+) .*/\1 \2/' <<<"$output")
+  want=$({ for t in 1 2 4 8 12 16 24 32 48 64; do echo "read4k $t"; done
+    for op in read4m write4k write4m write4k/64; do for t in 1 2 3 4 6 8 12 16; do echo "$op $t"; done; done; } | sort)
+  [ "$(sort <<<"$pairs")" == "$want" ]
+  [ "$(grep -oE -- '--note planStep=[0-9]+' <<<"$output" | cut -d= -f2 | paste -sd,)" == "$(seq -s, 1 42)" ]
+  [ "$(grep -oE -- '--seed [0-9]+' <<<"$output" | cut -d' ' -f2 | paste -sd,)" == "$(seq -s, 6 47)" ]
+  # One order over all ops: far more than 4 changes of op.
+  [ "$(cut -d' ' -f1 <<<"$pairs" | uniq | wc -l)" -gt 15 ]
+  # The order is on stderr, with its seed.
+  [ "$(grep -F 'order (seed 5): ' <<<"$stderr" | sed 's/.*): //')" == "$(paste -sd, <<<"$pairs" | sed 's/,/, /g')" ]
+  run --separate-stderr "$SWEEP_THREADS" --dry-run -q --seed 5 --id t --json t.jsonl data.bin
+  [ "$output" == "$first" ]
+  [ -z "$stderr" ]
+  run --separate-stderr "$SWEEP_THREADS" --dry-run -q --seed 6 --id t --json t.jsonl data.bin
+  [ "$(sed -E 's/.* -o ([^ ]+) -t ([0-9]+) .*/\1 \2/' <<<"$output")" != "$pairs" ]
   [ ! -e t.jsonl ]
+}
+
+@test "sweep-threads runs in the order it says: by start time, its steps 1..N" {
+  run --separate-stderr "$SWEEP_THREADS" --seed 3 --id o --ops read4k,write4k/64 --threads 1,2,3 \
+    --size 16M -d 1 -b 1 --json o.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(jq -sr 'sort_by(.launchTime) | .[] | "\(.operations[0].name) \(.operations[0].threadCount)"' o.jsonl | paste -sd, | sed 's/,/, /g')" == \
+    "$(grep -F 'order (seed 3): ' <<<"$stderr" | sed 's/.*): //')" ]
+  [ "$(jq -sr 'sort_by(.launchTime) | .[].notes.planStep' o.jsonl | paste -sd,)" == "1,2,3,4,5,6" ]
 }
 
 @test "sweep-threads runs every op at every count and names the smallest count within 5% of the best" {
@@ -115,18 +139,18 @@ setup() {
   [ "$(awk -F'\t' '$1 == "read4k" {print $2}' <<<"$output")" -eq 2 ]
 }
 
-@test "sweep-threads notes its id (no label), and shows op i/N and an ETA on a terminal only" {
+@test "sweep-threads notes its id (no label), and shows run i/N and an ETA on a terminal only" {
   local cmd
   printf -v cmd '%q ' "$SWEEP_THREADS" --id p --ops read4k,write4k/64 --threads 1,2 --size 8M -d 1 -b 1 --json p.jsonl data.bin
   run script -qec "$cmd" /dev/null
   [ "$status" -eq 0 ]
   local out=${output//$'\r'/}
-  grep -qx 'sweep-threads: op 1/2 read4k over 2 counts, ETA 4 s' <<<"$out"
-  grep -qE '^sweep-threads: op 2/2 write4k/64 over 2 counts, ETA [0-9]+ s$' <<<"$out"
+  grep -qxE 'sweep-threads: run 1/4 (read4k|write4k/64) with [12] threads?, ETA 4 s' <<<"$out"
+  grep -qE '^sweep-threads: run 4/4 (read4k|write4k/64) with [12] threads?, ETA [0-9]+ s$' <<<"$out"
   [ "$(jq -r '[.notes.sweep, (.labels | length)] | @tsv' p.jsonl | sort -u)" == "$(printf 'p\t0')" ]
   run --separate-stderr "$SWEEP_THREADS" --id q --ops read4k --threads 1 -d 1 -b 1 --json p.jsonl data.bin
   [ "$status" -eq 0 ]
-  [[ "$stderr" != *"op 1/1"* ]]
+  [[ "$stderr" != *"run 1/1"* ]]
 }
 
 @test "sweep-threads with an unwritable target fails (exit 1) and says so" {

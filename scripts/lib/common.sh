@@ -17,6 +17,9 @@
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
 # Files:      common_json_update (a JSON file rewritten atomically, locked),
 #             common_valid_id (run ids and host names: safe folder names)
+# The study: COMMON_STUDY_* (its first round's ops and thread counts),
+#             common_shuffle (a seeded order), common_thread_optimum (the
+#             report's optimal thread count per op and config)
 # Locations:  common_iobench (the iobench binary), common_iobench_static (its
 #             static build, for other hosts), common_data_file (files of
 #             share/), common_results_dir
@@ -367,4 +370,84 @@ common_results_dir() {
   else
     printf '%s\n' "$PWD/results"
   fi
+}
+
+# ---- the study's plan ----
+
+# The study's first round: every op, read4k at 10 thread counts up to 64,
+# the others at 8 up to 16: 42 runs per host, in one random order per host.
+# shellcheck disable=SC2034 # for the scripts that source this
+COMMON_STUDY_OPS=read4k,read4m,write4k,write4m,write4k/64
+# shellcheck disable=SC2034
+COMMON_STUDY_READ_THREADS=1,2,4,8,12,16,24,32,48,64
+# shellcheck disable=SC2034
+COMMON_STUDY_OTHER_THREADS=1,2,3,4,6,8,12,16
+
+# common_expand_threads LIST: one thread count a line from 8 | 1,2,4 | 1..4,8.
+common_expand_threads() {
+  local item a b i
+  local -a items
+  IFS=, read -r -a items <<<"$1"
+  ((${#items[@]} > 0)) || return 1
+  for item in "${items[@]}"; do
+    if [[ "$item" =~ ^([0-9]+)\.\.([0-9]+)$ ]]; then
+      a=$((10#${BASH_REMATCH[1]})) b=$((10#${BASH_REMATCH[2]}))
+      ((a >= 1 && a <= b)) || return 1
+      for ((i = a; i <= b; i++)); do echo "$i"; done
+    elif [[ "$item" =~ ^[0-9]+$ ]] && ((10#$item >= 1)); then
+      echo $((10#$item))
+    else
+      return 1
+    fi
+  done
+}
+
+# common_shuffle SEED: the lines of stdin in a random order fixed by SEED
+# (Fisher-Yates on bash's RANDOM, which a seed makes reproducible).
+common_shuffle() {
+  local -a lines
+  local i j tmp
+  mapfile -t lines
+  RANDOM=$1
+  for ((i = ${#lines[@]} - 1; i > 0; i--)); do
+    j=$(((RANDOM * 32768 + RANDOM) % (i + 1)))
+    tmp=${lines[i]} lines[i]=${lines[j]} lines[j]=$tmp
+  done
+  ((${#lines[@]} == 0)) || printf '%s\n' "${lines[@]}"
+}
+
+# Where the thread optimum sits in `iobench report --json --section threads`
+# (the report applies the study's rule: the fewest threads within 5% of the
+# best). In this one place, to follow the report's JSON when it changes:
+# the report's arguments, and a jq filter from its output (with $sigs, op
+# name -> signature, and $op) to [chosen row, best row] of the op's curve;
+# a row has .threads, .opsPerSec and .config.
+# shellcheck disable=SC2054 # threads,groups is one argument
+COMMON_OPTIMUM_REPORT_ARGS=(--json -q --section threads,groups)
+# shellcheck disable=SC2016 # jq variables
+COMMON_OPTIMUM_JQ='
+  $sigs[$op] as $sig
+  | [.threads[]? | select(.signature == $sig)] as $curve
+  | [.groups[]? | select(.signature == $sig)] as $one
+  | if ($curve | length) > 0 then
+      ($curve | group_by(.config)[] | [(.[] | select(.optimal)), max_by(.opsPerSec)])
+    else ($one | group_by(.config)[] | select(length == 1) | [.[0], .[0]]) end'
+
+# common_thread_optimum IOBENCH OP... < LINES: per OP and configuration of
+# the JSON lines on stdin, the thread count the report finds optimal, one
+# tab-separated line each:
+#   op  chosenThreads  chosenOpsPerSec  bestThreads  bestOpsPerSec  config
+# (an op run at one count only: that count). Fails when the report does.
+common_thread_optimum() {
+  local bin=$1 lines report sigs op
+  shift
+  lines=$(cat)
+  report=$("$bin" report "${COMMON_OPTIMUM_REPORT_ARGS[@]}" - <<<"$lines") || return 1
+  # The report names ops by signature (read,4K,4K): the runs' names to them.
+  sigs=$(jq -sc '[.[] | .operations[]? | {(.name): .signature}] | add // {}' <<<"$lines") || return 1
+  for op; do
+    jq -r --arg op "$op" --argjson sigs "$sigs" "$COMMON_OPTIMUM_JQ"'
+      | [$op, .[0].threads, .[0].opsPerSec, .[1].threads, .[1].opsPerSec, .[0].config] | @tsv' \
+      <<<"$report" || return 1
+  done
 }
