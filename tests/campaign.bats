@@ -78,6 +78,16 @@ instance_id() {
   [ "$status" -eq 2 ]
   run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --raid 3 --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --rounds 3 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--rounds '3': 1 or 2"* ]]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --round2-duration 9 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--round2-duration needs --rounds 2"* ]]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --rounds 2 --sizes 8M,16M --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"drop --sizes"* ]]
+  [ ! -e "$RESULTS" ]
 }
 
 @test "campaign --dry-run prints the aws, RAID and fleet commands and creates nothing" {

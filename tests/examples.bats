@@ -101,7 +101,8 @@ fleet_up() {
 ^scripts/fleet-run --fetch r1$	here: the fleet example
 ^scripts/fleet-run --run-id r1 --resume$	here: the fleet example
 ^iobench report results/r1/$	here: the fleet example
-^scripts/campaign --ami [^ ]* -n 4 	wholepath.bats
+^scripts/campaign --ami [^ ]* -n 4 -m 1 --volume-type 	wholepath.bats
+^scripts/campaign --ami .*--study-plan --rounds 2 	here: the study's two rounds
 ^scripts/campaign --ami [^ ]* -n 10 .*--raid 0 	here: the RAID campaign (dry run)
 ^scripts/sweep-filesize --create 	here: the sweeps
 ^scripts/sweep-threads --size 	here: the sweeps
@@ -269,6 +270,34 @@ fleet_up() {
   run bash -c "${jq2//<run-id>/r1}"
   [ "$status" -eq 0 ]
   [ "$output" == "$(printf 'db-%d\tok\t9\t9\t-\n' 1 2 3 4)" ]
+}
+
+@test "README: the study's campaign runs round one's 42 runs per host, then each op at the report's optimum" {
+  fleet_up 4
+  local ex cmd r=$PWD/results/study name
+  ex=$(example '^scripts/campaign --ami .*--study-plan')
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|ami-0123456789abcdef0|$MOTO_AMI|" \
+    -e "s|~/.ssh/bench.pem|$NET/id_fleet|" -e 's|--ssh-user admin|--ssh-user root|' \
+    -e 's|--file-size 80G|--file-size 32M|' <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  # moto for EC2, the namespace hosts standing for the instances, short runs.
+  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$PWD/results" --remote-dir "$PWD/remote/{host}" -d 1 -b 1 --round2-duration 2 --seed 3
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .status "$r/state.json")" = torn-down ]
+  [ "$(jq -r '[.state, .plan.runsPerHost, ([.hosts[] | select(.status == "ok" and .fetched == 42)] | length)] | @tsv' \
+      "$r/round1/manifest.json")" == "$(printf 'complete\t42\t4')" ]
+  # What the user reads: round two's plan, from the report.
+  grep -qE '^campaign: round two on 4 host\(s\): --ops read4k,read4m,write4k,write4m,write4k/64 --op-threads read4k=[0-9]+ --op-threads read4m=[0-9]+ .*, 2 s per run$' <<<"$output"
+  [ "$(tail -n +2 "$r/round2-threads.tsv" | cut -f1 | paste -sd,)" == read4k,read4m,write4k,write4m,write4k/64 ]
+  for name in $(jq -r '.instances[].id' "$r/state.json"); do
+    # Round two: each op once, at round2-threads.tsv's count, 2 s.
+    [ "$(jq -r '[.operations[0].name, .operations[0].threadCount] | @tsv' "$r/round2/$name/iobench.jsonl" | sort)" == \
+      "$(tail -n +2 "$r/round2-threads.tsv" | cut -f1,2 | sort)" ]
+    [ "$(jq -r .runtime "$r/round2/$name/iobench.jsonl" | sort -u)" == 2 ]
+  done
 }
 
 @test "README: the RAID campaign example prints the RAID 0 over four volumes on each instance (dry run: no md here)" {
