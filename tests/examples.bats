@@ -102,7 +102,7 @@ fleet_up() {
 ^scripts/fleet-run --run-id r1 --resume$	here: the fleet example
 ^iobench report results/r1/$	here: the fleet example
 ^scripts/campaign --ami [^ ]* -n 4 -m 1 --volume-type 	wholepath.bats
-^scripts/campaign --ami .*--study-plan --rounds 2 	here: the study's two rounds
+^scripts/campaign --ami .*--study-plan --rounds 2 	here: the two rounds of the study
 ^scripts/campaign --ami [^ ]* -n 10 .*--raid 0 	here: the RAID campaign (dry run)
 ^scripts/sweep-filesize --create 	here: the sweeps
 ^scripts/sweep-threads --size 	here: the sweeps
