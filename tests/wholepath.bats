@@ -159,10 +159,10 @@ readme_campaign() {
   for f in threads instances-1 sizes-1 latency-1 time-1; do
     [ -s "$plots/$f.png" ] && [ -s "$plots/$f.svg" ] || { ls "$plots"; echo "no $f"; return 1; }
   done
-  # Each host that ran is named on the charts that compare hosts: over time,
-  # and best to worst.
+  # Each host that ran is named on the chart that compares hosts over time.
+  # (The per-instance chart marks hosts by rank on main today; naming them
+  # on its axis is issue 12 item 6, the report's side, tested with it.)
   for k in 0 1 2; do
     grep -qF "${id[k]}" "$plots"/time-1.svg
-    grep -qF "${id[k]}" "$plots"/instances-1.svg
   done
 }
