@@ -82,8 +82,9 @@ build build/tests build/report:
 
 unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
 
-# The one test command: C unit tests, then every bats suite.
-check: iobench unit-tests
+# The one test command: C unit tests, then every bats suite (the fleet
+# suites ship the static build to their hosts).
+check: iobench iobench-static unit-tests
 	tests/run-tests
 
 # A few minutes: the C unit tests and the suites that need nothing but the
@@ -123,6 +124,7 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) build/gen/commit.h | build
 #   libexec/iobench/scripts/..., libexec/iobench/raid/...   the scripts as in the tree,
 #       with scripts/lib/paths.sh saying where the binary and share/ went
 #   bin/iobench-NAME -> libexec/iobench/{scripts,raid}/NAME  every user-facing script
+#   libexec/iobench/iobench-static    when built (make static): what fleet-run ships
 #   share/iobench/prices-sample.json
 #   lib/systemd/system/iobench-watch@.service
 pkglibexecdir = $(libexecdir)/iobench
@@ -140,8 +142,9 @@ install: iobench
 	$(INSTALL) -m 644 man/iobench.1 $(DESTDIR)$(mandir)/man1/iobench.1
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS); do $(INSTALL) -m 755 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
 	for f in $(SCRIPT_LIBS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
-	printf '# paths.sh - where make install put iobench (read by scripts/lib/common.sh)\nIOBENCH_BIN=%s\nIOBENCH_DATADIR=%s\n' \
-		'$(bindir)/iobench' '$(pkgdatadir)' > $(DESTDIR)$(pkglibexecdir)/scripts/lib/paths.sh
+	if [ -f iobench-static ]; then $(INSTALL) -m 755 iobench-static $(DESTDIR)$(pkglibexecdir)/iobench-static; fi
+	printf '# paths.sh - where make install put iobench (read by scripts/lib/common.sh)\nIOBENCH_BIN=%s\nIOBENCH_STATIC_BIN=%s\nIOBENCH_DATADIR=%s\n' \
+		'$(bindir)/iobench' '$(pkglibexecdir)/iobench-static' '$(pkgdatadir)' > $(DESTDIR)$(pkglibexecdir)/scripts/lib/paths.sh
 	for f in $(DATA); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkgdatadir)/ || exit 1; done
 	for f in $(USER_SCRIPTS); do ln -sfn $(pkglibexecdir)/$$f $(DESTDIR)$(bindir)/iobench-$${f##*/} || exit 1; done
 	sed 's|/usr/local/bin/iobench|$(bindir)/iobench|' scripts/iobench-watch@.service \
@@ -151,7 +154,7 @@ install: iobench
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobench $(DESTDIR)$(mandir)/man1/iobench.1
 	for f in $(USER_SCRIPTS); do rm -f $(DESTDIR)$(bindir)/iobench-$${f##*/}; done
-	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh; do \
+	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh iobench-static; do \
 		rm -f $(DESTDIR)$(pkglibexecdir)/$$f; done
 	for f in $(DATA); do rm -f $(DESTDIR)$(pkgdatadir)/$${f##*/}; done
 	rm -f $(DESTDIR)$(systemdunitdir)/iobench-watch@.service

@@ -70,6 +70,21 @@ teardown() {
   ./configure -q --prefix="$TMP/p"
   make -s -j2
   make -s install
+  # No static build, none installed: fleet-run says how to get one.
+  echo 10.0.0.1 >"$TMP/hosts"
+  run env -i PATH="$TMP/p/bin:/usr/bin:/bin" "$TMP/p/bin/iobench-fleet-run" --dry-run --hosts "$TMP/hosts" \
+    --results-dir "$TMP/res" --run-id r1
+  [ "$status" -eq 1 ]
+  [[ "$output" == "iobench-fleet-run: no static iobench (iobench-static); build it with make static (and make install)"* ]]
+  # make static, then install: the installed static build is what goes to the hosts.
+  make -s -j2 static
+  make -s install
+  [ -x "$TMP/p/libexec/iobench/iobench-static" ]
+  cmp iobench-static "$TMP/p/libexec/iobench/iobench-static"
+  run env -i PATH="$TMP/p/bin:/usr/bin:/bin" "$TMP/p/bin/iobench-fleet-run" --dry-run --hosts "$TMP/hosts" \
+    --results-dir "$TMP/res" --run-id r1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"# ship: $TMP/p/libexec/iobench/iobench-static (static), fleet-job, lib/common.sh"* ]]
   # Nothing of the source tree on the way: a clean PATH, no IOBENCH.
   env -i PATH="$TMP/p/bin:/usr/bin:/bin" HOME="$TMP" bash -c '
     set -e
@@ -90,6 +105,36 @@ teardown() {
   cd "$TMP/src.moved"
   make -s uninstall
   [ -z "$(find "$TMP/p" -type f -o -type l)" ]
+}
+
+@test "make static: iobench-static runs, measures and reports in a root with no C library at all" {
+  local static=$ROOT/iobench-static r=$TMP/root
+  [[ -x "$static" ]] || skip "iobench-static not built (make static; make check builds it)"
+  [[ $(id -u) == 0 ]] || skip "needs root (chroot)"
+  command -v busybox >/dev/null || skip "busybox not installed (busybox-static, .ci/apt-fleet.txt)"
+  file -L "$(command -v busybox)" | grep -q 'statically linked' || skip "busybox is not the static one (busybox-static)"
+  # A root with a static busybox, the static iobench and the dynamic one: no
+  # libc, no loader.
+  mkdir -p "$r/bin" "$r/tmp"
+  cp "$(command -v busybox)" "$r/bin/busybox"
+  ln -s busybox "$r/bin/sh"
+  cp "$static" "$r/bin/iobench"
+  cp "${IOBENCH:-$ROOT/iobench}" "$r/bin/iobench-dynamic"
+  [ -z "$(find "$r" -name 'libc.so*' -o -name 'ld-linux*' -o -name 'libjansson*')" ]
+  # The dynamic build cannot even start there: that is what the static one is for.
+  run chroot "$r" /bin/iobench-dynamic --version
+  [ "$status" -eq 127 ]
+  run chroot "$r" /bin/iobench --version
+  [ "$status" -eq 0 ]
+  [[ "$output" == "iobench "* ]]
+  chroot "$r" /bin/iobench create -q /tmp/data 8M
+  [ "$(stat -c %s "$r/tmp/data")" -eq $((8 << 20)) ]
+  chroot "$r" /bin/iobench run -q -d 1 -b 1 -o read4k -o write4k --json /tmp/r.jsonl /tmp/data
+  [ "$(jq -s '[.[].operations[] | select(.total.count > 0)] | length' "$r/tmp/r.jsonl")" -eq 2 ]
+  run chroot "$r" /bin/iobench report --csv --section groups /tmp/r.jsonl
+  [ "$status" -eq 0 ]
+  grep -q '^"\?read,4K,4K' <<<"$output"
+  grep -q '^"\?writeFlush,4K,4K' <<<"$output"
 }
 
 @test "--version names the release and, built in a git checkout, the commit" {

@@ -52,12 +52,19 @@ assert_nothing_left() {
   [ "$(taws ec2 describe-volumes --filters "Name=tag:iobench-run,Values=$1" | jq '.Volumes | length')" -eq 0 ]
 }
 
-# host_ok RUN HOST N: HOST's results hold N good runs.
+# host_ok RUN NAME N: host NAME's results hold N good runs, named and
+# noted by the campaign (no bookkeeping label).
 host_ok() {
   local f=$RESULTS/$1/$2/iobench.jsonl
   [ "$(wc -l <"$f")" -eq "$3" ]
-  [ "$(jq -s --arg run "$1" '[.[] | select(.labels.run == $run and .labels.layout == "single"
+  [ "$(jq -s --arg run "$1" --arg name "$2" '[.[] | select(.notes.runId == $run and .host == $name
+      and .provision.raidLevel == "none" and (.labels | length) == 0
       and .operations[0].total.count > 0)] | length' "$f")" -eq "$3" ]
+}
+
+# instance_id RUN K: the id of the Kth instance (0-based) of RUN's state file.
+instance_id() {
+  jq -r --argjson k "$2" '.instances[$k].id' "$RESULTS/$1/state.json"
 }
 
 @test "campaign --help, and usage errors exit 2" {
@@ -71,6 +78,16 @@ host_ok() {
   [ "$status" -eq 2 ]
   run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --raid 3 --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --rounds 3 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--rounds '3': 1 or 2"* ]]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --round2-duration 9 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--round2-duration needs --rounds 2"* ]]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --rounds 2 --sizes 8M,16M --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"drop --sizes"* ]]
+  [ ! -e "$RESULTS" ]
 }
 
 @test "campaign --dry-run prints the aws, RAID and fleet commands and creates nothing" {
@@ -83,7 +100,7 @@ host_ok() {
   # RAID 0 over both devices on each of the 3 hosts, and its target.
   [ "$(grep -c 'raid/raid-create --level 0 .* /dev/vdb /dev/vdc$' <<<"$output")" -eq 3 ]
   [[ "$output" == *"parallel --hostgroups"* ]]
-  [[ "$output" == *"--target\\ /mnt/iobench/data.bin"* && "$output" == *"layout=raid0"* ]]
+  [[ "$output" == *"--target\\ /mnt/iobench/data.bin"* ]]
   [[ "$output" == *"ec2-teardown --run-id dry"* ]]
   [ ! -e "$RESULTS/dry" ]
   [ ! -e "$REMOTE" ]
@@ -94,19 +111,72 @@ host_ok() {
   run campaign --run-id e2e -n 2 -m 1 --ops read4k,write4k --threads 1,2 --seed 1
   echo "$output"
   [ "$status" -eq 0 ]
-  local r=$RESULTS/e2e h
+  local r=$RESULTS/e2e h k name
   # Provisioning was real (moto) and is gone again.
   [ "$(jq ".instances | length" "$r/state.json")" -eq 2 ]
   [ "$(jq -r .status "$r/state.json")" = torn-down ]
   [ "$(wc -l <"$r/hosts")" -eq 2 ]
   assert_nothing_left e2e
-  # The fleet ran on the namespaces, 4 runs each, and its results are beside.
-  cmp "$NET/hosts" "$r/fleet-hosts"
-  while read -r h; do host_ok e2e "$h" 4; done <"$NET/hosts"
+  # The fleet ran on the namespaces: hosts 1 and 2 stand for the two
+  # instances (named by their ids, carrying their facts), host 3 for itself.
+  [ "$(wc -l <"$r/fleet-hosts")" -eq 3 ]
+  for k in 0 1 2; do
+    h=$(netns_addr $((k + 1)))
+    name=$h
+    ((k == 2)) || name=$(instance_id e2e "$k")
+    grep -qx "$h name=$name provision=provision/$name.json" "$r/fleet-hosts"
+    host_ok e2e "$name" 4
+  done
+  # What EC2 provisioned travels with every run of an instance.
+  name=$(instance_id e2e 0)
+  [ "$(jq -c '.provision | {cloud, instanceId, instanceType, volumeType, volumeSize, volumeCount, raidLevel}' \
+      "$r/$name/iobench.jsonl" | sort -u)" == \
+    "{\"cloud\":\"ec2\",\"instanceId\":\"$name\",\"instanceType\":\"m5.large\",\"volumeType\":\"gp3\",\"volumeSize\":100,\"volumeCount\":1,\"raidLevel\":\"none\"}" ]
+  [ "$(jq -r '.provision.az' "$r/$name/iobench.jsonl" | sort -u)" == "$(jq -r '.instances[0].az' "$r/state.json")" ]
+  [ "$(jq -r '.provision | has("ebsOptimized") and has("ami") and has("region")' "$r/$name/iobench.jsonl" | sort -u)" == true ]
+  [ "$(jq -c '.provision // "none" | keys? // .' "$r/$(netns_addr 3)/iobench.jsonl" | sort -u)" == '["raidLevel"]' ]
+  # The manifest: 3 hosts, all ok, the instances' facts beside them.
+  [ "$(jq -r '[.hosts[] | select(.status == "ok")] | length' "$r/manifest.json")" -eq 3 ]
+  [ "$(jq -r --arg n "$name" '.hosts[] | select(.name == $n) | .provision.instanceId' "$r/manifest.json")" == "$name" ]
   [ "$(grep -c $'\tok\t' "$r/summary.tsv")" -eq 3 ]
   [ "$(tail -n +2 "$r/joblog" | wc -l)" -eq 3 ]
   grep -q 'provisioning run e2e' "$r/campaign.log"
   grep -q 'tearing down run e2e' "$r/campaign.log"
+}
+
+@test "campaign --rounds 2: round one on every host, then each op at the thread count the report finds optimal, longer" {
+  run campaign --run-id two -n 3 -m 1 --ops read4k,write4k --threads 1,2,4 --seed 4 --rounds 2 --round2-duration 2
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local r=$RESULTS/two name op sig want got
+  assert_nothing_left two
+  [ "$(jq -r .status "$r/state.json")" = torn-down ]
+  # Round one: the plan on the 3 instances' hosts, 6 runs each.
+  [ "$(jq -r '[.state, ([.hosts[] | select(.status == "ok")] | length), .plan.runsPerHost] | @tsv' "$r/round1/manifest.json")" == \
+    "$(printf 'complete\t3\t6')" ]
+  # The optimum, asked here of the report itself, per op signature.
+  local report
+  report=$("$IOBENCH" report --json -q --section threads "$r/round1/")
+  [ "$(jq '[.threads[] | select(.optimal)] | length' <<<"$report")" -eq 2 ]
+  [ "$(jq -r '[.threads[].config] | unique | length' <<<"$report")" -eq 1 ]
+  [ "$(jq -r '.plan | [(.ops | join(",")), .duration, .opThreads[.ops[0]], .opThreads[.ops[1]]] | @tsv' "$r/round2/manifest.json" |
+      cut -f1,2)" == "$(printf 'read4k,write4k\t2')" ]
+  for name in $(jq -r '.instances[].id' "$r/state.json"); do
+    [ "$(wc -l <"$r/round2/$name/iobench.jsonl")" -eq 2 ]
+    for op in read4k write4k; do
+      sig=read,4K,4K
+      [[ $op == read4k ]] || sig=writeFlush,4K,4K
+      want=$(jq -r --arg s "$sig" '.threads[] | select(.signature == $s and .optimal) | .threads' <<<"$report")
+      got=$(jq -r --arg op "$op" 'select(.operations[0].name == $op)
+        | [.operations[0].threadCount, .runtime, .notes.runId, .host] | @tsv' "$r/round2/$name/iobench.jsonl")
+      [ "$got" == "$(printf '%s\t2\tround2\t%s' "$want" "$name")" ]
+      grep -qP "^$op\t$want\t" "$r/round2-threads.tsv"
+    done
+  done
+  # Round two ran on round one's data file, not a new one.
+  grep -q 'round two on 3 host(s): --ops read4k,write4k --op-threads read4k=' "$r/campaign.log"
+  [ "$(find "$REMOTE" -path '*round2*' -name data.bin | wc -l)" -eq 0 ]
+  [ "$(find "$REMOTE" -path '*round1*' -name data.bin | wc -l)" -eq 3 ]
 }
 
 @test "a host that is down fails the campaign (exit 1), is named, and teardown still happens" {
@@ -114,12 +184,15 @@ host_ok() {
   run campaign --run-id down -n 1 -m 1 --retries 0 --ssh-user root
   echo "$output"
   [ "$status" -eq 1 ]
-  # --ssh-user: the logins used are recorded; results still go by address.
-  [ "$(cat "$RESULTS/down/fleet-hosts")" == "$(sed 's/^/root@/' "$NET/hosts")" ]
-  [[ "$output" == *"host $(netns_addr 2) FAILED"* ]]
-  host_ok down "$(netns_addr 1)" 1
+  # --ssh-user: the logins used are recorded; host 1 is the instance.
+  local id
+  id=$(instance_id down 0)
+  [ "$(cut -d' ' -f1 "$RESULTS/down/fleet-hosts")" == "$(sed 's/^/root@/' "$NET/hosts")" ]
+  [[ "$output" == *"host $(netns_addr 2) FAILED: unreachable"* ]]
+  host_ok down "$id" 1
   host_ok down "$(netns_addr 3)" 1
-  [ "$(jq -r .status "$RESULTS/down/state.json")" = torn-down ]
+  [ "$(jq -r '.state' "$RESULTS/down/manifest.json")" = complete ]
+  [ "$(jq -r '.status' "$RESULTS/down/state.json")" = torn-down ]
   assert_nothing_left down
 }
 
@@ -144,11 +217,11 @@ host_ok() {
   set +m
   # A host runs its plan: provisioned (state.json written), fleet-run busy.
   deadline=$((SECONDS + 600))
-  until grep -q 'run 1:' "$out" 2>/dev/null; do
+  until grep -qs 'run 1:' "$REMOTE"/*/logs/*.log; do
     kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)) || break
     sleep 0.2
   done
-  if ! grep -q 'run 1:' "$out"; then
+  if ! grep -qs 'run 1:' "$REMOTE"/*/logs/*.log; then
     kill -KILL -- "-$pid" 2>/dev/null || true
     wait "$pid" || true
     cat "$out"
@@ -166,8 +239,13 @@ host_ok() {
   wait "$pid" || rc=$?
   cat "$out"
   [ "$rc" -eq 130 ]
-  # It was the fleet run that was cut short: no summary, campaign not done.
-  [ ! -e "$dir/summary.tsv" ]
+  # It was the fleet run that was cut short: recorded as interrupted, what
+  # the host finished fetched before the teardown, the campaign not done.
+  [ "$(jq -r .state "$dir/manifest.json")" == interrupted ]
+  [ "$(tail -n +2 "$dir/summary.tsv" | wc -l)" -eq 3 ]
+  local id
+  id=$(instance_id sigint 0)
+  [ "$(find "$dir/$id/runs" -name '*.result' | wc -l)" -eq "$(find "$REMOTE/$id/$id/runs" -name '*.result' | wc -l)" ]
   grep -q 'provisioning run sigint' "$dir/campaign.log"
   run ! grep -q 'run sigint done' "$dir/campaign.log"
   grep -q 'tearing down run sigint' "$out"

@@ -220,8 +220,38 @@ os.execv(sys.argv[1], sys.argv[1:])' "$PROVISION" --results-dir "$RESULTS" --ami
   local rc=0
   wait "$pid" || rc=$?
   [ "$rc" -eq 130 ] || { cat "$BATS_TEST_TMPDIR/out"; echo "rc=$rc"; false; }
-  grep -q 'tearing down' "$BATS_TEST_TMPDIR/out"
+  cat "$BATS_TEST_TMPDIR/out"
+  # One line says what happens, and it is the last: no Python traceback of
+  # the aws CLI the Ctrl-C cut short, no teardown chatter.
+  [ "$(tail -n 1 "$BATS_TEST_TMPDIR/out")" == "ec2-provision: interrupted; tearing down what run sigint created so far" ]
+  run ! grep -q -e Traceback -e KeyboardInterrupt -e '^  File ' "$BATS_TEST_TMPDIR/out"
   assert_nothing_left sigint
+  [ "$(jq -r .status "$RESULTS/sigint/state.json")" = torn-down ]
+}
+
+@test "EC2 waits say how many are there yet on a terminal (2 of 2 instances running), nothing in a pipe" {
+  local cmd
+  printf -v cmd '%q ' "$PROVISION" --results-dir "$RESULTS" --ami "$MOTO_AMI" --run-id waits -n 2 -m 2
+  run script -qec "$cmd" /dev/null
+  [ "$status" -eq 0 ]
+  local out=${output//$'\r'/}
+  grep -qx 'ec2-provision: 2 of 2 instances running' <<<"$out"
+  grep -qx 'ec2-provision: 4 of 4 volumes available' <<<"$out"
+  grep -qx 'ec2-provision: 4 of 4 volumes in use' <<<"$out"
+  printf -v cmd '%q ' "$TEARDOWN" --results-dir "$RESULTS" --run-id waits
+  run script -qec "$cmd" /dev/null
+  [ "$status" -eq 0 ]
+  out=${output//$'\r'/}
+  grep -qx 'ec2-teardown: 2 of 2 instances terminated' <<<"$out"
+  grep -qx 'ec2-teardown: 4 of 4 volumes deleted' <<<"$out"
+  assert_nothing_left waits
+  # Not a terminal: the steps, no counts.
+  run provision --run-id waits2 -n 1 -m 1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"waiting for 1 instances to run"* && "$output" != *"1 of 1 instances running"* ]]
+  run teardown_run --run-id waits2
+  [ "$status" -eq 0 ]
+  [[ "$output" != *" of 1 instances terminated"* ]]
 }
 
 @test "TERM while instances are being launched tears everything down, exit 143" {

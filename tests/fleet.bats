@@ -6,10 +6,12 @@ bats_require_minimum_version 1.5.0
 load lib/netns
 
 FLEET=$BATS_TEST_DIRNAME/../scripts/fleet-run
+ROOT=$BATS_TEST_DIRNAME/..
 
 setup() {
   local why
   why=$(netns_can_run) || skip "$why"
+  [[ -x "${IOBENCH_STATIC:-$ROOT/iobench-static}" ]] || skip "iobench-static not built (make static)"
   netns_fleet_setup 4
 }
 
@@ -19,47 +21,85 @@ teardown() {
 
 # fleet ARGS...: fleet-run against the test hosts, short runs, small files.
 fleet() {
-  "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  # SIGINT as at a terminal, even when the suite runs in the background of a
+  # script (where it is ignored from the start, and bash cannot trap it).
+  env --default-signal=INT "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
 
-# check_host_results RUN HOST OPS THREADS: HOST's JSONL holds one line per
-# (op, thread count), each with the right signature, thread count, labels
-# and a non-zero operation count.
+# sig_of OP: the study's signature of OP.
+sig_of() {
+  case $1 in
+    read4k) echo read,4K,4K ;;
+    write4k) echo writeFlush,4K,4K ;;
+    write4k/64) echo write64,4K,4K ;;
+  esac
+}
+
+# check_host_results RUN NAME OPS THREADS: NAME's JSONL holds one line per
+# (op, thread count), each with the right signature and thread count, the
+# host's name, the run's notes (no bookkeeping label) and a non-zero count.
 check_host_results() {
-  local run=$1 host=$2 ops=$3 threads=$4 f
-  f=$RESULTS/$run/$host/iobench.jsonl
+  local run=$1 name=$2 ops=$3 threads=$4 f
+  f=$RESULTS/$run/$name/iobench.jsonl
   [ -f "$f" ]
-  local want=$(( $(tr , '\n' <<<"$ops" | wc -l) * $(tr , '\n' <<<"$threads" | wc -l) ))
+  local want=$(($(tr , '\n' <<<"$ops" | wc -l) * $(tr , '\n' <<<"$threads" | wc -l)))
   [ "$(wc -l <"$f")" -eq "$want" ]
-  # Every line is one run of one op, labelled with the run and the host.
-  [ "$(jq -s --arg run "$run" --arg host "$host" \
-      '[.[] | select(.labels.run == $run and .labels.fleetHost == $host
+  [ "$(jq -s --arg run "$run" --arg host "$name" \
+      '[.[] | select(.host == $host and .notes.runId == $run
+                     and (.notes.planStep | tonumber) >= 1
+                     and (.labels | has("run") or has("fleetHost") or has("planStep") | not)
                      and (.operations | length) == 1
                      and .operations[0].total.count > 0
                      and .operations[0].total.errorCount == 0
                      and .fileSize == 33554432)] | length' "$f")" -eq "$want" ]
-  # Each (op, thread count) exactly once.
-  local op t sig
+  # Each (op, thread count) exactly once, each plan step once.
+  [ "$(jq -r .notes.planStep "$f" | sort -n | paste -sd,)" == "$(seq -s, 1 "$want")" ]
+  local op t
   for op in ${ops//,/ }; do
-    case $op in
-      read4k) sig=read,4K,4K ;;
-      write4k) sig=writeFlush,4K,4K ;;
-      write4k/64) sig=write64,4K,4K ;;
-    esac
     for t in ${threads//,/ }; do
-      [ "$(jq -s --arg sig "$sig" --argjson t "$t" \
-          '[.[] | .operations[0] | select(.signature == $sig and .threadCount == $t and .name == "'"$op"'")] | length' "$f")" -eq 1 ]
+      [ "$(jq -s --arg sig "$(sig_of "$op")" --argjson t "$t" --arg op "$op" \
+          '[.[] | .operations[0] | select(.signature == $sig and .threadCount == $t and .name == $op)] | length' "$f")" -eq 1 ]
     done
   done
 }
 
-@test "fleet-run --help prints the usage and exits 0" {
+# host_field RUN NAME FIELD: FIELD of host NAME in RUN's manifest.
+host_field() {
+  jq -r --arg n "$2" ".hosts[] | select(.name == \$n) | .$3" "$RESULTS/$1/manifest.json"
+}
+
+# wait_for_file FILE PATTERN: wait (up to 60 s) until FILE has a line matching PATTERN.
+wait_for_file() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "no '$2' in $1 after 60 s" >&2
+  return 1
+}
+
+# wait_fetched RUN [NAME]: wait (up to 60 s) until a run of host NAME (any
+# host without NAME) came back, as RUN's manifest says.
+wait_fetched() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    jq -e --arg n "${2:-}" 'any(.hosts[]; ($n == "" or .name == $n) and .fetched >= 1)' \
+      "$RESULTS/$1/manifest.json" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "no run of ${2:-any host} back in $1 after 60 s" >&2
+  return 1
+}
+
+@test "fleet-run --help prints the usage and the hosts file format, and exits 0" {
   run "$FLEET" --help
   [ "$status" -eq 0 ]
   [[ "$output" == *"usage: fleet-run --hosts FILE"* ]]
-  [[ "$output" == *"--sshloginfile"* || "$output" == *"GNU parallel"* ]]
+  [[ "$output" == *"LOGIN [name=NAME] [provision=FILE]"* ]]
+  [[ "$output" == *"GNU parallel"* ]]
 }
 
 @test "fleet-run without --hosts or with a bad thread list is a usage error (exit 2)" {
@@ -71,39 +111,145 @@ check_host_results() {
   [[ "$output" == *"--threads"* ]]
   run fleet --timeout
   [ "$status" -eq 2 ]
+  run fleet --ops ,,
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--ops"* ]]
 }
 
-@test "fleet-run --dry-run prints the parallel command and touches no host" {
+@test "a run id that is a path or hidden is refused (exit 2); nothing is written" {
+  local id
+  for id in .. . .hidden a/b ../up; do
+    run --separate-stderr fleet --run-id "$id" --dry-run
+    [ "$status" -eq 2 ] || { echo "--run-id $id: exit $status"; return 1; }
+    [ "$stderr" == "fleet-run: --run-id '$id': use letters, digits, . _ - (not starting with a dot) (see fleet-run --help)" ]
+  done
+  [ ! -e "$RESULTS" ]
+  [ ! -e "$ROOT/summary.tsv" ]
+}
+
+@test "a missing --ssh-key is one line, before any host is tried" {
+  run --separate-stderr fleet --ssh-key "$NET/no-such-key" --run-id k
+  [ "$status" -eq 2 ]
+  [ "$(wc -l <<<"$stderr")" -eq 1 ]
+  [ "$stderr" == "fleet-run: --ssh-key '$NET/no-such-key': no such readable file (see fleet-run --help)" ]
+  [ ! -e "$RESULTS/k" ]
+}
+
+@test "a host line with stray words is refused with its line number, not glued into one host" {
+  printf '%s\n' "# the fleet" "$(netns_addr 1)" "a b c" >"$NET/bad"
+  run --separate-stderr "$FLEET" --hosts "$NET/bad" --results-dir "$RESULTS" --run-id glue --dry-run
+  [ "$status" -eq 2 ]
+  [ "$stderr" == "fleet-run: $NET/bad:3: 'a b c': expected LOGIN [name=NAME] [provision=FILE], one host a line (see fleet-run --help)" ]
+  printf '%s name=../x\n' "$(netns_addr 1)" >"$NET/bad"
+  run --separate-stderr "$FLEET" --hosts "$NET/bad" --results-dir "$RESULTS" --run-id glue --dry-run
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"$NET/bad:1: host name '../x'"* ]]
+  [ ! -e "$RESULTS/glue" ]
+}
+
+@test "a host listed twice, or two hosts with one name, is a usage error" {
+  local first
+  first=$(head -n 1 "$NET/hosts")
+  cp "$NET/hosts" "$NET/twice"
+  echo "$first" >>"$NET/twice"
+  run "$FLEET" --hosts "$NET/twice" --results-dir "$RESULTS" --run-id twice
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"host $first appears twice"* ]]
+  printf '%s name=db\n%s name=db\n' "$(netns_addr 1)" "$(netns_addr 2)" >"$NET/twice"
+  run "$FLEET" --hosts "$NET/twice" --results-dir "$RESULTS" --run-id twice
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"host name db appears twice"* ]]
+}
+
+@test "fleet-run --dry-run prints the plans, the pre-flight and parallel commands and touches no host" {
   run fleet --run-id dry --ops read4k,write4k --threads 1,2 --seed 5 --dry-run
   [ "$status" -eq 0 ]
   [[ "$output" == *"parallel --hostgroups --sshloginfile"* ]]
-  [[ "$output" == *"--joblog"* && "$output" == *"--timeout"* && "$output" == *"--return"* ]]
-  # One plan of 4 runs per host, named in the output.
+  [[ "$output" == *"--joblog"* && "$output" == *"--timeout"* ]]
+  # One plan of 4 runs per host, named in the output, and its pre-flight.
   [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] plan: " <<<"$output")" -eq 4 ]
+  [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] pre-flight: .*fleet-job\\\\ --check" <<<"$output")" -eq 4 ]
   [ ! -e "$RESULTS/dry" ]
   [ ! -e "$REMOTE" ]
 }
 
-@test "fleet-run runs the whole plan on 4 hosts and fetches every host's JSON lines" {
+@test "fleet-run runs the whole plan on 4 hosts and fetches every host's JSON lines; the manifest says so" {
   run fleet --run-id all4 --ops read4k,write4k --threads 1,2 --seed 11
   echo "$output"
   [ "$status" -eq 0 ]
-  local i host
+  local i host m=$RESULTS/all4/manifest.json
   for i in 1 2 3 4; do
     host=$(netns_addr "$i")
     check_host_results all4 "$host" read4k,write4k 1,2
     # The data file was made once, in the host's own directory.
     [ "$(stat -c %s "$REMOTE/$host/data.bin")" -eq 33554432 ]
     [ -s "$RESULTS/all4/logs/$host.log" ]
+    # What came back is what the host has.
+    [ "$(ls "$REMOTE/$host/$host/runs/" | grep -c '\.result$')" -eq 4 ]
   done
-  # joblog: one line per host plus the header, all exit 0.
+  # The manifest: the run, its plan, each host asked for 4 runs, 4 back.
+  [ "$(jq -r '[.tool, .version, .runId, .state] | @tsv' "$m")" == "$(printf 'iobench-fleet\t1\tall4\tcomplete')" ]
+  [ "$(jq -c '.plan.ops' "$m")" == '["read4k","write4k"]' ]
+  [ "$(jq '[.hosts[] | select(.status == "ok" and .planned == 4 and .finished == 4 and .fetched == 4
+      and .failure == null and .results == "\(.name)/iobench.jsonl"
+      and .remotePath == "\(.login):'"$REMOTE"'/\(.name)")] | length' "$m")" -eq 4 ]
+  [ "$(jq -r '.started < .ended' "$m")" == true ]
+  # joblog: one line per host plus the header, all exit 0; summary.tsv from the manifest.
   [ "$(tail -n +2 "$RESULTS/all4/joblog" | wc -l)" -eq 4 ]
   [ "$(tail -n +2 "$RESULTS/all4/joblog" | awk -F'\t' '$7 != 0' | wc -l)" -eq 0 ]
-  [ "$(grep -c $'\tok\t' "$RESULTS/all4/summary.tsv")" -eq 4 ]
-  [[ "$output" == *"4 of 4 hosts ok"* ]]
+  [ "$(head -n 1 "$RESULTS/all4/summary.tsv")" == "$(printf 'host\tstatus\texit\tattempts\tjsonLines\tplanned\tfinished\tfailure')" ]
+  [ "$(grep -c $'\tok\t0\t1\t4\t4\t4\t$' "$RESULTS/all4/summary.tsv")" -eq 4 ]
+  [[ "$output" == *"run all4 complete: 4 of 4 hosts ok, 0 not; 16 of 16 runs back"* ]]
 }
 
-@test "fleet-run shuffles the plan per host, reproducibly from --seed" {
+@test "hosts named in the hosts file get their folders, the JSON's host and their provision facts" {
+  printf '{"instanceType": "m5.large", "volumeType": "gp3", "volumeCount": 2, "az": "us-east-1a"}\n' >"$NET/p1.json"
+  printf '%s name=db-1 provision=p1.json\n' "$(netns_addr 1)" >"$NET/named"
+  printf 'root@%s   name=db-2   # the second\n\n' "$(netns_addr 2)" >>"$NET/named"
+  run "$FLEET" --hosts "$NET/named" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
+    --run-id named --ops read4k --threads 1,2 --label config=small
+  echo "$output"
+  [ "$status" -eq 0 ]
+  check_host_results named db-1 read4k 1,2
+  check_host_results named db-2 read4k 1,2
+  # The name is the host, the box's own name stays beside it; labels are the user's only.
+  [ "$(jq -r '[.host, .hostname, .labels.config] | @tsv' "$RESULTS/named/db-1/iobench.jsonl" | sort -u)" == \
+    "$(printf 'db-1\t%s\tsmall' "$(hostname)")" ]
+  [ "$(jq -c '.labels' "$RESULTS/named/db-2/iobench.jsonl" | sort -u)" == '{"config":"small"}' ]
+  # Every run of db-1 carries its facts; db-2 has none.
+  [ "$(jq -c .provision "$RESULTS/named/db-1/iobench.jsonl" | sort -u)" == \
+    '{"instanceType":"m5.large","volumeType":"gp3","volumeCount":2,"az":"us-east-1a"}' ]
+  [ "$(jq -c '.provision // "none"' "$RESULTS/named/db-2/iobench.jsonl" | sort -u)" == '"none"' ]
+  [ "$(host_field named db-1 provision.instanceType)" == m5.large ]
+  [ "$(host_field named db-2 login)" == "root@$(netns_addr 2)" ]
+  [ "$(host_field named db-2 address)" == "$(netns_addr 2)" ]
+  [ -d "$REMOTE/db-1/db-1/runs" ]
+}
+
+@test "fleet-run ships the static build by default, ./iobench with --dynamic" {
+  head -n 1 "$NET/hosts" >"$NET/one"
+  local host
+  host=$(head -n 1 "$NET/one")
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 --run-id st
+  [ "$status" -eq 0 ]
+  cmp "${IOBENCH_STATIC:-$ROOT/iobench-static}" "$REMOTE/$host/iobench"
+  [ "$(jq -r .plan.binary "$RESULTS/st/manifest.json")" == static ]
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
+    --run-id dyn --dynamic
+  [ "$status" -eq 0 ]
+  cmp "${IOBENCH:-$ROOT/iobench}" "$REMOTE/$host/iobench"
+  [ "$(jq -r .plan.binary "$RESULTS/dyn/manifest.json")" == dynamic ]
+  # Without a static build: one line saying how to get one.
+  run --separate-stderr env IOBENCH_STATIC=/nonexistent/iobench-static "$FLEET" --hosts "$NET/one" \
+    --results-dir "$RESULTS" --run-id nostatic
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "fleet-run: iobench binary '/nonexistent/iobench-static' not found; build it (make static) or set IOBENCH_STATIC" ]]
+}
+
+@test "fleet-run shuffles the plan per host, reproducibly from --seed; --sizes sweeps every op and count" {
   run fleet --run-id s1 --ops read4k,write4k,write4k/64 --threads 1,2 --seed 3 --dry-run
   [ "$status" -eq 0 ]
   local first=$output
@@ -115,6 +261,82 @@ check_host_results() {
   local p
   p=$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //' | tr , '\n' | sort)
   [ "$p" == "$(printf '%s\n' 'read4k 1' 'read4k 2' 'write4k 1' 'write4k 2' 'write4k/64 1' 'write4k/64 2' | sort)" ]
+  run fleet --run-id s2 --ops read4k --threads 1,2 --sizes 8M..16M:8M --dry-run
+  [ "$status" -eq 0 ]
+  p=$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //' | tr , '\n' | sort)
+  [ "$p" == "$(printf '%s\n' 'read4k 1 8388608' 'read4k 1 16777216' 'read4k 2 8388608' 'read4k 2 16777216' | sort)" ]
+  run fleet --run-id s3 --sizes 64M --dry-run
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"beyond --file-size 32M"* ]]
+}
+
+@test "--study-plan: each host runs all 42 (op, thread count) runs in one order of its own, recorded and reproducible from --seed" {
+  run fleet --run-id study1 --study-plan --seed 11
+  [ "$status" -eq 0 ]
+  local m=$RESULTS/study1/manifest.json want name p orders='' f
+  [ "$(jq -c '[.plan.seed, .plan.runsPerHost, .plan.opThreads.read4k, .plan.threads, (.plan.ops | join(","))]' "$m")" == \
+    '[11,42,"1,2,4,8,12,16,24,32,48,64","1,2,3,4,6,8,12,16","read4k,read4m,write4k,write4m,write4k/64"]' ]
+  # The study's 42 runs: read4k at 10 counts, the 4 other ops at 8.
+  want=$({ for t in 1 2 4 8 12 16 24 32 48 64; do echo "read4k $t"; done
+    for op in read4m write4k write4m write4k/64; do for t in 1 2 3 4 6 8 12 16; do echo "$op $t"; done; done; } | sort)
+  [ "$(wc -l <<<"$want")" -eq 42 ]
+  for name in $(jq -r '.hosts[].name' "$m"); do
+    p=$RESULTS/study1/$name/plan.txt
+    # plan.txt: steps 1..42, a permutation of the 42 runs.
+    [ "$(cut -d' ' -f1 "$p" | paste -sd,)" == "$(seq -s, 1 42)" ]
+    [ "$(cut -d' ' -f2,3 "$p" | sort)" == "$want" ]
+    # One order over all ops, not op after op: far more than 4 changes of op.
+    [ "$(cut -d' ' -f2 "$p" | uniq | wc -l)" -gt 15 ]
+    # The host ran them in that order: its lines by start time are steps 1..42
+    # with the plan's op and thread count.
+    f=$RESULTS/study1/$name/iobench.jsonl
+    [ "$(wc -l <"$f")" -eq 42 ]
+    [ "$(jq -sr 'sort_by(.launchTime) | .[] | "\(.notes.planStep) \(.operations[0].name) \(.operations[0].threadCount)"' "$f")" == \
+      "$(cut -d' ' -f1-3 "$p")" ]
+    orders+=$(cut -d' ' -f2,3 "$p" | paste -sd,)$'\n'
+  done
+  # Each host an order of its own.
+  [ "$(grep -c . <<<"$orders")" -eq 4 ]
+  [ "$(sort -u <<<"$orders" | grep -c .)" -eq 4 ]
+  # The same seed gives the same orders (here as a dry run); another, others.
+  run fleet --run-id study2 --study-plan --seed 11 --dry-run
+  [ "$status" -eq 0 ]
+  for name in $(jq -r '.hosts[].name' "$m"); do
+    [ "$(grep -F "# $name plan: " <<<"$output" | sed 's/.* plan: //')" == \
+      "$(cut -d' ' -f2,3 "$RESULTS/study1/$name/plan.txt" | paste -sd,)" ]
+  done
+  run fleet --run-id study3 --study-plan --seed 12 --dry-run
+  [ "$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //')" != \
+    "$(cut -d' ' -f2,3 "$RESULTS/study1/$(netns_addr 1)/plan.txt" | paste -sd,)" ]
+}
+
+@test "--op-threads gives one op its own thread counts; an op not in --ops is a usage error" {
+  run fleet --run-id ot --ops read4k,write4k --threads 2 --op-threads read4k=1,4 --seed 2 --dry-run
+  [ "$status" -eq 0 ]
+  [ "$(grep -F "# $(netns_addr 1) plan: " <<<"$output" | sed 's/.* plan: //' | tr , '\n' | sort | paste -sd,)" == \
+    'read4k 1,read4k 4,write4k 2' ]
+  run fleet --run-id ot --ops read4k --op-threads write4k=2 --dry-run
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--op-threads write4k=2: write4k is not one of --ops read4k"* ]]
+  run fleet --run-id ot --ops read4k --op-threads read4k=x --dry-run
+  [ "$status" -eq 2 ]
+  run fleet --run-id ot --ops read4k --op-threads read4k --dry-run
+  [ "$status" -eq 2 ]
+}
+
+@test "a --sizes sweep runs each size with --span and notes the size for people" {
+  head -n 2 "$NET/hosts" >"$NET/two"
+  run "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --duration 1 --bucket 1 \
+    --run-id sizes --sizes 4M,8M,16M
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local f=$RESULTS/sizes/$(netns_addr 1)/iobench.jsonl
+  # The data file is as large as the largest size; each size once.
+  [ "$(stat -c %s "$REMOTE/$(netns_addr 1)/data.bin")" -eq 16777216 ]
+  [ "$(jq -r '[.target.span, .notes.spanHuman] | @tsv' "$f" | sort -n | paste -sd,)" == \
+    "$(printf '4194304\t4M,8388608\t8M,16777216\t16M')" ]
+  [ "$(jq -c .labels "$f" | sort -u)" == '{}' ]
 }
 
 @test "fleet-run keeps an existing data file of the right size; --jobs 2 runs 2 hosts at a time" {
@@ -137,49 +359,86 @@ check_host_results() {
   awk -v a="$end12" -v b="$start3" 'BEGIN {exit !(b >= a)}'
 }
 
-@test "a host listed twice is a usage error" {
-  local first
-  first=$(head -n 1 "$NET/hosts")
-  echo "$first" >>"$NET/hosts"
-  run fleet --run-id twice
-  [ "$status" -eq 2 ]
-  [[ "$output" == *"appears twice"* ]]
+@test "the pre-flight check names each failing host with its reason (auth, no-iobench, no-space); the others run" {
+  local h2 h3
+  h2=$(netns_addr 2) h3=$(netns_addr 3)
+  # Host 1: a login the host refuses. Host 2: its working directory cannot
+  # run programs. Host 3: too little space for the data file.
+  mkdir -p "$REMOTE/$h2" "$REMOTE/$h3"
+  netns_exec_mnt 2 mount -t tmpfs -o size=64m,noexec tmpfs "$REMOTE/$h2"
+  netns_exec_mnt 3 mount -t tmpfs -o size=8m tmpfs "$REMOTE/$h3"
+  sed "1s/^/nosuchuser@/" "$NET/hosts" >"$NET/mixed"
+  run "$FLEET" --hosts "$NET/mixed" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
+    --run-id pre --threads 1,2
+  echo "$output"
+  netns_exec_mnt 2 umount "$REMOTE/$h2"
+  netns_exec_mnt 3 umount "$REMOTE/$h3"
+  [ "$status" -eq 1 ]
+  local h1=$(netns_addr 1) h4=$(netns_addr 4)
+  [[ "$output" == *"host $h1 (nosuchuser@$h1) failed the pre-flight check: auth: nosuchuser@$h1: Permission denied (publickey)."* ]]
+  [[ "$output" == *"host $h2 ($h2) failed the pre-flight check: no-iobench: the shipped iobench does not run here: "*"Permission denied"* ]]
+  [[ "$output" == *"host $h3 ($h3) failed the pre-flight check: no-space: data.bin needs 32M (33554432 bytes), "*" bytes free in $REMOTE/$h3"* ]]
+  [ "$(host_field pre "$h1" failure.kind)" == auth ]
+  [ "$(host_field pre "$h2" failure.kind)" == no-iobench ]
+  [ "$(host_field pre "$h3" failure.kind)" == no-space ]
+  [ "$(jq -r "[.hosts[] | select(.failure != null) | .status, .attempts, .fetched | tostring] | unique | join(\",\")" \
+      "$RESULTS/pre/manifest.json")" == "0,failed" ]
+  # Host 4 ran the plan; nothing of it started on the others.
+  check_host_results pre "$h4" read4k 1,2
+  [ "$(host_field pre "$h4" status)" == ok ]
+  [ "$(tail -n +2 "$RESULTS/pre/joblog" | wc -l)" -eq 1 ]
+  [[ "$output" == *"run pre complete: 1 of 4 hosts ok, 3 not"* ]]
 }
 
-@test "a host that dies mid-run is retried, named as failed, and the others complete" {
+@test "a host that dies mid-run is retried, named as failed, keeps what came back, and the others complete" {
   local dead
   dead=$(netns_addr 2)
-  # Long enough that host 2 is surely mid-plan when it dies.
-  fleet --run-id die --ops read4k,write4k --threads 1,2 --duration 2 --retries 1 \
+  # Long enough (6 runs of 3 s) that host 2 is surely mid-plan when it dies.
+  fleet --run-id die --ops read4k,write4k --threads 1,2,3 --duration 3 --retries 1 \
     >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
   local pid=$! i
-  for ((i = 0; i < 300; i++)); do
-    grep -q 'run 1:' "$REMOTE/$dead/logs/$dead.log" 2>/dev/null && break
-    sleep 0.1
-  done
-  grep -q 'run 1:' "$REMOTE/$dead/logs/$dead.log"
+  # Its first run came back (fetched as it finished): then it dies.
+  wait_fetched die "$dead"
+  [ -s "$RESULTS/die/$dead/iobench.jsonl" ]
   netns_kill_host 2
+  [ "$(find "$REMOTE/$dead/$dead/runs" -name '*.result' | wc -l)" -lt 6 ]
   local rc=0
   wait "$pid" || rc=$?
   cat "$BATS_TEST_TMPDIR/out"
   [ "$rc" -eq 1 ]
-  grep -q "host $dead FAILED" "$BATS_TEST_TMPDIR/out"
-  grep -q "3 of 4 hosts ok, 1 failed" "$BATS_TEST_TMPDIR/out"
-  [ "$(awk -F'\t' -v h="$dead" '$1 == h {print $2, $4}' "$RESULTS/die/summary.tsv")" == "failed 2" ]
+  grep -q "run die complete: 3 of 4 hosts ok, 1 not" "$BATS_TEST_TMPDIR/out"
+  [ "$(host_field die "$dead" failure.kind)" == unreachable ]
+  [[ "$(host_field die "$dead" failure.detail)" == "ssh lost the host (exit 255)"* ]]
+  # Named as failed with what came back; or, when a run finished in the
+  # instant before it died, with what is still there.
+  case $(host_field die "$dead" status) in
+    partial) grep -q "host $dead FAILED (partial): unreachable: ssh lost the host (exit 255)" "$BATS_TEST_TMPDIR/out" ;;
+    not-fetched) grep -q "host $dead finished [2-5] of 6 runs, results of 1 not fetched" "$BATS_TEST_TMPDIR/out" ;;
+    *) false ;;
+  esac
+  [ "$(awk -F'\t' -v h="$dead" '$1 == h {print $4}' "$RESULTS/die/summary.tsv")" == 2 ]
+  # What it finished before it died is here, whole: the manifest counts it.
+  local back
+  back=$(wc -l <"$RESULTS/die/$dead/iobench.jsonl")
+  [ "$back" -ge 1 ] && [ "$back" -lt 6 ]
+  [ "$(host_field die "$dead" fetched)" -eq "$back" ]
+  jq -e 'select(.operations[0].total.count > 0)' "$RESULTS/die/$dead/iobench.jsonl" >/dev/null
   for i in 1 3 4; do
-    check_host_results die "$(netns_addr "$i")" read4k,write4k 1,2
+    check_host_results die "$(netns_addr "$i")" read4k,write4k 1,2,3
   done
   # The joblog shows the dead host's first attempt and its retry, both failed.
   [ "$(tail -n +2 "$RESULTS/die/joblog" | awk -F'\t' -v h="$dead" '$2 ~ h && $7 != 0' | wc -l)" -eq 2 ]
 }
 
-@test "an unreachable host fails after its retries while the others succeed" {
+@test "an unreachable host fails the pre-flight check while the others succeed" {
   netns_kill_host 3
   run fleet --run-id down --retries 2
   echo "$output"
   [ "$status" -eq 1 ]
-  [[ "$output" == *"host $(netns_addr 3) FAILED: exit 255 (ssh: unreachable or connection lost) after 3 attempt(s)"* ]]
+  [[ "$output" == *"host $(netns_addr 3) FAILED: unreachable: ssh: connect to host $(netns_addr 3) port 22: "* ]]
   [ "$(grep -c $'\tok\t' "$RESULTS/down/summary.tsv")" -eq 3 ]
+  [ "$(host_field down "$(netns_addr 3)" status)" == failed ]
   check_host_results down "$(netns_addr 1)" read4k 1
 }
 
@@ -191,6 +450,139 @@ check_host_results() {
     --run-id slow --threads 1,2 --duration 4 --bucket 1 --timeout 3 --retries 0
   echo "$output"
   [ "$status" -eq 1 ]
-  [[ "$output" == *"host $(netns_addr 1) FAILED"* ]]
+  [[ "$output" == *"host $(netns_addr 1) FAILED: exited: stopped by --timeout 3 s"* ]]
   [ "$(awk -F'\t' 'NR > 1 {print $2}' "$RESULTS/slow/summary.tsv")" == failed ]
+}
+
+@test "a host whose results cannot be copied back is named with where they are; --fetch gets them later" {
+  local h2
+  h2=$(netns_addr 2)
+  fleet --run-id nf --ops read4k,write4k --threads 1 --retries 1 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+  local pid=$! rc=0
+  # Host 2 takes no new ssh session once its job runs: the job goes on, no fetch gets through.
+  wait_for_file "$REMOTE/$h2/logs/$h2.log" 'run 1:'
+  netns_stop_sshd 2
+  wait "$pid" || rc=$?
+  cat "$BATS_TEST_TMPDIR/out"
+  [ "$rc" -eq 1 ]
+  grep -qF "host $h2 finished 2 of 2 runs, results of 2 not fetched (still at $h2:$REMOTE/$h2/$h2/runs); get them with: fleet-run --fetch nf" \
+    "$BATS_TEST_TMPDIR/out"
+  [ "$(host_field nf "$h2" status)" == not-fetched ]
+  [ "$(host_field nf "$h2" failure.kind)" == not-fetched ]
+  [ "$(host_field nf "$h2" failure.detail)" == "finished, results not fetched (still at $h2:$REMOTE/$h2/$h2/runs)" ]
+  [ "$(host_field nf "$h2" finished)" -eq 2 ]
+  [ "$(host_field nf "$h2" fetched)" -eq 0 ]
+  [ ! -e "$RESULTS/nf/$h2/iobench.jsonl" ]
+  [ "$(awk -F'\t' -v h="$h2" '$1 == h {print $2}' "$RESULTS/nf/summary.tsv")" == not-fetched ]
+  # Still unreachable: --fetch says so and changes nothing.
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"host $h2 ($h2) cannot be reached; its results stay there"* ]]
+  # Back: --fetch (ssh options recorded by the run) brings them, the run is whole.
+  netns_start_sshd 2
+  run "$FLEET" --fetch nf --results-dir "$RESULTS"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  check_host_results nf "$h2" read4k,write4k 1
+  [ "$(host_field nf "$h2" status)" == ok ]
+  [ "$(host_field nf "$h2" failure)" == null ]
+  [ "$(grep -c $'\tok\t' "$RESULTS/nf/summary.tsv")" -eq 4 ]
+  [ -s "$RESULTS/nf/logs/$h2.log" ]
+}
+
+@test "Ctrl-C stops the hosts, fetches what they finished and writes the manifest and summary (exit 130)" {
+  local out=$BATS_TEST_TMPDIR/out pid rc=0 i n h
+  set -m
+  fleet --run-id int --ops read4k,write4k --threads 1,2 --duration 3 >"$out" 2>&1 3>&- &
+  pid=$!
+  set +m
+  # Some runs came back; the plan (4 x 3 s) is far from done.
+  wait_fetched int
+  kill -INT -- "-$pid"
+  wait "$pid" || rc=$?
+  cat "$out"
+  [ "$rc" -eq 130 ]
+  [ "$(jq -r .state "$RESULTS/int/manifest.json")" == interrupted ]
+  [ "$(jq -r .ended "$RESULTS/int/manifest.json")" != null ]
+  [ "$(tail -n +2 "$RESULTS/int/summary.tsv" | wc -l)" -eq 4 ]
+  grep -q "run int interrupted: " "$out"
+  # Every run a host finished is here, and the manifest counts it.
+  for i in 1 2 3 4; do
+    h=$(netns_addr "$i")
+    n=$(find "$REMOTE/$h/$h/runs" -name '*.result' | wc -l)
+    [ "$(find "$RESULTS/int/$h/runs" -name '*.result' | wc -l)" -eq "$n" ]
+    [ "$(host_field int "$h" fetched)" -eq "$n" ]
+    [ "$(host_field int "$h" failure.kind)" == interrupted ]
+  done
+  # Nothing of the plan runs on in the hosts: fleet-run stopped each job
+  # before its last fetch (its sessions may take a moment to close).
+  [ -z "$(netns_strays | grep -e iobench -e fleet-job)" ]
+  local deadline=$((SECONDS + 60))
+  while [[ -n "$(netns_strays)" ]] && ((SECONDS < deadline)); do sleep 0.5; done
+  [ -z "$(netns_strays)" ]
+}
+
+@test "an existing run id is refused; --resume runs only what is missing; --force starts again" {
+  head -n 2 "$NET/hosts" >"$NET/two"
+  local out=$BATS_TEST_TMPDIR/out pid rc=0 h1
+  h1=$(netns_addr 1)
+  two() {
+    env --default-signal=INT "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+      --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" "$@"
+  }
+  set -m
+  two --run-id re --file-size 32M --ops read4k,write4k --threads 1,2 --duration 2 --bucket 1 --seed 4 >"$out" 2>&1 3>&- &
+  pid=$!
+  set +m
+  wait_fetched re
+  kill -INT -- "-$pid"
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 130 ]
+  local before
+  before=$(jq -r '.notes.planStep + " " + (.launchTime | tostring)' "$RESULTS/re/$h1/iobench.jsonl")
+  [ -n "$before" ]
+  # The same id again: refused, nothing touched.
+  run two --run-id re --ops read4k
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"run re exists in $RESULTS/re; --resume runs what is missing, --force starts it again, or pick another --run-id"* ]]
+  # --resume takes the recorded plan; another plan is refused.
+  run two --run-id re --resume --ops read4k
+  [ "$status" -eq 2 ]
+  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume
+  echo "$output"
+  [ "$status" -eq 0 ]
+  check_host_results re "$h1" read4k,write4k 1,2
+  check_host_results re "$(netns_addr 2)" read4k,write4k 1,2
+  [ "$(jq -r .state "$RESULTS/re/manifest.json")" == complete ]
+  # The runs that had come back were not run again.
+  [ "$(jq -r '.notes.planStep + " " + (.launchTime | tostring)' "$RESULTS/re/$h1/iobench.jsonl" | head -n "$(wc -l <<<"$before")")" == "$before" ]
+  [ "$(jq -r '.seed' "$RESULTS/re/$h1/iobench.jsonl" | paste -sd,)" == "$(jq -r '.notes.planStep | tonumber + 4' "$RESULTS/re/$h1/iobench.jsonl" | paste -sd,)" ]
+  # --force: a new plan from nothing.
+  run two --run-id re --force --file-size 32M --ops read4k --duration 1 --bucket 1
+  [ "$status" -eq 0 ]
+  check_host_results re "$h1" read4k 1
+  [ "$(jq -c .plan.ops "$RESULTS/re/manifest.json")" == '["read4k"]' ]
+}
+
+@test "progress shows on a terminal (run K/N on H hosts, last op and IOPS), not in a pipe, not with -q" {
+  head -n 2 "$NET/hosts" >"$NET/two"
+  local cmd
+  printf -v cmd '%q ' "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
+    --ops read4k,write4k
+  run script -qec "$cmd --run-id tty" /dev/null
+  echo "$output"
+  [ "$status" -eq 0 ]
+  grep -qE '^fleet-run: pre-flight: 2 of 2 hosts checked' <<<"${output//$'\r'/}"
+  grep -qE '^fleet-run: run [12]/2 on [12] hosts?, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \(' <<<"${output//$'\r'/}"
+  grep -qE '^fleet-run: run 2/2 on ' <<<"${output//$'\r'/}"
+  # Not a terminal: the messages, no progress.
+  run fleet --hosts "$NET/two" --ops read4k,write4k --run-id pipe
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight: 1 of"* ]]
+  [[ "$output" == *"run pipe complete: 2 of 2 hosts ok"* ]]
+  # A terminal and -q: nothing but failures.
+  run script -qec "$cmd --run-id quiet -q" /dev/null
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight"* ]]
 }

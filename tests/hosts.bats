@@ -397,7 +397,7 @@ EOF
 }
 
 @test "README: iobench report --merge-hosts --section instances,badApples results/RUN/ shows the fleet" {
-  grep -qF '$ iobench report --merge-hosts --section instances,badApples results/run1/' "$BATS_TEST_DIRNAME/../README.md"
+  grep -qF '$ iobench report --merge-hosts --section instances,badApples results/r1/' "$BATS_TEST_DIRNAME/../README.md"
   run --separate-stderr "$IOBENCH" report --merge-hosts --section instances,badApples "$FLEET/r1/"
   [ "$status" -eq 0 ]
   [[ "$output" == *"Across instances"* ]]

@@ -146,8 +146,8 @@ assert_json() {
   assert_case refuse-chunk-raid1 refused message
 }
 
-@test "--wait returns once the initial resync of a RAID 1 has finished" {
-  assert_case wait-resync create idle in-sync destroy
+@test "--wait returns once the initial resync of a RAID 1 has finished, showing its percentage and ETA on a terminal" {
+  assert_case wait-resync create progress idle in-sync destroy
 }
 
 @test "a failure after mdadm --create (mount point cannot be made) stops the array and zeroes the members" {

@@ -268,6 +268,76 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
   [ "$output" = $'/dev/nvme2n1\n/dev/nvme10n1' ]
 }
 
+# raid_lib PROC FUNC ARGS...: FUNC of scripts/lib/raid.sh with /proc at PROC.
+raid_lib() {
+  local proc=$1
+  shift
+  RAID_PROC=$proc bash -c 'source "$1/scripts/lib/common.sh"; source "$1/scripts/lib/raid.sh"; shift; "$@"' \
+    raid-create "$IOBENCH_ROOT" "$@"
+}
+
+@test "raid_resync_status reads resync, recovery and waiting arrays from /proc/mdstat" {
+  local proc=$BATS_TEST_TMPDIR/proc
+  mkdir -p "$proc"
+  cat >"$proc/mdstat" <<'EOF'
+Personalities : [raid1] [raid10] [raid6] [raid5] [raid4]
+md125 : active raid5 vdc[3] vdb[1] vda[0]
+      1046528 blocks super 1.2 level 5, 512k chunk, algorithm 2 [3/2] [UU_]
+      [====>................]  recovery = 22.5% (118016/523264) finish=0.7min speed=9078K/sec
+
+md126 : active raid10 vdd[3] vdc[2] vdb[1] vda[0]
+      1046528 blocks super 1.2 512K chunks 2 near-copies [4/4] [UUUU]
+      	resync=DELAYED
+
+md127 : active raid1 vdb[1] vda[0]
+      523264 blocks super 1.2 [2/2] [UU]
+      [==>..................]  resync = 13.2% (69376/523264) finish=2.5min speed=23125K/sec
+
+md124 : active raid0 vdd[1] vdc[0]
+      1046528 blocks super 1.2 512k chunks
+
+unused devices: <none>
+EOF
+  [ "$(raid_lib "$proc" raid_resync_status md127)" == "resync 13.2 2.5" ]
+  [ "$(raid_lib "$proc" raid_resync_status md125)" == "recovery 22.5 0.7" ]
+  [ "$(raid_lib "$proc" raid_resync_status md126)" == "resync pending -" ]
+  [ -z "$(raid_lib "$proc" raid_resync_status md124)" ]
+  [ -z "$(raid_lib "$proc" raid_resync_status md12)" ]
+}
+
+@test "--wait's progress: the resync's percentage and ETA as mdstat moves, on a terminal only" {
+  local proc=$BATS_TEST_TMPDIR/proc
+  mkdir -p "$proc"
+  printf '%s\n' 'md127 : active raid1 vdb[1] vda[0]' '      523264 blocks super 1.2 [2/2] [UU]' \
+    '      [==>..................]  resync = 13.2% (69376/523264) finish=2.5min speed=23125K/sec' '' \
+    'unused devices: <none>' >"$proc/mdstat"
+  # The resync moves on, then ends (each state held for 3 polls).
+  (
+    sleep 3
+    sed -i 's|resync = 13.2% (69376/523264) finish=2.5min|resync = 57.0% (298000/523264) finish=0.5min|' "$proc/mdstat"
+    sleep 3
+    sed -i '/resync =/d' "$proc/mdstat"
+  ) 3>&- &
+  local cmd
+  printf -v cmd 'RAID_PROC=%q bash -c %q %q %q' "$proc" \
+    'source "$1/scripts/lib/common.sh"; source "$1/scripts/lib/raid.sh"; raid_resync_progress md127 1' raid-create "$IOBENCH_ROOT"
+  run script -qec "$cmd" /dev/null
+  wait
+  [ "$status" -eq 0 ]
+  local out=${output//$'\r'/}
+  grep -qx 'raid-create: resync of /dev/md127: 13.2%, ETA 3 min' <<<"$out"
+  grep -qx 'raid-create: resync of /dev/md127: 57.0%, ETA 30 s' <<<"$out"
+  [ "$(grep -vc '^raid-create: resync of /dev/md127: ' <<<"$out")" -eq 0 ]
+  # Not a terminal: the same wait, silent.
+  printf '%s\n' 'md127 : active raid1 vdb[1] vda[0]' \
+    '      [==>..]  resync = 13.2% (69376/523264) finish=2.5min speed=1K/sec' >"$proc/mdstat"
+  (sleep 2; : >"$proc/mdstat") 3>&- &
+  run --separate-stderr raid_lib "$proc" raid_resync_progress md127 1
+  wait
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+}
+
 @test "raid-destroy of an array that does not exist does nothing and succeeds (idempotent)" {
   run "$DESTROY" /dev/md/iobench-absent
   [ "$status" -eq 0 ]

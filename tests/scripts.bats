@@ -121,7 +121,7 @@ ec2_dry() {
     --ops read4k,write4k --threads 1,2 --seed 7 data.bin
   [ "$status" -eq 0 ]
   a=$output
-  [ "$(grep -c -- '--label sweep=t' <<<"$a")" -eq 2 ]
+  [ "$(grep -c -- '--note sweep=t' <<<"$a")" -eq 4 ]
   run --separate-stderr "$ROOT/scripts/sweep-threads" --dry-run --id=t --json=t.jsonl \
     --ops=read4k,write4k --threads=1,2 --seed=7 data.bin
   [ "$status" -eq 0 ]

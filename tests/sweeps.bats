@@ -30,23 +30,30 @@ setup() {
   [ "$(grep -c -- ' run .*--span ' <<<"$output")" -eq 5 ]
   [ "$(grep -o -- '--span [0-9]*' <<<"$output" | awk '{print $2}' | paste -sd,)" == \
     268435456,536870912,805306368,1073741824,1610612736 ]
-  [[ "$output" == *"--label spanHuman=768M"* && "$output" == *"--label spanHuman=1536M"* ]]
+  [[ "$output" == *"--note spanHuman=768M"* && "$output" == *"--note spanHuman=1536M"* ]]
+  [[ "$output" != *"--label"* ]]
   [ ! -e data.bin ]
 }
 
-@test "sweep-filesize writes one read4k line per size, labelled with the span" {
+@test "sweep-filesize writes one read4k line per size, its span noted for people, no label" {
   run "$SWEEP_SIZE" -q --create --sizes 1M..4M:1M,6M -d 1 -b 1 --json sizes.jsonl data.bin
   [ "$status" -eq 0 ]
   [ "$(wc -l <sizes.jsonl)" -eq 5 ]
   # The file is as large as the largest size.
   [ "$(stat -c %s data.bin)" -eq $((6 * 1024 * 1024)) ]
-  # Label, iobench's own span, op, threads and direct I/O agree on every line.
-  [ "$(jq -s '[.[] | select((.labels.span | tonumber) == .target.span
+  # iobench's own span, op, threads and direct I/O on every line; one
+  # configuration (no label), the size for people in a note.
+  [ "$(jq -r '.target.span' sizes.jsonl | paste -sd,)" == 1048576,2097152,3145728,4194304,6291456 ]
+  [ "$(jq -s '[.[] | select(.labels == {}
                      and .operations[0].name == "read4k"
                      and .operations[0].threadCount == 1
                      and .operations[0].direct == true
                      and .operations[0].total.count > 0)] | length' sizes.jsonl)" -eq 5 ]
-  [ "$(jq -r '.labels.spanHuman' sizes.jsonl | paste -sd,)" == 1M,2M,3M,4M,6M ]
+  [ "$(jq -r '.notes.spanHuman' sizes.jsonl | paste -sd,)" == 1M,2M,3M,4M,6M ]
+  # What the user reads next: iobench report sees one sweep over five sizes.
+  run --separate-stderr "$IOBENCH" report --json --section groups sizes.jsonl
+  [ "$status" -eq 0 ]
+  [ "$(jq '[.groups[] | .size] | unique | length' <<<"$output")" -eq 5 ]
 }
 
 @test "sweep-filesize refuses a missing file without --create" {
@@ -55,13 +62,54 @@ setup() {
   [[ "$output" == *"missing.bin does not exist"* ]]
 }
 
-@test "sweep-threads --dry-run uses the study's counts and shuffles them" {
-  run "$SWEEP_THREADS" --dry-run -q --id t --json t.jsonl --ops read4k,write4m data.bin
+@test "sweep-filesize shows size i/N and an ETA on a terminal, nothing in a pipe or with -q" {
+  local cmd
+  printf -v cmd '%q ' "$SWEEP_SIZE" --create --sizes 1M,2M,3M -d 1 -b 1 --json p.jsonl data.bin
+  run script -qec "$cmd" /dev/null
   [ "$status" -eq 0 ]
-  [ "$(wc -l <<<"$output")" -eq 2 ]
-  [[ "$(grep -- '-o read4k' <<<"$output")" == *'-t 1\,2\,4\,8\,12\,16\,24\,32\,48\,64 --shuffle'* ]]
-  [[ "$(grep -- '-o write4m' <<<"$output")" == *'-t 1\,2\,3\,4\,6\,8\,12\,16 --shuffle'* ]]
+  local out=${output//$'\r'/}
+  [ "$(grep -cE '^sweep-filesize: size [123]/3 \([123]M\), ETA [0-9]+ s$' <<<"$out")" -eq 3 ]
+  grep -qx 'sweep-filesize: size 1/3 (1M), ETA 3 s' <<<"$out"
+  run script -qec "$cmd -q" /dev/null
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"size 1/3"* ]]
+  run "$SWEEP_SIZE" --sizes 1M,2M -d 1 -b 1 --json p.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [[ "$output" != *"size 1/2"* ]]
+  [ "$(wc -l <p.jsonl)" -eq 8 ]
+}
+
+@test "sweep-threads --dry-run: the study's 42 (op, count) runs in one order, not op by op, the same for the same --seed" {
+  run --separate-stderr "$SWEEP_THREADS" --dry-run --seed 5 --id t --json t.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <<<"$output")" -eq 42 ]
+  local first=$output pairs want
+  # Each command one run: -o OP -t COUNT, the run's place noted, its seed from --seed.
+  pairs=$(sed -E 's/.* -o ([^ ]+) -t ([0-9]+) .*/\1 \2/' <<<"$output")
+  want=$({ for t in 1 2 4 8 12 16 24 32 48 64; do echo "read4k $t"; done
+    for op in read4m write4k write4m write4k/64; do for t in 1 2 3 4 6 8 12 16; do echo "$op $t"; done; done; } | sort)
+  [ "$(sort <<<"$pairs")" == "$want" ]
+  [ "$(grep -oE -- '--note planStep=[0-9]+' <<<"$output" | cut -d= -f2 | paste -sd,)" == "$(seq -s, 1 42)" ]
+  [ "$(grep -oE -- '--seed [0-9]+' <<<"$output" | cut -d' ' -f2 | paste -sd,)" == "$(seq -s, 6 47)" ]
+  # One order over all ops: far more than 4 changes of op.
+  [ "$(cut -d' ' -f1 <<<"$pairs" | uniq | wc -l)" -gt 15 ]
+  # The order is on stderr, with its seed.
+  [ "$(grep -F 'order (seed 5): ' <<<"$stderr" | sed 's/.*): //')" == "$(paste -sd, <<<"$pairs" | sed 's/,/, /g')" ]
+  run --separate-stderr "$SWEEP_THREADS" --dry-run -q --seed 5 --id t --json t.jsonl data.bin
+  [ "$output" == "$first" ]
+  [ -z "$stderr" ]
+  run --separate-stderr "$SWEEP_THREADS" --dry-run -q --seed 6 --id t --json t.jsonl data.bin
+  [ "$(sed -E 's/.* -o ([^ ]+) -t ([0-9]+) .*/\1 \2/' <<<"$output")" != "$pairs" ]
   [ ! -e t.jsonl ]
+}
+
+@test "sweep-threads runs in the order it says: by start time, its steps 1..N" {
+  run --separate-stderr "$SWEEP_THREADS" --seed 3 --id o --ops read4k,write4k/64 --threads 1,2,3 \
+    --size 16M -d 1 -b 1 --json o.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(jq -sr 'sort_by(.launchTime) | .[] | "\(.operations[0].name) \(.operations[0].threadCount)"' o.jsonl | paste -sd, | sed 's/,/, /g')" == \
+    "$(grep -F 'order (seed 3): ' <<<"$stderr" | sed 's/.*): //')" ]
+  [ "$(jq -sr 'sort_by(.launchTime) | .[].notes.planStep' o.jsonl | paste -sd,)" == "1,2,3,4,5,6" ]
 }
 
 @test "sweep-threads runs every op at every count and names the smallest count within 5% of the best" {
@@ -89,6 +137,20 @@ setup() {
   [ "$status" -eq 0 ]
   [ "$(wc -l <s.jsonl)" -eq 2 ]
   [ "$(awk -F'\t' '$1 == "read4k" {print $2}' <<<"$output")" -eq 2 ]
+}
+
+@test "sweep-threads notes its id (no label), and shows run i/N and an ETA on a terminal only" {
+  local cmd
+  printf -v cmd '%q ' "$SWEEP_THREADS" --id p --ops read4k,write4k/64 --threads 1,2 --size 8M -d 1 -b 1 --json p.jsonl data.bin
+  run script -qec "$cmd" /dev/null
+  [ "$status" -eq 0 ]
+  local out=${output//$'\r'/}
+  grep -qxE 'sweep-threads: run 1/4 (read4k|write4k/64) with [12] threads?, ETA 4 s' <<<"$out"
+  grep -qE '^sweep-threads: run 4/4 (read4k|write4k/64) with [12] threads?, ETA [0-9]+ s$' <<<"$out"
+  [ "$(jq -r '[.notes.sweep, (.labels | length)] | @tsv' p.jsonl | sort -u)" == "$(printf 'p\t0')" ]
+  run --separate-stderr "$SWEEP_THREADS" --id q --ops read4k --threads 1 -d 1 -b 1 --json p.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [[ "$stderr" != *"run 1/1"* ]]
 }
 
 @test "sweep-threads with an unwritable target fails (exit 1) and says so" {

@@ -48,6 +48,24 @@ aws_setup() {
   AWS_BASE+=(--output json)
   # Commands printed by --dry-run go to stdout even from inside $(...).
   exec {AWS_DRY_FD}>&1
+  AWS_ERR_DIR=$(mktemp -d "${TMPDIR:-/tmp}/aws-err.XXXXXX")
+  common_on_exit rm -rf "$AWS_ERR_DIR"
+}
+
+# _aws ARGS...: aws ARGS with its stderr held back, and shown only when the
+# call fails for a reason of its own: not when Ctrl-C ended it (the aws CLI
+# then prints a Python traceback; the script says one line instead).
+AWS_ERR_DIR=''
+_aws() {
+  local err rc=0
+  [[ -n "$AWS_ERR_DIR" ]] || common_die "internal error: aws call before aws_setup"
+  err=$AWS_ERR_DIR/$BASHPID.$RANDOM
+  "${AWS_BASE[@]}" "$@" 2>"$err" || rc=$?
+  if ((rc != 0 && rc != 130)) && ! grep -q '^KeyboardInterrupt' "$err"; then
+    cat "$err" >&2
+  fi
+  rm -f "$err"
+  return "$rc"
 }
 
 # aws_quote ARG...: print the args as one shell command line, quoting only
@@ -66,7 +84,7 @@ aws_quote() {
 
 # aws_query ARGS...: a read-only aws call; runs even with --dry-run.
 aws_query() {
-  "${AWS_BASE[@]}" "$@"
+  _aws "$@"
 }
 
 # aws_change PLACEHOLDER ARGS...: an aws call that creates, changes or waits.
@@ -80,7 +98,60 @@ aws_change() {
     [[ -z "$placeholder" ]] || printf '%s\n' "$placeholder"
     return 0
   fi
-  "${AWS_BASE[@]}" "$@"
+  _aws "$@"
+}
+
+# aws_wait WAITER IDS...: aws ec2 wait WAITER for the instances or volumes
+# IDS (as aws_change: printed with --dry-run). On a terminal it says how
+# many are there yet ("2 of 3 instances running") before and every 5 s
+# while the waiter waits.
+aws_wait() {
+  local waiter=$1 opt=--instance-ids watch='' rc=0
+  shift
+  [[ "$waiter" != volume-* ]] || opt=--volume-ids
+  if [[ "$COMMON_DRY_RUN" != 1 && "$COMMON_QUIET" != 1 && -t 2 ]]; then
+    _aws_wait_progress "$waiter" "$@"
+    while sleep 5; do _aws_wait_progress "$waiter" "$@"; done &
+    watch=$!
+  fi
+  aws_change "" ec2 wait "$waiter" "$opt" "$@" || rc=$?
+  # Reaped here: a later "wait -n" (aws_each_parallel) must not see it.
+  if [[ -n "$watch" ]]; then
+    kill "$watch" 2>/dev/null || true
+    wait "$watch" 2>/dev/null || true
+  fi
+  return "$rc"
+}
+
+# _aws_wait_progress WAITER IDS...: one "N of M THINGS STATE" line for
+# aws_wait (nothing when EC2 cannot be asked).
+_aws_wait_progress() {
+  local waiter=$1 n want what
+  shift
+  case $waiter in
+    instance-running) what="instances running" want=running ;;
+    instance-terminated) what="instances terminated" want=terminated ;;
+    instance-status-ok) what="instances passing their status checks" want=ok ;;
+    volume-available) what="volumes available" want=available ;;
+    volume-in-use) what="volumes in use" want=in-use ;;
+    volume-deleted) what="volumes deleted" want=deleted ;;
+    *) return 0 ;;
+  esac
+  case $waiter in
+    instance-status-ok)
+      n=$(_aws ec2 describe-instance-status --include-all-instances --instance-ids "$@" 2>/dev/null |
+        jq --arg w "$want" '[.InstanceStatuses[] | select(.InstanceStatus.Status == $w)] | length') ;;
+    instance-*)
+      n=$(_aws ec2 describe-instances --instance-ids "$@" 2>/dev/null |
+        jq --arg w "$want" '[.Reservations[].Instances[] | select(.State.Name == $w)] | length') ;;
+    volume-deleted)
+      n=$(_aws ec2 describe-volumes --filters "Name=volume-id,Values=$(IFS=,; echo "$*")" 2>/dev/null |
+        jq --argjson all "$#" '$all - (.Volumes | length)') ;;
+    volume-*)
+      n=$(_aws ec2 describe-volumes --volume-ids "$@" 2>/dev/null |
+        jq --arg w "$want" '[.Volumes[] | select(.State == $w)] | length') ;;
+  esac || return 0
+  [[ -z "$n" ]] || common_progress "$n of $# $what"
 }
 
 # aws_tag_spec VAR RESOURCE-TYPE RUN-ID NAME: set VAR to a --tag-specifications value.

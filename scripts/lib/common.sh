@@ -8,18 +8,26 @@
 # still finds its libraries.) Sourcing defines functions and variables only:
 # no trap, no output, no command run.
 #
-# Messages:   common_log, common_warn, common_die (exit 1), common_die_usage
+# Messages:   common_log, common_progress (live progress, on a terminal
+#             only; common_eta, common_eta_text, common_seconds), common_warn, common_die (exit 1), common_die_usage
 #             (exit 2), common_need_cmd
 # Options:    common_parse_args (one parser for every script, driven by the
 #             script's usage block), common_usage (--help)
 # Side effects: common_run (run, or print with --dry-run), common_trap_exit
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
-# Locations:  common_iobench (the iobench binary), common_data_file (files of
+# Files:      common_json_update (a JSON file rewritten atomically, locked),
+#             common_valid_id (run ids and host names: safe folder names)
+# The study: COMMON_STUDY_* (its first round's ops and thread counts),
+#             common_shuffle (a seeded order), common_thread_optimum (the
+#             report's optimal thread count per op and config)
+# Locations:  common_iobench (the iobench binary), common_iobench_static (its
+#             static build, for other hosts), common_data_file (files of
 #             share/), common_results_dir
 #
 # Installed copies find the binary and share/ through paths.sh, a file beside
 # this one written at install time (none in the source tree), which may set
 #   IOBENCH_BIN=/usr/local/bin/iobench
+#   IOBENCH_STATIC_BIN=/usr/local/libexec/iobench/iobench-static
 #   IOBENCH_DATADIR=/usr/local/share/iobench
 
 # The script's name, for messages.
@@ -40,6 +48,45 @@ COMMON_ROOT=$(cd "$COMMON_LIB_DIR/../.." && pwd)
 # common_log MESSAGE...: progress on stderr (silent after -q).
 common_log() {
   [[ "$COMMON_QUIET" == 1 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
+}
+
+# common_progress MESSAGE...: where a long step is ("run 3/6 on 4 hosts"),
+# on stderr when it is a terminal and not after -q: a log file or a pipe
+# gets none of these (messages that matter afterwards use common_log).
+common_progress() {
+  [[ "$COMMON_QUIET" == 1 || ! -t 2 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
+}
+
+# common_seconds DURATION: whole seconds in an iobench duration (60, 90s,
+# 5m, 1h; a fraction counts as its whole part); 60 when it is none of these.
+common_seconds() {
+  local n=60
+  if [[ "$1" =~ ^([0-9]+)(\.[0-9]*)?([smh]?)$ ]]; then
+    n=$((10#${BASH_REMATCH[1]}))
+    case ${BASH_REMATCH[3]} in
+      m) n=$((n * 60)) ;;
+      h) n=$((n * 3600)) ;;
+    esac
+  fi
+  echo "$n"
+}
+
+# common_eta I N START EACH: "ETA 4 min" (or "ETA 40 s") before step I of N
+# of a loop that began at $SECONDS START: the steps left take as long as
+# those so far took on average (EACH seconds each before the first is done).
+common_eta() {
+  local i=$1 n=$2 start=$3 each=$4
+  ((i <= 1)) || each=$(((SECONDS - start) / (i - 1)))
+  common_eta_text $(((n - i + 1) * each))
+}
+
+# common_eta_text SECONDS: "ETA 4 min", or "ETA 40 s" under two minutes.
+common_eta_text() {
+  if (($1 >= 120)); then
+    echo "ETA $((($1 + 30) / 60)) min"
+  else
+    echo "ETA $1 s"
+  fi
 }
 
 # common_warn MESSAGE...: a warning on stderr, always shown.
@@ -174,12 +221,16 @@ common_run() {
 # with common_on_exit run, last registered first; Ctrl-C exits 130 and TERM
 # 143 (also after a child that handled the signal itself, such as iobench).
 # The commands' own failures are reported, not fatal.
+# COMMON_INTERRUPTED is 130 after Ctrl-C, 143 after TERM (else 0), for
+# cleanups that say less about an interrupt than about a failure.
 _COMMON_ON_EXIT=()
 _COMMON_TRAPPED=0
+# shellcheck disable=SC2034 # read by the sourcing scripts' cleanups
+COMMON_INTERRUPTED=0
 common_trap_exit() {
   trap _common_run_on_exit EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  trap 'COMMON_INTERRUPTED=130; exit 130' INT
+  trap 'COMMON_INTERRUPTED=143; exit 143' TERM
   _COMMON_TRAPPED=1
 }
 
@@ -198,6 +249,34 @@ _common_run_on_exit() {
     eval "${_COMMON_ON_EXIT[i]}" || common_warn "cleanup failed: ${_COMMON_ON_EXIT[i]}"
   done
   exit "$rc"
+}
+
+# ---- files ----
+
+# common_json_update FILE FILTER [JQ-ARGS...]: apply a jq filter to the JSON
+# file FILE in place. Atomic (a reader or a crash sees the old or the new
+# file, never half of one: temp file and rename) and locked (background jobs
+# may update it at once: flock on the folder, as the file itself is
+# replaced). Fails, leaving FILE as it was, when jq does.
+common_json_update() {
+  local file=$1 filter=$2 dir tmp
+  shift 2
+  dir=$(dirname "$file")
+  tmp=$file.tmp.$BASHPID
+  (
+    flock 9
+    jq "$@" "$filter" "$file" >"$tmp" && mv "$tmp" "$file"
+  ) 9<"$dir" || {
+    rm -f "$tmp"
+    return 1
+  }
+}
+
+# common_valid_id TEXT: succeeds when TEXT can name a folder of results (a
+# run id, a host name): letters, digits, . _ - and not starting with a dot
+# (no "..", no hidden folders, no path).
+common_valid_id() {
+  [[ "$1" =~ ^[A-Za-z0-9_-][A-Za-z0-9._-]*$ ]]
 }
 
 # ---- locations ----
@@ -248,6 +327,29 @@ common_iobench() {
   return 1
 }
 
+# common_iobench_static: print the static iobench build (runs on any x86-64
+# Linux, whatever its C library: what goes to other hosts): $IOBENCH_STATIC
+# if set; else the source tree's ./iobench-static (make static); else
+# IOBENCH_STATIC_BIN of paths.sh. Fails with a message when there is none.
+common_iobench_static() {
+  local bin
+  if [[ -n "${IOBENCH_STATIC:-}" ]]; then
+    printf '%s\n' "$IOBENCH_STATIC"
+    return 0
+  fi
+  if [[ -x "$COMMON_ROOT/iobench-static" && -f "$COMMON_ROOT/iobench-static" ]]; then
+    printf '%s\n' "$COMMON_ROOT/iobench-static"
+    return 0
+  fi
+  bin=$(_common_installed IOBENCH_STATIC_BIN)
+  if [[ -n "$bin" && -x "$bin" ]]; then
+    printf '%s\n' "$bin"
+    return 0
+  fi
+  printf '%s: no static iobench (iobench-static); build it with make static (and make install), set IOBENCH_STATIC, or ship the dynamic build with --dynamic (the hosts must then run this OS)\n' "$COMMON_PROG" >&2
+  return 1
+}
+
 # common_data_file NAME: print the path of NAME from share/: the source
 # tree's share/, else IOBENCH_DATADIR of paths.sh. Fails with a message when
 # there is none.
@@ -277,4 +379,84 @@ common_results_dir() {
   else
     printf '%s\n' "$PWD/results"
   fi
+}
+
+# ---- the study's plan ----
+
+# The study's first round: every op, read4k at 10 thread counts up to 64,
+# the others at 8 up to 16: 42 runs per host, in one random order per host.
+# shellcheck disable=SC2034 # for the scripts that source this
+COMMON_STUDY_OPS=read4k,read4m,write4k,write4m,write4k/64
+# shellcheck disable=SC2034
+COMMON_STUDY_READ_THREADS=1,2,4,8,12,16,24,32,48,64
+# shellcheck disable=SC2034
+COMMON_STUDY_OTHER_THREADS=1,2,3,4,6,8,12,16
+
+# common_expand_threads LIST: one thread count a line from 8 | 1,2,4 | 1..4,8.
+common_expand_threads() {
+  local item a b i
+  local -a items
+  IFS=, read -r -a items <<<"$1"
+  ((${#items[@]} > 0)) || return 1
+  for item in "${items[@]}"; do
+    if [[ "$item" =~ ^([0-9]+)\.\.([0-9]+)$ ]]; then
+      a=$((10#${BASH_REMATCH[1]})) b=$((10#${BASH_REMATCH[2]}))
+      ((a >= 1 && a <= b)) || return 1
+      for ((i = a; i <= b; i++)); do echo "$i"; done
+    elif [[ "$item" =~ ^[0-9]+$ ]] && ((10#$item >= 1)); then
+      echo $((10#$item))
+    else
+      return 1
+    fi
+  done
+}
+
+# common_shuffle SEED: the lines of stdin in a random order fixed by SEED
+# (Fisher-Yates on bash's RANDOM, which a seed makes reproducible).
+common_shuffle() {
+  local -a lines
+  local i j tmp
+  mapfile -t lines
+  RANDOM=$1
+  for ((i = ${#lines[@]} - 1; i > 0; i--)); do
+    j=$(((RANDOM * 32768 + RANDOM) % (i + 1)))
+    tmp=${lines[i]} lines[i]=${lines[j]} lines[j]=$tmp
+  done
+  ((${#lines[@]} == 0)) || printf '%s\n' "${lines[@]}"
+}
+
+# Where the thread optimum sits in `iobench report --json --section threads`
+# (the report applies the study's rule: the fewest threads within 5% of the
+# best). In this one place, to follow the report's JSON when it changes:
+# the report's arguments, and a jq filter from its output (with $sigs, op
+# name -> signature, and $op) to [chosen row, best row] of the op's curve;
+# a row has .threads, .opsPerSec and .config.
+# shellcheck disable=SC2054 # threads,groups is one argument
+COMMON_OPTIMUM_REPORT_ARGS=(--json -q --section threads,groups)
+# shellcheck disable=SC2016 # jq variables
+COMMON_OPTIMUM_JQ='
+  $sigs[$op] as $sig
+  | [.threads[]? | select(.signature == $sig)] as $curve
+  | [.groups[]? | select(.signature == $sig)] as $one
+  | if ($curve | length) > 0 then
+      ($curve | group_by(.config)[] | [(.[] | select(.optimal)), max_by(.opsPerSec)])
+    else ($one | group_by(.config)[] | select(length == 1) | [.[0], .[0]]) end'
+
+# common_thread_optimum IOBENCH OP... < LINES: per OP and configuration of
+# the JSON lines on stdin, the thread count the report finds optimal, one
+# tab-separated line each:
+#   op  chosenThreads  chosenOpsPerSec  bestThreads  bestOpsPerSec  config
+# (an op run at one count only: that count). Fails when the report does.
+common_thread_optimum() {
+  local bin=$1 lines report sigs op
+  shift
+  lines=$(cat)
+  report=$("$bin" report "${COMMON_OPTIMUM_REPORT_ARGS[@]}" - <<<"$lines") || return 1
+  # The report names ops by signature (read,4K,4K): the runs' names to them.
+  sigs=$(jq -sc '[.[] | .operations[]? | {(.name): .signature}] | add // {}' <<<"$lines") || return 1
+  for op; do
+    jq -r --arg op "$op" --argjson sigs "$sigs" "$COMMON_OPTIMUM_JQ"'
+      | [$op, .[0].threads, .[0].opsPerSec, .[1].threads, .[1].opsPerSec, .[0].config] | @tsv' \
+      <<<"$report" || return 1
+  done
 }

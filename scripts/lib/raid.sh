@@ -225,3 +225,45 @@ raid_instance_store_devices() {
     [[ $k == "$root" ]] || printf '/dev/%s\n' "$k"
   done
 }
+
+# raid_resync_status KNAME: "WHAT PERCENT MINUTES" of the resync (or
+# recovery, reshape, check) of md array KNAME as /proc/mdstat shows it,
+# e.g. "resync 13.2 0.3"; "resync pending -" while it waits to start;
+# nothing when none runs.
+raid_resync_status() {
+  local line mine=0
+  [[ -r $RAID_PROC/mdstat ]] || return 0
+  while read -r line; do
+    if [[ $line =~ ^(md[^[:space:]]*)[[:space:]]*: ]]; then
+      mine=0
+      [[ ${BASH_REMATCH[1]} != "$1" ]] || mine=1
+      continue
+    fi
+    ((mine)) || continue
+    if [[ $line =~ (resync|recovery|reshape|check)[[:space:]]*=[[:space:]]*([0-9.]+)%.*finish=([0-9.]+)min ]]; then
+      printf '%s %s %s\n' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}"
+      return 0
+    fi
+    if [[ $line =~ (resync|recovery|reshape|check)[[:space:]]*=[[:space:]]*(PENDING|DELAYED) ]]; then
+      printf '%s pending -\n' "${BASH_REMATCH[1]}"
+      return 0
+    fi
+  done <"$RAID_PROC/mdstat"
+}
+
+# raid_resync_progress KNAME [INTERVAL]: while array KNAME resyncs (or
+# recovers, reshapes, checks), say how far it is and its ETA every INTERVAL
+# seconds (default 5) through common_progress (a terminal only); returns
+# when none runs.
+raid_resync_progress() {
+  local st what pct min
+  while st=$(raid_resync_status "$1") && [[ -n $st ]]; do
+    read -r what pct min <<<"$st"
+    if [[ $pct == pending ]]; then
+      common_progress "$what of /dev/$1: waiting to start"
+    else
+      common_progress "$what of /dev/$1: $pct%, $(common_eta_text "$(awk -v m="$min" 'BEGIN { printf "%d", m * 60 + 0.5 }')")"
+    fi
+    sleep "${2:-5}"
+  done
+}

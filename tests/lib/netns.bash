@@ -6,6 +6,9 @@
 #                              # $DIR/hosts (one address a line), $DIR/id_fleet
 #   netns_fleet_down           # kills the sshd's, deletes namespaces, bridge
 #   netns_kill_host 2          # host 2 dies: every process in its namespace
+#   netns_stop_sshd 2          # host 2 takes no new ssh session (sessions go on)
+#   netns_start_sshd 2         # ... and takes them again
+#   netns_exec_mnt 2 CMD...    # CMD in the mount namespace of host 2's sessions
 #   netns_strays               # processes in the namespaces besides sshd
 #
 # Needs root, ip (iproute2) and sshd (openssh-server). The namespaces hang
@@ -109,8 +112,7 @@ StrictModes no
 MaxStartups 100
 MaxSessions 100
 EOF
-    # fd 3 closed: bats would wait for whatever holds it.
-    ip netns exec "$ns" /usr/sbin/sshd -f "$dir/sshd$i.conf" -E "$dir/sshd$i.log" 3>&-
+    netns_start_sshd "$i"
     echo "$addr" >>"$dir/hosts"
   done
 
@@ -128,6 +130,31 @@ EOF
       return 1
     }
   done
+}
+
+# netns_start_sshd I: start host I's sshd (its listener).
+netns_start_sshd() {
+  # fd 3 closed: bats would wait for whatever holds it. An absolute config
+  # path: sshd re-executes itself with it for every session.
+  ip netns exec "$NETNS_PREFIX$1" /usr/sbin/sshd -f "$NETNS_DIR/sshd$1.conf" -E "$NETNS_DIR/sshd$1.log" 3>&-
+}
+
+# netns_stop_sshd I: host I's sshd listener stops: no new session, while the
+# sessions under way go on (as when a host's network or sshd fails after a
+# job started).
+netns_stop_sshd() {
+  local pid
+  pid=$(cat "$NETNS_DIR/sshd$1.pid")
+  kill "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+
+# netns_exec_mnt I CMD...: run CMD in the mount namespace of host I's sshd
+# (ip netns exec gave it its own: a mount made outside is not seen there).
+netns_exec_mnt() {
+  local i=$1
+  shift
+  nsenter --target "$(cat "$NETNS_DIR/sshd$i.pid")" --mount "$@"
 }
 
 # netns_kill_host I: host I dies: its sshd, every session and every process

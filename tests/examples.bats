@@ -1,0 +1,368 @@
+#!/usr/bin/env bats
+# examples.bats - every example command of README.md and results/README.md,
+# taken from the files themselves and run: the scripts' against real sshd's
+# in network namespaces (tests/lib/netns.bash) and moto's EC2
+# (tests/lib/moto.bash), iobench's on small files. Values are made to fit a
+# test machine (sizes, durations, the test's key and hosts, moto's AMI);
+# every flag stays as written, and each example must print what a reader
+# expects (an example that prints nothing is a bug).
+
+bats_require_minimum_version 1.5.0
+load lib/moto
+load lib/netns
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+
+setup_file() {
+  local why
+  why=$(netns_can_run) || { export EXAMPLES_SKIP=$why; return 0; }
+  why=$(moto_missing)
+  if [[ -n "$why" ]]; then
+    export EXAMPLES_SKIP=$why
+    return 0
+  fi
+  moto_up || return 1
+}
+
+teardown_file() {
+  moto_stop
+}
+
+setup() {
+  [[ -z "${EXAMPLES_SKIP:-}" ]] || skip "$EXAMPLES_SKIP"
+  IOBENCH=${IOBENCH:-$ROOT/iobench}
+  NETS=0
+  cd "$BATS_TEST_TMPDIR" || return 1
+}
+
+teardown() {
+  ((NETS == 0)) || netns_fleet_teardown
+}
+
+# examples: the example commands of both READMEs, one a line: the lines of
+# their indented blocks that start with a command (not a usage synopsis, not
+# sample output such as "iobench durability verify: run ..."), continuation
+# lines and quoted newlines joined.
+examples() {
+  awk '
+    function done_() { if (cmd != "") print cmd; cmd = ""; on = 0 }
+    on { l = $0; sub(/^ +/, "", l); cmd = cmd " " l }
+    !on && /^    (\$ )?(scripts\/|iobench |\.\/iobench|jq |\.ci\/)/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ && !/^    iobench [a-z]+( [a-z]+)?: / {
+      on = 1; l = $0; sub(/^    (\$ )?/, "", l); cmd = l
+    }
+    on { if (cmd ~ /\\$/) { sub(/ *\\$/, "", cmd); next }
+         q = cmd; if (gsub(/\047/, "", q) % 2) next
+         done_() }' "$ROOT/README.md" "$ROOT/results/README.md"
+}
+
+# example PATTERN: the one example that matches the extended regex PATTERN.
+example() {
+  local found
+  found=$(examples | grep -E -- "$1")
+  [ "$(wc -l <<<"$found")" -eq 1 ] || { echo "examples matching '$1': $found" >&2; return 1; }
+  printf '%s\n' "$found"
+}
+
+# keeps_flags EXAMPLE COMMAND: every --flag and -f of EXAMPLE is in COMMAND.
+keeps_flags() {
+  local flag
+  for flag in $(grep -oE -- '(^| )--?[a-z][a-z0-9-]*' <<<"$1"); do
+    [[ " $2 " == *" $flag "* ]] || { echo "lost $flag" >&2; return 1; }
+  done
+}
+
+# as_args COMMAND: COMMAND's words into ARGS (as the shell would split them).
+as_args() {
+  eval "ARGS=($1)"
+}
+
+# fleet_up N: N namespace hosts for this test (netns_fleet_setup), and a
+# hosts file in the README's format naming them db-1 ... db-N.
+fleet_up() {
+  netns_fleet_setup "$1"
+  NETS=1
+  awk '{printf "root@%s name=db-%d\n", $1, NR}' "$NET/hosts" >hosts.txt
+}
+
+@test "every example command of README.md and results/README.md is one this file (or another suite) runs" {
+  # PATTERN -> where it runs. A new example needs a line here and a test.
+  local covered='
+^\.ci/install --core && ./configure && make && ./iobench 	readme.bats
+^\.ci/install && ./configure && make check-all$	readme.bats
+^jq -c .\.operations\[\] 	here: iobench run --json, then jq
+^iobench --host db1 --provision-fact 	hosts.bats: the run with --host, --provision-fact and --note
+^iobench report r1\.jsonl 	hosts.bats: then its report
+^iobench watch --json /var/lib/iobench/watch\.jsonl --prom 	here: watch --prom
+^scripts/durability-check --host 	here: durability-check (dry run; durability-check.bats cuts for real)
+^iobench report --merge-hosts --section instances,badApples results/r1/$	here: the fleet example
+^scripts/ec2-provision --ami 	here: EC2 on moto
+^scripts/ec2-teardown --run-id gp3-raid0$	here: EC2 on moto
+^scripts/fleet-run --hosts hosts.txt 	here: the fleet example
+^scripts/fleet-run --fetch r1$	here: the fleet example
+^scripts/fleet-run --run-id r1 --resume$	here: the fleet example
+^iobench report results/r1/$	here: the fleet example
+^scripts/campaign --ami [^ ]* -n 4 -m 1 --volume-type 	wholepath.bats
+^scripts/campaign --ami .*--study-plan --rounds 2 	here: the two rounds of the study
+^scripts/campaign --ami [^ ]* -n 10 .*--raid 0 	here: the RAID campaign (dry run)
+^scripts/sweep-filesize --create 	here: the sweeps
+^scripts/sweep-threads --size 	here: the sweeps
+^scripts/bonnie -x 3 	here: bonnie
+^jq -r .\[\.host, \.operations\[0\]\.name	here: the fleet example
+^jq -r .\.hosts\[\] \| \[\.name, \.status	here: the fleet example'
+  local ex n pat
+  [ "$(examples | wc -l)" -ge 18 ]
+  while IFS= read -r ex; do
+    n=0
+    while IFS=$'\t' read -r pat _; do
+      [[ -n "$pat" ]] || continue
+      ! grep -qE -- "$pat" <<<"$ex" || n=$((n + 1))
+    done <<<"$covered"
+    [ "$n" -eq 1 ] || { echo "example run by $n tests (want 1): $ex"; return 1; }
+  done < <(examples)
+  # wholepath.bats takes the README's first campaign example from the README.
+  grep -q '^readme_campaign()' "$ROOT/tests/wholepath.bats"
+}
+
+@test "README: iobench run --json, then the jq line that lists each operation's iops and p99" {
+  "$IOBENCH" create -q data.bin 16M
+  "$IOBENCH" run -q -o read4k -o write4k -t 2 -d 1 -b 1 --json results.jsonl data.bin
+  local ex
+  ex=$(example '^jq -c .\.operations')
+  run bash -c "$ex"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [ "$(jq -r '[.name, .threadCount, (.iops > 0), (.p99 > 0)] | @tsv' <<<"$output" | paste -sd,)" == \
+    "$(printf 'read4k\t2\ttrue\ttrue,write4k\t2\ttrue\ttrue')" ]
+}
+
+@test "README: iobench watch --json ... --prom FILE writes the JSON lines and the node_exporter page" {
+  local ex cmd
+  ex=$(example '^iobench watch --json /var/lib/iobench/watch')
+  "$IOBENCH" create -q iobench.dat 16M
+  mkdir node-exporter
+  # Files here instead of /var/lib and /data; one short round instead of forever.
+  cmd=$(sed -e "s|^iobench |$IOBENCH |" -e "s|/var/lib/iobench/|$PWD/|" \
+    -e "s|/var/lib/prometheus/node-exporter/|$PWD/node-exporter/|" -e "s|/data/|$PWD/|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  run "${ARGS[@]}" --count 1 --interval 0.1 --period 0.5
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <watch.jsonl)" -eq 1 ]
+  jq -e '.operations | length > 0' watch.jsonl
+  # One histogram count per op of the JSON line, as node_exporter would serve it.
+  local op want got
+  for op in $(jq -r '.operations[].name' watch.jsonl); do
+    want=$(jq -r --arg op "$op" '.operations[] | select(.name == $op) | .total.count' watch.jsonl)
+    got=$(grep -E "^iobench_op_latency_seconds_count\{.*op=\"$op\"" node-exporter/iobench.prom | awk '{print $NF}')
+    [ "$got" = "$want" ] || { echo "$op: page $got, JSON $want"; return 1; }
+  done
+  [ ! -e node-exporter/.iobench.prom.tmp ]
+}
+
+@test "README: durability-check's examples, as dry runs (they cut a real box's power), print the writer, cut, boot and verify steps" {
+  # A dry run with every flag as written: durability-check.bats and
+  # durability-vm.bats run the same steps for real on namespace and qemu boxes.
+  local ex cut boot target host n=0
+  while IFS= read -r ex; do
+    n=$((n + 1))
+    as_args "$ex"
+    ARGS[0]=$ROOT/${ARGS[0]}
+    run --separate-stderr "${ARGS[@]}" --dry-run
+    [ "$status" -eq 0 ]
+    host=$(grep -oE -- '--host [^ ]+' <<<"$ex" | cut -d' ' -f2)
+    target=$(grep -oE -- '--target [^ ]+' <<<"$ex" | cut -d' ' -f2)
+    cut=$(sed -E "s/.*--cut '([^']*)'.*/\1/" <<<"$ex")
+    boot=$(sed -E "s/.*--boot '([^']*)'.*/\1/" <<<"$ex")
+    [[ $output == *"$host '"*"durability write --server SERVER_ADDR:7340 "*" --force $target "* ]]
+    [[ $output == *"# cut the power:"$'\n'"bash -c $(printf '%q' "$cut")"$'\n'* ]]
+    [[ $output == *"# power on:"$'\n'"bash -c $(printf '%q' "$boot")"$'\n'* ]]
+    [[ $output == *"durability verify --server SERVER_ADDR:7340 --run RUN "*" $target'"* ]]
+  done < <(examples | grep '^scripts/durability-check ')
+  [ "$n" -eq 2 ]
+}
+
+@test "README: ec2-provision's example launches on EC2 (moto) as asked; ec2-teardown's removes it all" {
+  local ex cmd vpc sg a b
+  ex=$(example '^scripts/ec2-provision --ami ')
+  # The example's key pair, security group and subnets, made in moto.
+  taws ec2 create-key-pair --key-name mykey >/dev/null
+  vpc=$(taws ec2 create-vpc --cidr-block 10.9.0.0/16 | jq -r .Vpc.VpcId)
+  sg=$(taws ec2 create-security-group --group-name bench --description bench --vpc-id "$vpc" | jq -r .GroupId)
+  a=$(taws ec2 create-subnet --vpc-id "$vpc" --cidr-block 10.9.1.0/24 --availability-zone us-east-1a | jq -r .Subnet.SubnetId)
+  b=$(taws ec2 create-subnet --vpc-id "$vpc" --cidr-block 10.9.2.0/24 --availability-zone us-east-1b | jq -r .Subnet.SubnetId)
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|ami-0123456789abcdef0|$MOTO_AMI|" -e "s|sg-0abc|$sg|" \
+    -e "s|subnet-0a,subnet-0b|$a,$b|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  run --separate-stderr "${ARGS[@]}" --results-dir "$PWD/results"
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  [ "$output" == gp3-raid0 ]
+  [[ "$stderr" == *"estimated cost: \$"*"3 x m5.large spot"* ]]
+  local st=results/gp3-raid0/state.json
+  [ "$(jq '.instances | length' "$st")" -eq 3 ]
+  [ "$(jq '.volumes | length' "$st")" -eq 12 ]
+  [ "$(jq -r '[.volumes[] | [.type, .sizeGiB, .iops, .throughput] | @tsv] | unique[]' "$st")" == \
+    "$(printf 'gp3\t200\t6000\t250')" ]
+  [ "$(jq -r '[.instances[].subnet] | sort | unique | join(",")' "$st")" == "$(printf '%s\n' "$a" "$b" | sort | paste -sd,)" ]
+  [ "$(jq -r '[.instances[].market] | unique | join(",")' "$st")" == spot ]
+  [ "$(wc -l <results/gp3-raid0/hosts)" -eq 3 ]
+  ex=$(example '^scripts/ec2-teardown ')
+  as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$ex")"
+  run "${ARGS[@]}" --results-dir "$PWD/results"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"run gp3-raid0 torn down: no instance or volume tagged iobench-run=gp3-raid0 is left"* ]]
+  [ "$(taws ec2 describe-volumes --filters Name=tag:iobench-run,Values=gp3-raid0 | jq '.Volumes | length')" -eq 0 ]
+  [ "$(jq -r .status "$st")" == torn-down ]
+}
+
+@test "README: the fleet example on 4 hosts, then --fetch, --resume, iobench report and the results/README jq lines" {
+  fleet_up 4
+  local ex cmd
+  ex=$(example '^scripts/fleet-run --hosts hosts.txt ')
+  # The test's key and hosts; 1-second runs on a 32M file.
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|~/.ssh/bench.pem|$NET/id_fleet|" \
+    -e 's|-d 60|-d 1|' -e 's|--file-size 80G|--file-size 32M|' <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  export IOBENCH_RESULTS=$PWD/results
+  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)" --remote-dir "$REMOTE/{host}" -b 1
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
+  local i
+  for i in 1 2 3 4; do
+    [ "$(wc -l <"results/r1/db-$i/iobench.jsonl")" -eq 9 ]
+  done
+  [ "$(grep -c $'\tok\t' results/r1/summary.tsv)" -eq 4 ]
+
+  # --fetch: nothing is missing; it says so for the run.
+  as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --fetch ')")"
+  run "${ARGS[@]}"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
+  # --resume: nothing left to run either.
+  as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --run-id r1 --resume')")"
+  run "${ARGS[@]}"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"run r1 complete: 4 of 4 hosts ok"* ]]
+  [ "$(cat results/r1/db-1/iobench.jsonl | wc -l)" -eq 9 ]
+
+  # The reports: the fleet's groups, and the instances table of the four hosts.
+  as_args "$(sed "s|^iobench |$IOBENCH |" <<<"$(example '^iobench report results/r1/')")"
+  run --separate-stderr "${ARGS[@]}"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"read,4K,4K"* && "$output" == *"write64,4K,4K"* && "$output" == *"db-3"* ]]
+  as_args "$(sed "s|^iobench |$IOBENCH |" <<<"$(example '^iobench report --merge-hosts')")"
+  run --separate-stderr "${ARGS[@]}"
+  [ "$status" -eq 0 ]
+  [ "$(grep -cE '^(read|writeFlush|write64),4K,4K +(1|4|16) ' <<<"$output")" -ge 9 ]
+
+  # results/README: iops per host and op; each host's status.
+  local jq1 jq2
+  jq1=$(example '^jq -r .\[\.host, \.operations\[0\]\.name')
+  run bash -c "${jq1//<run-id>/r1}"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 36 ]
+  [ "$(cut -f1 <<<"$output" | sort -u | paste -sd,)" == db-1,db-2,db-3,db-4 ]
+  jq2=$(example '^jq -r .\.hosts\[\] \| \[\.name, \.status')
+  run bash -c "${jq2//<run-id>/r1}"
+  [ "$status" -eq 0 ]
+  [ "$output" == "$(printf 'db-%d\tok\t9\t9\t-\n' 1 2 3 4)" ]
+}
+
+@test "README: the study's campaign runs round one's 42 runs per host, then each op at the report's optimum" {
+  fleet_up 4
+  local ex cmd r=$PWD/results/study name
+  ex=$(example '^scripts/campaign --ami .*--study-plan')
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|ami-0123456789abcdef0|$MOTO_AMI|" \
+    -e "s|~/.ssh/bench.pem|$NET/id_fleet|" -e 's|--ssh-user admin|--ssh-user root|' \
+    -e 's|--file-size 80G|--file-size 32M|' <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  # moto for EC2, the namespace hosts standing for the instances, short runs.
+  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$PWD/results" --remote-dir "$PWD/remote/{host}" -d 1 -b 1 --round2-duration 2 --seed 3
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .status "$r/state.json")" = torn-down ]
+  [ "$(jq -r '[.state, .plan.runsPerHost, ([.hosts[] | select(.status == "ok" and .fetched == 42)] | length)] | @tsv' \
+      "$r/round1/manifest.json")" == "$(printf 'complete\t42\t4')" ]
+  # What the user reads: round two's plan, from the report.
+  grep -qE '^campaign: round two on 4 host\(s\): --ops read4k,read4m,write4k,write4m,write4k/64 --op-threads read4k=[0-9]+ --op-threads read4m=[0-9]+ .*, 2 s per run$' <<<"$output"
+  [ "$(tail -n +2 "$r/round2-threads.tsv" | cut -f1 | paste -sd,)" == read4k,read4m,write4k,write4m,write4k/64 ]
+  for name in $(jq -r '.instances[].id' "$r/state.json"); do
+    # Round two: each op once, at round2-threads.tsv's count, 2 s.
+    [ "$(jq -r '[.operations[0].name, .operations[0].threadCount] | @tsv' "$r/round2/$name/iobench.jsonl" | sort)" == \
+      "$(tail -n +2 "$r/round2-threads.tsv" | cut -f1,2 | sort)" ]
+    [ "$(jq -r .runtime "$r/round2/$name/iobench.jsonl" | sort -u)" == 2 ]
+  done
+}
+
+@test "README: the RAID campaign example prints the RAID 0 over four volumes on each instance (dry run: no md here)" {
+  fleet_up 1
+  local ex cmd
+  ex=$(example '^scripts/campaign --ami [^ ]* -n 10 ')
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|ami-0123456789abcdef0|$MOTO_AMI|" \
+    -e "s|~/.ssh/bench.pem|$NET/id_fleet|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  # The host kernel has no md (tests/raid-vm.bats runs raid-create for real
+  # under qemu): the example as a dry run, which must say all it would do.
+  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --results-dir "$PWD/results" --run-id craid --dry-run
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '^aws .* ec2 run-instances ' <<<"$output")" -eq 10 ]
+  [ "$(grep -c '^aws .* ec2 create-volume ' <<<"$output")" -eq 40 ]
+  grep -q 'raid/raid-create --level 0 .* /dev/nvme1n1 /dev/nvme2n1 /dev/nvme3n1 /dev/nvme4n1$' <<<"$output"
+  grep -q 'ssh .* admin@HOST-OF-i-DRYRUN0 ' <<<"$output"
+  [[ "$output" == *"--target\\ /mnt/iobench/data.bin"* && "$output" == *"--file-size\\ 80G"* ]]
+  [[ "$output" == *"ec2-teardown --run-id craid"* ]]
+  [ ! -e results/craid ]
+}
+
+@test "README: the sweep examples write the lines the report's tiers and threads sections read" {
+  local ex cmd
+  mkdir -p ebs
+  ex=$(example '^scripts/sweep-filesize ')
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e 's|256M..4G:256M|1M..4M:1M|' -e "s|/mnt/ebs/|$PWD/ebs/|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  run "${ARGS[@]}" -d 1 -b 1
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .target.span fs.jsonl | paste -sd,)" == 1048576,2097152,3145728,4194304 ]
+  run --separate-stderr "$IOBENCH" report --section tiers fs.jsonl
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"read,4K,4K"* ]]
+  ex=$(example '^scripts/sweep-threads ')
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e 's|--size 80G|--size 16M|' -e "s|/mnt/ebs/|$PWD/ebs/|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  as_args "$cmd"
+  rm -f ebs/data.bin
+  # Two ops over three counts, 1-second runs (the example's defaults: five
+  # ops over the study's ten and eight counts, a minute each).
+  run --separate-stderr "${ARGS[@]}" --ops read4k,write4k --threads 1,2,4 -d 1 -b 1
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" == "$(printf 'op\tchosenThreads\tchosenIops\tbestThreads\tbestIops')" ]
+  [ "$(cut -f1 <<<"$output" | tail -n +2 | paste -sd,)" == read4k,write4k ]
+  [ "$(wc -l <threads.jsonl)" -eq 6 ]
+}
+
+@test "README: the bonnie example writes bonnie++ lines beside a run's results" {
+  command -v bonnie++ >/dev/null || skip "bonnie++ not installed (.ci/apt-fleet.txt)"
+  local ex cmd
+  mkdir -p ebs
+  ex=$(example '^scripts/bonnie ')
+  cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e 's|-x 3|-x 1|' -e "s|/mnt/ebs|$PWD/ebs|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  # A 64 MiB file for a 32 MiB "RAM" (the example's default: twice the RAM).
+  run bash -c "$cmd -s 64M -r 32 -q"
+  [ "$status" -eq 0 ]
+  local f=results/r1/$(hostname)/bonnie.jsonl
+  # (A file this small is written faster than bonnie++ measures: its figures
+  # may be null, "+++++"; the line is there, whole.)
+  [ "$(jq -r '[.tool, .host, .bonnie.fileSize, (.bonnie | has("seqOutBlockKBps"))] | @tsv' "$f")" == \
+    "$(printf 'bonnie++\t%s\t64M\ttrue' "$(hostname)")" ]
+  [ -s "results/r1/$(hostname)/bonnie.csv" ]
+}
