@@ -297,6 +297,7 @@ _common_installed() {
 # of paths.sh; else iobench on PATH. Fails with a message when there is none,
 # or when $IOBENCH names no program (in a dry run only with --runs: the
 # script runs iobench even then, e.g. to check its plan).
+# shellcheck disable=SC2120 # the argument is optional
 common_iobench() {
   local bin
   if [[ -n "${IOBENCH:-}" ]]; then
