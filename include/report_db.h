@@ -59,6 +59,8 @@ struct rep_cell {
 	enum rep_kind kind;
 	int rotational;     /* -1 unknown, 0 no, 1 yes */
 	bool watch;         /* its points are `iobench watch` periods (latency over time) */
+	double rate;        /* ops/s the runs were held to (--rate: the op's rate.target); 0 none */
+	double launch;      /* earliest launchTime of its runs (Unix seconds; uptime for the 2012 tool); 0 unknown */
 	struct hist total;  /* exact merge of every run's total */
 	double seconds;     /* summed run time */
 	unsigned runs;
@@ -71,6 +73,7 @@ enum { REP_BONNIE_SEQ_OUT, REP_BONNIE_REWRITE, REP_BONNIE_SEQ_IN, REP_BONNIE_SEE
        REP_BONNIE_NFIELDS };
 struct rep_bonnie {
 	char *host, *labels, *file_size;
+	char *facts;        /* provision configuration facts, "k=v,k=v" sorted ("" none) */
 	double launch;
 	double rate[REP_BONNIE_NFIELDS]; /* KB/s, KB/s, KB/s, seeks/s */
 	double cpu[REP_BONNIE_NFIELDS];  /* % */

@@ -53,6 +53,7 @@ static void bonnie_free(struct rep_bonnie *b)
 	free(b->host);
 	free(b->labels);
 	free(b->file_size);
+	free(b->facts);
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
 		free(b->latency[k]);
 }
@@ -245,6 +246,7 @@ static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
 	rep_split_line(root, &split);
 	r->host = rep_strdup(split.host ? split.host : fallback_host);
 	r->labels = rep_strdup(split.labels);
+	r->facts = rep_strdup(split.facts);
 	rep_split_free(&split);
 	r->file_size = str_or_null(b, "fileSize");
 	r->launch = num_or(root, "launchTime", 0);
@@ -267,6 +269,7 @@ struct run_info {
 	double launch;
 	int rotational;
 	bool watch;      /* an `iobench watch` period: one point with its latencies */
+	bool legacy;     /* the 2012 tool's line: its count holds its errors */
 };
 
 static uint64_t block_of(const json_t *op, const char *sig)
@@ -287,6 +290,45 @@ static uint64_t block_of(const json_t *op, const char *sig)
 	return units_parse_size(text, &bytes) == 0 ? bytes : 0;
 }
 
+/*
+ * The 2012 tool counted every sample, failed or not, in count and in the
+ * buckets (errorCount is a subset of count); iobench's count is successful
+ * operations. Take the failures out of count, and out of the buckets in
+ * proportion to them (which ones failed cannot be told), largest remainders
+ * first so the buckets sum to the new count; the total shrinks in step.
+ */
+static void hist_from_2012(struct hist *h)
+{
+	uint64_t all = h->count, failed = h->errors < all ? h->errors : all;
+	h->errors = failed;
+	if (failed == 0)
+		return;
+	uint64_t removed = 0;
+	double frac[HIST_NBUCKETS];
+	for (unsigned k = 0; k < HIST_NBUCKETS; k++) {
+		double share = (double)h->buckets[k] * (double)failed / (double)all;
+		uint64_t whole = (uint64_t)share;
+		frac[k] = share - (double)whole;
+		h->buckets[k] -= whole;
+		removed += whole;
+	}
+	while (removed < failed) {
+		unsigned best = HIST_NBUCKETS;
+		for (unsigned k = 0; k < HIST_NBUCKETS; k++)
+			if (h->buckets[k] && (best == HIST_NBUCKETS || frac[k] > frac[best]))
+				best = k;
+		if (best == HIST_NBUCKETS)
+			break;
+		h->buckets[best]--;
+		frac[best] = -1;
+		removed++;
+	}
+	h->count = all - failed;
+	h->total_ns = (uint64_t)((double)h->total_ns * (double)h->count / (double)all);
+	if (h->count == 0)
+		h->min_ns = h->max_ns = h->total_ns = 0;
+}
+
 static bool add_operation(struct rep_db *db, const struct run_info *run, const json_t *op,
 			  size_t index, const char *where)
 {
@@ -305,6 +347,8 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 		warn_at(db, where, "operation %zu (%s): %s; skipped", index + 1, sig, err);
 		return false;
 	}
+	if (run->legacy)
+		hist_from_2012(&total);
 	struct rep_cell *c = cell_get(db, sig, json_number_value(thr), run->cfg, run->size, run->host);
 	hist_merge(&c->total, &total);
 	c->seconds += run->seconds;
@@ -313,6 +357,11 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 		c->block = block_of(op, sig);
 	if (run->rotational >= 0)
 		c->rotational = run->rotational;
+	double rate = num_or(json_object_get(op, "rate"), "target", 0);
+	if (rate > 0)
+		c->rate = rate;
+	if (run->launch > 0 && (c->launch == 0 || run->launch < c->launch))
+		c->launch = run->launch;
 	const json_t *tb = json_object_get(op, "timeBuckets");
 	if (run->watch) {
 		/* A probe period is one point of a latency series: its total is its only bucket. */
@@ -329,6 +378,8 @@ static bool add_operation(struct rep_db *db, const struct run_info *run, const j
 			double count = num_or(json_array_get(tb, i), "count", NAN);
 			if (isnan(count))
 				continue;
+			if (run->legacy) /* its count holds its failures */
+				count = fmax(0, count - num_or(json_array_get(tb, i), "errorCount", 0));
 			cell_add_point(c, run->launch + (double)i * run->bucket, count / run->bucket, NAN, NAN);
 		}
 	}
@@ -359,8 +410,9 @@ static void add_note(struct rep_db *db, const struct run_info *run, const json_t
 						     .notes = rep_strdup(notes) };
 }
 
-bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
-		  const char *fallback_host, bool explicit_file)
+/* rep_add_json(), with the labels a 2012 archive's layout gives its lines (NULL none). */
+static bool add_json(struct rep_db *db, const void *json_root, const char *where, const char *fallback_host,
+		     const char *layout_labels, bool explicit_file)
 {
 	const json_t *root = json_root;
 	if (!json_is_object(root)) {
@@ -387,6 +439,11 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	struct rep_split split;
 	rep_split_line(root, &split);
 	run.host = split.host ? split.host : fallback_host;
+	run.legacy = tool == NULL;
+	if (run.legacy && layout_labels && !split.labels[0]) {
+		free(split.labels);
+		split.labels = rep_strdup(layout_labels);
+	}
 	run.nominal = num_or(root, "runtime", 0);
 	run.seconds = num_or(root, "elapsed", 0);
 	if (!(run.seconds > 0))
@@ -426,6 +483,12 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	return added > 0;
 }
 
+bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
+		  const char *fallback_host, bool explicit_file)
+{
+	return add_json(db, json_root, where, fallback_host, NULL, explicit_file);
+}
+
 /* ---- files ---- */
 
 static bool ends_with(const char *s, const char *suffix)
@@ -434,11 +497,65 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Host for lines without one: the folder holding the file (results/<run>/<host>/x.jsonl). */
+/* The 2012 study's archives: trialK/output/json.N (and run.out.N, the same lines in the tool's log), N an instance. */
+static const char *const study_trials[] = { "small/ephemeral", "small/ebs1", "small/ebs4", "medium/ephemeral",
+					    "large/ephemeral", "large/ebs", "large/ebs4", "xlarge/ephemeral" };
+
+/* N of a 2012 archive's json.N or run.out.N (a base name), else NULL. */
+static const char *archive_instance(const char *base)
+{
+	const char *n = strncmp(base, "json.", 5) == 0 ? base + 5 : strncmp(base, "run.out.", 8) == 0 ? base + 8 : NULL;
+	return n && *n && strspn(n, "0123456789") == strlen(n) ? n : NULL;
+}
+
+/*
+ * Labels of a 2012 archive's file: in trialK/output/, trials 1 to 8 are the
+ * study's configurations ("config=large/ebs4,study=2012"), other folders
+ * name theirs ("config=FOLDER"). NULL for any other file. malloc'd.
+ */
+static char *archive_labels(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	if (!base || !archive_instance(base + 1))
+		return NULL;
+	/* name = .../TRIAL/output/json.N: find the two folders above the file */
+	const char *out = base;
+	while (out > name && out[-1] != '/')
+		out--;
+	if ((size_t)(base - out) != 6 || strncmp(out, "output", 6) != 0 || out == name)
+		return NULL;
+	const char *trial_end = out - 1, *trial = trial_end;
+	while (trial > name && trial[-1] != '/')
+		trial--;
+	if (trial == trial_end)
+		return NULL;
+	size_t tlen = (size_t)(trial_end - trial);
+	char buf[512];
+	unsigned k = 0;
+	int used = 0;
+	if (sscanf(trial, "trial%u%n", &k, &used) == 1 && (size_t)used == tlen && k >= 1 &&
+	    k <= sizeof(study_trials) / sizeof(study_trials[0]))
+		snprintf(buf, sizeof(buf), "config=%s,study=2012", study_trials[k - 1]);
+	else
+		snprintf(buf, sizeof(buf), "config=%.*s", (int)(tlen < 400 ? tlen : 400), trial);
+	return rep_strdup(buf);
+}
+
+/*
+ * Host for lines without one: the folder holding the file
+ * (results/<run>/<host>/x.jsonl); "#N" for a 2012 archive's json.N.
+ */
 static char *host_from_name(const char *name)
 {
 	if (strcmp(name, "-") == 0)
 		return rep_strdup("stdin");
+	const char *base = strrchr(name, '/');
+	const char *inst = archive_instance(base ? base + 1 : name);
+	if (inst) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "#%.40s", inst);
+		return rep_strdup(buf);
+	}
 	char *copy = rep_strdup(name);
 	char *slash = strrchr(copy, '/');
 	char *out;
@@ -447,18 +564,18 @@ static char *host_from_name(const char *name)
 		char *prev = strrchr(copy, '/');
 		out = rep_strdup(prev ? prev + 1 : copy);
 	} else {
-		char *base = slash ? slash + 1 : copy;
-		char *dot = strchr(base, '.');
-		if (dot && dot != base)
+		char *b = slash ? slash + 1 : copy;
+		char *dot = strchr(b, '.');
+		if (dot && dot != b)
 			*dot = '\0';
-		out = rep_strdup(base);
+		out = rep_strdup(b);
 	}
 	free(copy);
 	return out;
 }
 
 static void parse_doc(struct rep_db *db, const char *text, size_t len, const char *name,
-		      unsigned long lineno, const char *host, bool explicit_file)
+		      unsigned long lineno, const char *host, const char *labels, bool explicit_file)
 {
 	json_error_t jerr;
 	char where[4200];
@@ -469,7 +586,7 @@ static void parse_doc(struct rep_db *db, const char *text, size_t len, const cha
 		db->skipped++;
 		return;
 	}
-	rep_add_json(db, root, where, host, explicit_file);
+	add_json(db, root, where, host, labels, explicit_file);
 	json_decref(root);
 }
 
@@ -495,6 +612,7 @@ struct reader {
 	struct rep_db *db;
 	const char *name;
 	char *host;            /* the fallback host: the file's folder */
+	char *labels;          /* labels a 2012 archive's layout gives its lines, or NULL */
 	bool explicit_file;
 	bool lenient;          /* text between documents is a log, not an error */
 	enum { TEXT, DUMP, MULTI } mode;
@@ -519,7 +637,7 @@ static void skip_line(struct reader *r, unsigned long lineno, const char *what)
 
 static void add_root(struct reader *r, json_t *root, unsigned long lineno)
 {
-	rep_add_json(r->db, root, where_at(r, lineno), r->host, r->explicit_file);
+	add_json(r->db, root, where_at(r, lineno), r->host, r->labels, r->explicit_file);
 	json_decref(root);
 }
 
@@ -530,7 +648,8 @@ static void dump_line(struct reader *r, const char *line, size_t n, size_t skip)
 		growbuf_add(&r->buf, line, n);
 		return;
 	}
-	parse_doc(r->db, r->buf.p ? r->buf.p : "", r->buf.len, r->name, r->start, r->host, r->explicit_file);
+	parse_doc(r->db, r->buf.p ? r->buf.p : "", r->buf.len, r->name, r->start, r->host, r->labels,
+		  r->explicit_file);
 	r->mode = TEXT;
 	r->buf.len = 0;
 }
@@ -588,8 +707,10 @@ static void text_line(struct reader *r, const char *line, size_t n, size_t skip)
 
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
 {
-	struct reader r = { .db = db, .name = name, .host = host_from_name(name), .explicit_file = explicit_file,
-			    .lenient = ends_with(name, ".out") || ends_with(name, ".log"), .mode = TEXT };
+	struct reader r = { .db = db, .name = name, .host = host_from_name(name), .labels = archive_labels(name),
+			    .explicit_file = explicit_file, .mode = TEXT };
+	const char *base = strrchr(name, '/');
+	r.lenient = ends_with(name, ".out") || ends_with(name, ".log") || strstr(base ? base : name, "run.out.");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -621,6 +742,7 @@ void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit
 	free(r.buf.p);
 	free(line);
 	free(r.host);
+	free(r.labels);
 }
 
 /*
@@ -660,9 +782,23 @@ static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 	return 0;
 }
 
-static bool wanted_in_folder(const char *name)
+/*
+ * Result files in a folder: *.jsonl, *.json, *.out, and a 2012 archive's
+ * json.N, or its run.out.N when no json.N (the same lines) lies beside it.
+ */
+static bool wanted_in_folder(const char *folder, const char *name)
 {
-	return ends_with(name, ".jsonl") || ends_with(name, ".json") || ends_with(name, ".out");
+	if (ends_with(name, ".jsonl") || ends_with(name, ".json") || ends_with(name, ".out"))
+		return true;
+	const char *inst = archive_instance(name);
+	if (!inst)
+		return false;
+	if (name[0] == 'j')
+		return true;
+	char sibling[4200];
+	struct stat st;
+	snprintf(sibling, sizeof(sibling), "%s/json.%s", folder, inst);
+	return stat(sibling, &st) != 0;
 }
 
 static int read_folder(struct rep_db *db, const char *path, int depth)
@@ -689,7 +825,7 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 		if (stat(child, &st) == 0) {
 			if (S_ISDIR(st.st_mode) && depth < 32)
 				read_folder(db, child, depth + 1);
-			else if (S_ISREG(st.st_mode) && wanted_in_folder(name))
+			else if (S_ISREG(st.st_mode) && wanted_in_folder(path, name))
 				read_file(db, child, false);
 		}
 		free(child);
