@@ -227,6 +227,14 @@ void rep_fleet_match(struct rep_db *db);
 /* Free db->fleet (rep_db_free() calls it). */
 void rep_fleet_free(struct rep_db *db);
 
+/*
+ * The op as a user types it, from its signature: "read,4K,4K" -> "read4k",
+ * "writeFlush,4M,4M" -> "write4m", "write64,4K,4K" -> "write4k/64",
+ * "write,4K,4K" -> "write4k/0", "rw70,16K,16K" -> "rw16k:70",
+ * "read,64K,4K" -> "read64k@4k". A signature of another form is copied.
+ */
+void rep_op_name(const char *sig, char *buf, size_t len);
+
 /* Short name of a signature's kind: "read", "writeFlush", ... */
 enum rep_kind rep_kind_of(const char *sig);
 

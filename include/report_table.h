@@ -47,6 +47,7 @@ struct table {
 	size_t ncols;
 	struct tval *vals; /* nrows * ncols */
 	size_t nrows, cap;
+	char *note;        /* said under the text table (and the HTML one); NULL none */
 };
 
 void table_init(struct table *t, const char *name, const char *title,
@@ -56,6 +57,13 @@ void table_init(struct table *t, const char *name, const char *title,
 void table_row(struct table *t, ...);
 
 void table_free(struct table *t);
+
+/* Set the note said under the table (printf-style; replaces an earlier one). */
+__attribute__((format(printf, 2, 3)))
+void table_note(struct table *t, const char *fmt, ...);
+
+/* A cell as the text table shows it ("81.2us", "6.0%", "-"), into buf. */
+void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len);
 
 /* Index of the column whose key is key, or -1. */
 int table_col(const struct table *t, const char *key);

@@ -159,7 +159,7 @@ make_sweep() {
 @test "--csv prints the groups table with a header and one row per group" {
   run --separate-stderr "$IOBENCH" report --csv --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
-  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p99Ns,p999Ns,maxNs,errors" ]
+  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors" ]
   [ "${#lines[@]}" -eq 7 ]
   [[ "${lines[1]}" == '"read,4K,4K",1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
 }

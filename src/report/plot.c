@@ -338,7 +338,7 @@ static size_t curve_end(const struct rep_group *g, size_t ng, size_t i)
 }
 
 /* Thread curves: ops/s by thread count, a line per signature x configuration x size. */
-static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng)
+static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng, const struct rep_opts *o)
 {
 	FILE *dat = NULL, *gp = NULL;
 	size_t k = 0, ncurves = 0;
@@ -372,7 +372,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 				thr[x] = g[i + x].cells[0]->threads;
 				ops[x] = g[i + x].ops;
 			}
-			size_t opt = stats_thread_optimum(thr, ops, n);
+			size_t opt = stats_thread_optimum(thr, ops, n, o->within);
 			char what[400], title[480];
 			describe(what, sizeof(what), g[i].cells[0], false, true);
 			snprintf(title, sizeof(title), "%s (optimal %.0f)", what, thr[opt]);
@@ -588,7 +588,7 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	size_t nh = rep_groups(db, true, &hosts);
 	plot_latency(&p, fleet, nf, hosts, nh);
 	plot_time(&p, fleet, nf);
-	plot_threads(&p, fleet, nf);
+	plot_threads(&p, fleet, nf, o);
 	plot_instances(&p, fleet, nf);
 	plot_sizes(&p, fleet, nf, o);
 	plot_cost(&p, &tables[SEC_COST], o);

@@ -57,8 +57,21 @@ void table_free(struct table *t)
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->vals[i].s);
 	free(t->vals);
+	free(t->note);
 	t->vals = NULL;
+	t->note = NULL;
 	t->nrows = t->cap = 0;
+}
+
+void table_note(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(t->note);
+	t->note = rep_strdup(buf);
 }
 
 static void format_text(const struct tcol *col, const struct tval *v, char *buf, size_t len)
@@ -96,6 +109,11 @@ static void format_text(const struct tcol *col, const struct tval *v, char *buf,
 	case TC_STR:
 		break;
 	}
+}
+
+void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len)
+{
+	format_text(&t->cols[col], &t->vals[row * t->ncols + col], buf, len);
 }
 
 /* One text cell: two blanks before all but the first, padded but for a left-aligned last one. */
@@ -144,6 +162,8 @@ void table_print_text(const struct table *t, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	if (t->note)
+		fprintf(out, "%s\n", t->note);
 	fputc('\n', out);
 	free(width);
 }
