@@ -79,6 +79,13 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 /* The command's --help: intro, one line per option it takes (and continuations), outro. */
 void cmdline_help(const struct cmdline_cmd *cmd, FILE *out);
 
+/*
+ * The --help lines of the rows of t that name bit among their commands
+ * (rows for every command, cmds 0, are not among them): for the help of a
+ * command group that lists each member's options under its name.
+ */
+void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out);
+
 /* Print "iobench: " fmt "\n" on stderr; returns EXIT_USAGE (2). */
 __attribute__((format(printf, 1, 2))) int cmdline_usage_error(const char *fmt, ...);
 

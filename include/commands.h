@@ -20,5 +20,6 @@ int cmd_run(int argc, char **argv);
 int cmd_create(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_durability(int argc, char **argv);
 
 #endif

@@ -65,6 +65,7 @@ enum rep_section {
 	SEC_WATCH,         /* `iobench watch` lines: latency per period */
 	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
 	SEC_NOTES,         /* each run's bookkeeping: only when named, or in --json */
+	SEC_DUR_VERIFY,    /* `iobench durability verify` verdicts (report/durability.c) */
 	SEC_EXPECT,        /* --expect FILE: PASS/FAIL per expected figure */
 	SEC_COUNT
 };

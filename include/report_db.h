@@ -120,6 +120,8 @@ struct rep_db {
 	unsigned long manifests;
 	struct rep_bonnie *bonnie;
 	size_t nbonnie, bonnie_cap;
+	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/durability.h) */
+	size_t nverdicts, verdicts_cap;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
 	unsigned long warnings; /* messages written to diag (or suppressed by -q) */
@@ -144,18 +146,19 @@ int rep_read_path(struct rep_db *db, const char *path);
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
 
 /*
- * Add one parsed JSON document (a run or a bonnie++ line). where is
- * "FILE:LINE" for messages, fallback_host names the host when the line has
- * none. Returns true when something was added.
+ * Add one parsed JSON document (a run, a bonnie++ line or a durability
+ * verify line). where is "FILE:LINE" for messages, fallback_host names the
+ * host when the line has none. Returns true when something was added.
  */
 bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		  const char *fallback_host, bool explicit_file);
 
 /*
- * Keep only the cells (and bonnie++ lines, notes) where key matches the
- * fnmatch(3) pattern: key "host", "signature" (or "op"), "threads", a label
- * key or a provision configuration fact (a cell without it does not match).
- * Call before rep_db_finish().
+ * Keep only the cells (and bonnie++ lines, notes, durability verdicts) where
+ * key matches the fnmatch(3) pattern: key "host", "signature" (or "op"; a
+ * verdict's op is its name, write4k), "threads" (a verdict's writers), a
+ * label key or a provision configuration fact (a cell without it does not
+ * match). Call before rep_db_finish().
  */
 void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
 

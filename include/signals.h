@@ -4,7 +4,8 @@
  * A command blocks them in its main thread before any other thread exists,
  * so every thread inherits the mask and no handler ever runs; the thread
  * that waits (for a run's end, a watch period, a create) collects one with
- * signals_wait() and treats it as "stop now, keep what was measured".
+ * signals_wait() (or from signals_fd()) and treats it as "stop now, keep what
+ * was measured".
  */
 #ifndef IOBENCH_SIGNALS_H
 #define IOBENCH_SIGNALS_H
@@ -21,5 +22,15 @@ void signals_block_stop(sigset_t *set);
  * came. A NULL set means no signals to watch: it sleeps ns and returns 0.
  */
 int signals_wait(const sigset_t *set, uint64_t ns);
+
+/*
+ * For a thread that waits in poll() on sockets as well (the durability
+ * server): a descriptor (non-blocking, close-on-exec) that is readable while
+ * one of the signals in set, which the caller has blocked, is pending.
+ * Returns it, or -errno. signals_take() collects one: the signal, or 0 when
+ * none was pending.
+ */
+int signals_fd(const sigset_t *set);
+int signals_take(int fd);
 
 #endif

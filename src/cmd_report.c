@@ -239,10 +239,11 @@ static size_t expect_failures(const struct table *t)
 
 static json_t *inputs_json(const struct rep_db *db)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
 			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
 			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
-			 "skipped", (json_int_t)db->skipped, "manifests", (json_int_t)db->manifests);
+			 "durabilityVerdicts", (json_int_t)db->nverdicts, "skipped", (json_int_t)db->skipped,
+			 "manifests", (json_int_t)db->manifests);
 }
 
 /* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
@@ -275,7 +276,7 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 			rep_db_filter(db, key, eq + 1);
 		free(key);
 	}
-	if (db->ncells > 0 || db->nbonnie > 0 || db->nfleet > 0)
+	if (db->ncells > 0 || db->nbonnie > 0 || db->nverdicts > 0 || db->nfleet > 0)
 		return true;
 	/* One line per problem: say "nothing usable" only when nothing else was said. */
 	if (db->warnings == 0 || !db->diag)
@@ -332,6 +333,8 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 	} else {
 		printf("iobench report: %lu files, %lu runs, %lu operations in %zu cells, %zu bonnie++ lines",
 		       db->files, db->runs, db->operations, db->ncells, db->nbonnie);
+		if (db->nverdicts)
+			printf(", %zu durability verdict%s", db->nverdicts, db->nverdicts == 1 ? "" : "s");
 		if (db->skipped)
 			printf("; %lu lines skipped", db->skipped);
 		printf("\n");

@@ -253,3 +253,10 @@ void cmdline_help(const struct cmdline_cmd *cmd, FILE *out)
 	if (cmd->outro)
 		fputs(cmd->outro, out);
 }
+
+void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out)
+{
+	for (size_t i = 0; i < t->nopts; i++)
+		if (t->opts[i].cmds & bit)
+			help_row(&t->opts[i], out);
+}

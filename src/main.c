@@ -9,6 +9,7 @@ static const char usage[] =
 	"       iobench create [OPTIONS] FILE SIZE fill a data file with random bytes\n"
 	"       iobench report [OPTIONS] RESULTS... merge and summarise result files\n"
 	"       iobench watch [OPTIONS] TARGET     probe latency for days, a JSON line per period\n"
+	"       iobench durability serve|write|verify  do acknowledged flushes survive a power cut?\n"
 	"\n"
 	"iobench COMMAND --help shows the options of each; man iobench has the rest.\n"
 	"Example: iobench --size 1G -o read4k -t 4 -d 30 data.bin\n";
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
 		{ "create", cmd_create },
 		{ "report", cmd_report },
 		{ "watch", cmd_watch },
+		{ "durability", cmd_durability },
 	};
 
 	if (argc >= 2) {

@@ -1,8 +1,11 @@
-/* signals.c - block the stop signals, and wait for one with a timeout. */
+/* signals.c - block the stop signals, and wait for one with a timeout or through a descriptor. */
 #include "signals.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <sys/signalfd.h>
 #include <time.h>
+#include <unistd.h>
 
 void signals_block_stop(sigset_t *set)
 {
@@ -22,4 +25,16 @@ int signals_wait(const sigset_t *set, uint64_t ns)
 	}
 	int sig = sigtimedwait(set, NULL, &ts);
 	return sig > 0 ? sig : 0;
+}
+
+int signals_fd(const sigset_t *set)
+{
+	int fd = signalfd(-1, set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return fd < 0 ? -errno : fd;
+}
+
+int signals_take(int fd)
+{
+	struct signalfd_siginfo si;
+	return read(fd, &si, sizeof(si)) == (ssize_t)sizeof(si) ? (int)si.ssi_signo : 0;
 }

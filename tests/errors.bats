@@ -140,5 +140,6 @@ expect() {
   done
   run "$IOBENCH" --version
   [ "$status" -eq 0 ]
-  [[ "$output" =~ ^iobench\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+  # the commit follows when the build knows it (a git checkout or a release tarball)
+  [[ "$output" =~ ^iobench\ [0-9]+\.[0-9]+\.[0-9]+(\ \(commit\ [0-9a-f]+(-dirty)?(,\ release\ tarball)?\))?$ ]]
 }

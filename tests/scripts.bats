@@ -10,7 +10,7 @@ bats_require_minimum_version 1.5.0
 ROOT=$BATS_TEST_DIRNAME/..
 # Every script that sources scripts/lib/common.sh (fleet-job too: fleet-run
 # ships the library with it).
-SCRIPTS=(scripts/bonnie scripts/campaign scripts/ec2-provision scripts/ec2-teardown
+SCRIPTS=(scripts/bonnie scripts/campaign scripts/durability-check scripts/ec2-provision scripts/ec2-teardown
   scripts/fleet-job scripts/fleet-run scripts/sweep-filesize scripts/sweep-threads
   raid/raid-create raid/raid-destroy tests/vm/build-vm tests/vm/run-vm bench/report-scale)
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "alloc.h"
+#include "durability.h"
 #include "report_stats.h"
 #include "section.h"
 #include "units.h"
@@ -1048,6 +1049,11 @@ static void build_notes(struct table *tables, const struct rep_ctx *ctx)
 	free(n);
 }
 
+static void build_dur_verify(struct table *tables, const struct rep_ctx *ctx)
+{
+	rep_dur_build(&tables[SEC_DUR_VERIFY], ctx->db);
+}
+
 #define COLS(a) (a), sizeof(a) / sizeof((a)[0])
 
 /*
@@ -1121,6 +1127,10 @@ static const struct {
 	[SEC_NOTES] = { "notes", "Bookkeeping (notes of each run, and older files' run/planStep/... labels)",
 			"each run's notes (--note; legacy bookkeeping labels); ask by name,\n"
 			"or in --json", COLS(notes_cols), build_notes },
+	[SEC_DUR_VERIFY] = { "durabilityVerify", "Durability after a power cut (iobench durability verify)",
+			     "iobench durability verify lines: acknowledged blocks\n"
+			     "intact or LOST after a power cut, a row per verification",
+			     COLS(rep_dur_cols), build_dur_verify },
 	[SEC_EXPECT] = { "expect", "Expectations (--expect): PASS or FAIL per box",
 			 "--expect FILE's expected figures, PASS or FAIL per host (only with\n"
 			 "--expect, and then alone unless --section names others)", rep_expect_cols, 0,

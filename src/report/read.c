@@ -1,4 +1,4 @@
-/* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++. */
+/* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++; durability verdicts. */
 #include "report_db.h"
 
 #include <dirent.h>
@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "durability.h"
 #include "hist_json.h"
 #include "units.h"
 
@@ -82,6 +83,9 @@ void rep_db_free(struct rep_db *db)
 	}
 	free(db->notes);
 	rep_fleet_free(db);
+	for (size_t i = 0; i < db->nverdicts; i++)
+		rep_dur_verdict_free(&db->verdicts[i]);
+	free(db->verdicts);
 	memset(db, 0, sizeof(*db));
 }
 
@@ -426,6 +430,13 @@ static bool add_json(struct rep_db *db, const void *json_root, const char *where
 		return add_bonnie(db, root, where, fallback_host);
 	if (json_is_string(tool) && strcmp(json_string_value(tool), "iobench-fleet") == 0)
 		return rep_add_manifest(db, root, where);
+	if (rep_dur_is_line(root)) {
+		if (rep_dur_add(db, root, fallback_host))
+			return true;
+		warn_at(db, where, "durability line without \"durability\" counts; skipped");
+		db->skipped++;
+		return false;
+	}
 	const json_t *ops = json_object_get(root, "operations");
 	if (!json_is_array(ops)) {
 		/* state.json and friends live beside results: only named files must be results. */
@@ -946,6 +957,16 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 		free(n->notes);
 	}
 	db->nnotes = kept;
+	kept = 0;
+	for (size_t i = 0; i < db->nverdicts; i++) {
+		struct rep_verdict *v = &db->verdicts[i];
+		if (field_matches(key, pattern, v->host, v->op, v->writers, NULL, v->labels ? v->labels : "")) {
+			db->verdicts[kept++] = *v;
+			continue;
+		}
+		rep_dur_verdict_free(v);
+	}
+	db->nverdicts = kept;
 	/* The hash slots point at old positions: rebuild them. */
 	free(db->slots);
 	db->slots = NULL;

@@ -266,6 +266,72 @@ TEST(table_renders_csv_quotes_and_json_nulls)
 	table_free(&t);
 }
 
+/* A verify line of `iobench durability verify` (only what the report reads). */
+static char *verify_line(const char *host, const char *label, double launch, int acknowledged, int lost)
+{
+	json_t *root = json_pack("{s:s, s:s, s:s, s:f, s:{s:s}, s:{s:s}, s:{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i,"
+				 " s:i, s:i, s:i}}",
+				 "tool", "iobench", "mode", "durability", "host", host, "launchTime", launch,
+				 "target", "path", "/dev/sdb", "labels", "try", label, "durability", "run",
+				 "00000000000000aa", "op", "write4k", "writers", 2, "writersSeen", 2,
+				 "writersEnded", 1, "acknowledged", acknowledged, "intact", acknowledged - lost,
+				 "newer", 0, "torn", 0, "lost", lost, "neverAcknowledged", 3);
+	char *s = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	return s;
+}
+
+TEST(verify_lines_are_verdicts_filtered_like_cells)
+{
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	const char *hosts[] = { "db2", "db1", "db1" };
+	const char *labels[] = { "a", "b", "a" };
+	for (int i = 0; i < 3; i++) {
+		char *line = verify_line(hosts[i], labels[i], 100 - i, 16, i == 1 ? 5 : 0);
+		CHECK(add_text(&db, line, true));
+		free(line);
+	}
+	/* no counts: skipped with a warning, not a run */
+	CHECK(!add_text(&db, "{\"mode\": \"durability\", \"durability\": {\"run\": \"x\"}}", true));
+	CHECK_EQ_U(db.nverdicts, 3);
+	CHECK_EQ_U(db.runs, 0);
+	CHECK_EQ_U(db.ncells, 0);
+	CHECK_EQ_U(db.skipped, 1);
+	CHECK_EQ_U(db.warnings, 1);
+
+	bool want[SEC_COUNT] = { false };
+	want[SEC_DUR_VERIFY] = true;
+	struct table tables[SEC_COUNT];
+	struct rep_opts o;
+	rep_opts_default(&o);
+	rep_build_tables(&db, &o, want, tables);
+	struct table *t = &tables[SEC_DUR_VERIFY];
+	CHECK(strcmp(t->name, "durabilityVerify") == 0);
+	CHECK_EQ_U(t->nrows, 3);
+	int host = table_col(t, "host"), lab = table_col(t, "labels"), lost = table_col(t, "lost");
+	int verdict = table_col(t, "verdict"), cut = table_col(t, "writersCut");
+	/* sorted by host, labels */
+	CHECK(strcmp(t->vals[0 * t->ncols + host].s, "db1") == 0);
+	CHECK(strcmp(t->vals[0 * t->ncols + lab].s, "try=a") == 0);
+	CHECK(strcmp(t->vals[1 * t->ncols + lab].s, "try=b") == 0);
+	CHECK(strcmp(t->vals[2 * t->ncols + host].s, "db2") == 0);
+	CHECK_NEAR(t->vals[1 * t->ncols + lost].v, 5, 0);
+	CHECK(strcmp(t->vals[1 * t->ncols + verdict].s, "LOST") == 0);
+	CHECK(strcmp(t->vals[0 * t->ncols + verdict].s, "ok") == 0);
+	CHECK_NEAR(t->vals[0 * t->ncols + cut].v, 1, 0);
+	for (int i = 0; i < SEC_COUNT; i++)
+		table_free(&tables[i]);
+
+	rep_db_filter(&db, "op", "write4k");
+	CHECK_EQ_U(db.nverdicts, 3);
+	rep_db_filter(&db, "try", "a");
+	CHECK_EQ_U(db.nverdicts, 2);
+	rep_db_filter(&db, "host", "db1");
+	CHECK_EQ_U(db.nverdicts, 1);
+	rep_db_free(&db);
+}
+
 int main(void)
 {
 	RUN(two_runs_of_a_cell_merge_exactly);
@@ -277,5 +343,6 @@ int main(void)
 	RUN(run_out_dump_and_pretty_objects_are_read_from_a_stream);
 	RUN(a_manifest_adds_its_hosts_once_per_run_and_learns_which_sent_lines);
 	RUN(table_renders_csv_quotes_and_json_nulls);
+	RUN(verify_lines_are_verdicts_filtered_like_cells);
 	return check_summary("report_read");
 }

@@ -1,0 +1,55 @@
+/*
+ * durability_net.h - the TCP side of `iobench durability`: addresses, a
+ * listening or connected socket, and whole lines in and out.
+ *
+ * Addresses are "HOST:PORT", "[V6ADDR]:PORT" or "HOST" (port DUR_DEFAULT_PORT).
+ * Every function returns 0 (or a descriptor) or -errno and writes a one-line
+ * reason without the "iobench: " prefix into err where it takes one. Sends
+ * never raise SIGPIPE. Thread-safe on distinct sockets.
+ */
+#ifndef IOBENCH_DURABILITY_NET_H
+#define IOBENCH_DURABILITY_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "durability.h"
+
+/*
+ * Split spec into host and port (host "" for ":PORT"). 0, or -EINVAL for a
+ * malformed spec or a port outside 0..65535 (0 only when allow_zero).
+ */
+int dur_net_split(const char *spec, char *host, size_t hostlen, unsigned *port, bool allow_zero);
+
+/*
+ * Listen on spec (an empty host or "*" means every address; port 0 picks a
+ * free one). Returns the socket (close-on-exec, non-blocking) and the address
+ * it is bound to as "ADDR:PORT" in bound, or -errno.
+ */
+int dur_net_listen(const char *spec, char *bound, size_t boundlen, char *err, size_t errlen);
+
+/* Connect to spec within timeout_ms. Returns a blocking, close-on-exec socket or -errno. */
+int dur_net_connect(const char *spec, int timeout_ms, char *err, size_t errlen);
+
+/*
+ * Send all len bytes (retrying short sends and EINTR). 0 or -errno (-EPIPE
+ * when the peer left, -ETIMEDOUT when a SO_SNDTIMEO on fd ran out).
+ */
+int dur_net_send(int fd, const void *buf, size_t len);
+
+/* Buffered reader of '\n'-terminated lines from a socket. Zero-initialise, set fd. */
+struct dur_reader {
+	int fd;
+	char buf[4 * DUR_LINE_MAX];
+	size_t start, len; /* unread bytes are buf[start .. start+len) */
+};
+
+/*
+ * Next line (without its newline, NUL-terminated) into line, waiting at most
+ * timeout_ms for it (-1: forever). Returns 1, 0 at end of stream (a partial
+ * last line is dropped), -ETIMEDOUT, -E2BIG for a line longer than
+ * DUR_LINE_MAX (or len), or another -errno.
+ */
+int dur_read_line(struct dur_reader *r, char *line, size_t len, int timeout_ms);
+
+#endif
