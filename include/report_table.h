@@ -71,6 +71,12 @@ int table_col(const struct table *t, const char *key);
 /* Title, blank-free aligned columns, a blank line after. Nothing for an empty table. */
 void table_print_text(const struct table *t, FILE *out);
 
+/* <section id=NAME> with the title as <h2>, a <table> of the text cells, the note. Nothing for an empty table. */
+void table_print_html(const struct table *t, FILE *out);
+
+/* s with &, <, >, " escaped for HTML (nothing for NULL). */
+void table_html_text(const char *s, FILE *out);
+
 /* Header line of keys, then RFC 4180 rows. */
 void table_print_csv(const struct table *t, FILE *out);
 

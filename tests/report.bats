@@ -378,7 +378,7 @@ make_sweep() {
   done
   # one latency chart per signature x threads: 5 read thread counts + 1 write (+ the sweep's 1 thread)
   [ "$(ls "$out"/latency-*.gp | wc -l)" -eq 6 ]
-  grep -q 'optimal 4' "$out/threads.dat"
+  grep -q '(best 4)' "$out/threads.dat"
   grep -q '^set arrow' "$out/sizes-1.gp"
   # the fleet chart has a line per host: six hosts, best to worst
   [ "$(grep -vc '^#' "$out/instances-1.dat")" -eq 6 ]

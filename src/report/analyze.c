@@ -337,6 +337,7 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 
 static const struct tcol threads_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
+	{ "op", NULL, TC_STR, 0 }, /* the op as typed (read4k): scripts select on it */
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -396,7 +397,9 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 			for (size_t k = 0; k < n; k++) {
 				const struct rep_group *x = &g[i + k];
 				const struct rep_cell *c = x->cells[0];
-				table_row(t, c->sig, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
+				char op[64];
+				rep_op_name(c->sig, op, sizeof(op));
+				table_row(t, c->sig, op, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
 					  mb_per_sec(x->ops, c->block), hist_percentile(&x->total, 0.5),
 					  hist_percentile(&x->total, 0.95), hist_percentile(&x->total, 0.99),
 					  best > 0 ? x->ops / best : NAN,
