@@ -105,8 +105,10 @@ static size_t count_hosts(const struct rep_db *db)
 static void method(FILE *out, const struct rep_db *db, const struct table tables[SEC_COUNT])
 {
 	fputs("<section id=\"method\">\n<h2>Method</h2>\n<p>", out);
-	fprintf(out, "Read %lu files: %lu runs of %lu operations from %zu hosts in %zu configs",
-		db->files, db->runs, db->operations, count_hosts(db), db->nconfigs);
+	size_t nhosts = count_hosts(db);
+	fprintf(out, "Read %lu file%s: %lu run%s of %lu operation%s from %zu host%s in %zu config%s", db->files,
+		db->files == 1 ? "" : "s", db->runs, db->runs == 1 ? "" : "s", db->operations,
+		db->operations == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", db->nconfigs, db->nconfigs == 1 ? "" : "s");
 	if (db->nbonnie)
 		fprintf(out, ", %zu bonnie++ lines", db->nbonnie);
 	if (db->nverdicts)
@@ -171,9 +173,9 @@ int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], cons
 	fputs("<nav><a href=\"#method\">method</a>", out);
 	for (int s = 0; s < SEC_COUNT; s++)
 		if (tables[s].nrows)
-			fprintf(out, "<a href=\"#%s\">%s</a>", tables[s].name, tables[s].name);
+			fprintf(out, "\n<a href=\"#%s\">%s</a>", tables[s].name, tables[s].name);
 	if (ncharts)
-		fputs("<a href=\"#charts\">charts</a>", out);
+		fputs("\n<a href=\"#charts\">charts</a>", out);
 	fputs("</nav>\n", out);
 	method(out, db, tables);
 	for (int s = 0; s < SEC_COUNT; s++)
