@@ -50,8 +50,8 @@ make_sweep() {
 @test "report --help lists every option and every section" {
   run "$IOBENCH" report --help
   [ "$status" -eq 0 ]
-  for word in --csv --json --section --merge-hosts --prices --floor --plot --quiet \
-    groups instances badApples threads time regimes series modes tiers durability cost bonnie; do
+  for word in --csv --json --section --merge-hosts --prices --floor --within --compare --expect --plot --quiet \
+    groups instances badApples threads compare time regimes series modes tiers durability cost bonnie bonnieRuns expect; do
     [[ "$output" == *"$word"* ]] || { echo "missing: $word"; return 1; }
   done
 }

@@ -121,6 +121,10 @@ make_pair() {
   run --separate-stderr "$IOBENCH" report --section compare "$dir"
   [ "$status" -eq 0 ]
   [[ "$output" == *"read4k"*"ops/s"*"B is 2.00x A ("* ]]
+  # a side that matches nothing is said, not left out
+  run --separate-stderr "$IOBENCH" report --json --section compare --compare 'large/ebs1 vs *ebs4' "$dir"
+  [ "$status" -eq 0 ]
+  jq -e '.compare == [.compare[0]] and (.compare[0].verdict | test("'"'"'large/ebs1'"'"' matches no run"))' <<<"$output"
 }
 
 @test "compare: one host a side is said, with the hosts a one-in-ten bad apple needs" {
@@ -217,6 +221,10 @@ make_pair() {
   [ "$status" -eq 0 ]
   jq -e '[.threads[] | select(.optimal) | {op, config, threads}] ==
     [{op: "read4k", config: "config=big", threads: 4}, {op: "write4k/16", config: "config=big", threads: 16}]' <<<"$output"
+  # as the README has a script read it
+  run bash -c "'$IOBENCH' report --json --section threads '$dir' |
+    jq -r '.threads[] | select(.optimal) | \"\\(.op) \\(.config) \\(.threads)\"'"
+  [ "$output" = $'read4k config=big 4\nwrite4k/16 config=big 16' ]
   run --separate-stderr "$IOBENCH" report --json --within 1 --section threads "$dir"
   jq -e '[.threads[] | select(.optimal) | .threads] == [16, 16]' <<<"$output"
   run --separate-stderr "$IOBENCH" report --within 100 --section threads "$dir"

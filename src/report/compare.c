@@ -339,8 +339,25 @@ void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 		char *a = rep_strdup(spec);
 		a[vs - spec] = '\0';
 		const char *b = vs + 4;
+		size_t before = t->nrows;
 		size_t m = compare_sides(t, ctx, match_selector, a, b, a, b, "chosen");
 		most = most > m ? most : m;
+		if (t->nrows == before) {
+			/* said, not left out: a side that matches nothing is a typo the reader must see */
+			bool has_a = false, has_b = false;
+			for (size_t k = 0; k < ctx->db->ncells; k++) {
+				has_a = has_a || side_has(a, ctx->db->cells[k]);
+				has_b = has_b || side_has(b, ctx->db->cells[k]);
+			}
+			char why[600];
+			if (!has_a || !has_b)
+				snprintf(why, sizeof(why), "nothing to compare: '%s' matches no run (a glob on config names, "
+					 "e.g. '*ebs4', or KEY=GLOB)", !has_a ? a : b);
+			else
+				snprintf(why, sizeof(why), "nothing to compare: no op ran on both sides");
+			table_row(t, "-", "-", "-", a, b, "chosen", "-", "-", NAN, NAN, NAN, NAN, "-", "-", NAN, NAN, NAN,
+				  why, NULL);
+		}
 		free(a);
 	}
 	if (o->ncompare == 0) {

@@ -136,7 +136,7 @@ static void describe(char *buf, size_t len, const struct rep_cell *c, bool with_
 	buf[0] = '\0';
 	append(buf, len, "%s", op);
 	if (with_threads)
-		append(buf, len, ", %.0f threads", c->threads);
+		append(buf, len, ", %.0f thread%s", c->threads, c->threads == 1 ? "" : "s");
 	if (c->cfg->name[0])
 		append(buf, len, ", %s", c->cfg->name);
 	if (with_size && c->size) {
@@ -335,7 +335,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 			break;
 		}
 		rep_op_name(c->sig, op, sizeof(op));
-		snprintf(head, sizeof(head), "Latency histogram: %s, %.0f threads%s%s%s", op, c->threads,
+		snprintf(head, sizeof(head), "Latency histogram: %s, %.0f thread%s%s%s%s", op, c->threads, c->threads == 1 ? "" : "s",
 			 by_host && c->cfg->name[0] ? ", " : "", by_host ? c->cfg->name : "",
 			 total > n ? " (busiest lines)" : "");
 		chart_title(title, sizeof(title), p, head, group_launch(&fleet[i]));
