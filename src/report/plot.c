@@ -773,7 +773,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		snprintf(head, sizeof(head), "File-size sweep, %zu tiers: %s", nt, what);
 		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
 		gp_head(gp, name, title, "size spanned (MiB, log scale)", "p50 latency (us, log scale)");
-		gp_key(gp, 2, 20);
+		gp_key(gp, 2, 40); /* below: the tier labels sit at the top */
 		fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\nset format y '%g'\n"
 		      "set y2label 'operations per second'\nset y2tics\nset ytics nomirror\n", gp);
 		for (size_t t = 0; t + 1 < nt; t++) {
