@@ -10,9 +10,9 @@ endif
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
-	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
+	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(BLKID_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
-ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(LIBS)
+ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(BLKID_LIBS) $(LIBS)
 
 SRC = $(wildcard src/*.c)
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))

@@ -7,13 +7,15 @@
  * every 1024 reads. bench/vs-fio compiles and runs it
  * beside iobench and fio so the hot-cache ratio has its ceiling next to it.
  *
- * usage: floor FILE SECONDS   (prints "IOPS")
+ * usage: floor FILE SECONDS   (prints "IOPS CPU_NS_PER_OP": user + system time
+ *                               of the process over the reads done)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -67,6 +69,11 @@ int main(int argc, char **argv)
 		if ((n & 1023) == 0 && now_ns() >= end)
 			break;
 	}
-	printf("%.0f\n", (double)n / ((double)(now_ns() - start) / 1e9));
+	double secs = (double)(now_ns() - start) / 1e9;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+		     (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+	printf("%.0f %.0f\n", (double)n / secs, cpu / (double)n);
 	return sum == 0;
 }

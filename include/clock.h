@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <time.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -71,5 +72,13 @@ static inline uint64_t clock_now_ns(void)
 
 /* Sleep until clock_now_ns() reaches ns (at once if it has); EINTR is resumed. */
 void clock_sleep_until(uint64_t ns);
+
+/*
+ * CPU time used so far by who (RUSAGE_SELF: the whole process, every
+ * thread live or joined; RUSAGE_THREAD: the calling thread), user and
+ * system apart, in ns; zeros if getrusage() fails. The sum is exact; the
+ * kernel splits it into user and system by sampling.
+ */
+void clock_cpu_ns(int who, uint64_t *user_ns, uint64_t *sys_ns);
 
 #endif

@@ -3,8 +3,11 @@
  *
  * Large aligned O_DIRECT writes (buffered where the filesystem refuses
  * O_DIRECT) from several threads, each filling its buffer with xoshiro256**
- * output; then fsync. On any failure or a stop signal the partial file is
- * removed: a file either has all its random bytes or does not exist.
+ * output; then fsync. The file is written under a name of its own beside
+ * the final one ("FILE.partial.XXXXXX") and renamed when complete and
+ * synced: a file by the final name always has all its random bytes, even
+ * after a SIGKILL or a crash (which leave the .partial file behind). On a
+ * failure or a stop signal the partial file is removed.
  */
 #ifndef IOBENCH_CREATE_H
 #define IOBENCH_CREATE_H
@@ -24,7 +27,8 @@ struct create_opts {
 
 /*
  * Create path with size random bytes. Returns 0; -EEXIST when it exists
- * and !force; -EINTR when a stop signal arrived (file removed); -ENOSPC or
+ * and !force; -EISDIR, or -EINVAL when it exists as something other than a
+ * regular file (a FIFO, a device: never opened); -EINTR when a stop signal arrived (file removed); -ENOSPC or
  * another -errno on failure (file removed), with a one-line reason in err.
  */
 int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen);

@@ -32,16 +32,36 @@ struct io_req {
 	int sync_pending;   /* worker's bookkeeping: an fdatasync follows this write */
 	size_t xfer_done;   /* engine's bookkeeping: bytes done by earlier partial completions */
 	void *pool;         /* worker's bookkeeping: the allocation buf points into */
+	size_t pool_len;    /* worker's bookkeeping: bytes at pool (buf + len never passes pool + pool_len) */
+};
+
+/*
+ * How the io_uring engine talks to the kernel (--batch, --register-files,
+ * --register-buffers, --sqpoll, --hipri); the other engines take none. All
+ * zero is the default: each request goes to the kernel as its slot frees,
+ * as fio does by default.
+ */
+struct engine_opts {
+	unsigned batch;         /* requests queued before one call submits them all; 0 or 1: each at once */
+	bool register_files;    /* the fd registered with the ring (IOSQE_FIXED_FILE) */
+	bool register_buffers;  /* the requests' buffers registered (READ_FIXED, WRITE_FIXED) */
+	bool sqpoll;            /* a kernel thread takes requests off the ring (IORING_SETUP_SQPOLL) */
+	bool hipri;             /* completions polled, not interrupt-driven (IORING_SETUP_IOPOLL; O_DIRECT only) */
 };
 
 struct engine;
 
 struct engine_ops {
 	const char *name;
-	/* Prepare for up to depth requests in flight on fd. 0 or -errno. */
+	/*
+	 * Prepare for up to depth requests in flight on fd, with e->opts;
+	 * e->reqs (depth of them) hold the buffers it may register. 0 or
+	 * -errno (-ENOMEM for buffers beyond the locked-memory limit too).
+	 */
 	int (*init)(struct engine *e);
 	/*
-	 * Queue one request (the engine may start it at once). 0 or -errno
+	 * Queue one request (the engine may start it at once, or hold it for
+	 * a batch: reap() then sends it before it waits). 0 or -errno
 	 * (-EAGAIN: queue full). A synchronous engine completes it here.
 	 */
 	int (*submit)(struct engine *e, struct io_req *req);
@@ -62,6 +82,8 @@ struct engine {
 	const struct engine_ops *ops;
 	int fd;
 	unsigned depth;
+	struct engine_opts opts;
+	const struct io_req *reqs; /* the depth requests submit() will be given, for init() */
 	void *priv;         /* the engine's own state */
 	unsigned long sync_fallbacks; /* fdatasyncs done synchronously because the engine could not */
 	unsigned max_inflight;        /* most requests the engine held at once */

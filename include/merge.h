@@ -22,7 +22,8 @@
  * (and no error) are dropped, down to one: the extra last bucket stays only
  * when operations finished after the nominal end. A mixed op's buckets hold
  * reads and writes; kind_total/kind_buckets/kind_bytes [0] reads, [1] writes.
- * The first error is the first thread's (in ws order) that had one.
+ * The first error is the first thread's (in ws order) that had one. CPU
+ * times and counters add up.
  * Returns 0, or -ENOMEM (o then holds what was allocated; free it with
  * run_result_free() as usual).
  */

@@ -14,7 +14,8 @@
  * Long form of the 2012 tool: OP,THREADS,SIZE,ALIGN with OP one of read,
  * write (buffered, never flushed), writeFlush, writeNN; iobench adds
  * seqRead, seqWrite, seqWriteFlush, seqWriteNN and rwPP. THREADS is a number
- * (fractional allowed) or "i" (take the count from --threads); several
+ * (fractional allowed, at least OPSPEC_MIN_THREADS: 2.5 threads are 3
+ * threads pausing 20% of the time) or "i" (take the count from --threads); several
  * joined with "." run at the same time.
  *
  * Pure: no I/O, no allocation, thread-safe.
@@ -35,6 +36,8 @@ enum op_kind {
 
 #define OPSPEC_NAME_MAX 96
 #define OPSPEC_MAX_THREADS 4096
+/* Fewer would be a thread idle over 99% of the time: --rate is the way to a slow load. */
+#define OPSPEC_MIN_THREADS 0.01
 #define OPSPEC_MAX_OPSIZE (1ULL << 30)
 
 struct op_spec {

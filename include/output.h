@@ -36,6 +36,7 @@ struct output_run {
 	const struct run_op *ops;  /* as many as the result has, in its order */
 	size_t nops;
 	const char *engine;        /* the engine's name: "sync", "libaio", "io_uring" */
+	struct engine_opts engine_opts; /* io_uring's options: "engineOptions" on io_uring lines */
 	unsigned iodepth;
 	uint64_t runtime_ns;       /* "runtime": the run's duration, or a watch period */
 	uint64_t bucket_ns;        /* "bucketDuration" */
@@ -56,7 +57,9 @@ extern const char *const output_pct_key[OUTPUT_NPCT];
 
 /*
  * The run (or watch period) as one line of JSON (no trailing newline),
- * malloc'd; NULL on ENOMEM. res->ops[i] is the result of run->ops[i].
+ * malloc'd; NULL on ENOMEM, never a line with a block left out (any bytes in
+ * paths and labels are made valid UTF-8, U+FFFD for a stray byte).
+ * res->ops[i] is the result of run->ops[i].
  */
 char *output_json_line(const struct output_run *run, const struct run_result *res);
 
@@ -64,9 +67,32 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res);
 
 /*
+ * A JSON string of any bytes: each byte that starts no valid UTF-8 sequence
+ * becomes U+FFFD, so a stray byte in a path or label never costs a line its
+ * metadata. NULL only on ENOMEM.
+ */
+json_t *output_json_text(const char *s);
+
+/*
+ * Before a run: may path (--json, --raw) receive results? 0 when it does not
+ * exist yet, is "-", or is a regular file or character device (/dev/null)
+ * other than the target; -EISDIR; -EINVAL for a FIFO, socket or block
+ * device; -EEXIST when it is the target itself (same inode).
+ */
+int output_check_path(const char *path, const struct target_info *t);
+
+/*
+ * Open path for appending (created 0644), never blocking: a FIFO, socket or
+ * block device is refused with -EINVAL. Returns the descriptor or -errno.
+ */
+int output_open_append(const char *path);
+
+/*
  * Append line plus a newline to path with one write() and an fsync, so
  * concurrent appenders never interleave and a crash loses at most the line
- * being written; "-" means stdout. 0 or -errno.
+ * being written; "-" means stdout. Whole or not at all: when the write
+ * fails (ENOSPC, EDQUOT, EFBIG) the file is cut back to its size before.
+ * 0 or -errno (-EINVAL: not a regular file or character device).
  */
 int output_append_line(const char *path, const char *line);
 

@@ -70,8 +70,15 @@ struct raw_writer *raw_writer_start(FILE *f, struct raw_buf **bufs, size_t nbufs
 /*
  * After the workers have stopped: write what is left in every buffer, stop
  * the thread. Returns the number of records dropped in all, or -errno when
- * writing failed.
+ * writing failed; the log then ends with its last whole line (raw_cut_to_line).
  */
 int64_t raw_writer_finish(struct raw_writer *w);
+
+/*
+ * After a write to f failed (a full disk): drop what stdio still holds and,
+ * when f is a regular file, cut it back to the end of its last whole line,
+ * so the next run's header never continues a broken record. 0 or -errno.
+ */
+int raw_cut_to_line(FILE *f);
 
 #endif

@@ -62,6 +62,7 @@ struct rep_cell {
 	double rate;        /* ops/s the runs were held to (--rate: the op's rate.target); 0 none */
 	double launch;      /* earliest launchTime of its runs (Unix seconds; uptime for the 2012 tool); 0 unknown */
 	struct hist total;  /* exact merge of every run's total */
+	double cpu_ns, cpu_ops; /* CPU time (ns) and operations of the runs that recorded their CPU time */
 	double seconds;     /* summed run time */
 	unsigned runs;
 	struct rep_point *pts; /* per time bucket, sorted by t after rep_db_finish() */
@@ -126,6 +127,8 @@ struct rep_db {
 	unsigned long files, lines, runs, operations, skipped;
 	unsigned long warnings; /* messages written to diag (or suppressed by -q) */
 	FILE *diag; /* where "iobench: FILE:LINE: ..." warnings go (stderr) */
+	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
+	struct rep_pipe *pipe; /* while a read is under way (report/pipe.h) */
 };
 
 void rep_db_init(struct rep_db *db, FILE *diag);
@@ -141,6 +144,10 @@ void rep_db_free(struct rep_db *db);
  * Returns 0, or -errno when PATH itself cannot be opened (also reported).
  */
 int rep_read_path(struct rep_db *db, const char *path);
+
+/* The longest line read; a longer one is reported as FILE:LINE and skipped. */
+#define REP_MAX_LINE (512u << 20)
+#define REP_MAX_LINE_TEXT "512 MiB"
 
 /* Read one stream already open (name is used in messages and as host fallback). */
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
@@ -190,12 +197,14 @@ struct rep_split {
 	uint64_t size_label; /* bytes of a fileSize or span label; 0 if none */
 };
 
+struct jv; /* report_json.h */
+
 /* Split a result line's JSON object (or a bonnie++ line's) as above. */
-void rep_split_line(const void *json_root, struct rep_split *out);
+void rep_split_line(const struct jv *root, struct rep_split *out);
 void rep_split_free(struct rep_split *s);
 
-/* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none). */
-char *rep_config_facts(const void *provision_json);
+/* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none or not an object). */
+char *rep_config_facts(const struct jv *provision);
 
 /*
  * The name of a configuration: from the facts when there are any,

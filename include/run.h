@@ -29,6 +29,9 @@ struct run_op {
 	int open_flags;      /* full flags passed to open() */
 };
 
+/* Most time buckets one run keeps (--duration / --bucket): a bound, so counts never wrap. */
+#define RUN_MAX_BUCKETS 1000000
+
 struct run_config {
 	const struct target_info *target;
 	const struct run_op *ops;
@@ -39,6 +42,7 @@ struct run_config {
 	uint64_t span;        /* offsets fall in [0, span); span <= target size */
 	uint64_t seed;
 	const struct engine_ops *engine;
+	struct engine_opts engine_opts; /* io_uring's options; all zero for the others */
 	unsigned iodepth;
 	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
 	bool progress;        /* a progress line on stderr */
@@ -62,6 +66,8 @@ struct op_result {
 	uint64_t kind_bytes[2];
 	int first_errno;      /* 0 if no operation failed */
 	uint64_t first_err_offset;
+	uint64_t cpu_user_ns, cpu_sys_ns; /* CPU time of the op's own threads (RUSAGE_THREAD, summed) */
+	uint64_t cpu_ns;      /* watch probes: their CPU time, user and system not known apart; 0 in runs */
 };
 
 struct run_result {
@@ -74,6 +80,12 @@ struct run_result {
 	int signal;            /* which one, if interrupted */
 	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
 	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */
+	/*
+	 * CPU time of the whole process from the start to the last thread's
+	 * end (RUSAGE_SELF): the workers and every helper thread, such as the
+	 * kernel's SQPOLL and io-wq threads for io_uring and the --raw writer.
+	 */
+	uint64_t cpu_user_ns, cpu_sys_ns;
 };
 
 /*
@@ -82,6 +94,18 @@ struct run_result {
  * 1 always); flushed writes add O_SYNC, or O_DSYNC when dsync.
  */
 int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *direct);
+
+/*
+ * Before the clock starts, what would make every operation of op fail:
+ * with O_DIRECT, a size or alignment that is not a multiple of the target's
+ * DIO alignment (512 when unknown); then real I/O on fd through buf (op size,
+ * suitably aligned) at offset 0 and at the second aligned offset: a read
+ * for reads, a write for writes, and for mixed ops a read and a write of
+ * the same bytes back (so a read-only device is caught before the run).
+ * Returns 0, or -errno with a one-line reason in err.
+ */
+int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t span, int fd, void *buf,
+		  char *err, size_t errlen);
 
 /*
  * Run. Returns 0 with *res filled (free it with run_result_free), or -errno

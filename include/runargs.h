@@ -26,6 +26,8 @@
 #define RUNARGS_MAX_OPS 64
 #define RUNARGS_MAX_LABELS 64
 #define RUNARGS_MAX_COUNTS 256
+/* --rate: one op in 1000 s at the least; slower is no load at all. */
+#define RUNARGS_MIN_RATE 0.001
 #define RUNARGS_MAX_NOTES 64
 
 /* Whether to ask the EC2 instance metadata service for provisioning facts. */
@@ -55,6 +57,8 @@ struct run_args {
 	bool dsync;
 	const char *engine;
 	uint64_t iodepth;
+	uint64_t batch;              /* --batch; 0 = not given (each request at once) */
+	bool register_files, register_buffers, sqpoll, hipri; /* io_uring's options */
 	double rate;
 	enum clock_choice clock;
 	uint64_t seed;
@@ -89,6 +93,9 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 		  struct target_info *t, sigset_t *sigs);
 
 void runargs_free(struct run_args *a);
+
+/* The io_uring options as the engine takes them (all zero when none was given). */
+struct engine_opts runargs_engine_opts(const struct run_args *a);
 
 /* The operations as one run executes them, for a --threads count (ops[] holds a->nops). */
 void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *ops);

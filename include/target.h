@@ -19,11 +19,13 @@ struct target_info {
 	char path[PATH_MAX];   /* as given */
 	bool is_block;         /* block device (else regular file) */
 	uint64_t size;         /* bytes (device size for block devices) */
+	uint64_t allocated;    /* regular files: bytes of disk allocated (st_blocks); = size for devices */
 	char fstype[32];       /* filesystem holding a file ("" if unknown / block) */
 	char device[64];       /* kernel name of the block device: "vda", "md0" ("" if none) */
 	int rotational;        /* 1, 0, or -1 when unknown */
 	char scheduler[32];    /* I/O scheduler in use ("" if none/unknown) */
 	char raid_level[16];   /* md level ("raid0") when on md, else "" */
+	int io_poll;           /* the device's queue/io_poll: 1 it has poll queues, 0 not, -1 unknown */
 	unsigned dio_offset_align; /* O_DIRECT offset/size alignment; 0 = unknown */
 	unsigned dio_mem_align;    /* O_DIRECT buffer alignment; 0 = unknown */
 	uint64_t st_dev, st_ino, st_rdev; /* identity at probe time */
@@ -32,23 +34,36 @@ struct target_info {
 
 /*
  * Probe path. Returns 0, -ENOENT (missing), -EISDIR (a directory),
- * -EINVAL (neither a regular file nor a block device), or another -errno.
+ * -EINVAL (neither a regular file nor a block device), -ENOTSUP (a file of a
+ * kernel interface: see target_kernel_fs), or another -errno.
  */
 int target_probe(const char *path, struct target_info *out);
 
 /*
+ * The name of the kernel interface filesystem path is on ("procfs", "sysfs",
+ * "efivarfs", "cgroup2", ...), whose files are settings, not data; NULL for
+ * any other filesystem or when it cannot be told.
+ */
+const char *target_kernel_fs(const char *path);
+
+/*
  * For a block device: 0 when a write benchmark may run, else -EBUSY with the
- * reason ("mounted on /mnt", "part of md0", "holds an ext4 filesystem") in
- * why. Regular files always return 0.
+ * reason ("is mounted on /mnt", "has its partition loop0p1 mounted on /mnt",
+ * "is in use by md0", "holds a filesystem (blkid: TYPE=ext4)") in why. The
+ * partitions are the kernel's (sysfs), whatever the table on disk says now.
+ * Regular files always return 0.
  */
 int target_write_refusal(const struct target_info *t, char *why, size_t whylen);
 
 /*
- * Name of a known filesystem/RAID/partition signature found in the first
- * bytes (and, for md 0.90/1.0, the end) of an open block device or image,
- * or NULL when none is recognised. size is the device size.
+ * Does the open block device (or image) of size bytes carry data? Asks
+ * libblkid (every superblock and partition table blkid(8) knows), then a
+ * table of magic bytes for remains blkid no longer names. Returns 1 with a
+ * description in name ("a filesystem (blkid: TYPE=ext4)", "a partition
+ * table (blkid: PTTYPE=dos)", "an md RAID superblock (1.2)"), 0 when blank,
+ * or -errno when it cannot be probed.
  */
-const char *target_signature(int fd, uint64_t size);
+int target_signature(int fd, uint64_t size, char *name, size_t len);
 
 /*
  * True while path still names the probed file or device: not unlinked or

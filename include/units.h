@@ -25,9 +25,20 @@ int units_parse_size(const char *text, uint64_t *out);
 int units_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
+ * Parse the plain decimal number at the start of text: digits, an optional
+ * fraction, an optional exponent ("2", "2.5", ".5", "1e-3"). No sign, no
+ * spaces, no hex ("0x10"), no "inf" or "nan": what a person writes for a
+ * count or a duration. Stores the value and, in *end, where the number
+ * stopped. Returns 0, -EINVAL (no number there) or -ERANGE (too large, or
+ * so small it rounds to zero).
+ */
+int units_parse_decimal(const char *text, double *out, const char **end);
+
+/*
  * Parse a duration in seconds: "60", "2.5", "90s", "5m", "1h".
- * Returns 0 with *out_ns set, -EINVAL or -ERANGE (zero, negative, or over
- * 100 days).
+ * The number is a plain decimal (units_parse_decimal()).
+ * Returns 0 with *out_ns set, -EINVAL or -ERANGE (zero, negative, under a
+ * millisecond, or over 100 days).
  */
 int units_parse_duration(const char *text, uint64_t *out_ns);
 

@@ -34,6 +34,27 @@
 /* Most requests one thread keeps in flight (--iodepth). */
 #define WORKER_MAX_DEPTH 1024
 
+/*
+ * Where the workers wait to start together. Unlike a barrier it does not
+ * need to know how many threads will come: the run layer opens it once
+ * every thread it could start is waiting, or at once (with the stop flag
+ * set) when starting one failed, so the started ones can leave.
+ */
+struct worker_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t opened_cond;
+	bool opened;
+};
+
+/* Returns 0 or -errno (from the mutex/condvar init). */
+int worker_gate_init(struct worker_gate *g);
+/* Let every waiting (and later) worker through. Thread-safe. */
+void worker_gate_open(struct worker_gate *g);
+/* Block until the gate is open. Thread-safe. */
+void worker_gate_wait(struct worker_gate *g);
+/* After every worker has passed or been joined. */
+void worker_gate_destroy(struct worker_gate *g);
+
 struct worker {
 	/* Set by the run layer before start; read-only in the loop. */
 	const struct op_spec *op;
@@ -47,8 +68,8 @@ struct worker {
 	uint64_t bucket_ns;
 	unsigned nbuckets;        /* entries in buckets[]; the last takes late completions */
 	const atomic_bool *stop;
-	pthread_barrier_t *start; /* all workers and the run layer meet here */
-	const uint64_t *t0_ns;    /* set by the run layer before the barrier */
+	struct worker_gate *start; /* the workers wait here until the run layer opens it */
+	const uint64_t *t0_ns;    /* set by the run layer before it opens the gate */
 	const uint64_t *end_ns;
 	uint64_t seq_slot;        /* sequential ops: next slot */
 	struct raw_buf *raw;      /* --raw: this thread's log buffer, or NULL */
@@ -67,6 +88,7 @@ struct worker {
 	uint64_t first_err_offset;
 	_Atomic uint64_t progress; /* completed operations, for the progress line */
 	uint64_t finished_ns;     /* the loop's last clock reading: when its last op completed */
+	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's CPU time from the start to its end (RUSAGE_THREAD) */
 } __attribute__((aligned(64)));
 
 /* Thread entry point: arg is a struct worker *. Returns NULL. */

@@ -132,3 +132,12 @@ void clock_sleep_until(uint64_t ns)
 			return;
 	}
 }
+
+void clock_cpu_ns(int who, uint64_t *user_ns, uint64_t *sys_ns)
+{
+	struct rusage ru;
+	if (getrusage(who, &ru) != 0)
+		memset(&ru, 0, sizeof(ru));
+	*user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_utime.tv_usec * 1000ULL;
+	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000ULL;
+}

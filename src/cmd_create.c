@@ -44,8 +44,10 @@ static const struct cmdline_cmd create_cmd = {
 		 "\n"
 		 "Options:\n",
 	.outro = "\n"
-		 "Refuses to overwrite FILE without --force; removes the partial file on any\n"
-		 "error or interrupt (exit 1, or 130 for SIGINT, SIGTERM, SIGHUP).\n"
+		 "Writes FILE.partial.XXXXXX and renames it to FILE when complete and synced.\n"
+		 "Refuses to overwrite FILE without --force, and anything but a regular file;\n"
+		 "removes the partial file on any error or interrupt (exit 1, or 130 for\n"
+		 "SIGINT, SIGTERM, SIGHUP).\n"
 		 "Example: iobench create data.bin 10G\n",
 };
 

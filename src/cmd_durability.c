@@ -101,6 +101,10 @@ static int parse_label(void *settings, const char *arg)
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
+	/* As run's: a newline or escape in a label would break every line-based reader. */
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
 	if (a->nlabels == MAX_LABELS)
 		return cmdline_usage_error("too many --label options (at most %d)", MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
@@ -292,6 +296,9 @@ static int probe_error(const char *path, int rc)
 		return cmdline_usage_error("%s: is a directory; give a file or block device (e.g. %s/durability.dat)", path, path);
 	if (rc == -EINVAL)
 		return cmdline_usage_error("%s: not a regular file or block device", path);
+	if (rc == -ENOTSUP)
+		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+					   "give a file on a disk's filesystem, or a block device", path, target_kernel_fs(path));
 	if (rc == -EACCES)
 		return cmdline_runtime_error("%s: permission denied; run as a user who can use it (sudo for devices)", path);
 	return cmdline_runtime_error("%s: %s", path, strerror(-rc));
@@ -435,15 +442,16 @@ static json_t *durability_json(const struct dur_args *c, const struct dur_verify
 {
 	char hex[17];
 	dur_run_hex(r->info.run, hex);
-	json_t *d = json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:s, s:s, s:I, s:i, s:i, s:I}",
+	/* The writer's host and target come from the server's log: any bytes. */
+	json_t *d = json_pack("{s:s, s:o, s:o, s:i, s:I, s:I, s:o, s:o, s:I, s:i, s:i, s:I}",
 			      "run", hex,
-			      "server", c->server,
-			      "op", r->info.op,
+			      "server", output_json_text(c->server),
+			      "op", output_json_text(r->info.op),
 			      "writers", (int)r->info.writers,
 			      "blockSize", (json_int_t)r->info.block_size,
 			      "blocks", (json_int_t)r->info.blocks,
-			      "writeHost", r->info.host,
-			      "writeTarget", r->info.target,
+			      "writeHost", output_json_text(r->info.host),
+			      "writeTarget", output_json_text(r->info.target),
 			      "writeStart", (json_int_t)r->info.start,
 			      "writersSeen", (int)r->writers_seen,
 			      "writersEnded", (int)r->writers_bye,
@@ -475,8 +483,8 @@ static json_t *str_or_null(const char *s)
 
 static json_t *target_json(const struct target_info *t)
 {
-	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
-			 "path", t->path,
+	return json_pack("{s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "path", output_json_text(t->path),
 			 "type", t->is_block ? "block" : "file",
 			 "size", (json_int_t)t->size,
 			 "filesystem", str_or_null(t->fstype),
@@ -496,20 +504,26 @@ static char *verify_json(const struct dur_args *c, const struct target_info *t, 
 		memset(&u, 0, sizeof(u));
 	host_name(hostname, sizeof(hostname));
 	json_t *labels = json_object();
-	for (size_t i = 0; i < c->nlabels; i++) {
+	for (size_t i = 0; labels && i < c->nlabels; i++) {
 		const char *eq = strchr(c->labels[i], '=');
 		char key[256];
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - c->labels[i]), c->labels[i]);
-		json_object_set_new(labels, key, json_string(eq + 1));
+		json_t *k = output_json_text(key);
+		/* Never a line without a label it was given: a label that cannot be stored fails the line. */
+		if (!k || json_object_set_new(labels, json_string_value(k), output_json_text(eq + 1)) != 0) {
+			json_decref(labels);
+			labels = NULL;
+		}
+		json_decref(k);
 	}
-	json_t *root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:o, s:o}",
+	json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:f, s:o, s:o, s:o}",
 				 "tool", "iobench",
 				 "version", iobench_version,
 				 "mode", "durability",
-				 "commandLine", c->command_line ? c->command_line : "",
-				 "host", c->host_name,
-				 "hostname", hostname,
-				 "kernel", u.release,
+				 "commandLine", output_json_text(c->command_line ? c->command_line : ""),
+				 "host", output_json_text(c->host_name),
+				 "hostname", output_json_text(hostname),
+				 "kernel", output_json_text(u.release),
 				 "launchTime", (json_int_t)launch,
 				 "elapsed", r->elapsed_s,
 				 "target", target_json(t),
@@ -574,6 +588,15 @@ static int do_verify(struct dur_args *c)
 	int rc = target_probe(c->target, &t);
 	if (rc < 0)
 		return probe_error(c->target, rc);
+	/* As run's --json: never the target itself (verify must not change a byte of it), a FIFO or a folder. */
+	rc = c->json_path ? output_check_path(c->json_path, &t) : 0;
+	if (rc == -EEXIST)
+		return cmdline_usage_error("--json %s is the target itself; write results to another file", c->json_path);
+	if (rc == -EISDIR)
+		return cmdline_usage_error("--json %s: is a directory; give a file name", c->json_path);
+	if (rc == -EINVAL)
+		return cmdline_usage_error("--json %s: not a regular file (a FIFO, socket or block device); give a file, or '-' for stdout",
+					   c->json_path);
 	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
 					.host = c->host_name };
 	struct dur_verify_result res;

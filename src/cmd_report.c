@@ -9,6 +9,7 @@
 
 #include "cmdline.h"
 #include "commands.h"
+#include "units.h"
 #include "report_db.h"
 #include "report_analyze.h"
 #include "report_expect.h"
@@ -25,6 +26,7 @@ struct report_args {
 	int nonly;
 	const char *compare[MAX_COMPARE]; /* --compare "A vs B" */
 	const char *expect_path;
+	uint64_t jobs;                 /* --jobs; 0: one reading thread per CPU */
 	struct rep_opts o;
 };
 
@@ -37,6 +39,7 @@ static int parse_compare(void *settings, const char *arg);
 /* How a row's value is read, and where it goes in struct report_args. */
 #define FLAG(f) CMDLINE_FLAG, offsetof(struct report_args, f), 0, 0, NULL
 #define STRING(f) CMDLINE_STRING, offsetof(struct report_args, f), 0, 0, NULL
+#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct report_args, f), lo, hi, NULL
 #define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
 
 /* name, short, value, commands, help, how */
@@ -67,6 +70,8 @@ static const struct cmdline_opt report_opts[] = {
 	  "on a FAIL; prints only that section unless --section names more", STRING(expect_path) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
 	  "DIR/index.html: every table and chart on one page", STRING(plot_dir) },
+	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
+	  "at most 8); the report is the same with any number", U64(jobs, 1, 64) },
 	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
 	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
 };
@@ -135,10 +140,10 @@ static int parse_ns(const char *text, double *out)
 		const char *unit;
 		double scale;
 	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || errno || !(v >= 0) || isinf(v))
+	const char *end;
+	double v;
+	/* A plain decimal: no hex ("0x10"), no inf or nan. */
+	if (units_parse_decimal(text, &v, &end) != 0)
 		return -EINVAL;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (strcmp(end, units[i].unit) == 0) {
@@ -148,10 +153,12 @@ static int parse_ns(const char *text, double *out)
 	return -EINVAL;
 }
 
-/* --section LIST: names separated by commas (empty names are skipped). */
+/* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
 static int parse_section(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
+	if (arg[strspn(arg, ",")] == '\0')
+		return cmdline_usage_error("--section '%s' names no section; e.g. --section groups,instances", arg);
 	for (const char *tok = arg; *tok; tok += *tok == ',') {
 		size_t len = strcspn(tok, ",");
 		int sec = rep_section_find(tok, len);
@@ -265,6 +272,7 @@ static int load_prices(const char *path, json_t **out)
 static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char **paths)
 {
 	rep_db_init(db, a->quiet ? NULL : stderr);
+	db->jobs = (unsigned)a->jobs;
 	for (int i = 0; i < npaths; i++)
 		rep_read_path(db, paths[i]);
 	/* whether a planned host sent results, before --only leaves some out */

@@ -69,10 +69,12 @@ static void raw_header(FILE *raw, const struct run_args *a, const struct target_
 static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res,
 		      unsigned count)
 {
-	if (cfg->raw && res->raw_dropped < 0)
+	int rc = EXIT_OK;
+	if (cfg->raw && res->raw_dropped < 0) {
 		fprintf(stderr, "iobench: %s: writing the --raw log failed: %s\n", a->raw_path,
 			strerror((int)-res->raw_dropped));
-	else if (cfg->raw && res->raw_dropped > 0)
+		rc = EXIT_RUNTIME;
+	} else if (cfg->raw && res->raw_dropped > 0)
 		fprintf(stderr, "iobench: warning: %lld operations missing from the --raw log (its writer fell behind)\n",
 			(long long)res->raw_dropped);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
@@ -81,10 +83,13 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 	struct output_run out = output_run_of(cfg, &meta);
 	if (a->json_path) {
 		char *line = output_json_line(&out, res);
-		int rc = line ? output_append_line(a->json_path, line) : -ENOMEM;
+		int wrc = line ? output_append_line(a->json_path, line) : -ENOMEM;
 		free(line);
-		if (rc < 0)
-			return cmdline_runtime_error("%s: cannot write results: %s", a->json_path, strerror(-rc));
+		if (wrc == -EINVAL)
+			return cmdline_runtime_error("%s: cannot write results: not a regular file; give a file, or '-' for stdout",
+						     a->json_path);
+		if (wrc < 0)
+			return cmdline_runtime_error("%s: cannot write results: %s", a->json_path, strerror(-wrc));
 	}
 	if (!a->quiet)
 		output_summary(a->json_path && strcmp(a->json_path, "-") == 0 ? stderr : stdout, &out, res);
@@ -96,7 +101,16 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 			a->json_path ? "written" : "shown");
 		return EXIT_INTERRUPTED;
 	}
-	return EXIT_OK;
+	/* An op none of whose operations succeeded measured nothing: not a success. */
+	for (size_t i = 0; i < res->nops; i++) {
+		const struct op_result *o = &res->ops[i];
+		if (o->total.count == 0 && o->total.errors > 0)
+			return cmdline_runtime_error("%s: all %llu operations failed (first: %s at offset %llu); results %s",
+						     cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
+						     strerror(o->first_errno), (unsigned long long)o->first_err_offset,
+						     a->json_path ? "written" : "shown");
+	}
+	return rc;
 }
 
 /* The runs of a sweep, in order; stops at the first failure or signal. */
@@ -112,7 +126,7 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 		struct run_config cfg = {
 			.target = t, .ops = ops, .nops = a->nops,
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
-			.span = a->span, .seed = a->seed, .engine = engine_find(a->engine),
+			.span = a->span, .seed = a->seed, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
 			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .progress = !a->quiet && isatty(STDERR_FILENO),
 			.stop_signals = sigs, .raw = raw,
 		};
@@ -152,9 +166,15 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 		shuffle_counts(a, nruns);
 	FILE *raw = NULL;
 	if (a->raw_path) {
-		raw = fopen(a->raw_path, "a");
-		if (!raw)
-			return cmdline_runtime_error("%s: cannot open the --raw log: %s", a->raw_path, strerror(errno));
+		int fd = output_open_append(a->raw_path);
+		raw = fd >= 0 ? fdopen(fd, "a") : NULL;
+		if (!raw) {
+			int e = fd >= 0 ? errno : -fd;
+			if (fd >= 0)
+				close(fd);
+			return cmdline_runtime_error("%s: cannot open the --raw log: %s", a->raw_path,
+						     e == EINVAL ? "not a regular file" : strerror(e));
+		}
 		setvbuf(raw, NULL, _IOFBF, 1 << 20);
 	}
 	int rc = run_sweep(a, t, sigs, raw, nruns);

@@ -6,6 +6,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -106,38 +107,100 @@ static void show_bar(uint64_t done, uint64_t total, double elapsed)
 	fflush(stderr);
 }
 
-/* Create path (or truncate it with force) and reserve size bytes: a full disk fails now, not after minutes. */
-static int open_reserved(const char *path, uint64_t size, bool force, const char *human, char *err, size_t errlen)
+/*
+ * Is path free to be (re)made? With force an existing regular file may be
+ * replaced; anything else (a FIFO, a device, a directory) never is: create
+ * makes data files. Opens nothing, so a FIFO cannot block it.
+ */
+static int check_final(const char *path, bool force, char *err, size_t errlen)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0644);
-	if (fd < 0) {
-		int e = errno;
-		struct stat st;
-		if ((e == EEXIST || e == EISDIR) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			e = EISDIR;
-		if (e == EEXIST)
-			snprintf(err, errlen, "%s: already exists; use --force to overwrite it", path);
-		else if (e == EISDIR)
-			snprintf(err, errlen, "%s: is a directory; give a file name", path);
-		else
-			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(e));
-		return -e;
-	}
 	struct stat st;
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a regular file; create makes data files (devices need no create)", path);
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory; give a file name", path);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; create makes data files (a device needs no create)", path);
 		return -EINVAL;
 	}
+	if (!force) {
+		snprintf(err, errlen, "%s: already exists; use --force to overwrite it", path);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/*
+ * A new file beside path, "PATH.partial.XXXXXX", with size bytes reserved:
+ * a full disk fails now, not after minutes. The name goes to tmp.
+ */
+static int open_partial(const char *path, uint64_t size, const char *human, char *tmp, size_t tmplen,
+			char *err, size_t errlen)
+{
+	if ((size_t)snprintf(tmp, tmplen, "%s.partial.XXXXXX", path) >= tmplen) {
+		snprintf(err, errlen, "%s: name too long", path);
+		return -ENAMETOOLONG;
+	}
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(e));
+		return -e;
+	}
+	/* mkostemp makes it 0600; a data file is 0644 less the umask, as open() would make it. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0644 & ~mask);
 	int rc = posix_fallocate(fd, 0, (off_t)size);
 	if (rc == ENOSPC || rc == EFBIG) {
 		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
 			 path, human, strerror(rc));
 		close(fd);
-		unlink(path);
+		unlink(tmp);
 		return -rc;
 	}
 	return fd;
+}
+
+/* The complete, synced file takes its name; without force, never over one that appeared meanwhile. */
+static int publish(const char *tmp, const char *path, bool force)
+{
+	if (force)
+		return rename(tmp, path) == 0 ? 0 : -errno;
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* A filesystem without RENAME_NOREPLACE: a hard link fails on an existing name too. */
+	if (link(tmp, path) != 0)
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
+/* fsync the directory, so that the new name survives a crash as the data does. */
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
 }
 
 /*
@@ -203,33 +266,42 @@ static int fill(struct filler *f, const struct create_opts *o, unsigned nthreads
 
 int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
 {
-	char human[32];
+	char human[32], tmp[PATH_MAX];
 	units_format_size(human, sizeof(human), size);
-	int fd = open_reserved(path, size, o->force, human, err, errlen);
+	int rc = check_final(path, o->force, err, errlen);
+	if (rc < 0)
+		return rc;
+	int fd = open_partial(path, size, human, tmp, sizeof(tmp), err, errlen);
 	if (fd < 0)
 		return fd;
 	struct filler f = { .fd_buffered = fd, .size = size, .seed = o->seed };
 	f.nchunks = (size + CHUNK - 1) / CHUNK;
-	f.fd_direct = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	f.fd_direct = open(tmp, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	unsigned nthreads = o->threads ? o->threads : DEFAULT_THREADS;
 	if (nthreads > f.nchunks)
 		nthreads = f.nchunks ? (unsigned)f.nchunks : 1;
-	int rc = fill(&f, o, nthreads);
+	rc = fill(&f, o, nthreads);
 	if (rc == 0 && fsync(fd) != 0)
 		rc = -errno;
 	if (f.fd_direct >= 0)
 		close(f.fd_direct);
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
-	if (rc != 0) {
-		unlink(path);
-		if (rc == -EINTR)
-			snprintf(err, errlen, "%s: interrupted; partial file removed", path);
-		else if (rc == -ENOSPC || rc == -EDQUOT)
-			snprintf(err, errlen, "%s: no space left after writing part of %s; partial file removed",
-				 path, human);
-		else
-			snprintf(err, errlen, "%s: write failed: %s; partial file removed", path, strerror(-rc));
+	if (rc == 0) {
+		rc = publish(tmp, path, o->force);
+		if (rc == 0) {
+			sync_dir(path);
+			return 0;
+		}
 	}
+	unlink(tmp);
+	if (rc == -EINTR)
+		snprintf(err, errlen, "%s: interrupted; partial file removed", path);
+	else if (rc == -ENOSPC || rc == -EDQUOT)
+		snprintf(err, errlen, "%s: no space left after writing part of %s; partial file removed", path, human);
+	else if (rc == -EEXIST)
+		snprintf(err, errlen, "%s: appeared while it was being created; the new data was removed", path);
+	else
+		snprintf(err, errlen, "%s: write failed: %s; partial file removed", path, strerror(-rc));
 	return rc;
 }

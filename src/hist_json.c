@@ -30,17 +30,21 @@ json_t *hist_to_json(const struct hist *h)
 			 "pinMaximum", (json_int_t)HIST_PIN_MAX);
 }
 
-static int number_field(const json_t *obj, const char *key, double *out, char *err, size_t errlen)
+const char *const hist_json_keys[HIST_JSON_NFIELDS] = {
+	"count", "errorCount", "minValue", "maxValue", "totalValue", "bucketRatio", "firstBucketStart",
+	"pinMinimum", "pinMaximum",
+};
+
+static int number_field(const struct hist_json_fields *f, int k, char *err, size_t errlen)
 {
-	const json_t *v = json_object_get(obj, key);
-	if (!v || !json_is_number(v)) {
-		snprintf(err, errlen, "histogram has no numeric \"%s\"", key);
+	if (!f->present[k]) {
+		snprintf(err, errlen, "histogram has no numeric \"%s\"", hist_json_keys[k]);
 		return -EINVAL;
 	}
-	*out = json_number_value(v);
+	double v = f->v[k];
 	/* 9.2e18 ns is 292 years: anything larger is not a latency or a count. */
-	if (!isfinite(*out) || *out < 0 || *out > 9.2e18) {
-		snprintf(err, errlen, "histogram \"%s\" is negative, too large or not finite", key);
+	if (!isfinite(v) || v < 0 || v > 9.2e18) {
+		snprintf(err, errlen, "histogram \"%s\" is negative, too large or not finite", hist_json_keys[k]);
 		return -EINVAL;
 	}
 	return 0;
@@ -51,23 +55,14 @@ static int near(double a, double b)
 	return fabs(a - b) <= 1e-9 * fabs(b);
 }
 
-int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen)
+int hist_from_fields(const struct hist_json_fields *f, struct hist *out, char *err, size_t errlen)
 {
-	double count, errors, minv, maxv, total, ratio, first, pmin, pmax;
-	if (!json_is_object(obj)) {
-		snprintf(err, errlen, "histogram is not a JSON object");
-		return -EINVAL;
-	}
-	if (number_field(obj, "count", &count, err, errlen) ||
-	    number_field(obj, "errorCount", &errors, err, errlen) ||
-	    number_field(obj, "minValue", &minv, err, errlen) ||
-	    number_field(obj, "maxValue", &maxv, err, errlen) ||
-	    number_field(obj, "totalValue", &total, err, errlen) ||
-	    number_field(obj, "bucketRatio", &ratio, err, errlen) ||
-	    number_field(obj, "firstBucketStart", &first, err, errlen) ||
-	    number_field(obj, "pinMinimum", &pmin, err, errlen) ||
-	    number_field(obj, "pinMaximum", &pmax, err, errlen))
-		return -EINVAL;
+	for (int k = 0; k < HIST_JSON_NFIELDS; k++)
+		if (number_field(f, k, err, errlen))
+			return -EINVAL;
+	double count = f->v[HIST_JSON_COUNT], minv = f->v[HIST_JSON_MIN], maxv = f->v[HIST_JSON_MAX];
+	double ratio = f->v[HIST_JSON_RATIO], first = f->v[HIST_JSON_FIRST];
+	double pmin = f->v[HIST_JSON_PIN_MIN], pmax = f->v[HIST_JSON_PIN_MAX];
 	if (count > 0 && minv > maxv) {
 		snprintf(err, errlen, "histogram minValue %.0f is above maxValue %.0f", minv, maxv);
 		return -EINVAL;
@@ -78,14 +73,13 @@ int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen
 			 ratio, pmin, pmax);
 		return -EINVAL;
 	}
-	const json_t *buckets = json_object_get(obj, "buckets");
-	if (!json_is_array(buckets)) {
+	if (!f->has_buckets) {
 		snprintf(err, errlen, "histogram has no \"buckets\" array");
 		return -EINVAL;
 	}
 	double kf = log(first / HIST_PIN_MIN) / log(HIST_RATIO);
 	long k0 = lround(kf);
-	size_t nb = json_array_size(buckets);
+	size_t nb = f->nbuckets;
 	if (fabs(kf - (double)k0) > 1e-6 || k0 < 0 || (size_t)k0 + nb > HIST_NBUCKETS) {
 		snprintf(err, errlen, "histogram firstBucketStart %g is not a bucket boundary in range", first);
 		return -EINVAL;
@@ -93,12 +87,12 @@ int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen
 	hist_init(out);
 	uint64_t sum = 0;
 	for (size_t i = 0; i < nb; i++) {
-		const json_t *c = json_array_get(buckets, i);
-		if (!json_is_number(c) || !(json_number_value(c) >= 0 && json_number_value(c) <= 9.2e18)) {
+		double c = f->buckets[i];
+		if (i >= f->first_bad_bucket || !(c >= 0 && c <= 9.2e18)) {
 			snprintf(err, errlen, "histogram bucket %zu is not a count", i);
 			return -EINVAL;
 		}
-		out->buckets[k0 + (long)i] = (uint64_t)llround(json_number_value(c));
+		out->buckets[k0 + (long)i] = (uint64_t)llround(c);
 		sum += out->buckets[k0 + (long)i];
 	}
 	if (sum != (uint64_t)llround(count)) {
@@ -107,9 +101,34 @@ int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen
 		return -EINVAL;
 	}
 	out->count = sum;
-	out->errors = (uint64_t)llround(errors);
+	out->errors = (uint64_t)llround(f->v[HIST_JSON_ERRORS]);
 	out->min_ns = (uint64_t)llround(minv);
 	out->max_ns = (uint64_t)llround(maxv);
-	out->total_ns = (uint64_t)llround(total);
+	out->total_ns = (uint64_t)llround(f->v[HIST_JSON_TOTAL]);
 	return 0;
+}
+
+int hist_from_json(const json_t *obj, struct hist *out, char *err, size_t errlen)
+{
+	if (!json_is_object(obj)) {
+		snprintf(err, errlen, "histogram is not a JSON object");
+		return -EINVAL;
+	}
+	struct hist_json_fields f;
+	for (int k = 0; k < HIST_JSON_NFIELDS; k++) {
+		const json_t *v = json_object_get(obj, hist_json_keys[k]);
+		f.present[k] = json_is_number(v);
+		f.v[k] = json_number_value(v);
+	}
+	const json_t *buckets = json_object_get(obj, "buckets");
+	f.has_buckets = json_is_array(buckets);
+	f.nbuckets = json_array_size(buckets);
+	f.first_bad_bucket = f.nbuckets;
+	for (size_t i = 0; i < f.nbuckets && i < HIST_NBUCKETS; i++) {
+		const json_t *c = json_array_get(buckets, i);
+		if (!json_is_number(c) && f.first_bad_bucket == f.nbuckets)
+			f.first_bad_bucket = i;
+		f.buckets[i] = json_number_value(c);
+	}
+	return hist_from_fields(&f, out, err, errlen);
 }

@@ -1,4 +1,5 @@
 /* main.c - pick the subcommand; everything else lives in the cmd_* files. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,18 @@ static const char usage[] =
 	"\n"
 	"iobench COMMAND --help shows the options of each; man iobench has the rest.\n"
 	"Example: iobench --size 1G -o read4k -t 4 -d 30 data.bin\n";
+
+/*
+ * What went to stdout (a summary, a report, --json -) must have arrived: a
+ * full disk or a closed pipe (with SIGPIPE ignored) is a failure, not exit 0.
+ */
+static int check_stdout(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "iobench: writing to standard output failed: %s\n", strerror(errno ? errno : EIO));
+	return rc == EXIT_OK ? EXIT_RUNTIME : rc;
+}
 
 int main(int argc, char **argv)
 {
@@ -30,12 +43,12 @@ int main(int argc, char **argv)
 	if (argc >= 2) {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (strcmp(argv[1], commands[i].name) == 0)
-				return commands[i].fn(argc - 1, argv + 1);
+				return check_stdout(commands[i].fn(argc - 1, argv + 1));
 		if (strcmp(argv[1], "help") == 0) {
 			fputs(usage, stdout);
-			return EXIT_OK;
+			return check_stdout(EXIT_OK);
 		}
 	}
 	/* "run" is the default subcommand: iobench -o read4k FILE. */
-	return cmd_run(argc, argv);
+	return check_stdout(cmd_run(argc, argv));
 }

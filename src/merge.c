@@ -42,6 +42,8 @@ static void add_counters(struct op_result *o, const struct worker *w)
 		o->max_inflight = w->eng.max_inflight;
 	hist_merge(&o->service, &w->service);
 	o->late_starts += w->late_starts;
+	o->cpu_user_ns += w->cpu_user_ns;
+	o->cpu_sys_ns += w->cpu_sys_ns;
 	if (!o->first_errno && w->first_errno) {
 		o->first_errno = w->first_errno;
 		o->first_err_offset = w->first_err_offset;

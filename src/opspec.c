@@ -202,11 +202,14 @@ static int parse_long(const char *text, struct op_spec *op, char *err, size_t er
 	if (strcmp(field[1], "i") == 0) {
 		op->threads = 0;
 	} else {
-		char *end;
-		errno = 0;
-		double t = strtod(field[1], &end);
-		if (*end != '\0' || errno != 0 || !(t > 0) || t > OPSPEC_MAX_THREADS)
+		const char *end = field[1];
+		double t = 0;
+		int rc = units_parse_decimal(field[1], &t, &end);
+		if (rc == -EINVAL || (rc == 0 && (*end != '\0' || t == 0)))
 			return fail(err, errlen, "bad thread count in '%s'; use a number > 0 (up to 4096) or i", text);
+		if (rc < 0 || t < OPSPEC_MIN_THREADS || t > OPSPEC_MAX_THREADS)
+			return fail(err, errlen, "thread count in '%s' out of range; use 0.01 to 4096 (for a slow load, --rate)",
+				    text);
 		op->threads = t;
 	}
 	if (parse_size_field(field[2], &op->size, text, err, errlen) < 0 ||
@@ -259,6 +262,11 @@ int opspec_parse_threads(const char *text, unsigned *out, size_t max, char *err,
 	}
 	snprintf(buf, sizeof(buf), "%s", text);
 	size_t n = 0;
+	/* strtok_r would skip empty elements: "1,,2" is as malformed as ",,". */
+	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+		return -EINVAL;
+	}
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		uint64_t lo, hi;

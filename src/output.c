@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -33,16 +34,108 @@ double output_mbps(const struct op_result *o, double elapsed_s)
 	return elapsed_s > 0 ? (double)o->bytes / elapsed_s / 1e6 : 0;
 }
 
+/* CPU time per operation done (successful or not), ns; NAN when none was done. */
+static double cpu_per_op(uint64_t user_ns, uint64_t sys_ns, uint64_t ops)
+{
+	return ops ? (double)(user_ns + sys_ns) / (double)ops : NAN;
+}
+
+/* The cpu keys of an op or a run: user and system seconds, and ns per operation. */
+static void cpu_json(json_t *obj, uint64_t user_ns, uint64_t sys_ns, uint64_t ops)
+{
+	double per = cpu_per_op(user_ns, sys_ns, ops);
+	json_object_set_new(obj, "cpuUserSeconds", json_real((double)user_ns / 1e9));
+	json_object_set_new(obj, "cpuSystemSeconds", json_real((double)sys_ns / 1e9));
+	json_object_set_new(obj, "cpuNsPerOp", isnan(per) ? json_null() : json_real(per));
+}
+
+static uint64_t op_count(const struct op_result *o)
+{
+	return o->total.count + o->total.errors;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when the bytes there are not one. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	/* The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF. */
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	if (n == 0 || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * s as valid UTF-8: each byte that starts no valid sequence becomes U+FFFD.
+ * A path or label is text to a reader; one stray byte must not cost the
+ * line its metadata. malloc'd; NULL on ENOMEM.
+ */
+static char *utf8_clean(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = malloc(len * 3 + 1);
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	char *o = out;
+	while (*p) {
+		size_t n = utf8_seq(p);
+		if (n == 0) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			p++;
+		} else {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A JSON string of any bytes (see utf8_clean); NULL only on ENOMEM. */
+static json_t *text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	char *clean = utf8_clean(s);
+	j = clean ? json_string(clean) : NULL;
+	free(clean);
+	return j;
+}
+
+json_t *output_json_text(const char *s)
+{
+	return text(s);
+}
+
 static json_t *json_str_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? text(s) : json_null();
+}
+
+/* Seconds as the study wrote them, whole; with a fraction when there is one (-d 2.5). */
+static json_t *seconds_json(uint64_t ns)
+{
+	if (ns % 1000000000ULL == 0)
+		return json_integer((json_int_t)(ns / 1000000000ULL));
+	return json_real((double)ns / 1e9);
 }
 
 struct output_run output_run_of(const struct run_config *cfg, const struct run_meta *meta)
 {
 	return (struct output_run){
 		.target = cfg->target, .span = cfg->span, .ops = cfg->ops, .nops = cfg->nops,
-		.engine = cfg->engine->name, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
+		.engine = cfg->engine->name, .engine_opts = cfg->engine_opts, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
 		.runtime_ns = cfg->duration_ns, .bucket_ns = cfg->bucket_ns, .max_ops = cfg->max_ops,
 		.seed = cfg->seed, .rate = cfg->rate, .raw = cfg->raw != NULL, .meta = meta,
 	};
@@ -51,8 +144,8 @@ struct output_run output_run_of(const struct run_config *cfg, const struct run_m
 static json_t *target_json(const struct output_run *run)
 {
 	const struct target_info *t = run->target;
-	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
-			 "path", t->path,
+	return json_pack("{s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "path", text(t->path),
 			 "type", t->is_block ? "block" : "file",
 			 "size", (json_int_t)t->size,
 			 "span", (json_int_t)run->span,
@@ -122,9 +215,19 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 				"meanNs", hist_mean(&o->total),
 				"percentiles", pct,
 				"fdatasyncs", (json_int_t)o->fdatasyncs);
-	json_object_update(j, own);
+	if (!j || !own || json_object_update(j, own) != 0) {
+		json_decref(j);
+		json_decref(own);
+		return NULL;
+	}
 	json_decref(own);
 	json_object_set_new(j, "maxInflight", json_integer(o->max_inflight));
+	if (o->cpu_ns) {
+		double per = cpu_per_op(o->cpu_ns, 0, op_count(o));
+		json_object_set_new(j, "cpuNsPerOp", isnan(per) ? json_null() : json_real(per));
+	} else {
+		cpu_json(j, o->cpu_user_ns, o->cpu_sys_ns, op_count(o));
+	}
 	json_object_set_new(j, "sequential", json_boolean(op->spec.sequential));
 	if (op->spec.kind == OP_MIXED && o->kind_buckets[0] && o->kind_buckets[1]) {
 		json_object_set_new(j, "readShare", json_integer(op->spec.read_pct));
@@ -161,43 +264,70 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 static json_t *kv_object(const char *const *kv, size_t n)
 {
 	json_t *obj = json_object();
+	if (!obj)
+		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *eq = strchr(kv[i], '=');
 		char key[256];
 		size_t len = (size_t)(eq - kv[i]);
 		snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), kv[i]);
-		json_object_set_new(obj, key, json_string(eq + 1));
+		char *ckey = utf8_clean(key);
+		if (!ckey || json_object_set_new(obj, ckey, text(eq + 1)) != 0) {
+			free(ckey);
+			json_decref(obj);
+			return NULL;
+		}
+		free(ckey);
 	}
 	return obj;
+}
+
+/* io_uring's options as they were used (batch 1: each request submitted at once). */
+static json_t *engine_opts_json(const struct engine_opts *o)
+{
+	return json_pack("{s:I, s:b, s:b, s:b, s:b}",
+			 "batch", (json_int_t)(o->batch > 1 ? o->batch : 1),
+			 "registerFiles", o->register_files,
+			 "registerBuffers", o->register_buffers,
+			 "sqpoll", o->sqpoll,
+			 "hipri", o->hipri);
 }
 
 char *output_json_line(const struct output_run *run, const struct run_result *res)
 {
 	const struct run_meta *meta = run->meta;
 	json_t *ops = json_array();
-	for (size_t i = 0; i < res->nops; i++)
-		json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate));
+	for (size_t i = 0; i < res->nops; i++) {
+		if (json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate)) != 0) {
+			json_decref(ops);
+			return NULL;
+		}
+	}
 
 	json_t *labels = kv_object(meta->labels, meta->nlabels);
+	if (!labels) {
+		json_decref(ops);
+		return NULL;
+	}
 	struct utsname u;
 	char host[256] = "";
 	if (uname(&u) != 0)
 		memset(&u, 0, sizeof(u));
 	gethostname(host, sizeof(host) - 1);
 
-	json_t *root = json_pack("{s:I, s:I, s:I, s:I, s:o}",
+	json_t *root = json_pack("{s:I, s:I, s:o, s:o, s:o}",
 				 "fileSize", (json_int_t)run->target->size,
 				 "launchTime", (json_int_t)res->launch_time,
-				 "runtime", (json_int_t)llround((double)run->runtime_ns / 1e9),
-				 "bucketDuration", (json_int_t)llround((double)run->bucket_ns / 1e9),
+				 "runtime", seconds_json(run->runtime_ns),
+				 "bucketDuration", seconds_json(run->bucket_ns),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+	json_t *own = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
 				"tool", "iobench",
 				"version", IOBENCH_VERSION,
-				"commandLine", meta->command_line,
-				"host", meta->host ? meta->host : host,
-				"hostname", host,
-				"kernel", u.release,
+				"commandLine", text(meta->command_line),
+				"host", text(meta->host ? meta->host : host),
+				"hostname", text(host),
+				"kernel", text(u.release),
 				"target", target_json(run),
 				"engine", run->engine,
 				"iodepth", (json_int_t)run->iodepth,
@@ -209,14 +339,27 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				"elapsed", res->elapsed_s,
 				"threads", (json_int_t)meta->threads,
 				"maxOps", (json_int_t)run->max_ops);
-	json_object_update(root, own);
+	/* Never a line without its metadata: a block that cannot be built fails the line. */
+	if (!root || !own || json_object_update(root, own) != 0) {
+		json_decref(root);
+		json_decref(own);
+		return NULL;
+	}
 	json_decref(own);
+	if (strcmp(run->engine, "io_uring") == 0)
+		json_object_set_new(root, "engineOptions", engine_opts_json(&run->engine_opts));
+	uint64_t ops_done = 0;
+	for (size_t i = 0; i < res->nops; i++)
+		ops_done += op_count(&res->ops[i]);
+	cpu_json(root, res->cpu_user_ns, res->cpu_sys_ns, ops_done);
 	if (*iobench_commit)
 		json_object_set_new(root, "commit", json_string(iobench_commit));
 	if (meta->provision)
 		json_object_set_new(root, "provision", json_deep_copy(meta->provision));
-	if (meta->nnotes)
-		json_object_set_new(root, "notes", kv_object(meta->notes, meta->nnotes));
+	if (meta->nnotes && json_object_set_new(root, "notes", kv_object(meta->notes, meta->nnotes)) != 0) {
+		json_decref(root);
+		return NULL;
+	}
 	if (res->stuck_threads)
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)
@@ -242,8 +385,9 @@ static void fmt_ns(char *buf, size_t len, const struct hist *h, double ns)
 		units_format_ns(buf, len, ns);
 }
 
+/* One row; cpu_ns_per_op NAN leaves the cpu/op column empty (a mixed op's reads and writes). */
 static void summary_row(FILE *f, const char *name, const char *threads, const struct hist *h,
-			uint64_t bytes, double elapsed)
+			uint64_t bytes, double elapsed, double cpu_ns_per_op)
 {
 	char b[32];
 	fprintf(f, "%-14s %7s %10llu %7llu %10.1f %9.2f", name, threads, (unsigned long long)h->count,
@@ -258,7 +402,31 @@ static void summary_row(FILE *f, const char *name, const char *threads, const st
 	fmt_ns(b, sizeof(b), h, (double)h->min_ns);
 	fprintf(f, " %8s", b);
 	fmt_ns(b, sizeof(b), h, (double)h->max_ns);
+	fprintf(f, " %8s", b);
+	if (isnan(cpu_ns_per_op))
+		snprintf(b, sizeof(b), "%s", "");
+	else
+		units_format_ns(b, sizeof(b), cpu_ns_per_op);
 	fprintf(f, " %8s\n", b);
+}
+
+/*
+ * The run's CPU cost: the whole process (helper threads too) against the
+ * wall time, as CPUs busy, and per operation.
+ */
+static void summary_cpu(FILE *f, const struct run_result *res)
+{
+	uint64_t ops = 0;
+	for (size_t i = 0; i < res->nops; i++)
+		ops += op_count(&res->ops[i]);
+	double per = cpu_per_op(res->cpu_user_ns, res->cpu_sys_ns, ops);
+	char b[32] = "-";
+	if (!isnan(per))
+		units_format_ns(b, sizeof(b), per);
+	double cpu_s = (double)(res->cpu_user_ns + res->cpu_sys_ns) / 1e9;
+	fprintf(f, "cpu: %.2f s user + %.2f s system = %.2f CPUs busy; %s per operation (the whole process)\n",
+		(double)res->cpu_user_ns / 1e9, (double)res->cpu_sys_ns / 1e9,
+		res->elapsed_s > 0 ? cpu_s / res->elapsed_s : 0.0, b);
 }
 
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res)
@@ -277,7 +445,7 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 	fprintf(f, "%-14s %7s %10s %7s %10s %9s %8s", "op", "threads", "ops", "errors", "IOPS", "MB/s", "mean");
 	for (int i = 0; i < OUTPUT_NPCT; i++)
 		fprintf(f, " %8s", output_pct_key[i]);
-	fprintf(f, " %8s %8s\n", "min", "max");
+	fprintf(f, " %8s %8s %8s\n", "min", "max", "cpu/op");
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
 		const struct run_op *op = &run->ops[i];
@@ -286,12 +454,14 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 			snprintf(threads, sizeof(threads), "%u", op->nthreads);
 		else
 			snprintf(threads, sizeof(threads), "%.2f", op->thread_count);
-		summary_row(f, op->spec.name, threads, &o->total, o->bytes, res->elapsed_s);
+		summary_row(f, op->spec.name, threads, &o->total, o->bytes, res->elapsed_s,
+			    cpu_per_op(o->cpu_user_ns, o->cpu_sys_ns, op_count(o)));
 		if (op->spec.kind == OP_MIXED) {
-			summary_row(f, "  reads", "", &o->kind_total[0], o->kind_bytes[0], res->elapsed_s);
-			summary_row(f, "  writes", "", &o->kind_total[1], o->kind_bytes[1], res->elapsed_s);
+			summary_row(f, "  reads", "", &o->kind_total[0], o->kind_bytes[0], res->elapsed_s, NAN);
+			summary_row(f, "  writes", "", &o->kind_total[1], o->kind_bytes[1], res->elapsed_s, NAN);
 		}
 	}
+	summary_cpu(f, res);
 	for (size_t i = 0; i < res->nops; i++) {
 		if (!run->ops[i].spec.sequential)
 			continue;
@@ -323,15 +493,61 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 			res->stuck_threads);
 }
 
+int output_check_path(const char *path, const struct target_info *t)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode))
+		return -EINVAL;
+	if (st.st_dev == t->st_dev && st.st_ino == t->st_ino)
+		return -EEXIST;
+	return 0;
+}
+
+int output_open_append(const char *path)
+{
+	/* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+/* All of buf, or -errno; a short write is continued until it fails with a reason. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int output_append_line(const char *path, const char *line)
 {
 	if (strcmp(path, "-") == 0) {
 		printf("%s\n", line);
 		return fflush(stdout) == 0 ? 0 : -errno;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	int fd = output_open_append(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	size_t len = strlen(line);
 	char *buf = malloc(len + 1);
 	if (!buf) {
@@ -340,14 +556,17 @@ int output_append_line(const char *path, const char *line)
 	}
 	memcpy(buf, line, len);
 	buf[len] = '\n';
+	struct stat st;
+	off_t start = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 	/* One write per line: concurrent appenders never interleave inside a line. */
-	ssize_t n = write(fd, buf, len + 1);
-	int rc = n == (ssize_t)(len + 1) ? 0 : (n < 0 ? -errno : -EIO);
+	int rc = write_all(fd, buf, len + 1);
 	free(buf);
 	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
+		rc = -errno;
+	/* Whole or not at all: a partial line would swallow the next one. */
+	if (rc != 0 && start >= 0 && ftruncate(fd, start) != 0)
 		rc = -errno;
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
 	return rc;
 }
-

@@ -2,11 +2,15 @@
 #include "raw.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <pthread.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 struct raw_writer {
 	FILE *f;
@@ -42,7 +46,8 @@ void raw_buf_free(struct raw_buf *b)
 
 static void write_recs(struct raw_writer *w, const struct raw_buf *b, const struct raw_rec *recs, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++) {
+	/* After a failed write nothing more: the file ends where the failure was, cut back in finish. */
+	for (uint32_t i = 0; i < n && !w->error; i++) {
 		const struct raw_rec *r = &recs[i];
 		int rc = fprintf(w->f, "op: %s%s %llu %u %llu %llu", b->op_word,
 				 b->mixed ? (r->is_write ? "/write" : "/read") : "",
@@ -106,6 +111,45 @@ int64_t raw_writer_finish(struct raw_writer *w)
 	if (fflush(w->f) != 0 && !w->error)
 		w->error = errno;
 	int err = w->error;
+	if (err)
+		raw_cut_to_line(w->f); /* best effort: the write error is what is reported */
 	free(w);
 	return err ? -err : dropped;
+}
+
+int raw_cut_to_line(FILE *f)
+{
+	/* What stdio still holds would land after the cut at the next flush (at fclose). */
+	__fpurge(f);
+	int fd = fileno(f);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	/* The log is open write-only (append): read its tail through a descriptor of its own. */
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	int rfd = open(self, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	char buf[4096];
+	off_t end = st.st_size, keep = 0;
+	int rc = 0;
+	while (end > 0 && keep == 0) {
+		off_t from = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
+		ssize_t got = pread(rfd, buf, (size_t)(end - from), from);
+		if (got != end - from) {
+			rc = got < 0 ? -errno : -EIO;
+			break;
+		}
+		for (ssize_t i = got; i > 0 && keep == 0; i--)
+			if (buf[i - 1] == '\n')
+				keep = from + i;
+		end = from;
+	}
+	close(rfd);
+	if (rc == 0 && keep < st.st_size && ftruncate(fd, keep) != 0)
+		rc = -errno;
+	return rc;
 }

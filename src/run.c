@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* --rate: the longest interval between one thread's ops (over 100 days, the longest run). */
+#define RUN_MAX_INTERVAL_NS (1ULL << 60)
+
 /* How long stopped threads get to finish their current operation. */
 #define STOP_GRACE_NS (30ULL * 1000000000ULL)
 
@@ -55,29 +58,89 @@ static void explain_open(const struct run_config *cfg, const struct run_op *op, 
 		snprintf(err, len, "%s: cannot open for %s: %s", p, kind_verb(&op->spec), strerror(e));
 }
 
-/* One I/O at offset 0 before the clock starts: catches O_DIRECT alignment trouble early. */
-static int preflight(const struct run_config *cfg, const struct run_op *op, struct worker *w,
-		     char *err, size_t len)
+/*
+ * --hipri: the same I/O once more through the engine. Whether completions
+ * can be polled shows only in a request's result (EOPNOTSUPP), not at setup.
+ */
+static int preflight_polled(const struct run_config *cfg, struct worker *w, struct io_req *r,
+			    char *err, size_t len)
 {
-	struct io_req *r = &w->reqs[0];
-	r->kind = op->spec.kind == OP_READ || op->spec.kind == OP_MIXED ? IO_READ : IO_WRITE;
-	r->offset = 0;
-	int64_t rc = r->kind == IO_READ ? pread(w->eng.fd, r->buf, r->len, 0)
-					: pwrite(w->eng.fd, r->buf, r->len, 0);
-	if (rc >= 0)
+	struct io_req *done[1];
+	const struct timespec limit = { .tv_sec = 10 };
+	int rc = w->eng.ops->submit(&w->eng, r);
+	int n = rc < 0 ? rc : w->eng.ops->reap(&w->eng, done, 1, 1, &limit);
+	if (n == 1 && r->result >= 0)
 		return 0;
-	int e = errno;
-	if (e == EINVAL && op->direct)
-		snprintf(err, len,
-			 "%s: O_DIRECT %s of %llu bytes at %llu-byte alignment failed (EINVAL); "
-			 "use a size/alignment that is a multiple of %u, or --no-direct",
-			 cfg->target->path, r->kind == IO_READ ? "read" : "write",
-			 (unsigned long long)op->spec.size, (unsigned long long)op->spec.align,
-			 cfg->target->dio_offset_align ? cfg->target->dio_offset_align : 4096);
-	else
-		snprintf(err, len, "%s: first %s failed: %s", cfg->target->path,
-			 r->kind == IO_READ ? "read" : "write", strerror(e));
-	return -e;
+	rc = n < 0 ? n : n == 0 ? -ETIMEDOUT : (int)r->result;
+	snprintf(err, len, "%s: --hipri: the first polled %s failed: %s; this device or filesystem cannot poll for completions (drop --hipri)",
+		 cfg->target->path, r->kind == IO_READ ? "read" : "write", strerror(-rc));
+	return rc;
+}
+
+/* One preflight transfer, all of it at offset (EINTR retried, short ones continued, as the engines do), or -errno. */
+static int preflight_io(int fd, void *buf, size_t len, uint64_t offset, bool write)
+{
+	size_t done = 0;
+	while (done < len) {
+		char *p = (char *)buf + done;
+		ssize_t n = write ? pwrite(fd, p, len - done, (off_t)(offset + done))
+				  : pread(fd, p, len - done, (off_t)(offset + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t span, int fd, void *buf,
+		  char *err, size_t errlen)
+{
+	unsigned dio = t->dio_offset_align ? t->dio_offset_align : 512;
+	const struct op_spec *s = &op->spec;
+	if (op->direct && (s->size % dio != 0 || s->align % dio != 0)) {
+		snprintf(err, errlen, "%s: %s with O_DIRECT needs a size and alignment that are multiples of %u "
+			 "(got %llu @ %llu); use such a size and @ALIGN, or --no-direct", t->path, s->name, dio,
+			 (unsigned long long)s->size, (unsigned long long)s->align);
+		return -EINVAL;
+	}
+	bool reads = s->kind == OP_READ || s->kind == OP_MIXED, writes = s->kind != OP_READ;
+	/* Offset 0 and the second aligned slot: an alignment the device refuses shows at one of them. */
+	uint64_t offsets[2] = { 0, s->align };
+	size_t noffsets = span >= s->align + s->size ? 2 : 1;
+	for (size_t i = 0; i < noffsets; i++) {
+		bool write = false;
+		int rc = reads ? preflight_io(fd, buf, s->size, offsets[i], false) : 0;
+		/* A mixed op writes back what it read: the check changes nothing. */
+		if (rc == 0 && writes) {
+			write = true;
+			/* Not the same bytes twice: no deduplicating or compressing layer may see a repeat. */
+			if (i > 0 && !reads)
+				for (size_t b = 0; b < s->size; b++)
+					((unsigned char *)buf)[b] ^= 0xff;
+			rc = preflight_io(fd, buf, s->size, offsets[i], true);
+		}
+		if (rc == 0)
+			continue;
+		const char *verb = write ? "write" : "read";
+		if (rc == -EINVAL && op->direct)
+			snprintf(err, errlen,
+				 "%s: O_DIRECT %s of %llu bytes at %llu-byte alignment failed (EINVAL); "
+				 "use a size/alignment that is a multiple of %u, or --no-direct",
+				 t->path, verb, (unsigned long long)s->size, (unsigned long long)s->align,
+				 t->dio_offset_align ? t->dio_offset_align : 4096);
+		else if (rc == -EROFS || rc == -EPERM || rc == -EACCES || rc == -EBADF)
+			snprintf(err, errlen, "%s: %s cannot write here: %s; %s needs a writable target",
+				 t->path, s->name, strerror(-rc), s->name);
+		else
+			snprintf(err, errlen, "%s: first %s at offset %llu failed: %s", t->path, verb,
+				 (unsigned long long)offsets[i], strerror(-rc));
+		return rc;
+	}
+	return 0;
 }
 
 static void worker_free(struct worker *w)
@@ -119,6 +182,7 @@ static int worker_buffers(struct worker *w, const struct run_config *cfg, const 
 			return -ENOMEM;
 		}
 		w->reqs[i].buf = w->reqs[i].pool;
+		w->reqs[i].pool_len = buflen;
 		prng_fill(&w->data_rng, w->reqs[i].pool, buflen);
 		w->reqs[i].len = op->spec.size;
 		w->reqs[i].slot = i;
@@ -140,8 +204,16 @@ static int worker_open(struct worker *w, const struct run_config *cfg, const str
 		return -e;
 	}
 	w->eng.fd = fd;
+	w->eng.opts = cfg->engine_opts;
+	w->eng.reqs = w->reqs;
 	int rc = cfg->engine->init(&w->eng);
-	if (rc == -EPERM || rc == -ENOSYS)
+	if (rc == -ENOMEM && cfg->engine_opts.register_buffers)
+		snprintf(err, len, "engine %s: cannot register %u buffers of %zu bytes: %s (locked memory: ulimit -l); raise the limit or drop --register-buffers",
+			 cfg->engine->name, w->eng.depth, w->reqs[0].pool_len, strerror(-rc));
+	else if (rc == -EINVAL && (cfg->engine_opts.sqpoll || cfg->engine_opts.hipri))
+		snprintf(err, len, "engine %s: the kernel refused %s: %s; drop the option",
+			 cfg->engine->name, cfg->engine_opts.sqpoll ? "--sqpoll" : "--hipri", strerror(-rc));
+	else if (rc == -EPERM || rc == -ENOSYS)
 		snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
 			 cfg->engine->name, strerror(-rc));
 	else if (rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)
@@ -174,11 +246,14 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	w->nbuckets = nbuckets;
 	hist_init(&w->service);
 	if (cfg->rate > 0) {
-		w->rate_interval_ns = (uint64_t)(1e9 * op->nthreads / cfg->rate);
-		if (w->rate_interval_ns == 0)
-			w->rate_interval_ns = 1;
+		/*
+		 * In floating point, capped: a slow rate over many threads is an
+		 * interval past the run's end (no second op), never an overflow.
+		 */
+		double interval = 1e9 * op->nthreads / cfg->rate;
+		w->rate_interval_ns = interval < 1 ? 1 : interval > RUN_MAX_INTERVAL_NS ? RUN_MAX_INTERVAL_NS : (uint64_t)interval;
 		/* Stagger the threads so the op as a whole is evenly spaced. */
-		w->rate_phase_ns = w->rate_interval_ns * op_index / op->nthreads;
+		w->rate_phase_ns = (uint64_t)((unsigned __int128)w->rate_interval_ns * op_index / op->nthreads);
 	}
 	prng_seed(&w->rng, cfg->seed, global_index);
 	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
@@ -283,8 +358,10 @@ struct run_state {
 	struct raw_buf **rawbufs;  /* --raw: each worker's buffer, for the writer thread */
 	struct raw_writer *rw;
 	atomic_bool stop;
-	pthread_barrier_t barrier; /* the workers and this thread start together */
+	struct worker_gate gate;   /* the workers wait here; opened when the clock starts */
+	bool gate_ready;
 	uint64_t t0, end;          /* the clock at the start, and the deadline */
+	uint64_t user0, sys0;      /* the process's CPU time at the start */
 };
 
 /* Refuse, before allocating, runs whose histograms or buffers would not fit. */
@@ -322,7 +399,16 @@ static int prepare_workers(struct run_state *st, char *err, size_t errlen)
 				break;
 		}
 		if (rc == 0)
-			rc = preflight(cfg, &cfg->ops[i], st->ws[k - 1], err, errlen);
+			rc = run_preflight(cfg->target, &cfg->ops[i], cfg->span, st->ws[k - 1]->eng.fd,
+					   st->ws[k - 1]->reqs[0].buf, err, errlen);
+		if (rc == 0 && cfg->engine_opts.hipri) {
+			struct worker *w = st->ws[k - 1];
+			struct io_req *r = &w->reqs[0];
+			enum op_kind kind = cfg->ops[i].spec.kind;
+			r->kind = kind == OP_READ || kind == OP_MIXED ? IO_READ : IO_WRITE;
+			r->offset = 0;
+			rc = preflight_polled(cfg, w, r, err, errlen);
+		}
 	}
 	if (rc != 0 || !cfg->raw)
 		return rc;
@@ -341,25 +427,30 @@ static int prepare_workers(struct run_state *st, char *err, size_t errlen)
 	return 0;
 }
 
-/* Create the threads; they wait at the barrier. On failure the started ones are released at once. */
+/*
+ * Create the threads; they wait at the gate. On failure the stop flag is
+ * set, so that the started ones leave as soon as launch_and_wait() opens it.
+ */
 static int start_threads(struct run_state *st, char *err, size_t errlen)
 {
-	pthread_barrier_init(&st->barrier, NULL, (unsigned)st->nw + 1);
+	int e = worker_gate_init(&st->gate);
+	if (e != 0) {
+		snprintf(err, errlen, "cannot set up the threads' start: %s", strerror(-e));
+		return e;
+	}
+	st->gate_ready = true;
 	for (size_t i = 0; i < st->nw; i++) {
 		st->ws[i]->stop = &st->stop;
-		st->ws[i]->start = &st->barrier;
+		st->ws[i]->start = &st->gate;
 		st->ws[i]->t0_ns = &st->t0;
 		st->ws[i]->end_ns = &st->end;
 	}
 	for (st->started = 0; st->started < st->nw; st->started++) {
-		int e = pthread_create(&st->tids[st->started], NULL, worker_main, st->ws[st->started]);
+		e = pthread_create(&st->tids[st->started], NULL, worker_main, st->ws[st->started]);
 		if (e != 0) {
 			snprintf(err, errlen, "cannot start thread %zu of %zu: %s; use fewer threads", st->started + 1,
 				 st->nw, strerror(e));
-			/* Release the started threads at once: deadline already passed. */
 			atomic_store(&st->stop, true);
-			pthread_barrier_destroy(&st->barrier);
-			pthread_barrier_init(&st->barrier, NULL, (unsigned)st->started + 1);
 			return -e;
 		}
 	}
@@ -372,7 +463,8 @@ static void launch_and_wait(struct run_state *st, struct run_result *res, int rc
 	st->t0 = clock_now_ns();
 	st->end = rc == 0 ? st->t0 + st->cfg->duration_ns : st->t0;
 	res->launch_time = time(NULL);
-	pthread_barrier_wait(&st->barrier);
+	clock_cpu_ns(RUSAGE_SELF, &st->user0, &st->sys0);
+	worker_gate_open(&st->gate);
 	if (rc == 0) {
 		int sig = wait_run(st->cfg, st->ws, st->nw, st->t0, st->end);
 		if (sig > 0) {
@@ -412,9 +504,12 @@ static void join_threads(struct run_state *st, struct run_result *res)
 	if (last <= st->t0)
 		last = clock_now_ns();
 	res->elapsed_s = (double)(last - st->t0) / 1e9;
+	/* Every thread, live or joined: the workers and the helpers. */
+	clock_cpu_ns(RUSAGE_SELF, &res->cpu_user_ns, &res->cpu_sys_ns);
+	res->cpu_user_ns -= st->user0;
+	res->cpu_sys_ns -= st->sys0;
 	if (st->cfg->progress)
 		fprintf(stderr, "\r\033[K");
-	pthread_barrier_destroy(&st->barrier);
 }
 
 /* The --raw writer's last drain; stuck threads may still write to their buffers: give up on those. */
@@ -445,6 +540,9 @@ static int merge_all(const struct run_state *st, struct run_result *res, char *e
 
 static void free_state(struct run_state *st)
 {
+	/* A thread abandoned in I/O has long passed the gate. */
+	if (st->gate_ready)
+		worker_gate_destroy(&st->gate);
 	for (size_t i = 0; st->ws && i < st->nw; i++)
 		worker_free(st->ws[i]);
 	free(st->ws);
@@ -458,7 +556,13 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	struct run_state st = { .cfg = cfg };
 	for (size_t i = 0; i < cfg->nops; i++)
 		st.nw += cfg->ops[i].nthreads;
-	st.nbuckets = (unsigned)((cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns) + 1;
+	uint64_t nbuckets = (cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns;
+	if (cfg->bucket_ns == 0 || nbuckets > RUN_MAX_BUCKETS) {
+		snprintf(err, errlen, "--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+			 (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+		return -E2BIG;
+	}
+	st.nbuckets = (unsigned)nbuckets + 1;
 	int rc = check_sizes(&st, err, errlen);
 	if (rc != 0)
 		return rc;

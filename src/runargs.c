@@ -4,6 +4,7 @@
 #include "create.h"
 #include "engine.h"
 #include "imds.h"
+#include "output.h"
 #include "provision.h"
 #include "signals.h"
 #include "units.h"
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,11 +62,10 @@ static int parse_clock(void *settings, const char *arg)
 static int parse_rate(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
-	char *end;
-	errno = 0;
-	a->rate = strtod(arg, &end);
-	if (*end != '\0' || errno || !(a->rate > 0) || a->rate > 1e9)
-		return cmdline_usage_error("bad --rate '%s'; use operations per second, e.g. 1000", arg);
+	const char *end = arg;
+	if (units_parse_decimal(arg, &a->rate, &end) != 0 || *end != '\0' || !(a->rate >= RUNARGS_MIN_RATE) ||
+	    a->rate > 1e9)
+		return cmdline_usage_error("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", arg);
 	return 0;
 }
 
@@ -96,6 +97,10 @@ static int parse_label(void *settings, const char *arg)
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
+	/* A newline or escape in a label would break every line-based reader (tables, --plot). */
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
 	if (a->nlabels == RUNARGS_MAX_LABELS)
 		return cmdline_usage_error("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
@@ -203,6 +208,15 @@ static const struct cmdline_opt runargs_opts[] = {
 	{ "engine", 'e', "NAME", RUN, "I/O engine: sync (pread/pwrite, default), libaio, io_uring", STRING(engine) },
 	{ "iodepth", 0, "N", RUN, "operations in flight per thread (libaio, io_uring; default 1)",
 	  U64(iodepth, 1, WORKER_MAX_DEPTH) },
+	{ "batch", 0, "N", RUN, "io_uring: queue N requests, then submit them in one call\n"
+	  "(and wait in the same call when the queue is full; default 1)", U64(batch, 1, WORKER_MAX_DEPTH) },
+	{ "register-files", 0, NULL, RUN, "io_uring: register the file with the ring once", FLAG(register_files) },
+	{ "register-buffers", 0, NULL, RUN, "io_uring: register the buffers once (READ_FIXED, WRITE_FIXED)",
+	  FLAG(register_buffers) },
+	{ "sqpoll", 0, NULL, RUN, "io_uring: a kernel thread takes requests off the ring\n"
+	  "(no system call to submit; its CPU time counts)", FLAG(sqpoll) },
+	{ "hipri", 0, NULL, RUN, "io_uring: poll for completions (O_DIRECT, devices with poll queues)",
+	  FLAG(hipri) },
 	{ "rate", 0, "IOPS", RUN, "open loop: each op issues IOPS operations per second in total\n"
 	  "(split across its threads) on a fixed schedule; latency\n"
 	  "counts from when each op was due, service time apart", CUSTOM(parse_rate) },
@@ -254,6 +268,30 @@ static void set_defaults(struct run_args *a, bool watch)
 	a->seed &= UINT64_MAX >> 1;
 }
 
+/* The first io_uring option given, by name; NULL when none was. */
+static const char *uring_opt_given(const struct run_args *a)
+{
+	return a->batch ? "--batch" : a->register_files ? "--register-files" : a->register_buffers ? "--register-buffers"
+	       : a->sqpoll ? "--sqpoll" : a->hipri ? "--hipri" : NULL;
+}
+
+static int check_uring_opts(const struct run_args *a)
+{
+	const char *given = uring_opt_given(a);
+	if (given && strcmp(a->engine, "io_uring") != 0)
+		return cmdline_usage_error("%s is an io_uring option and the engine is %s; add -e io_uring", given, a->engine);
+	if (a->batch > a->iodepth)
+		return cmdline_usage_error("--batch %llu is more than --iodepth %llu; a batch is at most the requests in flight",
+					   (unsigned long long)a->batch, (unsigned long long)a->iodepth);
+	return 0;
+}
+
+struct engine_opts runargs_engine_opts(const struct run_args *a)
+{
+	return (struct engine_opts){ .batch = (unsigned)a->batch, .register_files = a->register_files,
+				     .register_buffers = a->register_buffers, .sqpoll = a->sqpoll, .hipri = a->hipri };
+}
+
 /* After the options: the thread list, default ops, TARGET, and what options say together. */
 static int check_args(struct run_args *a, int argc, char **argv, int first)
 {
@@ -274,6 +312,10 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 		return cmdline_usage_error("--interval is longer than --period; each period needs at least one probe");
 	if (a->bucket_ns > a->duration_ns)
 		a->bucket_ns = a->duration_ns;
+	uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
+	if (!a->watch && nbuckets > RUN_MAX_BUCKETS)
+		return cmdline_usage_error("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+					   (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
 	if (argc - first == 0)
 		return cmdline_usage_error("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
 	if (argc - first > 1)
@@ -291,7 +333,7 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 	if (a->iodepth > 1 && strcmp(a->engine, "sync") == 0)
 		return cmdline_usage_error("--iodepth %llu needs an asynchronous engine; the sync engine runs one operation at a time",
 					   (unsigned long long)a->iodepth);
-	return 0;
+	return check_uring_opts(a);
 }
 
 static bool any_write(const struct run_args *a)
@@ -332,19 +374,99 @@ static int probe_failed(const struct run_args *a, int rc)
 					   a->target, a->target);
 	if (rc == -EINVAL)
 		return cmdline_usage_error("%s: not a regular file or block device", a->target);
+	if (rc == -ENOTSUP)
+		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+					   "give a file on a disk's filesystem, or a block device", a->target, target_kernel_fs(a->target));
 	if (rc == -EACCES)
 		return cmdline_runtime_error("%s: permission denied; run as a user who can read it (sudo for devices)",
 					     a->target);
 	return cmdline_runtime_error("%s: %s", a->target, strerror(-rc));
 }
 
+/*
+ * --hipri polls for O_DIRECT completions on a queue set aside for polling.
+ * Without one the kernel quietly completes by interrupt and the option
+ * would measure nothing it claims: refuse it before the run.
+ */
+static int check_hipri(const struct run_args *a, const struct target_info *t)
+{
+	for (size_t i = 0; i < a->nops; i++) {
+		bool direct;
+		run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &direct);
+		if (!direct)
+			return cmdline_usage_error("--hipri polls for O_DIRECT completions and %s is buffered; drop --hipri or add --direct",
+						   a->ops[i].name);
+	}
+	if (!t->device[0] || t->io_poll < 0)
+		return cmdline_usage_error("--hipri: %s is not on a block device with poll queues; drop --hipri", a->target);
+	if (t->io_poll == 0)
+		return cmdline_usage_error("--hipri: %s has no poll queues (/sys/block/%s/queue/io_poll is 0); drop --hipri, "
+					   "or give the driver poll queues (NVMe: nvme.poll_queues=N)",
+					   t->device, t->device);
+	return 0;
+}
+
+/* Do two outputs name one file (one path, or one inode under two names; /dev/null twice is fine)? */
+static bool same_file(const char *x, const char *y)
+{
+	if (strcmp(x, "-") == 0 || strcmp(y, "-") == 0)
+		return false;
+	struct stat sx, sy;
+	if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
+		return !S_ISCHR(sx.st_mode) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+	/* Not there yet: the same name in the same folder (./o.jsonl is o.jsonl). */
+	char dx[PATH_MAX], dy[PATH_MAX];
+	const char *bx = strrchr(x, '/'), *by = strrchr(y, '/');
+	snprintf(dx, sizeof(dx), "%.*s", bx ? (int)(bx - x) + 1 : 1, bx ? x : ".");
+	snprintf(dy, sizeof(dy), "%.*s", by ? (int)(by - y) + 1 : 1, by ? y : ".");
+	if (stat(dx, &sx) != 0 || stat(dy, &sy) != 0)
+		return strcmp(x, y) == 0;
+	return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino && strcmp(bx ? bx + 1 : x, by ? by + 1 : y) == 0;
+}
+
+/*
+ * --json and --raw: files (or character devices) that are not the target;
+ * --prom (a page renamed into place) is never the target's name either; and
+ * no two of them one file (the page would replace the JSON lines, raw records
+ * would break them).
+ */
+static int check_outputs(const struct run_args *a, const struct target_info *t)
+{
+	const char *names[] = { "--json", "--raw", "--prom" };
+	const char *paths[] = { a->json_path, a->raw_path, a->prom_path };
+	for (size_t i = 0; i < 3; i++) {
+		if (!paths[i])
+			continue;
+		int rc = output_check_path(paths[i], t);
+		if (rc == -EEXIST)
+			return cmdline_usage_error("%s %s is the target itself; write results to another file", names[i],
+						   paths[i]);
+		if (rc == -EISDIR)
+			return cmdline_usage_error("%s %s: is a directory; give a file name", names[i], paths[i]);
+		if (rc == -EINVAL && i < 2)
+			return cmdline_usage_error("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
+						   names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
+		for (size_t k = 0; k < i; k++)
+			if (paths[k] && same_file(paths[k], paths[i]))
+				return cmdline_usage_error("%s and %s name the same file (%s); give each its own", names[k],
+							   names[i], paths[i]);
+	}
+	return 0;
+}
+
 /* Size, span and write access against the operations. */
 static int check_target(struct run_args *a, const struct target_info *t)
 {
 	char err[512], human[32], need[32];
+	int rc = check_outputs(a, t);
+	if (rc != 0)
+		return rc;
 	if (a->create_size && t->size < a->create_size) {
 		units_format_size(human, sizeof(human), t->size);
 		units_format_size(need, sizeof(need), a->create_size);
+		if (t->is_block)
+			return cmdline_runtime_error("%s: is a block device of %s, smaller than --size %s; a device cannot be "
+						     "grown: use a smaller --size, or drop it", a->target, human, need);
 		return cmdline_runtime_error("%s: is %s, smaller than --size %s; remove it or recreate it with 'iobench create --force'",
 					     a->target, human, need);
 	}
@@ -355,11 +477,22 @@ static int check_target(struct run_args *a, const struct target_info *t)
 	if (a->span == 0)
 		a->span = t->size;
 	for (size_t i = 0; i < a->nops; i++) {
+		if (a->ops[i].size > a->span && a->span < t->size) {
+			units_format_size(human, sizeof(human), a->span);
+			units_format_size(need, sizeof(need), a->ops[i].size);
+			return cmdline_usage_error("--span %s is smaller than one %s operation; use a span of at least %s",
+						   human, a->ops[i].name, need);
+		}
 		if (a->ops[i].size > a->span) {
 			units_format_size(human, sizeof(human), a->span);
 			return cmdline_runtime_error("%s: %s is smaller than one %s operation; use a larger file (--size) or a smaller op",
 						     a->target, human, a->ops[i].name);
 		}
+	}
+	if (a->hipri) {
+		int hrc = check_hipri(a, t);
+		if (hrc)
+			return hrc;
 	}
 	if (!any_write(a))
 		return 0;
@@ -370,6 +503,22 @@ static int check_target(struct run_args *a, const struct target_info *t)
 		return cmdline_runtime_error("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
 					     a->target, strerror(errno));
 	return 0;
+}
+
+/*
+ * A file mostly made of holes (an interrupted copy, a truncate) reads as
+ * zeros without touching the disk: say so before numbers that measure nothing.
+ */
+static void warn_sparse(const struct run_args *a, const struct target_info *t)
+{
+	if (t->is_block || a->span < (1u << 20) || t->allocated >= a->span / 2)
+		return;
+	char alloc[32], span[32];
+	units_format_size(alloc, sizeof(alloc), t->allocated);
+	units_format_size(span, sizeof(span), a->span);
+	fprintf(stderr, "iobench: warning: %s has only %s of disk allocated for %s (sparse, or compressed by the filesystem): "
+		"reads of holes never reach the disk; recreate it with 'iobench create --force %s SIZE'\n",
+		a->target, alloc, span, a->target);
 }
 
 /*
@@ -434,7 +583,10 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	}
 	if (rc < 0)
 		return probe_failed(a, rc);
-	return check_target(a, t);
+	rc = check_target(a, t);
+	if (rc == 0)
+		warn_sparse(a, t);
+	return rc;
 }
 
 void runargs_free(struct run_args *a)

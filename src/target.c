@@ -1,15 +1,18 @@
 /* target.c - probe files and block devices; refuse unsafe writes. */
 #include "target.h"
 
+#include <blkid/blkid.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -58,6 +61,9 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	snprintf(path, sizeof(path), "%s/queue/scheduler", base);
 	read_line(path, line, sizeof(line));
 	selected_scheduler(line, t->scheduler, sizeof(t->scheduler));
+	snprintf(path, sizeof(path), "%s/queue/io_poll", base);
+	read_line(path, line, sizeof(line));
+	t->io_poll = line[0] ? (line[0] == '1') : -1;
 	snprintf(path, sizeof(path), "%s/md/level", base);
 	read_line(path, t->raid_level, sizeof(t->raid_level));
 }
@@ -121,10 +127,33 @@ static void probe_dio(const char *path, struct target_info *t)
 #endif
 }
 
+const char *target_kernel_fs(const char *path)
+{
+	static const struct {
+		long magic;
+		const char *name;
+	} kernel_fs[] = {
+		{ PROC_SUPER_MAGIC, "procfs" }, { SYSFS_MAGIC, "sysfs" }, { DEBUGFS_MAGIC, "debugfs" },
+		{ TRACEFS_MAGIC, "tracefs" }, { CGROUP_SUPER_MAGIC, "cgroupfs" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { SELINUX_MAGIC, "selinuxfs" }, { SMACK_MAGIC, "smackfs" },
+		{ EFIVARFS_MAGIC, "efivarfs" }, { PSTOREFS_MAGIC, "pstore" }, { BPF_FS_MAGIC, "bpf" },
+		{ BINFMTFS_MAGIC, "binfmt_misc" }, { NSFS_MAGIC, "nsfs" },
+		{ 0x62656570, "configfs" }, { 0x65735543, "fusectl" },
+	};
+	struct statfs sf;
+	if (statfs(path, &sf) != 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(kernel_fs) / sizeof(kernel_fs[0]); i++)
+		if ((unsigned long)sf.f_type == (unsigned long)kernel_fs[i].magic)
+			return kernel_fs[i].name;
+	return NULL;
+}
+
 int target_probe(const char *path, struct target_info *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->rotational = -1;
+	t->io_poll = -1;
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	struct stat st;
 	if (stat(path, &st) != 0)
@@ -150,6 +179,7 @@ int target_probe(const char *path, struct target_info *t)
 		if (rc)
 			return rc;
 		t->size = bytes;
+		t->allocated = bytes;
 		probe_block_sysfs(st.st_rdev, t);
 		char p[96], line[16];
 		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/autoclear", major(st.st_rdev), minor(st.st_rdev));
@@ -160,7 +190,11 @@ int target_probe(const char *path, struct target_info *t)
 	}
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
+	/* /proc, /sys, efivarfs...: a write there changes the kernel (or firmware), a read measures nothing. */
+	if (target_kernel_fs(path))
+		return -ENOTSUP;
 	t->size = (uint64_t)st.st_size;
+	t->allocated = (uint64_t)st.st_blocks * 512;
 	char real[PATH_MAX], source[PATH_MAX] = "";
 	if (realpath(path, real))
 		probe_mount(real, t->fstype, sizeof(t->fstype), source, sizeof(source));
@@ -169,7 +203,11 @@ int target_probe(const char *path, struct target_info *t)
 	return 0;
 }
 
-/* A signature: magic bytes at an offset from the start of the device. */
+/*
+ * Magic bytes at an offset from the start of the device: a second look after
+ * libblkid's, for remains it no longer names (a GPT header with a bad
+ * checksum, an md superblock missing its body) that still say "data here".
+ */
 static const struct {
 	uint64_t offset;
 	const char *magic;
@@ -201,7 +239,7 @@ static bool magic_at(int fd, uint64_t offset, const char *magic, size_t len)
 	return n == (ssize_t)len && memcmp(buf, magic, len) == 0;
 }
 
-const char *target_signature(int fd, uint64_t size)
+static const char *known_magic(int fd, uint64_t size)
 {
 	for (size_t i = 0; i < sizeof(signatures) / sizeof(signatures[0]); i++)
 		if (signatures[i].offset + signatures[i].len <= size &&
@@ -214,6 +252,83 @@ const char *target_signature(int fd, uint64_t size)
 	if (size >= 8192 && magic_at(fd, (size - 8192) & ~(uint64_t)4095, md_magic, 4))
 		return "an md RAID superblock (1.0)";
 	return NULL;
+}
+
+/* What blkid(8) itself finds there: every superblock and partition table it knows. */
+static int blkid_signature(int fd, char *name, size_t len)
+{
+	blkid_probe pr = blkid_new_probe();
+	if (!pr)
+		return -ENOMEM;
+	int rc = -EIO;
+	if (blkid_probe_set_device(pr, fd, 0, 0) != 0)
+		goto out;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, 1);
+	int found = blkid_do_safeprobe(pr);
+	const char *type = NULL, *usage = NULL;
+	if (found == 1) {
+		rc = 0;
+	} else if (found == -2) {
+		snprintf(name, len, "several signatures (blkid: ambivalent probe)");
+		rc = 1;
+	} else if (found == 0 && blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
+		snprintf(name, len, "a partition table (blkid: PTTYPE=%s)", type);
+		rc = 1;
+	} else if (found == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0) {
+		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+		const char *what = !usage ? "a signature" : strcmp(usage, "filesystem") == 0 ? "a filesystem"
+			: strcmp(usage, "raid") == 0 ? "a RAID or volume-manager member"
+			: strcmp(usage, "crypto") == 0 ? "an encrypted volume" : "a signature";
+		snprintf(name, len, "%s (blkid: TYPE=%s)", what, type);
+		rc = 1;
+	} else if (found == 0) {
+		snprintf(name, len, "a signature blkid cannot name");
+		rc = 1;
+	}
+out:
+	blkid_free_probe(pr);
+	return rc;
+}
+
+int target_signature(int fd, uint64_t size, char *name, size_t len)
+{
+	int rc = blkid_signature(fd, name, len);
+	if (rc != 0)
+		return rc;
+	const char *magic = known_magic(fd, size);
+	if (!magic)
+		return 0;
+	snprintf(name, len, "%s", magic);
+	return 1;
+}
+
+/* The device and its partitions (the kernel's view in sysfs, whatever the table on disk says now). */
+static size_t device_and_parts(dev_t dev, dev_t *out, size_t max)
+{
+	size_t n = 0;
+	out[n++] = dev;
+	char base[64], path[PATH_MAX], line[64];
+	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	DIR *d = opendir(base);
+	if (!d)
+		return n;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && n < max) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/partition", base, e->d_name);
+		if (access(path, F_OK) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/dev", base, e->d_name);
+		read_line(path, line, sizeof(line));
+		unsigned ma, mi;
+		if (sscanf(line, "%u:%u", &ma, &mi) == 2)
+			out[n++] = makedev(ma, mi);
+	}
+	closedir(d);
+	return n;
 }
 
 /* Non-empty /sys/dev/block/M:m/holders means md or dm sits on the device. */
@@ -237,7 +352,17 @@ static bool first_holder(dev_t dev, char *name, size_t len)
 	return found;
 }
 
-/* Is the device (or one of its partitions) a mount source? */
+/* Does the path name block device dev? */
+static bool names_device(const char *path, dev_t dev)
+{
+	struct stat st;
+	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == dev;
+}
+
+/*
+ * Is dev mounted? By the mount's device number, or by its source path
+ * (btrfs and others show an anonymous device number in mountinfo).
+ */
 static bool mounted_at(dev_t dev, char *where, size_t len)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "r");
@@ -247,10 +372,13 @@ static bool mounted_at(dev_t dev, char *where, size_t len)
 	bool found = false;
 	while (!found && fgets(line, sizeof(line), f)) {
 		unsigned ma, mi;
-		char mnt[PATH_MAX];
+		char mnt[PATH_MAX], src[PATH_MAX] = "";
 		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
 			continue;
-		if (ma == major(dev) && mi == minor(dev)) {
+		char *sep = strstr(line, " - ");
+		if (sep && sscanf(sep + 3, "%*s %4095s", src) == 1)
+			unescape(src);
+		if ((ma == major(dev) && mi == minor(dev)) || names_device(src, dev)) {
 			unescape(mnt);
 			snprintf(where, len, "%s", mnt);
 			found = true;
@@ -260,6 +388,60 @@ static bool mounted_at(dev_t dev, char *where, size_t len)
 	return found;
 }
 
+/* Is dev active swap? */
+static bool swap_on(dev_t dev)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	if (!f)
+		return false;
+	char line[4096], path[PATH_MAX];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%4095s", path) == 1 && names_device(path, dev);
+	fclose(f);
+	return found;
+}
+
+/* Kernel name of dev ("loop0p1"), for messages. */
+static void dev_name(dev_t dev, char *name, size_t len)
+{
+	char base[64], real[PATH_MAX];
+	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	const char *slash = realpath(base, real) ? strrchr(real, '/') : NULL;
+	if (slash)
+		snprintf(name, len, "%s", slash + 1);
+	else
+		snprintf(name, len, "%u:%u", major(dev), minor(dev));
+}
+
+/* Is the device or one of its partitions mounted, held by md/dm, or swap? */
+static int in_use(dev_t whole, char *why, size_t whylen)
+{
+	dev_t devs[256];
+	size_t n = device_and_parts(whole, devs, sizeof(devs) / sizeof(devs[0]));
+	for (size_t i = 0; i < n; i++) {
+		char where[PATH_MAX], holder[64], who[80] = "is";
+		if (i > 0) {
+			char name[48];
+			dev_name(devs[i], name, sizeof(name));
+			snprintf(who, sizeof(who), "has its partition %s", name);
+		}
+		if (mounted_at(devs[i], where, sizeof(where))) {
+			snprintf(why, whylen, "%s mounted on %s", who, where);
+			return -EBUSY;
+		}
+		if (first_holder(devs[i], holder, sizeof(holder))) {
+			snprintf(why, whylen, "%s in use by %s (RAID or device-mapper member)", who, holder);
+			return -EBUSY;
+		}
+		if (swap_on(devs[i])) {
+			snprintf(why, whylen, "%s in use as swap", who);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
 int target_write_refusal(const struct target_info *t, char *why, size_t whylen)
 {
 	if (!t->is_block)
@@ -267,22 +449,20 @@ int target_write_refusal(const struct target_info *t, char *why, size_t whylen)
 	struct stat st;
 	if (stat(t->path, &st) != 0)
 		return -errno;
-	char where[PATH_MAX];
-	if (mounted_at(st.st_rdev, where, sizeof(where))) {
-		snprintf(why, whylen, "is mounted on %s", where);
-		return -EBUSY;
-	}
-	char holder[64];
-	if (first_holder(st.st_rdev, holder, sizeof(holder))) {
-		snprintf(why, whylen, "is in use by %s (RAID or device-mapper member)", holder);
-		return -EBUSY;
-	}
+	int rc = in_use(st.st_rdev, why, whylen);
+	if (rc != 0)
+		return rc;
 	int fd = open(t->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	const char *sig = target_signature(fd, t->size);
+	char sig[160];
+	rc = target_signature(fd, t->size, sig, sizeof(sig));
 	close(fd);
-	if (sig) {
+	if (rc < 0) {
+		snprintf(why, whylen, "cannot be probed for signatures (%s)", strerror(-rc));
+		return -EBUSY;
+	}
+	if (rc > 0) {
 		snprintf(why, whylen, "holds %s", sig);
 		return -EBUSY;
 	}

@@ -68,15 +68,55 @@ int units_parse_size(const char *text, uint64_t *out)
 	return 0;
 }
 
+static size_t digits_at(const char *p)
+{
+	size_t n = 0;
+	while (isdigit((unsigned char)p[n]))
+		n++;
+	return n;
+}
+
+int units_parse_decimal(const char *text, double *out, const char **end)
+{
+	if (text == NULL)
+		return -EINVAL;
+	size_t n = digits_at(text), mantissa = n;
+	if (text[n] == '.') {
+		size_t f = digits_at(text + n + 1);
+		mantissa += f;
+		n += 1 + f;
+	}
+	if (mantissa == 0)
+		return -EINVAL;
+	if (text[n] == 'e' || text[n] == 'E') {
+		size_t sign = text[n + 1] == '+' || text[n + 1] == '-';
+		size_t x = digits_at(text + n + 1 + sign);
+		if (x > 0)
+			n += 1 + sign + x;
+	}
+	/* strtod on a copy of just that span: it would read "0x10" as hex. */
+	char buf[128];
+	if (n >= sizeof(buf))
+		return -ERANGE;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	errno = 0;
+	double v = strtod(buf, NULL);
+	if (errno == ERANGE || isinf(v) || (v == 0 && strspn(buf, "0.") < strcspn(buf, "eE")))
+		return -ERANGE;
+	*out = v;
+	if (end)
+		*end = text + n;
+	return 0;
+}
+
 int units_parse_duration(const char *text, uint64_t *out_ns)
 {
-	if (text == NULL || !(isdigit((unsigned char)text[0]) || text[0] == '.'))
-		return -EINVAL;
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (errno == ERANGE || end == text)
-		return -EINVAL;
+	const char *end;
+	double v;
+	int rc = units_parse_decimal(text, &v, &end);
+	if (rc < 0)
+		return rc;
 	double scale = 1;
 	if (strcmp(end, "s") == 0 || *end == '\0')
 		scale = 1;

@@ -70,7 +70,7 @@ static void result_reset(struct op_result *o)
 
 /* Append the period's line: the run format with the period as its one time bucket. */
 static int emit(const struct watch_config *wc, struct op_result *results, time_t start, double elapsed,
-		bool interrupted)
+		bool interrupted, const uint64_t cpu_ns[2])
 {
 	struct output_run run = {
 		.target = wc->target, .span = wc->span, .ops = wc->ops, .nops = wc->nops,
@@ -78,7 +78,8 @@ static int emit(const struct watch_config *wc, struct op_result *results, time_t
 		.bucket_ns = wc->period_ns, .seed = wc->seed, .meta = wc->meta,
 	};
 	struct run_result res = { .ops = results, .nops = wc->nops, .launch_time = start,
-				  .elapsed_s = elapsed, .interrupted = interrupted };
+				  .elapsed_s = elapsed, .interrupted = interrupted,
+				  .cpu_user_ns = cpu_ns[0], .cpu_sys_ns = cpu_ns[1] };
 	char *line = output_json_line(&run, &res);
 	int rc = line ? output_append_line(wc->json_path, line) : -ENOMEM;
 	free(line);
@@ -160,6 +161,13 @@ static int probes_open(const struct watch_config *wc, struct watch_state *st, ch
 		}
 		p->req.len = op->spec.size;
 		p->nslots = (wc->span - op->spec.size) / op->spec.align + 1;
+		/* Random bytes from the start: the preflight may write them. */
+		struct prng fill;
+		prng_seed(&fill, wc->seed ^ 0x9f11, i);
+		prng_fill(&fill, p->req.buf, len);
+		int rc = run_preflight(wc->target, op, wc->span, p->eng.fd, p->req.buf, err, errlen);
+		if (rc < 0)
+			return rc;
 		result_reset(&st->results[i]);
 		st->order[i] = i;
 	}
@@ -182,6 +190,18 @@ static void probes_close(const struct watch_config *wc, struct watch_state *st)
 	prom_export_free(&st->prom);
 }
 
+/*
+ * This thread's CPU time, to the ns: a probe takes microseconds, too short
+ * for getrusage(), whose per-thread figures move with the scheduler's ticks.
+ */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /* One round: each op once, in a fresh random order. */
 static void probe_round(const struct watch_config *wc, struct watch_state *st)
 {
@@ -192,11 +212,13 @@ static void probe_round(const struct watch_config *wc, struct watch_state *st)
 	}
 	for (size_t i = 0; i < wc->nops; i++) {
 		size_t k = st->order[i];
-		uint64_t ns;
-		if (probe_once(&wc->ops[k], &st->probes[k], &st->results[k], &st->rng, &ns) == 0)
-			hist_record(&st->results[k].total, ns);
+		struct op_result *o = &st->results[k];
+		uint64_t ns, cpu0 = thread_cpu_ns();
+		if (probe_once(&wc->ops[k], &st->probes[k], o, &st->rng, &ns) == 0)
+			hist_record(&o->total, ns);
 		else
-			hist_record_error(&st->results[k].total);
+			hist_record_error(&o->total);
+		o->cpu_ns += thread_cpu_ns() - cpu0;
 	}
 }
 
@@ -238,13 +260,18 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		rc = prom_start(wc, &st, err, errlen);
 	prng_seed(&st.rng, wc->seed, 0x3a7c);
 	for (uint64_t periods = 1; rc == 0; periods++) {
-		uint64_t p0 = clock_now_ns();
+		uint64_t p0 = clock_now_ns(), cpu0[2], cpu[2];
 		time_t start = time(NULL);
+		clock_cpu_ns(RUSAGE_SELF, &cpu0[0], &cpu0[1]);
 		int sig = probe_period(wc, &st, p0);
 		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
-		rc = emit(wc, st.results, start, elapsed, sig > 0);
+		clock_cpu_ns(RUSAGE_SELF, &cpu[0], &cpu[1]);
+		cpu[0] -= cpu0[0];
+		cpu[1] -= cpu0[1];
+		rc = emit(wc, st.results, start, elapsed, sig > 0, cpu);
 		if (rc < 0) {
-			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path, strerror(-rc));
+			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path,
+				 rc == -EINVAL ? "not a regular file; give a file, or '-' for stdout" : strerror(-rc));
 			break;
 		}
 		if (!wc->quiet)

@@ -12,11 +12,25 @@
  * (timer slack is set to 1 ns for the thread), then spin the last stretch.
  */
 #define SPIN_NS 30000ULL
-static void sleep_until_due(uint64_t due)
+
+/* The longest sleep between looks at the stop flag. */
+#define NAP_NS 20000000ULL
+
+/* Sleep until the clock reads until, or the stop flag is set (seen within NAP_NS). */
+static void nap_until(const struct worker *w, uint64_t until)
+{
+	for (uint64_t now = clock_now_ns(); now < until; now = clock_now_ns()) {
+		if (atomic_load_explicit(w->stop, memory_order_relaxed))
+			return;
+		clock_sleep_until(until - now > NAP_NS ? now + NAP_NS : until);
+	}
+}
+
+static void sleep_until_due(const struct worker *w, uint64_t due)
 {
 	if (due > SPIN_NS)
-		clock_sleep_until(due - SPIN_NS);
-	while (clock_now_ns() < due)
+		nap_until(w, due - SPIN_NS);
+	while (clock_now_ns() < due && !atomic_load_explicit(w->stop, memory_order_relaxed))
 		;
 }
 
@@ -73,9 +87,49 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		hist_record(&w->service, now - r->issue_ns);
 }
 
-static void pause_for(double ns)
+int worker_gate_init(struct worker_gate *g)
 {
-	clock_sleep_until(clock_now_ns() + (uint64_t)ns);
+	g->opened = false;
+	int e = pthread_mutex_init(&g->lock, NULL);
+	if (e != 0)
+		return -e;
+	e = pthread_cond_init(&g->opened_cond, NULL);
+	if (e != 0) {
+		pthread_mutex_destroy(&g->lock);
+		return -e;
+	}
+	return 0;
+}
+
+void worker_gate_open(struct worker_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->opened = true;
+	pthread_cond_broadcast(&g->opened_cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void worker_gate_wait(struct worker_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	while (!g->opened)
+		pthread_cond_wait(&g->opened_cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+void worker_gate_destroy(struct worker_gate *g)
+{
+	pthread_cond_destroy(&g->opened_cond);
+	pthread_mutex_destroy(&g->lock);
+}
+
+/* Fractional threads: idle for ns, but not past the run's end or a stop. */
+static void pause_for(const struct worker *w, double ns, uint64_t end)
+{
+	uint64_t now = clock_now_ns();
+	if (now >= end)
+		return;
+	nap_until(w, ns < (double)(end - now) ? now + (uint64_t)ns : end);
 }
 
 /*
@@ -104,7 +158,9 @@ void *worker_main(void *arg)
 
 	if (interval)
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	pthread_barrier_wait(w->start);
+	worker_gate_wait(w->start);
+	uint64_t user0, sys0;
+	clock_cpu_ns(RUSAGE_THREAD, &user0, &sys0);
 	const uint64_t end = *w->end_ns;
 	uint64_t bucket_end = *w->t0_ns + w->bucket_ns;
 	uint64_t due = *w->t0_ns + w->rate_phase_ns; /* --rate: when the next op is due */
@@ -125,7 +181,7 @@ void *worker_main(void *arg)
 			if (interval && t < due) {
 				if (inflight == 0) {
 					/* Nothing to collect: sleep until due (or the end), then look again. */
-					sleep_until_due(due < end ? due : end);
+					sleep_until_due(w, due < end ? due : end);
 					t = clock_now_ns();
 					continue;
 				}
@@ -206,9 +262,12 @@ void *worker_main(void *arg)
 			free_list[nfree++] = r;
 			atomic_store_explicit(&w->progress, ++completed, memory_order_relaxed);
 			if (w->delay_factor > 0)
-				pause_for((double)(t - r->start_ns) * w->delay_factor);
+				pause_for(w, (double)(t - r->start_ns) * w->delay_factor, end);
 		}
 	}
 	w->finished_ns = t;
+	clock_cpu_ns(RUSAGE_THREAD, &w->cpu_user_ns, &w->cpu_sys_ns);
+	w->cpu_user_ns -= user0;
+	w->cpu_sys_ns -= sys0;
 	return NULL;
 }

@@ -37,9 +37,10 @@ check_rows() {
     local -a argv
     read -r -a argv <<<"$cmd"
     local out rc=0
-    out=$("${argv[@]}" 2>&1 >/dev/null </dev/null) || rc=$?
+    # A row that hangs is a failure, not a stuck suite.
+    out=$(timeout -s KILL 60 "${argv[@]}" 2>&1 >/dev/null </dev/null) || rc=$?
     local lines
-    lines=$(printf '%s\n' "$out" | grep -c .)
+    lines=$(printf '%s\n' "$out" | grep -c . || true)
     # shellcheck disable=SC2053 # the pattern is a glob on purpose
     if [[ "$rc" != "$want" || "$lines" != 1 || "$out" != $pattern ]]; then
       echo "FAILED: $cmd" >&2

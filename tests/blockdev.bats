@@ -3,9 +3,11 @@
 # read-only, writes refused on devices in use unless --force.
 
 load lib/core
+bats_require_minimum_version 1.5.0
 
 setup() {
   [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
+  PART=
   command -v losetup >/dev/null || skip "losetup not installed"
   core_setup
   truncate -s 320M "$TMP/img"  # xfs needs 300 MB
@@ -14,7 +16,10 @@ setup() {
 }
 
 teardown() {
+  if [[ -n "${SWAP:-}" ]]; then swapoff "$SWAP" 2>/dev/null || true; fi
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
+  # A node this test made for a partition (no udev here); the kernel's goes with the loop device.
+  if [[ -n "${PART:-}" ]]; then rm -f "$PART"; fi
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" 2>/dev/null || true; fi
   core_teardown
 }
@@ -41,7 +46,7 @@ teardown() {
   before=$(md5sum < "$TMP/img")
   run --separate-stderr "$IOBENCH" -q -o write4k -d 1 "$LOOP"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == "iobench: $LOOP holds an ext2/3/4 filesystem; a write benchmark would destroy it (use --force"* ]]
+  [[ "$stderr" == "iobench: $LOOP holds a filesystem (blkid: TYPE=ext4); a write benchmark would destroy it (use --force"* ]]
   [ "$(md5sum < "$TMP/img")" = "$before" ]
   # a read benchmark is fine
   run "$IOBENCH" -q -o read4k -d 1 "$LOOP"
@@ -50,11 +55,11 @@ teardown() {
   [ "$status" -eq 0 ]
 }
 
-@test "xfs, md RAID and partition-table signatures are recognised" {
+@test "xfs is recognised, and so are bare md RAID and GPT magic bytes blkid no longer names" {
   for sig in xfs md gpt; do
     dd if=/dev/zero of="$LOOP" bs=1M count=8 status=none oflag=direct
     case $sig in
-      xfs) command -v mkfs.xfs >/dev/null || continue; mkfs.xfs -q -f "$LOOP"; want="an xfs filesystem" ;;
+      xfs) mkfs.xfs -q -f "$LOOP"; want="a filesystem (blkid: TYPE=xfs)" ;;
       md) printf '\xfc\x4e\x2b\xa9' | dd of="$LOOP" bs=1 seek=4096 conv=notrunc status=none; want="an md RAID superblock (1.2)" ;;
       gpt) printf 'EFI PART' | dd of="$LOOP" bs=1 seek=512 conv=notrunc status=none; want="a GPT partition table" ;;
     esac
@@ -85,4 +90,105 @@ teardown() {
   [ "$(jq -r .target.filesystem "$TMP/o.jsonl")" = ext4 ]
   [ "$(jq -r .target.device "$TMP/o.jsonl")" = "$(basename "$LOOP")" ]
   [ "$(jq -r .target.raidLevel "$TMP/o.jsonl")" = null ]
+}
+
+@test "--hipri on a loop device (no poll queues) is refused before the run, in one line (exit 2)" {
+  dev=$(basename "$LOOP")
+  [ "$(cat "/sys/block/$dev/queue/io_poll")" = 0 ] || skip "env: $dev has poll queues"
+  run --separate-stderr "$IOBENCH" -e io_uring --hipri -o read4k -d 1 --json "$TMP/o.jsonl" "$LOOP"
+  [ "$status" -eq 2 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "iobench: --hipri: $dev has no poll queues (/sys/block/$dev/queue/io_poll is 0); drop --hipri, or give the driver poll queues (NVMe: nvme.poll_queues=N)" ]]
+  [ ! -e "$TMP/o.jsonl" ]
+}
+
+# refused_intact DEVICE PATTERN: a write benchmark on DEVICE exits 1 with a
+# message matching PATTERN and leaves the image byte for byte as it was.
+# With SKIP_FROM SKIP_BYTES, that region is left out of the comparison (an
+# active swap partition: the kernel may page out to it meanwhile).
+refused_intact() {
+  local before
+  before=$(image_sum "${3:-0}" "${4:-0}")
+  run --separate-stderr "$IOBENCH" -q -o write4k -n 10 -d 5 "$1"
+  [ "$status" -eq 1 ] || { echo "exit $status for $2: $stderr"; return 1; }
+  [[ "$stderr" == $2 ]] || { echo "message: $stderr"; return 1; }
+  [ "$(image_sum "${3:-0}" "${4:-0}")" = "$before" ]
+}
+
+# image_sum SKIP_FROM SKIP_BYTES: md5 of the image without that region.
+image_sum() {
+  { head -c "$1" "$TMP/img"; tail -c +$(($1 + $2 + 1)) "$TMP/img"; } | md5sum
+}
+
+@test "every kind blkid knows is refused: minix, cramfs, squashfs, f2fs, erofs, swap, ext4, xfs, dos and gpt tables" {
+  mkdir -p "$TMP/src"
+  echo data > "$TMP/src/a"
+  for kind in minix cramfs squashfs f2fs erofs swap ext4 xfs dos gpt; do
+    dd if=/dev/zero of="$LOOP" bs=1M count=16 oflag=direct status=none
+    case $kind in
+      minix) mkfs.minix "$LOOP" >/dev/null ;;
+      cramfs) mkfs.cramfs "$TMP/src" "$LOOP" >/dev/null ;;
+      squashfs) mksquashfs "$TMP/src" "$LOOP" -noappend -quiet >/dev/null ;;
+      f2fs) mkfs.f2fs -q -f "$LOOP" ;;
+      erofs) mkfs.erofs "$LOOP" "$TMP/src" >/dev/null 2>&1 ;;
+      swap) mkswap "$LOOP" >/dev/null ;;
+      ext4) mkfs.ext4 -q -F "$LOOP" ;;
+      xfs) mkfs.xfs -q -f "$LOOP" ;;
+      dos|gpt) echo ',100M,L' | sfdisk -q --label "$kind" "$LOOP" >/dev/null ;;
+    esac
+    sync
+    case $kind in
+      dos|gpt) [ "$(blkid -p -o value -s PTTYPE "$LOOP")" = "$kind" ]
+        want="iobench: $LOOP holds a partition table \\(blkid: PTTYPE=$kind\\); a write benchmark would destroy it*" ;;
+      *) [ "$(blkid -p -o value -s TYPE "$LOOP")" = "$kind" ]
+        want="iobench: $LOOP holds a*\\(blkid: TYPE=$kind\\); a write benchmark would destroy it*" ;;
+    esac
+    refused_intact "$LOOP" "$want"
+  done
+  # watch writes too (write4k/64 by default): refused the same way.
+  run "$IOBENCH" watch -q --count 1 --interval 1 --period 1 "$LOOP"
+  [ "$status" -eq 1 ]
+}
+
+# part_node DISK N: the partition's device node (made from sysfs when no udev made it).
+part_node() {
+  local b p
+  b=$(basename "$1")
+  p=${1}p$2
+  partx -u "$1" 2>/dev/null || true
+  if [[ ! -b "$p" ]]; then
+    mknod "$p" b $(tr ':' ' ' < "/sys/block/$b/${b}p$2/dev")
+    PART=$p
+  fi
+  echo "$p"
+}
+
+@test "a whole disk whose partition is mounted or swap is refused, whatever its table says now" {
+  losetup -d "$LOOP"
+  LOOP=$(losetup --find --show --partscan "$TMP/img")
+  printf ',100M,L\n,100M,L\n' | sfdisk -q "$LOOP" >/dev/null
+  p1=$(part_node "$LOOP" 1)
+  mkfs.ext4 -q -F "$p1"
+  MNT=$TMP/mnt
+  mkdir -p "$MNT"
+  mount "$p1" "$MNT"
+  echo precious > "$MNT/file"
+  sync
+  # The table zeroed: the kernel still has the partition, and it is mounted.
+  dd if=/dev/zero of="$LOOP" bs=512 count=1 conv=notrunc status=none
+  sync
+  refused_intact "$LOOP" "iobench: $LOOP has its partition $(basename "$LOOP")p1 mounted on $MNT; a write benchmark would destroy it*"
+  [ "$(cat "$MNT/file")" = precious ]
+  umount "$MNT"
+  MNT=
+  # A partition in use as swap.
+  p2=$(part_node "$LOOP" 2)
+  mkswap "$p2" >/dev/null
+  if swapon "$p2" 2>/dev/null; then
+    SWAP=$p2
+    dd if=/dev/zero of="$LOOP" bs=512 count=1 conv=notrunc status=none
+    b=$(basename "$LOOP")
+    refused_intact "$LOOP" "iobench: $LOOP has its partition ${b}p2 in use as swap*" \
+      $(($(cat "/sys/block/$b/${b}p2/start") * 512)) $(($(cat "/sys/block/$b/${b}p2/size") * 512))
+  fi
 }

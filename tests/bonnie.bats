@@ -87,3 +87,22 @@ setup() {
   [[ "$output" == *"bonnie++ failed"* ]]
   [ ! -s "$BATS_TEST_TMPDIR/f.jsonl" ]
 }
+
+@test "bonnie refuses a zero size or RAM before bonnie++ starts, and says when --from-csv finds no result" {
+  mkdir -p "$BATS_TEST_TMPDIR/d"
+  for args in "-s 0" "-s 0M" "-r 0"; do
+    # shellcheck disable=SC2086 # words on purpose
+    run "$BONNIE" --dry-run $args "$BATS_TEST_TMPDIR/d"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "bonnie: --"*"over 0"*"(see bonnie --help)" ]]
+    [[ "$output" != *bonnie++* ]]
+  done
+  head -c 4096 /dev/urandom > "$BATS_TEST_TMPDIR/garbage"
+  printf 'format_version,bonnie_version\nnot,a,result\n' > "$BATS_TEST_TMPDIR/header-only.csv"
+  for f in garbage header-only.csv; do
+    run "$BONNIE" --from-csv "$BATS_TEST_TMPDIR/$f" --json "$BATS_TEST_TMPDIR/out.jsonl"
+    [ "$status" -eq 1 ]
+    [ "$output" = "bonnie: '$BATS_TEST_TMPDIR/$f' holds no bonnie++ CSV result line (one starting with its version, e.g. 1.98,); nothing converted" ]
+  done
+  [ ! -s "$BATS_TEST_TMPDIR/out.jsonl" ]
+}

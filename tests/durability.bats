@@ -262,7 +262,7 @@ strace_writer() {
   log=$LOGS/00000000000000aa.log
   wait_for grep -q '^GONE 0 2$' "$log"
   grep -qx 'A 0 5 1' "$log"
-  ! grep -q '^A 0 6' "$log"
+  [ "$(grep -c '^A 0 6' "$log" || true)" -eq 0 ]
   # still serving: a real run and its verify
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
   run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/f"
@@ -285,7 +285,7 @@ strace_writer() {
   read -r -t 10 reply <&7
   [[ $reply == "ERR block number beyond the run's blocks" ]]
   exec 7>&-
-  ! grep -q '^A ' "$LOGS/00000000000000bb.log"
+  [ "$(grep -c '^A ' "$LOGS/00000000000000bb.log" || true)" -eq 0 ]
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
   kill -0 "$SERVER_PID"
 }
@@ -377,7 +377,7 @@ strace_writer() {
   start_server
   run --separate-stderr "$IOBENCH" durability write --server "127.0.0.1:$PORT" -d 1 "$LOOP"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "iobench: $LOOP holds an ext2/3/4 filesystem; a durability run would destroy it (use --force to write anyway)" ]
+  [ "$stderr" = "iobench: $LOOP holds a filesystem (blkid: TYPE=ext4); a durability run would destroy it (use --force to write anyway)" ]
   [ "$(md5sum <"$TMP/img")" = "$before" ]
   [ -z "$(ls "$LOGS")" ]
   run "$IOBENCH" durability write -q --force --server "127.0.0.1:$PORT" --span 8M -t 2 -d 1 "$LOOP"
@@ -489,4 +489,29 @@ strace_writer() {
   run "$IOBENCH" durability write -q --server="127.0.0.1:$PORT" --size=1M --duration=1 --threads=2 "$TMP/f"
   [ "$status" -eq 0 ]
   grep -q ' writers=2 ' "$(log_file)"
+}
+
+@test "verify never writes into its target, a FIFO or a folder, and a stray byte costs its line nothing (issue 17 siblings)" {
+  # Refused before the server is asked: nothing was verified, nothing written.
+  make_file "$TMP/t" 1M
+  sum=$(md5sum <"$TMP/t")
+  mkfifo "$TMP/p"
+  for out in "$TMP/t" "$TMP/p" "$TMP"; do
+    run timeout -s KILL 20 "$IOBENCH" durability verify --server 127.0.0.1:1 --json "$out" "$TMP/t"
+    [ "$status" -eq 2 ]
+    [[ $output == "iobench: --json $out"* ]]
+  done
+  [ "$(md5sum <"$TMP/t")" = "$sum" ]
+  run "$IOBENCH" durability verify --server 127.0.0.1:1 --label "$(printf 'a=b\nc')" "$TMP/t"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: bad --label: control character 0x0a in it; use printable text" ]
+  # A target path and a label that are not UTF-8: the line keeps every block.
+  start_server
+  bad="$TMP/d$(printf '\xff')"
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$bad"
+  run --separate-stderr "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" \
+    --label "k$(printf '\xfe')=v$(printf '\xff')" --json "$TMP/v.jsonl" "$bad"
+  [ "$status" -eq 0 ]
+  jq -e '.mode == "durability" and .target.path == "'"$TMP"'/d\ufffd" and .labels["k\ufffd"] == "v\ufffd"
+         and .durability.verdict == "ok" and .durability.writeTarget == "'"$TMP"'/d\ufffd"' "$TMP/v.jsonl"
 }

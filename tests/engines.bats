@@ -52,8 +52,8 @@ teardown() {
   [ "$(grep -c '^io_submit(' "$TMP/st")" -eq 100 ]
   [ "$(grep '^io_submit(' "$TMP/st" | sed 's/.*= //' | awk '{ s += $1 } END { print s }')" -eq 100 ]
   [ "$(grep -c '^io_getevents(' "$TMP/st")" -ge 1 ]
-  # only the one preflight read goes through pread
-  [ "$(grep -cE '^pread64\(.*, 4096, ' "$TMP/st")" -eq 1 ]
+  # only the two preflight reads (offset 0 and the second aligned offset) go through pread
+  [ "$(grep -cE '^pread64\(.*, 4096, ' "$TMP/st")" -eq 2 ]
 }
 
 @test "io_uring submits through io_uring_enter, each operation as its slot frees" {
@@ -64,7 +64,110 @@ teardown() {
   [ "$(sed -n 's/^io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/st" | awk '{ s += $1 } END { print s }')" -eq 100 ]
   [ "$(sed -n 's/^io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/st" | sort -u | paste -sd,)" = "0,1" ] ||
     [ "$(sed -n 's/^io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/st" | sort -u | paste -sd,)" = "1" ]
-  [ "$(grep -cE '^pread64\(.*, 4096, ' "$TMP/st")" -eq 1 ]
+  [ "$(grep -cE '^pread64\(.*, 4096, ' "$TMP/st")" -eq 2 ]
+}
+
+@test "io_uring's options are recorded under engineOptions; other engines have none" {
+  "$IOBENCH" -q -e io_uring --iodepth 8 -o read4k -n 50 -d 5 --json "$TMP/d.jsonl" "$TMP/f"
+  jq -e '.engineOptions == {batch: 1, registerFiles: false, registerBuffers: false, sqpoll: false, hipri: false}' "$TMP/d.jsonl"
+  "$IOBENCH" -q -e io_uring --iodepth 8 --batch 4 --register-files --register-buffers --sqpoll -o read4k -n 50 -d 5 \
+    --json "$TMP/o.jsonl" "$TMP/f"
+  jq -e '.engineOptions == {batch: 4, registerFiles: true, registerBuffers: true, sqpoll: true, hipri: false}
+         and .operations[0].total.count == 50 and .operations[0].total.errorCount == 0' "$TMP/o.jsonl"
+  "$IOBENCH" -q -e libaio --iodepth 8 -o read4k -n 50 -d 5 --json "$TMP/a.jsonl" "$TMP/f"
+  jq -e 'has("engineOptions") | not' "$TMP/a.jsonl"
+}
+
+@test "io_uring's options refuse the other engines and a batch above the queue depth" {
+  for opt in "--batch 4" --register-files --register-buffers --sqpoll --hipri; do
+    # shellcheck disable=SC2086 # "--batch 4" is two words on purpose
+    run --separate-stderr "$IOBENCH" -e libaio --iodepth 8 $opt -d 1 "$TMP/f"
+    [ "$status" -eq 2 ]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    [[ "$stderr" == "iobench: ${opt% *} is an io_uring option and the engine is libaio; add -e io_uring" ]]
+  done
+  run --separate-stderr "$IOBENCH" -e io_uring --iodepth 8 --batch 16 -d 1 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: --batch 16 is more than --iodepth 8; a batch is at most the requests in flight" ]]
+}
+
+@test "--batch 8 sends eight requests per io_uring_enter: fewer calls than operations" {
+  command -v strace >/dev/null || skip "strace not installed"
+  cat "$TMP/f" > /dev/null # cached reads complete inside the call that submits them
+  trace "$TMP/st" io_uring_enter "$IOBENCH" -q -e io_uring --iodepth 8 --batch 8 --no-direct -o read4k -n 200 -d 10 "$TMP/f"
+  # io_uring_enter(fd, to_submit, min_complete, flags, ...): all 200 submitted, never more than 8 at once
+  submitted=$(sed -n 's/^io_uring_enter([0-9]*, \([0-9]*\),.*/\1/p' "$TMP/st")
+  [ "$(awk '{ s += $1 } END { print s }' <<<"$submitted")" -eq 200 ]
+  [ "$(sort -n <<<"$submitted" | tail -n 1)" -eq 8 ]
+  calls=$(grep -c '^io_uring_enter(' "$TMP/st")
+  echo "io_uring_enter calls: $calls for 200 reads"
+  [ "$calls" -le 50 ]
+  # the default: one call per operation
+  trace "$TMP/st1" io_uring_enter "$IOBENCH" -q -e io_uring --iodepth 8 --no-direct -o read4k -n 200 -d 10 "$TMP/f"
+  [ "$(grep -c '^io_uring_enter(' "$TMP/st1")" -ge 200 ]
+}
+
+# uring_trace OUT CMD...: run CMD with the kernel's io_uring_submit_req events of
+# it and its threads (and only them) recorded in OUT, through a tracefs instance of its own.
+uring_trace() {
+  local out=$1 tracefs inst mounted=""
+  shift
+  tracefs=/sys/kernel/tracing
+  if [[ ! -d $tracefs/instances ]]; then
+    tracefs=$TMP/tracefs
+    mkdir -p "$tracefs"
+    mount -t tracefs nodev "$tracefs" || return 1
+    mounted=$tracefs
+  fi
+  inst=$tracefs/instances/iobench-test-$$-$BATS_TEST_NUMBER
+  mkdir "$inst"
+  echo 1 > "$inst/options/event-fork"
+  echo 1 > "$inst/events/io_uring/io_uring_submit_req/enable"
+  bash -c 'echo $$ > "$1/set_event_pid"; shift; exec "$@"' _ "$inst" "$@"
+  grep -v '^#' "$inst/trace" > "$out"
+  echo 0 > "$inst/events/io_uring/io_uring_submit_req/enable"
+  rmdir "$inst"
+  if [[ -n $mounted ]]; then umount "$mounted"; fi
+}
+
+# fixed_file_requests TRACE: how many requests carry REQ_F_FIXED_FILE (bit 0 of their flags).
+fixed_file_requests() {
+  local n=0 f
+  for f in $(sed -n 's/.*flags \(0x[0-9a-f]*\).*/\1/p' "$1"); do
+    ((f & 1)) && n=$((n + 1))
+  done
+  echo "$n"
+}
+
+@test "--register-buffers and --register-files: the kernel sees READ_FIXED and WRITE_FIXED on the registered file" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root for tracefs"
+  grep -qw tracefs /proc/filesystems || skip "env: the kernel has no tracefs"
+  uring_trace "$TMP/fixed" "$IOBENCH" -q -e io_uring --iodepth 4 --register-buffers --register-files \
+    -o read4k -n 40 -d 10 "$TMP/f"
+  # every request of the run is a READ_FIXED on the registered file
+  [ "$(grep -c 'opcode READ_FIXED' "$TMP/fixed")" -eq 40 ]
+  [ "$(grep -c 'opcode ' "$TMP/fixed")" -eq 40 ]
+  [ "$(fixed_file_requests "$TMP/fixed")" -eq 40 ]
+  uring_trace "$TMP/wfixed" "$IOBENCH" -q -e io_uring --iodepth 4 --register-buffers -o write4k -n 40 -d 10 "$TMP/f"
+  [ "$(grep -c 'opcode WRITE_FIXED' "$TMP/wfixed")" -eq 40 ]
+  # without the options: plain READ, no fixed file
+  uring_trace "$TMP/plain" "$IOBENCH" -q -e io_uring --iodepth 4 -o read4k -n 40 -d 10 "$TMP/f"
+  [ "$(grep -c 'opcode READ,' "$TMP/plain")" -eq 40 ]
+  [ "$(fixed_file_requests "$TMP/plain")" -eq 0 ]
+}
+
+@test "--hipri on a file of a disk without poll queues, or on buffered I/O, is refused before the run (exit 2)" {
+  dev=$("$IOBENCH" -q -o read4k -n 1 -d 1 --json - "$TMP/f" | jq -r .target.device)
+  [ -n "$dev" ] && [ "$dev" != null ] || skip "env: the test file is on no block device"
+  [ "$(cat "/sys/block/$dev/queue/io_poll" 2>/dev/null || echo 0)" = 0 ] || skip "env: $dev has poll queues"
+  run --separate-stderr "$IOBENCH" -e io_uring --hipri -o read4k -d 1 --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "$stderr" == "iobench: --hipri: $dev has no poll queues (/sys/block/$dev/queue/io_poll is 0); drop --hipri,"* ]]
+  [ ! -e "$TMP/o.jsonl" ]
+  run --separate-stderr "$IOBENCH" -e io_uring --hipri -o read4k --no-direct -d 1 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: --hipri polls for O_DIRECT completions and read4k is buffered; drop --hipri or add --direct" ]]
 }
 
 @test "--rate holds the requested rate on a cached file: never above it, the schedule kept" {

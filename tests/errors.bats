@@ -126,7 +126,7 @@ expect() {
 @test "O_DIRECT with a size the device cannot align suggests a fix" {
   run --separate-stderr "$IOBENCH" -q -o read1000 -d 1 "$TMP/f"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == "iobench: $TMP/f: O_DIRECT read of 1000 bytes"*"or --no-direct" ]]
+  [[ "$stderr" == "iobench: $TMP/f: read1000 with O_DIRECT needs a size and alignment that are multiples of "*"or --no-direct" ]]
   run "$IOBENCH" -q -o read1000 -d 1 --no-direct "$TMP/f"
   [ "$status" -eq 0 ]
 }

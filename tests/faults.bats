@@ -31,7 +31,7 @@ faulty() {
 @test "EIO on every 7th read is counted in errorCount, not in the latencies, and the run completes" {
   run faulty pread:eio:7 -q -o read4k -n 700 -d 30 --json "$TMP/o.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
-  # the preflight read is call 1: of 700 timed reads, calls 7, 14, ... 700 fail
+  # the preflight reads are calls 1 and 2: of the 700 timed reads (calls 3-702), 7, 14, ... 700 fail
   jq -e '.operations[0] | .total.errorCount == 100 and .total.count == 600
          and (.total.buckets | add) == 600 and .bytes == 600 * 4096
          and .firstError.error == "Input/output error"

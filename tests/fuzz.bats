@@ -25,3 +25,7 @@ replay() {
 @test "report-input fuzz regressions and corpus run cleanly" {
   replay report
 }
+
+@test "the report's JSON parser agrees with jansson on its fuzz regressions and corpus" {
+  replay json
+}

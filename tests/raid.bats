@@ -298,3 +298,22 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
     tests/vm/build-vm tests/vm/run-vm tests/vm/guest-test
   shellcheck -s sh tests/vm/guest-init
 }
+
+@test "on a kernel without md raid-create says so before creating anything; --dry-run says so too" {
+  # A /proc without mdstat: what a kernel without md shows (the host's may or may not have it).
+  local proc=$BATS_TEST_TMPDIR/proc
+  mkdir -p "$proc/self"
+  cp /proc/self/mountinfo "$proc/self/mountinfo"
+  cp /proc/swaps "$proc/swaps"
+  run env RAID_PROC="$proc" "$CREATE" --level 0 --fs none --name ib-nomd "${L[0]}" "${L[1]}"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"raid-create: this kernel has no md RAID support (no $proc/mdstat"*"use a kernel built with md"* ]]
+  [[ "$output" != *"mdadm:"* ]]
+  [ ! -e /dev/md/ib-nomd ]
+  [ -z "$(wipefs --no-headings "${L[0]}")" ]
+  if ! modprobe -q -n md_mod 2>/dev/null; then
+    run env RAID_PROC="$proc" "$CREATE" --dry-run --level 0 --fs none --name ib-nomd "${L[0]}" "${L[1]}"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"raid-create: warning: this kernel has no md RAID support"*"mdadm --create below would fail"* ]]
+  fi
+}

@@ -159,7 +159,7 @@ make_sweep() {
 @test "--csv prints the groups table with a header and one row per group" {
   run --separate-stderr "$IOBENCH" report --csv --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
-  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors" ]
+  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp" ]
   [ "${#lines[@]}" -eq 7 ]
   [[ "${lines[1]}" == '"read,4K,4K",1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
 }
@@ -369,9 +369,9 @@ make_sweep() {
     [ -s "$out/$dat" ]
     grep -q "^set output '$name.png'" "$gp"
     grep -q "^set output '$name.svg'" "$gp"
-    grep -q '^set title "' "$gp"
-    grep -q '^set xlabel "' "$gp"
-    grep -q '^set ylabel "' "$gp"
+    grep -q "^set title '" "$gp"
+    grep -q "^set xlabel '" "$gp"
+    grep -q "^set ylabel '" "$gp"
     [ -s "$out/$name.png" ]
     [ "$(head -c 4 "$out/$name.png" | tail -c 3)" = PNG ]
     grep -q '<svg' "$out/$name.svg"
@@ -416,4 +416,62 @@ make_sweep() {
     done
   done
   [ "$(jq '[.threads[] | select(.optimal)] | length' <<<"$report")" -eq 2 ]
+}
+
+# A fleet of many batches (the reader hands lines to its threads a few
+# hundred at a time), with lines that draw messages in several files: the
+# report must not depend on how many threads read it.
+make_many() {
+  local dir=$1 h i
+  for h in $(seq 1 12); do
+    mkdir -p "$dir/h$h"
+    for i in $(seq 1 250); do
+      echo "host=h$h threads=$((1 << (i % 4))) launch=$((1763770000 + i * 70)) labels=config=c$((h % 3)) sig=$( ((i % 5)) && echo read,4K,4K || echo writeFlush,4K,4K) modes=15000:$((100 + i)),$((9000000 + h * 1000)):$((5000 + i * h))"
+    done | "$GEN" >"$dir/h$h/runs.jsonl"
+  done
+  # messages from several places, to come out in the order of the files and lines
+  sed -i '17s/.*/not json at all/; 120s/"count":/"count":1e400,"c":/; 200s/$/ trailing/' "$dir/h3/runs.jsonl"
+  sed -i '5s/"bucketRatio":1.1/"bucketRatio":1.2/; 249s/.*/{"operations": 3}/' "$dir/h9/runs.jsonl"
+  "$GEN" "format=java modes=2000000:700" >"$dir/h5/run.out"
+  "$GEN" "format=bonnie host=h7" >>"$dir/h7/runs.jsonl"
+  "$GEN" "host=h11 threads=3" | jq . >"$dir/h11/pretty.json"
+}
+
+@test "the report is the same byte for byte read with 1, 2 or 3 threads (--jobs)" {
+  local dir=$BATS_TEST_TMPDIR/many j
+  make_many "$dir"
+  for j in 1 2 3; do
+    "$IOBENCH" report --jobs "$j" "$dir" >"$dir.$j.txt" 2>"$dir.$j.err"
+    "$IOBENCH" report --jobs "$j" --json "$dir" >"$dir.$j.json" 2>/dev/null
+    "$IOBENCH" report --jobs "$j" --csv --section groups,instances,time "$dir" >"$dir.$j.csv" 2>/dev/null
+  done
+  # not an empty comparison: every good line read (3000, less the four bad ones and the one
+  # that is no result, plus the run.out and the pretty-printed one), the messages in order
+  jq -e '.inputs.runs == 12 * 250 - 5 + 2 and .inputs.skipped == 4 and .inputs.bonnie == 1
+         and (.groups | length) > 50' "$dir.1.json"
+  [ "$(grep -c '^iobench: ' "$dir.1.err")" -eq 4 ]
+  [ "$(grep -o 'runs.jsonl:[0-9]*' "$dir.1.err" | paste -sd' ')" = "runs.jsonl:17 runs.jsonl:120 runs.jsonl:200 runs.jsonl:5" ]
+  grep -q "h9/runs.jsonl:5: operation 1 (writeFlush,4K,4K): histogram has ratio 1.2" "$dir.1.err"
+  for j in 2 3; do
+    cmp "$dir.1.txt" "$dir.$j.txt"
+    cmp "$dir.1.err" "$dir.$j.err"
+    cmp "$dir.1.json" "$dir.$j.json"
+    cmp "$dir.1.csv" "$dir.$j.csv"
+  done
+}
+
+@test "the groups section shows each group's CPU time per operation, from the runs' own figures" {
+  local f=$BATS_TEST_TMPDIR/data out=$BATS_TEST_TMPDIR/cpu.jsonl
+  "$IOBENCH" -q --size 16M -o read4k --no-direct -d 1 --json "$out" "$f" 2>/dev/null
+  "$IOBENCH" -q -o read4k --no-direct -d 1 --json "$out" "$f" 2>/dev/null
+  run --separate-stderr "$IOBENCH" report --json "$out"
+  [ "$status" -eq 0 ]
+  # the two runs' CPU time over their operations, merged as their histograms are
+  jq -e --slurpfile runs "$out" '
+    ([$runs[].operations[0] | (.cpuUserSeconds + .cpuSystemSeconds) * 1e9] | add) as $ns |
+    ([$runs[].operations[0] | .total.count + .total.errorCount] | add) as $ops |
+    (.groups | length) == 1 and .groups[0].cpuNsPerOp > 0 and ((.groups[0].cpuNsPerOp - $ns / $ops) | fabs) < 1e-6 * $ns / $ops' <<<"$output"
+  run "$IOBENCH" report "$out"
+  [[ "$(grep -E '^op ' <<<"$output" | head -n 1)" == *" cpu/op" ]]
+  grep -E '^read,4K,4K .* [0-9.]+(ns|us|ms)$' <<<"$output"
 }

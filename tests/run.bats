@@ -186,7 +186,7 @@ teardown() {
   run "$IOBENCH" -o read4k -o write4k/64 -n 100 -d 5 "$TMP/f"
   [ "$status" -eq 0 ]
   header=$(grep -E '^op ' <<<"$output")
-  for col in threads ops errors IOPS MB/s mean p10 p50 p90 p99 p99.9 p99.99 min max; do
+  for col in threads ops errors IOPS MB/s mean p10 p50 p90 p99 p99.9 p99.99 min max cpu/op; do
     [[ " $header " == *" $col "* ]]
   done
   [ "$(grep -cE '^(read4k|write4k/64) +1 +100 +0 ' <<<"$output")" -eq 2 ]
@@ -206,4 +206,27 @@ teardown() {
   last=$(awk '/^op:/ { if ($6 > m) m = $6 } END { print m }' "$TMP/raw.log")
   jq -e --argjson last "$last" '(.elapsed * 1e6 - $last) | fabs <= 1' "$TMP/o.jsonl"
   jq -e '.operations[0].total.count == 600 and (.operations[0].iops - 600 / .elapsed | fabs) < 1' "$TMP/o.jsonl"
+}
+
+@test "every run records its CPU cost: user and system seconds, ns per operation, per op and for the process" {
+  "$IOBENCH" -q -o read4k --no-direct -o write4k/64 -t 2 -d 2 --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  # present and plausible: some CPU per operation, no more than the threads (and the main one) could use
+  jq -e '.cpuNsPerOp > 0 and .cpuUserSeconds >= 0 and .cpuSystemSeconds >= 0
+         and (.cpuUserSeconds + .cpuSystemSeconds) > 0
+         and (.cpuUserSeconds + .cpuSystemSeconds) <= .elapsed * (2 * 2 + 1) * 1.1' "$TMP/o.jsonl"
+  # ns per op is the CPU time over every operation done
+  jq -e '([.operations[] | .total.count + .total.errorCount] | add) as $n
+         | ((.cpuUserSeconds + .cpuSystemSeconds) * 1e9 / $n / .cpuNsPerOp - 1 | fabs) < 1e-6' "$TMP/o.jsonl"
+  jq -e 'all(.operations[]; .cpuNsPerOp > 0
+             and ((.cpuUserSeconds + .cpuSystemSeconds) * 1e9 / (.total.count + .total.errorCount) / .cpuNsPerOp - 1 | fabs) < 1e-6)' "$TMP/o.jsonl"
+  # an op's own threads are part of the process (a scheduler tick of slack per thread)
+  jq -e '([.operations[] | .cpuUserSeconds + .cpuSystemSeconds] | add) <= (.cpuUserSeconds + .cpuSystemSeconds) + 0.05' "$TMP/o.jsonl"
+}
+
+@test "the summary shows CPU per operation for each op and for the whole process" {
+  run "$IOBENCH" -o read4k --no-direct -n 2000 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  # the last column of the op's row is its CPU time per operation
+  grep -E '^read4k +1 +2000 +0 .* [0-9.]+(ns|us|ms)$' <<<"$output"
+  grep -E '^cpu: [0-9.]+ s user \+ [0-9.]+ s system = [0-9.]+ CPUs busy; [0-9.]+(ns|us|ms) per operation \(the whole process\)$' <<<"$output"
 }

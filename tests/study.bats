@@ -268,13 +268,13 @@ make_fleet() {
   grep -q "median 102 ops/s" "$out/apples-1.gp"
   # instances-1: hosts named on the axis, five percentiles
   grep -q 'xtic(1)' "$out/instances-1.gp"
-  [ "$(grep -c "title \"p10\"\|title \"p50\"\|title \"p90\"\|title \"p99\"\|title \"p99.9\"" "$out/instances-1.gp")" -eq 5 ]
+  [ "$(grep -c "title 'p10'\|title 'p50'\|title 'p90'\|title 'p99'\|title 'p99.9'" "$out/instances-1.gp")" -eq 5 ]
   [ "$(grep -v '^#' "$out/instances-1.dat" | awk '{ print $1 }' | tr '\n' ' ')" = '"h1" "h2" "h3" "h4" "h5" ' ]
   # every chart titled with its run and date; legends name the op as typed
   for gp in "$out"/*.gp; do
-    grep -q '^set title ".*\\nrun r7, 2025-11-22"$' "$gp" || { echo "$gp: $(grep '^set title' "$gp")"; return 1; }
+    grep -qE "^set title '.*'\\.\"\\\\n\"\\.'run r7, 2025-11-22'\$" "$gp" || { echo "$gp: $(grep '^set title' "$gp")"; return 1; }
   done
-  grep -q 'title "read4k config=large/ebs1 1G (best 8)"' "$out/threads.gp"
+  grep -q "title 'read4k config=large/ebs1 1G (best 8)'" "$out/threads.gp"
   ! grep -q 'read,4K,4K' "$out/threads.gp"
 }
 
@@ -290,7 +290,7 @@ make_fleet() {
   [ "$status" -eq 0 ]
   [ -s "$dir/plots/watch-1.png" ]
   [ "$(grep -c '^# db[12]$' "$dir/plots/watch-1.dat")" -eq 2 ]
-  [ "$(grep -cE 'title "db[12] p(50|99)"' "$dir/plots/watch-1.gp")" -eq 4 ]
+  [ "$(grep -cE "title 'db[12] p(50|99)'" "$dir/plots/watch-1.gp")" -eq 4 ]
   # three periods a host, each a time and its p50 <= p99
   [ "$(awk '!/^#/ && NF == 3 && $2 <= $3' "$dir/plots/watch-1.dat" | wc -l)" -eq 6 ]
 }

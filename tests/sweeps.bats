@@ -96,3 +96,41 @@ setup() {
   [ "$status" -eq 1 ]
   [[ "$output" == *"iobench failed on read4k"* ]]
 }
+
+# path_without CMD: a PATH folder holding every command of this one but CMD.
+path_without() {
+  local dir=$BATS_TEST_TMPDIR/path-without-$1 d f
+  mkdir -p "$dir"
+  for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+    for f in "$d"/*; do
+      [[ -x "$f" && "$(basename "$f")" != "$1" && ! -e "$dir/$(basename "$f")" ]] && ln -s "$f" "$dir/"
+    done
+  done
+  echo "$dir"
+}
+
+@test "sweep-threads checks its tools and its plan before the first run, --dry-run too" {
+  local iob=${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}
+  "$iob" create -q data.bin 4M
+  run env PATH="$(path_without jq)" IOBENCH="$iob" "$SWEEP_THREADS" -q -d 1 --threads 1 --ops read4k \
+    --json out.jsonl data.bin
+  [ "$status" -eq 1 ]
+  [ "$output" = "sweep-threads: jq not found; install jq (Debian: apt-get install jq)" ]
+  [ ! -e out.jsonl ]
+  # An IOBENCH that names no program: said first, not as a bash error after the sweep.
+  for dry in "" --dry-run; do
+    # shellcheck disable=SC2086 # an empty word on purpose
+    run env IOBENCH="$BATS_TEST_TMPDIR/no-such-iobench" "$SWEEP_THREADS" $dry -q -d 1 --threads 1 --ops read4k \
+      --json out.jsonl data.bin
+    [ "$status" -eq 1 ]
+    [ "$output" = "sweep-threads: IOBENCH=$BATS_TEST_TMPDIR/no-such-iobench is not an executable; point it at an iobench binary, or unset it" ]
+    [ ! -e out.jsonl ]
+  done
+  for args in "--threads 0" "--threads 1,0" "--threads 5000" "--ops ,," "--ops read4k," "--ops frob4k" "-d 0"; do
+    # shellcheck disable=SC2086 # words on purpose
+    run "$SWEEP_THREADS" --dry-run $args data.bin
+    [ "$status" -eq 2 ]
+    [ "$(grep -c . <<<"$output")" -eq 1 ]
+    [[ "$output" == "sweep-threads: "*"(see sweep-threads --help)" ]]
+  done
+}

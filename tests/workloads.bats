@@ -82,6 +82,9 @@ raw_offsets() {
                       and (.timeBuckets | length) == 1 and .timeBuckets[0].count == .total.count))' "$TMP/w.jsonl"
   # consecutive periods
   jq -e -s '.[1].launchTime - .[0].launchTime <= 2 and .[2].launchTime >= .[1].launchTime' "$TMP/w.jsonl"
+  # what each period cost the box, and each probe
+  jq -e -s 'all(.[]; .cpuNsPerOp > 0 and (.cpuUserSeconds + .cpuSystemSeconds) < .elapsed
+                    and all(.operations[]; .cpuNsPerOp > 0))' "$TMP/w.jsonl"
 }
 
 @test "watch --size creates a missing TARGET with random data, as its --help says" {

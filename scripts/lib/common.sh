@@ -213,12 +213,21 @@ _common_installed() {
   )
 }
 
-# common_iobench: print the iobench binary to use: $IOBENCH if set; else the
-# source tree's build (./iobench beside scripts/); else IOBENCH_BIN of
-# paths.sh; else iobench on PATH. Fails with a message when there is none.
+# common_iobench [--runs]: print the iobench binary to use: $IOBENCH if set;
+# else the source tree's build (./iobench beside scripts/); else IOBENCH_BIN
+# of paths.sh; else iobench on PATH. Fails with a message when there is none,
+# or when $IOBENCH names no program (in a dry run only with --runs: the
+# script runs iobench even then, e.g. to check its plan).
 common_iobench() {
   local bin
   if [[ -n "${IOBENCH:-}" ]]; then
+    # A typo here would surface hours later as a bare bash error. A dry run
+    # only prints the commands (maybe for another box): any name will do.
+    if [[ "$COMMON_DRY_RUN" != 1 || "${1:-}" == --runs ]] && ! command -v -- "$IOBENCH" >/dev/null; then
+      printf '%s: IOBENCH=%s is not an executable; point it at an iobench binary, or unset it\n' \
+        "$COMMON_PROG" "$IOBENCH" >&2
+      return 1
+    fi
     printf '%s\n' "$IOBENCH"
     return 0
   fi

@@ -154,7 +154,19 @@ static const struct tcol groups_cols[] = {
 	{ "p999Ns", "p99.9", TC_NS, 0 },
 	{ "maxNs", "max", TC_NS, 0 },
 	{ "errors", "errors", TC_INT, 0 },
+	{ "cpuNsPerOp", "cpu/op", TC_NS, 0 },
 };
+
+/* CPU time per operation over the group's runs that recorded it; NAN when none did. */
+static double cpu_per_op(const struct rep_group *g)
+{
+	double ns = 0, ops = 0;
+	for (size_t k = 0; k < g->n; k++) {
+		ns += g->cells[k]->cpu_ns;
+		ops += g->cells[k]->cpu_ops;
+	}
+	return ops > 0 ? ns / ops : NAN;
+}
 
 static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -169,7 +181,8 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 			  host_of(&g[i], hb, sizeof(hb)), (double)g[i].n, (double)g[i].runs, (double)h->count, g[i].ops,
 			  mb_per_sec(g[i].ops, c->block), hist_mean(h), hist_percentile(h, 0.5),
 			  hist_percentile(h, 0.9), hist_percentile(h, 0.95), hist_percentile(h, 0.99),
-			  hist_percentile(h, 0.999), h->count ? (double)h->max_ns : NAN, (double)h->errors);
+			  hist_percentile(h, 0.999), h->count ? (double)h->max_ns : NAN, (double)h->errors,
+			  cpu_per_op(&g[i]));
 	}
 }
 
@@ -1078,7 +1091,7 @@ static const struct {
 			build_fleet },
 	[SEC_GROUPS] = { "groups", "Groups (signature x threads x config x size x host)",
 			 "per signature x threads x config x size x host: ops/s, MB/s, mean,\n"
-			 "p50 p90 p95 p99 p99.9 max latency, errors", COLS(groups_cols), build_groups },
+			 "p50 p90 p95 p99 p99.9 max latency, errors, CPU per operation", COLS(groups_cols), build_groups },
 	[SEC_INSTANCES] = { "instances", "Across instances (per-host ops/s; hosts: N of M a fleet planned)",
 			    "groups that span hosts: N of M hosts, min/median/max per-host ops/s,\n"
 			    "best/worst",

@@ -1,5 +1,6 @@
 /* report/config.c - what a result line says apart: which host, which configuration, what bookkeeping. */
 #include "report_db.h"
+#include "report_json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -69,76 +70,74 @@ static char *kv_join(struct kv_list *l)
 	return out;
 }
 
-/* A value as text: strings as they are, other JSON compact. */
-static char *text_of(const json_t *v)
+/* A value as text: strings as they are, other JSON as provision_text() writes it. */
+static char *text_of(const struct jv *v)
 {
-	char *t = provision_text(v);
+	if (jv_is_string(v))
+		return rep_strdup(jv_string_value(v));
+	json_t *j = jv_to_json(v);
+	char *t = j ? provision_text(j) : NULL;
+	json_decref(j);
 	return t ? t : rep_strdup("");
 }
 
 /* A size label's bytes: a number, or text such as 1536M. */
-static uint64_t size_of(const json_t *v)
+static uint64_t size_of(const struct jv *v)
 {
-	if (json_is_number(v)) {
-		double d = json_number_value(v);
+	if (jv_is_number(v)) {
+		double d = jv_number_value(v);
 		return d > 0 && d < 9.2e18 ? (uint64_t)d : 0;
 	}
 	uint64_t bytes;
-	return json_is_string(v) && units_parse_size(json_string_value(v), &bytes) == 0 ? bytes : 0;
+	return jv_is_string(v) && units_parse_size(jv_string_value(v), &bytes) == 0 ? bytes : 0;
 }
 
-char *rep_config_facts(const void *provision_json)
+char *rep_config_facts(const struct jv *prov)
 {
-	const json_t *prov = provision_json;
 	struct kv_list facts = { 0 };
 	const char *key;
-	const json_t *v;
-	if (json_is_object(prov))
-		json_object_foreach((json_t *)prov, key, v)
-			if (!json_is_null(v) && !provision_is_host_fact(key))
-				kv_add(&facts, key, text_of(v));
+	const struct jv *v;
+	jv_object_foreach(prov, key, v)
+		if (v->type != JV_NULL && !provision_is_host_fact(key))
+			kv_add(&facts, key, text_of(v));
 	return kv_join(&facts);
 }
 
 /* The host a line names: "host" beside "hostname" (a name given), else a legacy fleetHost label, else "host". */
-static char *host_of(const json_t *root, const json_t *labels)
+static char *host_of(const struct jv *root, const struct jv *labels)
 {
-	const json_t *host = json_object_get(root, "host");
-	const json_t *fleet = json_object_get(labels, "fleetHost");
-	if (json_is_string(host) && json_is_string(json_object_get(root, "hostname")))
-		return rep_strdup(json_string_value(host));
-	if (json_is_string(fleet) && json_string_length(fleet) > 0)
-		return rep_strdup(json_string_value(fleet));
-	return json_is_string(host) ? rep_strdup(json_string_value(host)) : NULL;
+	const struct jv *host = jv_object_get(root, "host");
+	const struct jv *fleet = jv_object_get(labels, "fleetHost");
+	if (jv_is_string(host) && jv_is_string(jv_object_get(root, "hostname")))
+		return rep_strdup(jv_string_value(host));
+	if (jv_is_string(fleet) && jv_size(fleet) > 0)
+		return rep_strdup(jv_string_value(fleet));
+	return jv_is_string(host) ? rep_strdup(jv_string_value(host)) : NULL;
 }
 
-void rep_split_line(const void *json_root, struct rep_split *out)
+void rep_split_line(const struct jv *root, struct rep_split *out)
 {
-	const json_t *root = json_root;
-	const json_t *labels = json_object_get(root, "labels");
-	const json_t *notes = json_object_get(root, "notes");
+	const struct jv *labels = jv_object_get(root, "labels");
+	const struct jv *notes = jv_object_get(root, "notes");
 	struct kv_list user = { 0 }, book = { 0 };
 	const char *key;
-	const json_t *v;
+	const struct jv *v;
 	memset(out, 0, sizeof(*out));
-	if (json_is_object(labels)) {
-		json_object_foreach((json_t *)labels, key, v) {
-			if (is_size_label(key)) {
-				uint64_t bytes = size_of(v);
-				if (bytes)
-					out->size_label = bytes;
-			} else {
-				kv_add(rep_is_bookkeeping_label(key) ? &book : &user, key, text_of(v));
-			}
+	jv_object_foreach(labels, key, v) {
+		if (is_size_label(key)) {
+			uint64_t bytes = size_of(v);
+			if (bytes)
+				out->size_label = bytes;
+		} else {
+			kv_add(rep_is_bookkeeping_label(key) ? &book : &user, key, text_of(v));
 		}
 	}
-	if (json_is_object(notes))
-		json_object_foreach((json_t *)notes, key, v)
-			kv_add(&book, key, text_of(v));
+	jv_object_foreach(notes, key, v)
+		kv_add(&book, key, text_of(v));
 	out->host = host_of(root, labels);
 	out->labels = kv_join(&user);
 	out->notes = kv_join(&book);
-	out->facts = rep_config_facts(json_object_get(root, "provision"));
+	out->facts = rep_config_facts(jv_object_get(root, "provision"));
 }
 
 void rep_split_free(struct rep_split *s)

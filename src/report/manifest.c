@@ -7,6 +7,19 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "report_json.h"
+
+/* The configuration facts of a provision object as jansson holds it (rep_config_facts reads report_json's). */
+static char *facts_of(const json_t *prov)
+{
+	char *text = json_is_object(prov) ? json_dumps(prov, JSON_COMPACT) : NULL;
+	struct jv_doc d;
+	jv_doc_init(&d);
+	char *facts = rep_config_facts(text ? jv_parse(&d, text, strlen(text)) : NULL);
+	jv_doc_free(&d);
+	free(text);
+	return facts;
+}
 
 static char *str_or_null(const json_t *obj, const char *key)
 {
@@ -81,7 +94,7 @@ bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *wher
 		f->exit_code = num_or_nan(failure, "exit");
 		f->remote = str_or_null(h, "remotePath");
 		f->results = str_or_null(h, "results");
-		f->facts = rep_config_facts(json_object_get(h, "provision"));
+		f->facts = facts_of(json_object_get(h, "provision"));
 		f->planned = num_or_nan(h, "planned");
 		f->finished = num_or_nan(h, "finished");
 		f->fetched = num_or_nan(h, "fetched");

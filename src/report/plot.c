@@ -26,12 +26,15 @@ struct plotter {
 	size_t n, cap;
 	int failed;
 	char run[160]; /* "run r1" / "runs r1, r2": what every title names; "" unknown */
+	bool lost;     /* the chart being written did not reach the disk (set by close_pair) */
 };
 
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s.%s", p->dir, name, ext);
+	if (strcmp(ext, "dat") == 0)
+		p->lost = false; /* a new chart */
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "iobench: %s: %s\n", path, strerror(errno));
@@ -42,6 +45,11 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 
 static void plot_done(struct plotter *p, const char *name, const char *title)
 {
+	/* A chart whose files did not reach the disk is not rendered (and not blamed on gnuplot). */
+	if (p->lost) {
+		p->lost = false;
+		return;
+	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 16;
 		char **q = realloc(p->names, cap * sizeof(*q)), **t = q ? realloc(p->titles, cap * sizeof(*t)) : NULL;
@@ -63,20 +71,46 @@ static void plot_done(struct plotter *p, const char *name, const char *title)
 		free(p->names[p->n]);
 }
 
-/* A gnuplot double-quoted string. */
-static void gp_str(FILE *f, const char *s)
+/* s on one line: a control character (a newline in a label) becomes a space. */
+static void put_line(FILE *f, const char *s)
 {
-	fputc('"', f);
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+}
+
+/* s with each control character (a newline in a label) made a space, in place. */
+static void flatten(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
+/*
+ * A gnuplot single-quoted string: '' is its only escape, and unlike a
+ * double-quoted one it never runs `backquoted` commands, which a label or
+ * host name read from a result file could hold. A control character is a
+ * space; but with lines, a newline (a title's second line, chart_title's)
+ * is joined in as the expression '...'."\n".'...'.
+ */
+static void gp_text(FILE *f, const char *s, bool lines)
+{
+	fputc('\'', f);
 	for (; *s; s++) {
-		if (*s == '\n') {
-			fputs("\\n", f);
+		if (*s == '\n' && lines) {
+			fputs("'.\"\\n\".'", f);
 			continue;
 		}
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 	}
-	fputc('"', f);
+	fputc('\'', f);
+}
+
+static void gp_str(FILE *f, const char *s)
+{
+	gp_text(f, s, false);
 }
 
 /* Common head: PNG first, the caller plots, gp_tail() re-plots as SVG. */
@@ -88,7 +122,7 @@ static void gp_head(FILE *f, const char *name, const char *title, const char *xl
 	fprintf(f, "set terminal pngcairo noenhanced size 1100,650 font 'sans,10'\n");
 	fprintf(f, "set output '%s.png'\n", name);
 	fputs("set title ", f);
-	gp_str(f, title);
+	gp_text(f, title, true);
 	fputs("\nset xlabel ", f);
 	gp_str(f, xlabel);
 	fputs("\nset ylabel ", f);
@@ -174,8 +208,13 @@ static void chart_title(char *buf, size_t len, const struct plotter *p, const ch
 	char date[32];
 	launch_date(date, sizeof(date), launch);
 	snprintf(buf, len, "%s", what);
-	if (p->run[0] || date[0])
-		append(buf, len, "\n%s%s%s", p->run, p->run[0] && date[0] ? ", " : "", date[0] ? date : "");
+	flatten(buf); /* labels and run ids come from result files: the only line break is the one below */
+	if (p->run[0] || date[0]) {
+		char second[200];
+		snprintf(second, sizeof(second), "%s%s%s", p->run, p->run[0] && date[0] ? ", " : "", date[0] ? date : "");
+		flatten(second);
+		append(buf, len, "\n%s", second);
+	}
 }
 
 /* Legend of a line whose chart title already names signature and threads. */
@@ -221,7 +260,9 @@ static int cmp_count_desc(const void *a, const void *b, void *arg)
 /* One histogram as percent of operations per bucket, x at the bucket's geometric middle in us. */
 static void dat_hist(FILE *f, const struct hist *h, const char *title)
 {
-	fprintf(f, "# %s\n# latency_us percent_of_ops\n", title);
+	fputs("# ", f);
+	put_line(f, title);
+	fputs("\n# latency_us percent_of_ops\n", f);
 	unsigned first = 0, last = HIST_NBUCKETS;
 	while (first < HIST_NBUCKETS && h->buckets[first] == 0)
 		first++;
@@ -233,12 +274,29 @@ static void dat_hist(FILE *f, const struct hist *h, const char *title)
 	fputs("\n\n", f);
 }
 
-static void close_pair(FILE *dat, FILE *gp)
+/* Close a chart's files; one that could not be written (a full disk) is said so and marks the chart lost. */
+static void close_one(struct plotter *p, FILE *f, const char *ext)
 {
-	if (dat)
-		fclose(dat);
-	if (gp)
-		fclose(gp);
+	if (!f)
+		return;
+	bool bad = ferror(f) != 0;
+	int e = bad ? EIO : 0;
+	if (fclose(f) != 0) {
+		bad = true;
+		e = errno;
+	}
+	if (bad && !p->lost)
+		fprintf(stderr, "iobench: %s: cannot write a chart's .%s file: %s\n", p->dir, ext, strerror(e));
+	if (bad) {
+		p->lost = true;
+		p->failed = 1;
+	}
+}
+
+static void close_pair(struct plotter *p, FILE *dat, FILE *gp)
+{
+	close_one(p, dat, "dat");
+	close_one(p, gp, "gp");
 }
 
 /* True when an earlier group j < i has the same signature and threads. */
@@ -331,7 +389,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 		snprintf(name, sizeof(name), "latency-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			break;
 		}
 		rep_op_name(c->sig, op, sizeof(op));
@@ -347,7 +405,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what[k], k + 1 == n);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name, title);
 	}
 	free(pick);
@@ -426,7 +484,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 			snprintf(name, sizeof(name), "%s-%zu", norm ? "timenorm" : "time", chart);
 			FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 			if (!dat || !gp) {
-				close_pair(dat, gp);
+				close_pair(p, dat, gp);
 				free(hv);
 				return;
 			}
@@ -441,7 +499,9 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 			for (size_t k = 0; k < n; k++) {
 				const struct rep_cell *c = hv[k].c;
 				double med = cell_stat(c, true);
-				fprintf(dat, "# %s\n# seconds ops_per_sec normalised_throughput\n", c->host);
+				fputs("# ", dat);
+				put_line(dat, c->host);
+				fputs("\n# seconds ops_per_sec normalised_throughput\n", dat);
 				/* steps: a bucket's level from its start to the next; the last one repeated at its end */
 				for (size_t t = 0; t <= c->npts; t++) {
 					size_t u = t < c->npts ? t : c->npts - 1;
@@ -453,7 +513,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 				gp_line(gp, name, k == 0, k, norm ? "1:3" : "1:2", "steps lw 1.5", c->host, k + 1 == n);
 			}
 			gp_tail(gp, name);
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			plot_done(p, name, title);
 		}
 		free(hv);
@@ -500,7 +560,7 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 		snprintf(name, sizeof(name), "apples-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(v);
 			free(cnt);
 			return;
@@ -519,7 +579,7 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 		fprintf(gp, "plot '%s.dat' using 1:2 with boxes title 'hosts', \\\n"
 			    "     NaN with lines dt 2 lw 2 lc rgb '#cc0000' title 'median %.0f ops/s'\n", name, med);
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name, title);
 		free(v);
 		free(cnt);
@@ -558,7 +618,7 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 		snprintf(name, sizeof(name), "watch-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(hv);
 			return;
 		}
@@ -571,7 +631,9 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 		      "set logscale y 10\nset format y '%g'\n", gp);
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *c = hv[k].c;
-			fprintf(dat, "# %s\n# unix_seconds p50_us p99_us\n", c->host);
+			fputs("# ", dat);
+			put_line(dat, c->host);
+			fputs("\n# unix_seconds p50_us p99_us\n", dat);
 			for (size_t t = 0; t < c->npts; t++)
 				fprintf(dat, "%.0f %.6g %.6g\n", c->pts[t].t, c->pts[t].p50 / 1e3, c->pts[t].p99 / 1e3);
 			fputs("\n\n", dat);
@@ -586,7 +648,7 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 			gp_line(gp, name, false, k, "1:3", style, l99, k + 1 == n);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name, title);
 		free(hv);
 	}
@@ -642,7 +704,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	qsort(lines, n, sizeof(*lines), cmp_legend);
 	FILE *dat = plot_open(p, "threads", "dat"), *gp = plot_open(p, "threads", "gp");
 	if (!dat || !gp) {
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		free(lines);
 		return;
 	}
@@ -659,14 +721,16 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	for (size_t k = 0; k < n; k++) {
 		size_t i = lines[k].idx, end;
 		const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
-		fprintf(dat, "# %s\n# threads ops_per_sec optimal\n", lines[k].what);
+		fputs("# ", dat);
+		put_line(dat, lines[k].what);
+		fputs("\n# threads ops_per_sec optimal\n", dat);
 		for (size_t x = i; x < end; x++)
 			fprintf(dat, "%.6g %.6g %d\n", g[x].cells[0]->threads, g[x].ops, &g[x] == opt);
 		fputs("\n\n", dat);
 		gp_line(gp, "threads", k == 0, k, "1:2", "linespoints lw 2 pt 7", lines[k].what, k + 1 == n);
 	}
 	gp_tail(gp, "threads");
-	close_pair(dat, gp);
+	close_pair(p, dat, gp);
 	plot_done(p, "threads", title);
 	free(lines);
 }
@@ -709,7 +773,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 		snprintf(name, sizeof(name), "instances-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			free(rows);
 			break;
 		}
@@ -726,7 +790,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 		for (size_t h = 0; h < g[i].n; h++) {
 			fputc('"', dat);
 			for (const char *s = rows[h].host; *s; s++)
-				fputc(*s == '"' ? '\'' : *s, dat);
+				fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, dat);
 			fputc('"', dat);
 			for (int q = 0; q < INST_NPCT; q++)
 				fprintf(dat, " %.6g", rows[h].p[q]);
@@ -741,7 +805,7 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 				q == INST_NPCT - 1);
 		}
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		free(rows);
 		plot_done(p, name, title);
 	}
@@ -765,7 +829,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		snprintf(name, sizeof(name), "sizes-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
-			close_pair(dat, gp);
+			close_pair(p, dat, gp);
 			break;
 		}
 		char head[600];
@@ -797,7 +861,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		fprintf(gp, "plot '%s.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'p50 latency (us)', \\\n"
 			    "     '' index 0 using 1:3 axes x1y2 with linespoints lw 2 pt 5 title 'ops/s'\n", name);
 		gp_tail(gp, name);
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		plot_done(p, name, title);
 	}
 	free(idx);
@@ -815,7 +879,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		return;
 	FILE *dat = plot_open(p, "cost", "dat"), *gp = plot_open(p, "cost", "gp");
 	if (!dat || !gp) {
-		close_pair(dat, gp);
+		close_pair(p, dat, gp);
 		return;
 	}
 	const json_t *date = json_object_get(o->prices, "date");
@@ -841,7 +905,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	}
 	fprintf(gp, "plot 'cost.dat' using 2:xtic(1) title 'ops per $'\n");
 	gp_tail(gp, "cost");
-	close_pair(dat, gp);
+	close_pair(p, dat, gp);
 	plot_done(p, "cost", title);
 }
 

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "alloc.h"
 #include "durability.h"
-#include "hist_json.h"
-#include "units.h"
+#include "line.h"
+#include "pipe.h"
+#include "report_json.h"
 
 #define DUMP_BEGIN "<begin json dump>"
 #define DUMP_END "<end json dump>"
@@ -53,8 +55,8 @@ static void bonnie_free(struct rep_bonnie *b)
 {
 	free(b->host);
 	free(b->labels);
-	free(b->file_size);
 	free(b->facts);
+	free(b->file_size);
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
 		free(b->latency[k]);
 }
@@ -181,17 +183,13 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	return c;
 }
 
-static void cell_add_point(struct rep_cell *c, double t, double ops, double p50, double p99)
+static void cell_add_point(struct rep_cell *c, const struct rep_point *p)
 {
 	if (c->npts == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
 		c->pts = rep_realloc(c->pts, c->cap * sizeof(*c->pts));
 	}
-	c->pts[c->npts].t = t;
-	c->pts[c->npts].ops = ops;
-	c->pts[c->npts].p50 = p50;
-	c->pts[c->npts].p99 = p99;
-	c->npts++;
+	c->pts[c->npts++] = *p;
 }
 
 /* Raw control characters (JSON escapes them): a first line with one is not text. */
@@ -205,299 +203,106 @@ static bool has_control(const char *s, size_t n)
 	return false;
 }
 
-/* ---- one JSON document ---- */
-
-/* A JSON number as a byte count: 0 unless positive, finite and below 2^63. */
-static uint64_t to_u64(double v)
-{
-	return v > 0 && v < 9.2e18 ? (uint64_t)v : 0;
-}
-
-static double num_or(const json_t *obj, const char *key, double fallback)
-{
-	const json_t *v = json_object_get(obj, key);
-	return json_is_number(v) ? json_number_value(v) : fallback;
-}
-
-static char *str_or_null(const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key);
-	return json_is_string(v) ? rep_strdup(json_string_value(v)) : NULL;
-}
-
-static bool add_bonnie(struct rep_db *db, const json_t *root, const char *where,
-		       const char *fallback_host)
-{
-	static const char *const rate_keys[] = { "seqOutBlockKBps", "seqOutRewriteKBps",
-						 "seqInBlockKBps", "randomSeeksPerSec" };
-	static const char *const cpu_keys[] = { "seqOutBlockCpu", "seqOutRewriteCpu",
-						"seqInBlockCpu", "randomSeeksCpu" };
-	static const char *const lat_keys[] = { "seqOutBlockLatency", "seqOutRewriteLatency",
-						"seqInBlockLatency", "randomSeeksLatency" };
-	const json_t *b = json_object_get(root, "bonnie");
-	if (!json_is_object(b)) {
-		warn_at(db, where, "bonnie++ line has no \"bonnie\" object; skipped");
-		db->skipped++;
-		return false;
-	}
-	if (db->nbonnie == db->bonnie_cap) {
-		db->bonnie_cap = db->bonnie_cap ? db->bonnie_cap * 2 : 16;
-		db->bonnie = rep_realloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
-	}
-	struct rep_bonnie *r = &db->bonnie[db->nbonnie++];
-	memset(r, 0, sizeof(*r));
-	struct rep_split split;
-	rep_split_line(root, &split);
-	r->host = rep_strdup(split.host ? split.host : fallback_host);
-	r->labels = rep_strdup(split.labels);
-	r->facts = rep_strdup(split.facts);
-	rep_split_free(&split);
-	r->file_size = str_or_null(b, "fileSize");
-	r->launch = num_or(root, "launchTime", 0);
-	for (int k = 0; k < REP_BONNIE_NFIELDS; k++) {
-		r->rate[k] = num_or(b, rate_keys[k], NAN);
-		r->cpu[k] = num_or(b, cpu_keys[k], NAN);
-		r->latency[k] = str_or_null(b, lat_keys[k]);
-	}
-	return true;
-}
-
-/* Everything of a run line that its operations share. */
-struct run_info {
-	const char *host;
-	const struct rep_config *cfg;
-	uint64_t size;
-	double seconds;  /* time to divide counts by */
-	double nominal;  /* runtime that the buckets cover */
-	double bucket;   /* bucketDuration, s (0: no buckets) */
-	double launch;
-	int rotational;
-	bool watch;      /* an `iobench watch` period: one point with its latencies */
-	bool legacy;     /* the 2012 tool's line: its count holds its errors */
-};
-
-static uint64_t block_of(const json_t *op, const char *sig)
-{
-	uint64_t b = to_u64(num_or(op, "blockSize", 0));
-	if (b)
-		return b;
-	const char *p = strchr(sig, ',');
-	if (!p)
-		return 0;
-	char text[32];
-	size_t n = strcspn(p + 1, ",");
-	if (n == 0 || n >= sizeof(text))
-		return 0;
-	memcpy(text, p + 1, n);
-	text[n] = '\0';
-	uint64_t bytes;
-	return units_parse_size(text, &bytes) == 0 ? bytes : 0;
-}
-
-/*
- * The 2012 tool counted every sample, failed or not, in count and in the
- * buckets (errorCount is a subset of count); iobench's count is successful
- * operations. Take the failures out of count, and out of the buckets in
- * proportion to them (which ones failed cannot be told), largest remainders
- * first so the buckets sum to the new count; the total shrinks in step.
- */
-static void hist_from_2012(struct hist *h)
-{
-	uint64_t all = h->count, failed = h->errors < all ? h->errors : all;
-	h->errors = failed;
-	if (failed == 0)
-		return;
-	uint64_t removed = 0;
-	double frac[HIST_NBUCKETS];
-	for (unsigned k = 0; k < HIST_NBUCKETS; k++) {
-		double share = (double)h->buckets[k] * (double)failed / (double)all;
-		uint64_t whole = (uint64_t)share;
-		frac[k] = share - (double)whole;
-		h->buckets[k] -= whole;
-		removed += whole;
-	}
-	while (removed < failed) {
-		unsigned best = HIST_NBUCKETS;
-		for (unsigned k = 0; k < HIST_NBUCKETS; k++)
-			if (h->buckets[k] && (best == HIST_NBUCKETS || frac[k] > frac[best]))
-				best = k;
-		if (best == HIST_NBUCKETS)
-			break;
-		h->buckets[best]--;
-		frac[best] = -1;
-		removed++;
-	}
-	h->count = all - failed;
-	h->total_ns = (uint64_t)((double)h->total_ns * (double)h->count / (double)all);
-	if (h->count == 0)
-		h->min_ns = h->max_ns = h->total_ns = 0;
-}
-
-static bool add_operation(struct rep_db *db, const struct run_info *run, const json_t *op,
-			  size_t index, const char *where)
-{
-	const json_t *sigj = json_object_get(op, "signature");
-	const json_t *thr = json_object_get(op, "threadCount");
-	if (!json_is_string(sigj) || json_string_length(sigj) == 0 || !json_is_number(thr) ||
-	    !(json_number_value(thr) > 0 && json_number_value(thr) < 1e9)) {
-		warn_at(db, where, "operation %zu has no \"signature\" or positive \"threadCount\"; skipped",
-			index + 1);
-		return false;
-	}
-	const char *sig = json_string_value(sigj);
-	struct hist total;
-	char err[200];
-	if (hist_from_json(json_object_get(op, "total"), &total, err, sizeof(err)) != 0) {
-		warn_at(db, where, "operation %zu (%s): %s; skipped", index + 1, sig, err);
-		return false;
-	}
-	if (run->legacy)
-		hist_from_2012(&total);
-	struct rep_cell *c = cell_get(db, sig, json_number_value(thr), run->cfg, run->size, run->host);
-	hist_merge(&c->total, &total);
-	c->seconds += run->seconds;
-	c->runs++;
-	if (!c->block)
-		c->block = block_of(op, sig);
-	if (run->rotational >= 0)
-		c->rotational = run->rotational;
-	double rate = num_or(json_object_get(op, "rate"), "target", 0);
-	if (rate > 0)
-		c->rate = rate;
-	if (run->launch > 0 && (c->launch == 0 || run->launch < c->launch))
-		c->launch = run->launch;
-	const json_t *tb = json_object_get(op, "timeBuckets");
-	if (run->watch) {
-		/* A probe period is one point of a latency series: its total is its only bucket. */
-		c->watch = true;
-		cell_add_point(c, run->launch, (double)total.count / run->seconds,
-			       total.count ? hist_percentile(&total, 0.5) : NAN,
-			       total.count ? hist_percentile(&total, 0.99) : NAN);
-	} else if (run->bucket >= 1e-3 && json_is_array(tb)) {
-		/* Only whole nominal buckets: the extra one holds late finishers. */
-		size_t nb = json_array_size(tb);
-		double fit = floor(run->nominal / run->bucket + 1e-9);
-		size_t whole = fit < (double)nb ? (size_t)fit : nb;
-		for (size_t i = 0; i < nb && i < whole; i++) {
-			double count = num_or(json_array_get(tb, i), "count", NAN);
-			if (isnan(count))
-				continue;
-			if (run->legacy) /* its count holds its failures */
-				count = fmax(0, count - num_or(json_array_get(tb, i), "errorCount", 0));
-			cell_add_point(c, run->launch + (double)i * run->bucket, count / run->bucket, NAN, NAN);
-		}
-	}
-	db->operations++;
-	return true;
-}
+/* ---- one document, added ---- */
 
 /* A run line's bookkeeping, kept for the notes section. */
-static void add_note(struct rep_db *db, const struct run_info *run, const json_t *ops, const char *notes)
+static void add_note(struct rep_db *db, const struct rep_line *l, const struct rep_config *cfg)
 {
 	if (db->nnotes == db->notes_cap) {
 		db->notes_cap = db->notes_cap ? db->notes_cap * 2 : 64;
 		db->notes = rep_realloc(db->notes, db->notes_cap * sizeof(*db->notes));
 	}
-	size_t len = 1, i;
-	const json_t *op;
-	json_array_foreach(ops, i, op)
-		len += json_string_length(json_object_get(op, "signature")) + 1;
-	char *sigs = rep_realloc(NULL, len);
-	sigs[0] = '\0';
-	json_array_foreach(ops, i, op) {
-		const char *sig = json_string_value(json_object_get(op, "signature"));
-		if (sig)
-			strcat(strcat(sigs, sigs[0] ? " " : ""), sig);
-	}
-	db->notes[db->nnotes++] = (struct rep_note){ .host = rep_strdup(run->host), .cfg = run->cfg,
-						     .launch = run->launch, .sigs = sigs,
-						     .notes = rep_strdup(notes) };
+	db->notes[db->nnotes++] = (struct rep_note){ .host = rep_strdup(l->host), .cfg = cfg, .launch = l->launch,
+						     .sigs = rep_strdup(l->sigs), .notes = rep_strdup(l->split.notes) };
 }
 
-/* rep_add_json(), with the labels a 2012 archive's layout gives its lines (NULL none). */
-static bool add_json(struct rep_db *db, const void *json_root, const char *where, const char *fallback_host,
-		     const char *layout_labels, bool explicit_file)
+static void add_run(struct rep_db *db, const struct rep_line *l)
 {
-	const json_t *root = json_root;
-	if (!json_is_object(root)) {
-		warn_at(db, where, "not a JSON object; skipped");
-		db->skipped++;
-		return false;
+	const struct rep_config *cfg = rep_config_get(db, l->split.labels, l->split.facts);
+	for (size_t i = 0; i < l->nops; i++) {
+		const struct rep_line_op *o = &l->ops[i];
+		struct rep_cell *c = cell_get(db, o->sig, o->threads, cfg, l->size, l->host);
+		hist_merge(&c->total, &o->total);
+		c->seconds += l->seconds;
+		c->runs++;
+		c->cpu_ns += o->cpu_ns;
+		c->cpu_ops += o->cpu_ops;
+		if (!c->block)
+			c->block = o->block;
+		if (l->rotational >= 0)
+			c->rotational = l->rotational;
+		if (o->rate > 0)
+			c->rate = o->rate;
+		if (l->launch > 0 && (c->launch == 0 || l->launch < c->launch))
+			c->launch = l->launch;
+		c->watch |= l->watch;
+		for (size_t k = 0; k < o->npts; k++)
+			cell_add_point(c, &o->pts[k]);
+		db->operations++;
 	}
-	const json_t *tool = json_object_get(root, "tool");
-	if ((json_is_string(tool) && strcmp(json_string_value(tool), "bonnie++") == 0) ||
-	    json_object_get(root, "bonnie"))
-		return add_bonnie(db, root, where, fallback_host);
-	if (json_is_string(tool) && strcmp(json_string_value(tool), "iobench-fleet") == 0)
-		return rep_add_manifest(db, root, where);
-	if (rep_dur_is_line(root)) {
-		if (rep_dur_add(db, root, fallback_host))
+	if (l->nops && l->sigs)
+		add_note(db, l, cfg);
+	if (l->nops)
+		db->runs++;
+}
+
+static void add_bonnie(struct rep_db *db, const struct rep_bonnie *b)
+{
+	if (db->nbonnie == db->bonnie_cap) {
+		db->bonnie_cap = db->bonnie_cap ? db->bonnie_cap * 2 : 16;
+		db->bonnie = rep_realloc(db->bonnie, db->bonnie_cap * sizeof(*db->bonnie));
+	}
+	struct rep_bonnie *r = &db->bonnie[db->nbonnie++];
+	*r = *b;
+	r->host = rep_strdup(b->host);
+	r->labels = rep_strdup(b->labels);
+	r->facts = rep_strdup(b->facts);
+	r->file_size = b->file_size ? rep_strdup(b->file_size) : NULL;
+	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
+		r->latency[k] = b->latency[k] ? rep_strdup(b->latency[k]) : NULL;
+}
+
+bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where)
+{
+	for (size_t off = 0; off < l->msgs_len; off += strlen(l->msgs + off) + 1)
+		warn_at(db, where, "%s", l->msgs + off);
+	db->skipped += l->skipped;
+	switch (l->kind) {
+	case REP_LINE_RUN:
+		add_run(db, l);
+		return l->nops > 0;
+	case REP_LINE_BONNIE:
+		add_bonnie(db, &l->bonnie);
+		return true;
+	case REP_LINE_MANIFEST:
+		return rep_add_manifest(db, l->manifest, where);
+	case REP_LINE_DURABILITY:
+		if (rep_dur_add(db, l->manifest, l->dur_host))
 			return true;
 		warn_at(db, where, "durability line without \"durability\" counts; skipped");
 		db->skipped++;
 		return false;
+	case REP_LINE_NONE:
+		break;
 	}
-	const json_t *ops = json_object_get(root, "operations");
-	if (!json_is_array(ops)) {
-		/* state.json and friends live beside results: only named files must be results. */
-		if (explicit_file) {
-			warn_at(db, where, "not a result line (no \"operations\" array); skipped");
-			db->skipped++;
-		}
-		return false;
-	}
-	struct run_info run = { 0 };
-	struct rep_split split;
-	rep_split_line(root, &split);
-	run.host = split.host ? split.host : fallback_host;
-	run.legacy = tool == NULL;
-	if (run.legacy && layout_labels && !split.labels[0]) {
-		free(split.labels);
-		split.labels = rep_strdup(layout_labels);
-	}
-	run.nominal = num_or(root, "runtime", 0);
-	run.seconds = num_or(root, "elapsed", 0);
-	if (!(run.seconds > 0))
-		run.seconds = run.nominal;
-	if (!(run.seconds > 0)) {
-		warn_at(db, where, "result line has no positive \"runtime\" or \"elapsed\"; skipped");
-		db->skipped++;
-		rep_split_free(&split);
-		return false;
-	}
-	if (run.nominal > run.seconds || !(run.nominal > 0))
-		run.nominal = run.seconds; /* interrupted: buckets past the end are partial */
-	run.bucket = num_or(root, "bucketDuration", 0);
-	const json_t *mode = json_object_get(root, "mode");
-	run.watch = json_is_string(mode) && strcmp(json_string_value(mode), "watch") == 0;
-	run.launch = num_or(root, "launchTime", 0);
-	const json_t *target = json_object_get(root, "target");
-	const json_t *rot = json_object_get(target, "rotational");
-	run.rotational = json_is_boolean(rot) ? json_is_true(rot) : -1;
-	run.cfg = rep_config_get(db, split.labels, split.facts);
-	uint64_t size = split.size_label;
-	if (!size)
-		size = to_u64(num_or(target, "span", 0));
-	if (!size)
-		size = to_u64(num_or(root, "fileSize", 0));
-	run.size = size;
-	size_t added = 0, n = json_array_size(ops);
-	for (size_t i = 0; i < n; i++)
-		added += add_operation(db, &run, json_array_get(ops, i), i, where);
-	if (added && split.notes[0])
-		add_note(db, &run, ops, split.notes);
-	rep_split_free(&split);
-	if (added < n)
-		db->skipped++;
-	if (added)
-		db->runs++;
-	return added > 0;
+	return false;
 }
 
 bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 		  const char *fallback_host, bool explicit_file)
 {
-	return add_json(db, json_root, where, fallback_host, NULL, explicit_file);
+	/* jansson's tree as text, read as the report reads files. */
+	char *text = json_dumps(json_root, JSON_COMPACT | JSON_ENCODE_ANY);
+	struct jv_doc doc;
+	jv_doc_init(&doc);
+	struct rep_line l;
+	const struct jv *root = text ? jv_parse(&doc, text, strlen(text)) : NULL;
+	rep_line_from(&l, root, fallback_host, NULL, explicit_file);
+	bool added = rep_line_add(db, &l, where);
+	rep_line_free(&l);
+	jv_doc_free(&doc);
+	free(text);
+	return added;
 }
 
 /* ---- files ---- */
@@ -585,22 +390,6 @@ static char *host_from_name(const char *name)
 	return out;
 }
 
-static void parse_doc(struct rep_db *db, const char *text, size_t len, const char *name,
-		      unsigned long lineno, const char *host, const char *labels, bool explicit_file)
-{
-	json_error_t jerr;
-	char where[4200];
-	snprintf(where, sizeof(where), "%s:%lu", name, lineno);
-	json_t *root = json_loadb(text, len, 0, &jerr);
-	if (!root) {
-		warn_at(db, where, "not valid JSON (%s at column %d); skipped", jerr.text, jerr.column);
-		db->skipped++;
-		return;
-	}
-	add_json(db, root, where, host, labels, explicit_file);
-	json_decref(root);
-}
-
 struct growbuf {
 	char *p;
 	size_t len, cap;
@@ -618,38 +407,28 @@ static void growbuf_add(struct growbuf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
-/* One stream being read: where it is, and what a multi-line document has gathered. */
+/*
+ * One stream being read: where it is, and what a multi-line document has
+ * gathered. Documents go to the db's pipe (read on its threads, added in
+ * order); so do the messages about lines that are no document.
+ */
 struct reader {
 	struct rep_db *db;
-	const char *name;
-	char *host;            /* the fallback host: the file's folder */
-	char *labels;          /* labels a 2012 archive's layout gives its lines, or NULL */
-	bool explicit_file;
+	struct rep_pipe *pipe;
 	bool lenient;          /* text between documents is a log, not an error */
 	enum { TEXT, DUMP, MULTI } mode;
 	unsigned long lineno;
 	unsigned long start;   /* first line of the document being gathered */
 	struct growbuf buf;
-	char where[4200];
+	struct jv_doc doc;     /* to tell where a pretty-printed object ends */
+	char *in;              /* what was read from the stream and not yet made lines */
+	size_t in_len, in_pos;
+	bool sniffed;          /* the stream's first bytes were looked at for binary data */
 };
-
-/* "FILE:LINE" for messages. */
-static const char *where_at(struct reader *r, unsigned long lineno)
-{
-	snprintf(r->where, sizeof(r->where), "%s:%lu", r->name, lineno);
-	return r->where;
-}
 
 static void skip_line(struct reader *r, unsigned long lineno, const char *what)
 {
-	warn_at(r->db, where_at(r, lineno), "%s", what);
-	r->db->skipped++;
-}
-
-static void add_root(struct reader *r, json_t *root, unsigned long lineno)
-{
-	add_json(r->db, root, where_at(r, lineno), r->host, r->labels, r->explicit_file);
-	json_decref(root);
+	rep_pipe_msg(r->pipe, lineno, what, true);
 }
 
 /* Inside the 2012 tool's dump: gather until its end marker. */
@@ -659,8 +438,7 @@ static void dump_line(struct reader *r, const char *line, size_t n, size_t skip)
 		growbuf_add(&r->buf, line, n);
 		return;
 	}
-	parse_doc(r->db, r->buf.p ? r->buf.p : "", r->buf.len, r->name, r->start, r->host, r->labels,
-		  r->explicit_file);
+	rep_pipe_doc(r->pipe, r->start, r->buf.p ? r->buf.p : "", r->buf.len);
 	r->mode = TEXT;
 	r->buf.len = 0;
 }
@@ -669,10 +447,8 @@ static void dump_line(struct reader *r, const char *line, size_t n, size_t skip)
 static bool multi_line(struct reader *r, const char *line, size_t n)
 {
 	growbuf_add(&r->buf, line, n);
-	json_error_t jerr;
-	json_t *root = line[0] == '}' ? json_loadb(r->buf.p, r->buf.len, 0, &jerr) : NULL;
-	if (root) {
-		add_root(r, root, r->start);
+	if (line[0] == '}' && jv_parse(&r->doc, r->buf.p, r->buf.len)) {
+		rep_pipe_doc(r->pipe, r->start, r->buf.p, r->buf.len);
 		r->mode = TEXT;
 		r->buf.len = 0;
 	} else if (r->buf.len > MAX_MULTILINE) {
@@ -699,39 +475,119 @@ static void text_line(struct reader *r, const char *line, size_t n, size_t skip)
 			skip_line(r, r->lineno, "not a JSON line; skipped");
 		return;
 	}
-	json_error_t jerr;
-	json_t *root = json_loadb(line + skip, n - skip, 0, &jerr);
-	if (root) {
-		add_root(r, root, r->lineno);
-	} else if (json_error_code(&jerr) == json_error_premature_end_of_input && strcmp(line + skip, "{") == 0) {
+	if (strcmp(line + skip, "{") == 0) {
 		/* A pretty-printed object: collect until a closing brace parses. */
 		r->mode = MULTI;
 		r->start = r->lineno;
 		r->buf.len = 0;
 		growbuf_add(&r->buf, line, n);
-	} else {
-		warn_at(r->db, where_at(r, r->lineno), "not valid JSON (%s at column %d); skipped", jerr.text,
-			jerr.column);
-		r->db->skipped++;
+		return;
 	}
+	rep_pipe_doc(r->pipe, r->lineno, line + skip, n - skip);
 }
 
-void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
+#define IN_CHUNK (64u << 10)
+
+/* What next_line() found besides a line. */
+enum { LINE_END = 0, LINE_BINARY = -1, LINE_TOO_LONG = -2, LINE_NO_MEMORY = -3 };
+
+/*
+ * The next line of f (newline kept) into *line, NUL-terminated; returns its
+ * length, LINE_END, or: LINE_BINARY at a NUL byte or a control byte in the
+ * stream's first KiB (nothing more is read),
+ * LINE_TOO_LONG past REP_MAX_LINE or LINE_NO_MEMORY when it cannot be held
+ * (either way the line is read to its end and dropped, *dropped its bytes).
+ * Memory stays bounded whatever the stream holds (/dev/zero, no newline).
+ */
+static ssize_t next_line(struct reader *r, FILE *f, char **line, size_t *cap, size_t *dropped)
 {
-	struct reader r = { .db = db, .name = name, .host = host_from_name(name), .labels = archive_labels(name),
-			    .explicit_file = explicit_file, .mode = TEXT };
+	size_t n = 0, total = 0;
+	ssize_t status = 0;
+	bool any = false;
+	for (;;) {
+		if (r->in_pos == r->in_len) {
+			r->in_pos = 0;
+			r->in_len = fread(r->in, 1, IN_CHUNK, f);
+			if (r->in_len == 0)
+				break;
+			/*
+			 * Results are text: a control byte in the first KiB means binary,
+			 * even when random bytes happen to start with a short clean "line".
+			 */
+			if (!r->sniffed && has_control(r->in, r->in_len < 1024 ? r->in_len : 1024))
+				return LINE_BINARY;
+			r->sniffed = true;
+		}
+		any = true;
+		const char *s = r->in + r->in_pos;
+		size_t avail = r->in_len - r->in_pos;
+		const char *nl = memchr(s, '\n', avail);
+		size_t take = nl ? (size_t)(nl - s) + 1 : avail;
+		if (memchr(s, '\0', take))
+			return LINE_BINARY;
+		r->in_pos += take;
+		total += take;
+		if (status == 0 && n + take > REP_MAX_LINE)
+			status = LINE_TOO_LONG;
+		if (status == 0 && n + take + 1 > *cap) {
+			size_t want = (n + take + 1) * 2 < REP_MAX_LINE + 1 ? (n + take + 1) * 2 : REP_MAX_LINE + 1;
+			char *p = realloc(*line, want);
+			if (p) {
+				*line = p;
+				*cap = want;
+			} else {
+				status = LINE_NO_MEMORY;
+			}
+		}
+		if (status == 0) {
+			memcpy(*line + n, s, take);
+			n += take;
+		}
+		if (nl)
+			break;
+	}
+	if (!any)
+		return LINE_END;
+	*dropped = total;
+	if (status != 0)
+		return status;
+	(*line)[n] = '\0';
+	return (ssize_t)n;
+}
+
+static void read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
+{
 	const char *base = strrchr(name, '/');
+	struct reader r = { .db = db, .pipe = db->pipe, .mode = TEXT };
 	r.lenient = ends_with(name, ".out") || ends_with(name, ".log") || strstr(base ? base : name, "run.out.");
+	char *host = host_from_name(name), *labels = archive_labels(name);
+	rep_pipe_file(r.pipe, name, host, labels, explicit_file);
+	free(host);
+	free(labels);
+	jv_doc_init(&r.doc);
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, dropped = 0;
 	ssize_t n;
 	db->files++;
-	while ((n = getline(&line, &cap, f)) > 0) {
+	r.in = rep_realloc(NULL, IN_CHUNK);
+	while ((n = next_line(&r, f, &line, &cap, &dropped)) != LINE_END) {
 		r.lineno++;
-		if (memchr(line, '\0', (size_t)n) || (r.lineno == 1 && has_control(line, (size_t)n))) {
+		if (n == LINE_TOO_LONG || n == LINE_NO_MEMORY) {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "line of %zu bytes %s; skipped", dropped,
+				 n == LINE_TOO_LONG ? "is over the limit of " REP_MAX_LINE_TEXT : "does not fit in memory");
+			skip_line(&r, r.lineno, msg);
+			continue;
+		}
+		if (n == LINE_BINARY || (r.lineno == 1 && has_control(line, (size_t)n))) {
 			/* One message for a binary file, not one per "line" of it. */
 			skip_line(&r, r.lineno, "binary data, not a results file; rest of the file skipped");
 			break;
+		}
+		/* A byte-order mark some editors put first is not part of the JSON. */
+		if (r.lineno == 1 && n >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
+			memmove(line, line + 3, (size_t)n - 2);
+			n -= 3;
 		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
@@ -748,12 +604,31 @@ void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit
 	if (r.mode != TEXT)
 		skip_line(&r, r.start, r.mode == DUMP ? "\"" DUMP_BEGIN "\" without \"" DUMP_END "\"; skipped"
 						    : "JSON object never ends; skipped");
-	if (ferror(f))
-		warn_at(db, where_at(&r, r.lineno), "read error: %s", strerror(errno));
+	if (ferror(f)) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "read error: %s", strerror(errno));
+		rep_pipe_msg(r.pipe, r.lineno, msg, false);
+	}
+	jv_doc_free(&r.doc);
 	free(r.buf.p);
+	free(r.in);
 	free(line);
-	free(r.host);
-	free(r.labels);
+}
+
+/* A message about a path, after everything read before it (the pipe keeps the order of messages). */
+__attribute__((format(printf, 2, 3)))
+static void path_warning(struct rep_db *db, const char *fmt, ...)
+{
+	rep_pipe_sync(db->pipe);
+	db->warnings++;
+	if (!db->diag)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("iobench: ", db->diag);
+	vfprintf(db->diag, fmt, ap);
+	fputc('\n', db->diag);
+	va_end(ap);
 }
 
 /*
@@ -767,6 +642,7 @@ static bool read_manifest(struct rep_db *db, FILE *f, const char *path)
 	const json_t *tool = json_object_get(root, "tool");
 	bool manifest = json_is_string(tool) && strcmp(json_string_value(tool), "iobench-fleet") == 0;
 	if (manifest) {
+		rep_pipe_sync(db->pipe);
 		db->files++;
 		rep_add_manifest(db, root, path);
 	} else {
@@ -781,14 +657,12 @@ static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		int e = errno;
-		db->warnings++;
-		if (db->diag)
-			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
+		path_warning(db, "%s: %s; skipped", path, strerror(e));
 		return -e;
 	}
 	const char *base = strrchr(path, '/');
 	if (strcmp(base ? base + 1 : path, "manifest.json") != 0 || !read_manifest(db, f, path))
-		rep_read_stream(db, f, path, explicit_file);
+		read_stream(db, f, path, explicit_file);
 	fclose(f);
 	return 0;
 }
@@ -818,9 +692,7 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
 		int e = errno;
-		db->warnings++;
-		if (db->diag)
-			fprintf(db->diag, "iobench: %s: %s; skipped\n", path, strerror(e));
+		path_warning(db, "%s: %s; skipped", path, strerror(e));
 		return -e;
 	}
 	for (int i = 0; i < n; i++) {
@@ -846,6 +718,23 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 	return 0;
 }
 
+/* The threads that read documents: --jobs, else one per CPU (at most 8). */
+static unsigned jobs_of(const struct rep_db *db)
+{
+	if (db->jobs)
+		return db->jobs;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
+{
+	db->pipe = rep_pipe_new(db, jobs_of(db));
+	read_stream(db, f, name, explicit_file);
+	rep_pipe_free(db->pipe);
+	db->pipe = NULL;
+}
+
 int rep_read_path(struct rep_db *db, const char *path)
 {
 	if (strcmp(path, "-") == 0) {
@@ -860,9 +749,18 @@ int rep_read_path(struct rep_db *db, const char *path)
 			fprintf(db->diag, "iobench: %s: %s\n", path, strerror(e));
 		return -e;
 	}
-	if (S_ISDIR(st.st_mode))
-		return read_folder(db, path, 0);
-	return read_file(db, path, true);
+	if (!S_ISDIR(st.st_mode) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		/* /dev/zero, a tty, a disk: never results, and some never end. A FIFO (<(cmd)) is read. */
+		db->warnings++;
+		if (db->diag)
+			fprintf(db->diag, "iobench: %s: a device or socket, not a results file; skipped\n", path);
+		return -EINVAL;
+	}
+	db->pipe = rep_pipe_new(db, jobs_of(db));
+	int rc = S_ISDIR(st.st_mode) ? read_folder(db, path, 0) : read_file(db, path, true);
+	rep_pipe_free(db->pipe);
+	db->pipe = NULL;
+	return rc;
 }
 
 /* ---- filtering ---- */

@@ -78,6 +78,13 @@ static void format_text(const struct tcol *col, const struct tval *v, char *buf,
 {
 	if (col->type == TC_STR) {
 		snprintf(buf, len, "%s", v->s && v->s[0] ? v->s : "-");
+		/*
+		 * Strings come from result files, any host's: a control character
+		 * (a newline, an escape sequence for the terminal) is shown as '?'.
+		 */
+		for (char *p = buf; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
 		return;
 	}
 	if (isnan(v->v)) {

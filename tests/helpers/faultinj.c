@@ -2,7 +2,8 @@
  * faultinj.c - an LD_PRELOAD library for the fault tests; never linked
  * into iobench.
  *
- * IOB_FAULT_PATH=FILE      only descriptors opened on FILE are affected
+ * IOB_FAULT_PATH=FILE      only descriptors opened on FILE (or on FILE.partial.*,
+ *                          where iobench create writes it) are affected
  * IOB_FAULT=RULE[,RULE...] with RULE = CALL:FAULT:N, meaning every Nth call
  *   of CALL (pread, pwrite, fdatasync, fsync, io_getevents) on such a
  *   descriptor gets FAULT:
@@ -79,6 +80,30 @@ __attribute__((constructor)) static void faultinj_init(void)
 	}
 }
 
+/* Is fd open on create's temporary file for the fault path, FILE.partial.XXXXXX? */
+static int on_partial(int fd)
+{
+	char link[64], name[4096], want[4200];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, name, sizeof(name) - 1);
+	if (n <= 0 || !realpath(fault_path, want)) {
+		/* The file itself does not exist yet: its folder does. */
+		char dir[4096];
+		snprintf(dir, sizeof(dir), "%s", fault_path);
+		char *slash = strrchr(dir, '/');
+		if (n <= 0 || !slash)
+			return 0;
+		*slash = '\0';
+		char real[4096];
+		if (!realpath(dir, real))
+			return 0;
+		snprintf(want, sizeof(want), "%s/%s", real, slash + 1);
+	}
+	name[n] = '\0';
+	strncat(want, ".partial.", sizeof(want) - strlen(want) - 1);
+	return strncmp(name, want, strlen(want)) == 0;
+}
+
 /* Is fd open on the fault path? Compared by device and inode, looked up lazily. */
 static int targeted(int fd)
 {
@@ -87,6 +112,8 @@ static int targeted(int fd)
 	struct stat a, b;
 	if (fstat(fd, &a) != 0)
 		return 0;
+	if (S_ISREG(a.st_mode) && on_partial(fd))
+		return 1;
 	if (!fault_ino) {
 		if (stat(fault_path, &b) != 0)
 			return 0;

@@ -173,7 +173,10 @@ TEST(counters_add_up_depth_is_the_largest_and_abandoned_threads_are_left_out)
 	struct worker *stuck = worker_with(false);
 	ws[1] = NULL; /* stuck in I/O: abandoned, its numbers unread */
 	hist_record(&stuck->buckets[0], 1000);
+	stuck->cpu_user_ns = 1000000;
 	ws[0]->bytes = 4096;
+	ws[0]->cpu_user_ns = 300;
+	ws[0]->cpu_sys_ns = 5000;
 	ws[0]->fdatasyncs = 3;
 	ws[0]->eng.sync_fallbacks = 1;
 	ws[0]->eng.max_inflight = 4;
@@ -181,6 +184,8 @@ TEST(counters_add_up_depth_is_the_largest_and_abandoned_threads_are_left_out)
 	hist_record(&ws[0]->service, 7000);
 	hist_record(&ws[0]->buckets[0], 8000);
 	ws[2]->bytes = 8192;
+	ws[2]->cpu_user_ns = 200;
+	ws[2]->cpu_sys_ns = 7000;
 	ws[2]->fdatasyncs = 5;
 	ws[2]->eng.max_inflight = 8;
 	ws[2]->late_starts = 1;
@@ -192,6 +197,8 @@ TEST(counters_add_up_depth_is_the_largest_and_abandoned_threads_are_left_out)
 	CHECK_EQ_U(o->sync_fallbacks, 1);
 	CHECK_EQ_U(o->max_inflight, 8);
 	CHECK_EQ_U(o->late_starts, 3);
+	CHECK_EQ_U(o->cpu_user_ns, 500); /* the abandoned thread's CPU time is left out too */
+	CHECK_EQ_U(o->cpu_sys_ns, 12000);
 	CHECK_EQ_U(o->service.count, 2);
 	CHECK_EQ_U(o->total.count, 2);
 	CHECK_EQ_U(o->kind_buckets[0] == NULL, 1); /* not a mixed op */

@@ -58,6 +58,33 @@ TEST(durations)
 	CHECK(units_parse_duration("abc", &ns) == -EINVAL);
 	CHECK(units_parse_duration("10x", &ns) == -EINVAL);
 	CHECK(units_parse_duration("1000d", &ns) == -ERANGE);
+	CHECK(units_parse_duration("0x10", &ns) == -EINVAL);
+	CHECK(units_parse_duration("inf", &ns) == -EINVAL);
+	CHECK(units_parse_duration(" 5", &ns) == -EINVAL);
+	CHECK(units_parse_duration(".5", &ns) == 0);
+	CHECK_EQ_U(ns, 500000000ULL);
+}
+
+TEST(plain_decimals_only)
+{
+	double v;
+	const char *end;
+	CHECK(units_parse_decimal("2.5x", &v, &end) == 0);
+	CHECK(v == 2.5 && strcmp(end, "x") == 0);
+	CHECK(units_parse_decimal("1e-3", &v, &end) == 0);
+	CHECK(v == 1e-3 && *end == '\0');
+	CHECK(units_parse_decimal("1e", &v, &end) == 0);
+	CHECK(v == 1 && strcmp(end, "e") == 0);
+	CHECK(units_parse_decimal("0x10", &v, &end) == 0);
+	CHECK(v == 0 && strcmp(end, "x10") == 0);
+	CHECK(units_parse_decimal("0.0", &v, &end) == 0);
+	CHECK(v == 0);
+	CHECK(units_parse_decimal("inf", &v, &end) == -EINVAL);
+	CHECK(units_parse_decimal("nan", &v, &end) == -EINVAL);
+	CHECK(units_parse_decimal("-1", &v, &end) == -EINVAL);
+	CHECK(units_parse_decimal(".", &v, &end) == -EINVAL);
+	CHECK(units_parse_decimal("1e400", &v, &end) == -ERANGE);
+	CHECK(units_parse_decimal("1e-400", &v, &end) == -ERANGE);
 }
 
 TEST(study_ops_parse_to_their_signatures)
@@ -215,6 +242,7 @@ int main(void)
 	RUN(sizes_use_binary_units_case_insensitively);
 	RUN(signature_sizes_print_like_the_2012_tool);
 	RUN(durations);
+	RUN(plain_decimals_only);
 	RUN(study_ops_parse_to_their_signatures);
 	RUN(alignment_suffix);
 	RUN(long_form_with_phases);

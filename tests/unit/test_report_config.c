@@ -5,14 +5,17 @@
 
 #include "check.h"
 #include "report_db.h"
+#include "report_json.h"
 
 /* Split the JSON text of a line. */
 static void split_of(const char *text, struct rep_split *s)
 {
-	json_t *root = json_loads(text, 0, NULL);
+	struct jv_doc d;
+	jv_doc_init(&d);
+	const struct jv *root = jv_parse(&d, text, strlen(text));
 	CHECK(root != NULL);
 	rep_split_line(root, s);
-	json_decref(root);
+	jv_doc_free(&d);
 }
 
 static bool name_is(const char *labels, const char *facts, const char *want)

@@ -1,0 +1,393 @@
+/*
+ * report/line.c - one document of a results file into what it adds: a run
+ * line's operations (histograms, time-series points, CPU time), a bonnie++
+ * line, a manifest, and the messages about what was wrong with it. Pure:
+ * nothing shared is touched, so many threads may read lines at once.
+ */
+#include "line.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "hist_json.h"
+#include "units.h"
+
+__attribute__((format(printf, 2, 3)))
+static void say(struct rep_line *l, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	size_t len = n < 0 ? 0 : (size_t)n >= sizeof(msg) ? sizeof(msg) - 1 : (size_t)n;
+	if (l->msgs_len + len + 1 > l->msgs_cap) {
+		l->msgs_cap = (l->msgs_len + len + 1) * 2;
+		l->msgs = rep_realloc(l->msgs, l->msgs_cap);
+	}
+	memcpy(l->msgs + l->msgs_len, msg, len + 1);
+	l->msgs_len += len + 1;
+}
+
+/* A JSON number as a byte count: 0 unless positive, finite and below 2^63. */
+static uint64_t to_u64(double v)
+{
+	return v > 0 && v < 9.2e18 ? (uint64_t)v : 0;
+}
+
+static double num_or(const struct jv *obj, const char *key, double fallback)
+{
+	const struct jv *v = jv_object_get(obj, key);
+	return jv_is_number(v) ? jv_number_value(v) : fallback;
+}
+
+static char *str_or_null(const struct jv *obj, const char *key)
+{
+	const struct jv *v = jv_object_get(obj, key);
+	return jv_is_string(v) ? rep_strdup(jv_string_value(v)) : NULL;
+}
+
+/* A histogram object, checked as hist_from_json() checks one (hist_json.h). */
+static int hist_of(const struct jv *obj, struct hist *out, char *err, size_t errlen)
+{
+	if (!jv_is_object(obj)) {
+		snprintf(err, errlen, "histogram is not a JSON object");
+		return -1;
+	}
+	struct hist_json_fields f;
+	for (int k = 0; k < HIST_JSON_NFIELDS; k++) {
+		const struct jv *v = jv_object_get(obj, hist_json_keys[k]);
+		f.present[k] = jv_is_number(v);
+		f.v[k] = jv_number_value(v);
+	}
+	const struct jv *b = jv_object_get(obj, "buckets"), *e;
+	f.has_buckets = jv_is_array(b);
+	f.nbuckets = jv_size(b);
+	f.first_bad_bucket = f.nbuckets;
+	size_t i;
+	jv_array_foreach(b, i, e) {
+		if (i >= HIST_NBUCKETS)
+			break;
+		if (!jv_is_number(e) && f.first_bad_bucket == f.nbuckets)
+			f.first_bad_bucket = i;
+		f.buckets[i] = jv_number_value(e);
+	}
+	return hist_from_fields(&f, out, err, errlen);
+}
+
+static void read_bonnie(struct rep_line *l, const struct jv *root, const char *fallback_host)
+{
+	static const char *const rate_keys[] = { "seqOutBlockKBps", "seqOutRewriteKBps",
+						 "seqInBlockKBps", "randomSeeksPerSec" };
+	static const char *const cpu_keys[] = { "seqOutBlockCpu", "seqOutRewriteCpu",
+						"seqInBlockCpu", "randomSeeksCpu" };
+	static const char *const lat_keys[] = { "seqOutBlockLatency", "seqOutRewriteLatency",
+						"seqInBlockLatency", "randomSeeksLatency" };
+	const struct jv *b = jv_object_get(root, "bonnie");
+	if (!jv_is_object(b)) {
+		say(l, "bonnie++ line has no \"bonnie\" object; skipped");
+		l->skipped++;
+		return;
+	}
+	l->kind = REP_LINE_BONNIE;
+	struct rep_bonnie *r = &l->bonnie;
+	struct rep_split split;
+	rep_split_line(root, &split);
+	r->host = rep_strdup(split.host ? split.host : fallback_host);
+	r->labels = rep_strdup(split.labels);
+	r->facts = rep_strdup(split.facts);
+	rep_split_free(&split);
+	r->file_size = str_or_null(b, "fileSize");
+	r->launch = num_or(root, "launchTime", 0);
+	for (int k = 0; k < REP_BONNIE_NFIELDS; k++) {
+		r->rate[k] = num_or(b, rate_keys[k], NAN);
+		r->cpu[k] = num_or(b, cpu_keys[k], NAN);
+		r->latency[k] = str_or_null(b, lat_keys[k]);
+	}
+}
+
+static uint64_t block_of(const struct jv *op, const char *sig)
+{
+	uint64_t b = to_u64(num_or(op, "blockSize", 0));
+	if (b)
+		return b;
+	const char *p = strchr(sig, ',');
+	if (!p)
+		return 0;
+	char text[32];
+	size_t n = strcspn(p + 1, ",");
+	if (n == 0 || n >= sizeof(text))
+		return 0;
+	memcpy(text, p + 1, n);
+	text[n] = '\0';
+	uint64_t bytes;
+	return units_parse_size(text, &bytes) == 0 ? bytes : 0;
+}
+
+/*
+ * The CPU time an operation cost, as the line records it: user + system
+ * seconds of its threads, else (watch periods) ns per operation; over its
+ * operations, failed ones included.
+ */
+static void cpu_of(const struct jv *op, const struct hist *total, double *cpu_ns, double *cpu_ops)
+{
+	double ops = (double)(total->count + total->errors);
+	const struct jv *user = jv_object_get(op, "cpuUserSeconds"), *sys = jv_object_get(op, "cpuSystemSeconds");
+	const struct jv *per = jv_object_get(op, "cpuNsPerOp");
+	double ns = NAN;
+	if (jv_is_number(user) && jv_is_number(sys))
+		ns = (jv_number_value(user) + jv_number_value(sys)) * 1e9;
+	else if (jv_is_number(per))
+		ns = jv_number_value(per) * ops;
+	if (isfinite(ns) && ns >= 0 && ops > 0) {
+		*cpu_ns = ns;
+		*cpu_ops = ops;
+	}
+}
+
+/*
+ * The 2012 tool counted every sample, failed or not, in count and in the
+ * buckets (errorCount is a subset of count); iobench's count is successful
+ * operations. Take the failures out of count, and out of the buckets in
+ * proportion to them (which ones failed cannot be told), largest remainders
+ * first so the buckets sum to the new count; the total shrinks in step.
+ */
+static void hist_from_2012(struct hist *h)
+{
+	uint64_t all = h->count, failed = h->errors < all ? h->errors : all;
+	h->errors = failed;
+	if (failed == 0)
+		return;
+	uint64_t removed = 0;
+	double frac[HIST_NBUCKETS];
+	for (unsigned k = 0; k < HIST_NBUCKETS; k++) {
+		double share = (double)h->buckets[k] * (double)failed / (double)all;
+		uint64_t whole = (uint64_t)share;
+		frac[k] = share - (double)whole;
+		h->buckets[k] -= whole;
+		removed += whole;
+	}
+	while (removed < failed) {
+		unsigned best = HIST_NBUCKETS;
+		for (unsigned k = 0; k < HIST_NBUCKETS; k++)
+			if (h->buckets[k] && (best == HIST_NBUCKETS || frac[k] > frac[best]))
+				best = k;
+		if (best == HIST_NBUCKETS)
+			break;
+		h->buckets[best]--;
+		frac[best] = -1;
+		removed++;
+	}
+	h->count = all - failed;
+	h->total_ns = (uint64_t)((double)h->total_ns * (double)h->count / (double)all);
+	if (h->count == 0)
+		h->min_ns = h->max_ns = h->total_ns = 0;
+}
+
+/* Room for n points in op. */
+static struct rep_point *points(struct rep_line_op *op, size_t n)
+{
+	op->pts = rep_calloc(n, sizeof(*op->pts));
+	return op->pts;
+}
+
+/* Operation index (0-based) of a run line: into l->ops, or a message why not. */
+static void read_operation(struct rep_line *l, const struct jv *op, size_t index, double nominal, double bucket)
+{
+	const struct jv *sigj = jv_object_get(op, "signature");
+	const struct jv *thr = jv_object_get(op, "threadCount");
+	if (!jv_is_string(sigj) || jv_size(sigj) == 0 || !jv_is_number(thr) ||
+	    !(jv_number_value(thr) > 0 && jv_number_value(thr) < 1e9)) {
+		say(l, "operation %zu has no \"signature\" or positive \"threadCount\"; skipped", index + 1);
+		l->some_failed = true;
+		return;
+	}
+	const char *sig = jv_string_value(sigj);
+	if (l->nops == l->ops_cap) {
+		l->ops_cap = l->ops_cap ? l->ops_cap * 2 : 2;
+		l->ops = rep_realloc(l->ops, l->ops_cap * sizeof(*l->ops));
+	}
+	struct rep_line_op *o = &l->ops[l->nops];
+	memset(o, 0, sizeof(*o));
+	char err[200];
+	if (hist_of(jv_object_get(op, "total"), &o->total, err, sizeof(err)) != 0) {
+		say(l, "operation %zu (%s): %s; skipped", index + 1, sig, err);
+		l->some_failed = true;
+		return;
+	}
+	l->nops++;
+	if (l->legacy)
+		hist_from_2012(&o->total);
+	o->sig = rep_strdup(sig);
+	o->threads = jv_number_value(thr);
+	o->block = block_of(op, sig);
+	cpu_of(op, &o->total, &o->cpu_ns, &o->cpu_ops);
+	double rate = num_or(jv_object_get(op, "rate"), "target", 0);
+	o->rate = rate > 0 ? rate : 0;
+	const struct jv *tb = jv_object_get(op, "timeBuckets");
+	if (l->watch) {
+		/* A probe period is one point of a latency series: its total is its only bucket. */
+		const struct hist *t = &o->total;
+		*points(o, 1) = (struct rep_point){ l->launch, (double)t->count / l->seconds,
+						    t->count ? hist_percentile(t, 0.5) : NAN,
+						    t->count ? hist_percentile(t, 0.99) : NAN };
+		o->npts = 1;
+	} else if (bucket >= 1e-3 && jv_is_array(tb)) {
+		/* Only whole nominal buckets: the extra one holds late finishers. */
+		size_t nb = jv_size(tb), i;
+		double fit = floor(nominal / bucket + 1e-9);
+		size_t whole = fit < (double)nb ? (size_t)fit : nb;
+		struct rep_point *p = whole ? points(o, whole) : NULL;
+		const struct jv *b;
+		jv_array_foreach(tb, i, b) {
+			if (i >= whole)
+				break;
+			double count = num_or(b, "count", NAN);
+			if (l->legacy && !isnan(count)) /* its count holds its failures */
+				count = fmax(0, count - num_or(b, "errorCount", 0));
+			if (!isnan(count))
+				p[o->npts++] = (struct rep_point){ l->launch + (double)i * bucket, count / bucket, NAN, NAN };
+		}
+	}
+}
+
+/* Every operation's signature, space-separated, for the notes section. */
+static char *signatures(const struct jv *ops)
+{
+	size_t len = 1, i;
+	const struct jv *op;
+	jv_array_foreach(ops, i, op)
+		len += jv_size(jv_object_get(op, "signature")) + 1;
+	char *sigs = rep_realloc(NULL, len);
+	sigs[0] = '\0';
+	jv_array_foreach(ops, i, op) {
+		const char *sig = jv_string_value(jv_object_get(op, "signature"));
+		if (sig)
+			strcat(strcat(sigs, sigs[0] ? " " : ""), sig);
+	}
+	return sigs;
+}
+
+static void read_run(struct rep_line *l, const struct jv *root, const struct jv *ops, const char *fallback_host,
+		     const char *layout_labels)
+{
+	rep_split_line(root, &l->split);
+	l->legacy = jv_object_get(root, "tool") == NULL;
+	if (l->legacy && layout_labels && !l->split.labels[0]) {
+		free(l->split.labels);
+		l->split.labels = rep_strdup(layout_labels);
+	}
+	double nominal = num_or(root, "runtime", 0);
+	l->seconds = num_or(root, "elapsed", 0);
+	if (!(l->seconds > 0))
+		l->seconds = nominal;
+	if (!(l->seconds > 0)) {
+		say(l, "result line has no positive \"runtime\" or \"elapsed\"; skipped");
+		l->skipped++;
+		return;
+	}
+	l->kind = REP_LINE_RUN;
+	l->host = rep_strdup(l->split.host ? l->split.host : fallback_host);
+	if (nominal > l->seconds || !(nominal > 0))
+		nominal = l->seconds; /* interrupted: buckets past the end are partial */
+	double bucket = num_or(root, "bucketDuration", 0);
+	const struct jv *mode = jv_object_get(root, "mode");
+	l->watch = jv_is_string(mode) && strcmp(jv_string_value(mode), "watch") == 0;
+	l->launch = num_or(root, "launchTime", 0);
+	const struct jv *target = jv_object_get(root, "target");
+	const struct jv *rot = jv_object_get(target, "rotational");
+	l->rotational = jv_is_boolean(rot) ? jv_is_true(rot) : -1;
+	l->size = l->split.size_label;
+	if (!l->size)
+		l->size = to_u64(num_or(target, "span", 0));
+	if (!l->size)
+		l->size = to_u64(num_or(root, "fileSize", 0));
+	size_t i;
+	const struct jv *op;
+	jv_array_foreach(ops, i, op)
+		read_operation(l, op, i, nominal, bucket);
+	if (l->nops && l->split.notes[0])
+		l->sigs = signatures(ops);
+	if (l->some_failed)
+		l->skipped++;
+}
+
+void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
+		   const char *layout_labels, bool explicit_file)
+{
+	memset(l, 0, sizeof(*l));
+	if (!jv_is_object(root)) {
+		say(l, "not a JSON object; skipped");
+		l->skipped++;
+		return;
+	}
+	const struct jv *tool = jv_object_get(root, "tool");
+	if ((jv_is_string(tool) && strcmp(jv_string_value(tool), "bonnie++") == 0) || jv_object_get(root, "bonnie")) {
+		read_bonnie(l, root, fallback_host);
+		return;
+	}
+	if (jv_is_string(tool) && strcmp(jv_string_value(tool), "iobench-fleet") == 0) {
+		l->kind = REP_LINE_MANIFEST;
+		l->manifest = jv_to_json(root);
+		return;
+	}
+	const struct jv *mode = jv_object_get(root, "mode");
+	if (jv_is_string(mode) && strcmp(jv_string_value(mode), "durability") == 0) {
+		l->kind = REP_LINE_DURABILITY;
+		l->manifest = jv_to_json(root);
+		l->dur_host = fallback_host ? rep_strdup(fallback_host) : NULL;
+		return;
+	}
+	const struct jv *ops = jv_object_get(root, "operations");
+	if (!jv_is_array(ops)) {
+		/* state.json and friends live beside results: only named files must be results. */
+		if (explicit_file) {
+			say(l, "not a result line (no \"operations\" array); skipped");
+			l->skipped++;
+		}
+		return;
+	}
+	read_run(l, root, ops, fallback_host, layout_labels);
+}
+
+void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
+		   const char *fallback_host, const char *layout_labels, bool explicit_file)
+{
+	const struct jv *root = jv_parse(doc, text, len);
+	if (root) {
+		rep_line_from(l, root, fallback_host, layout_labels, explicit_file);
+		return;
+	}
+	memset(l, 0, sizeof(*l));
+	json_error_t jerr;
+	jv_error(text, len, &jerr);
+	say(l, "not valid JSON (%s at column %d); skipped", jerr.text, jerr.column);
+	l->skipped++;
+}
+
+void rep_line_free(struct rep_line *l)
+{
+	free(l->msgs);
+	rep_split_free(&l->split);
+	free(l->host);
+	for (size_t i = 0; i < l->nops; i++) {
+		free(l->ops[i].sig);
+		free(l->ops[i].pts);
+	}
+	free(l->ops);
+	free(l->sigs);
+	struct rep_bonnie *b = &l->bonnie;
+	free(b->host);
+	free(b->labels);
+	free(b->facts);
+	free(b->file_size);
+	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
+		free(b->latency[k]);
+	json_decref(l->manifest);
+	free(l->dur_host);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,90 @@
+/*
+ * line.h - one document of a results file, read into what it will add to
+ * the cell store (report/line.c), and added (report/read.c).
+ *
+ * Reading a line is the costly part and touches nothing shared:
+ * rep_line_read() may run on any thread, many at once. Adding it changes
+ * the store and prints its messages: rep_line_add() runs on the thread that
+ * owns the struct rep_db, in the order of the input, so that the report is
+ * the same however many threads read.
+ */
+#ifndef IOBENCH_REPORT_LINE_H
+#define IOBENCH_REPORT_LINE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hist.h"
+#include "report_db.h"
+#include "report_json.h"
+
+/* One operation of a run line, to be merged into its cell. */
+struct rep_line_op {
+	char *sig;
+	double threads;
+	struct hist total;
+	uint64_t block;
+	double cpu_ns, cpu_ops;   /* its CPU time (ns) over its operations, when the line says; 0, 0 if not */
+	double rate;              /* ops/s it was held to (its rate.target); 0 none */
+	struct rep_point *pts;    /* its time-series points */
+	size_t npts;
+};
+
+enum rep_line_kind {
+	REP_LINE_NONE,     /* adds nothing (its messages and counters still count) */
+	REP_LINE_RUN,      /* an iobench (or 2012) run line: operations into cells */
+	REP_LINE_BONNIE,   /* a bonnie++ line */
+	REP_LINE_MANIFEST, /* a fleet's manifest, as a line */
+	REP_LINE_DURABILITY, /* an `iobench durability verify` line: a verdict */
+};
+
+/* What one document adds. Everything is owned by it (rep_line_free). */
+struct rep_line {
+	enum rep_line_kind kind;
+	char *msgs;                /* messages for "iobench: FILE:LINE: ...", each NUL-terminated, in order */
+	size_t msgs_len, msgs_cap;
+	unsigned skipped;          /* to add to db->skipped */
+	/* REP_LINE_RUN */
+	struct rep_split split;
+	char *host;                /* the line's host, else the file's fallback host */
+	double seconds, launch;
+	int rotational;
+	bool watch;
+	bool legacy;               /* the 2012 tool's line: its counts were converted to iobench's */
+	uint64_t size;
+	struct rep_line_op *ops;   /* the operations that read well, in order */
+	size_t nops, ops_cap;
+	bool some_failed;          /* an operation was skipped (the line counts as skipped too) */
+	char *sigs;                /* every operation's signature, for the notes section */
+	/* REP_LINE_BONNIE */
+	struct rep_bonnie bonnie;
+	/* REP_LINE_MANIFEST, REP_LINE_DURABILITY: the document as a jansson tree (rare lines) */
+	json_t *manifest;
+	char *dur_host;            /* REP_LINE_DURABILITY: the file's fallback host */
+};
+
+/*
+ * Read the document text[0..len) into *l (zeroed first). doc is the
+ * caller's (one per thread); fallback_host names the host of a line that
+ * has none; layout_labels (NULL none) are the labels a 2012 archive's
+ * layout gives the 2012 tool's lines that carry none; explicit_file: the
+ * file was named (a non-result line in it is reported, not passed over).
+ * Thread-safe for different docs and lines.
+ */
+void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
+		   const char *fallback_host, const char *layout_labels, bool explicit_file);
+
+/* The same from a parsed root (rep_add_json's jansson trees come here through text). */
+void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
+		   const char *layout_labels, bool explicit_file);
+
+/*
+ * Add *l to db: its messages (where is "FILE:LINE"), counters, cells.
+ * True when it added something. Not thread-safe (db's thread).
+ */
+bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where);
+
+void rep_line_free(struct rep_line *l);
+
+#endif
