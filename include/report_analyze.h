@@ -26,6 +26,14 @@ struct rep_group {
 double rep_cell_ops(const struct rep_cell *c);
 
 /*
+ * The ops/s a cell's host was held to: its --rate; else what its volumes
+ * were provisioned for, volumeIops x volumeCount (an operation over 256 KiB
+ * counting as one per 256 KiB, as EBS counts them) and volumeThroughput
+ * (MiB/s) x volumeCount over the operation size, the smaller; 0 unknown.
+ */
+double rep_cell_cap(const struct rep_cell *c);
+
+/*
  * Groups over db->cells (rep_db_finish() first): one per cell when by_host,
  * else one per signature x threads x configuration x size. Caller frees *out.
  */
@@ -44,6 +52,7 @@ enum rep_section {
 	SEC_INSTANCES,
 	SEC_BAD_APPLES,
 	SEC_THREADS,
+	SEC_COMPARE,     /* config A vs B per op: ratios with bootstrap intervals */
 	SEC_TIME,
 	SEC_REGIMES,
 	SEC_SERIES, /* every time bucket: only when asked for by name */
@@ -52,10 +61,12 @@ enum rep_section {
 	SEC_DURABILITY,
 	SEC_COST,
 	SEC_BONNIE,
+	SEC_BONNIE_RUNS, /* bonnie++ per host and config: mean and spread over runs */
 	SEC_WATCH,         /* `iobench watch` lines: latency per period */
 	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
 	SEC_NOTES,         /* each run's bookkeeping: only when named, or in --json */
 	SEC_DUR_VERIFY,    /* `iobench durability verify` verdicts (report/durability.c) */
+	SEC_EXPECT,        /* --expect FILE: PASS/FAIL per expected figure */
 	SEC_COUNT
 };
 
@@ -77,6 +88,13 @@ struct rep_opts {
 	double regime_rel;     /* smallest lasting step, fraction of the level */
 	size_t regime_min;     /* buckets a regime must last */
 	double mode_min_share; /* modes smaller than this are not shown */
+	double within;         /* thread optimum: fewest threads within this fraction of the best (0.05) */
+	const char *const *compare; /* --compare "A vs B": sides to compare, ncompare of them */
+	size_t ncompare;
+	unsigned rounds;       /* bootstrap resamples (2000) */
+	unsigned long seed;    /* bootstrap seed: the same data gives the same intervals */
+	const struct rep_expect *expect; /* --expect FILE's lines (report_expect.h), nexpect of them */
+	size_t nexpect;
 };
 
 void rep_opts_default(struct rep_opts *o);

@@ -59,6 +59,8 @@ struct rep_cell {
 	enum rep_kind kind;
 	int rotational;     /* -1 unknown, 0 no, 1 yes */
 	bool watch;         /* its points are `iobench watch` periods (latency over time) */
+	double rate;        /* ops/s the runs were held to (--rate: the op's rate.target); 0 none */
+	double launch;      /* earliest launchTime of its runs (Unix seconds; uptime for the 2012 tool); 0 unknown */
 	struct hist total;  /* exact merge of every run's total */
 	double cpu_ns, cpu_ops; /* CPU time (ns) and operations of the runs that recorded their CPU time */
 	double seconds;     /* summed run time */
@@ -72,6 +74,7 @@ enum { REP_BONNIE_SEQ_OUT, REP_BONNIE_REWRITE, REP_BONNIE_SEQ_IN, REP_BONNIE_SEE
        REP_BONNIE_NFIELDS };
 struct rep_bonnie {
 	char *host, *labels, *file_size;
+	char *facts;        /* provision configuration facts, "k=v,k=v" sorted ("" none) */
 	double launch;
 	double rate[REP_BONNIE_NFIELDS]; /* KB/s, KB/s, KB/s, seeks/s */
 	double cpu[REP_BONNIE_NFIELDS];  /* % */
@@ -235,6 +238,14 @@ void rep_fleet_match(struct rep_db *db);
 
 /* Free db->fleet (rep_db_free() calls it). */
 void rep_fleet_free(struct rep_db *db);
+
+/*
+ * The op as a user types it, from its signature: "read,4K,4K" -> "read4k",
+ * "writeFlush,4M,4M" -> "write4m", "write64,4K,4K" -> "write4k/64",
+ * "write,4K,4K" -> "write4k/0", "rw70,16K,16K" -> "rw16k:70",
+ * "read,64K,4K" -> "read64k@4k". A signature of another form is copied.
+ */
+void rep_op_name(const char *sig, char *buf, size_t len);
 
 /* Short name of a signature's kind: "read", "writeFlush", ... */
 enum rep_kind rep_kind_of(const char *sig);

@@ -11,7 +11,8 @@
  *   sizes-N      p50 and ops/s over a file-size sweep, tier boundaries marked
  *   cost         operations per dollar per config (with --prices)
  * Scripts name their data files relatively, so DIR can be moved. gnuplot's
- * own messages are appended to DIR/gnuplot.log.
+ * own messages are appended to DIR/gnuplot.log. DIR/index.html holds the
+ * method, every table with rows and every chart (its SVG inline) on one page.
  */
 #ifndef IOBENCH_REPORT_PLOT_H
 #define IOBENCH_REPORT_PLOT_H
@@ -25,5 +26,15 @@
  */
 int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	     const struct table tables[SEC_COUNT], const char *dir);
+
+/*
+ * Write DIR/index.html (through a temp file and rename): the method (what was
+ * read, how runs group and merge, the fleet's failed hosts), every table of
+ * tables[] with rows, then the charts names[0..ncharts) with their titles,
+ * DIR/NAME.svg inline (an <img> of NAME.png when it is missing).
+ * Returns 0 or -errno.
+ */
+int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], const char *dir,
+	     const char *const *names, const char *const *titles, size_t ncharts);
 
 #endif

@@ -20,19 +20,44 @@ double stats_mad(const double *v, size_t n, double med);
 /* Coefficient of variation (population stddev / mean); 0 when n < 2 or mean == 0. */
 double stats_cv(const double *v, size_t n);
 
+/* A host this close to the median (a fraction of it) is never a bad apple. */
+#define STATS_NEAR_MEDIAN 0.05
+
 /*
  * Bad apples: flag[i] is set for every v[i] (a throughput, higher is better)
  * below median - 3 * 1.4826 * MAD (three robust standard deviations; the
- * rule is skipped when MAD is 0) or below half the median. Writes the median
- * and MAD to *median / *mad when not NULL. Returns how many were flagged.
+ * rule is skipped when MAD is 0) or below half the median, and more than
+ * STATS_NEAR_MEDIAN below the median (a host a hair under it, such as one
+ * pinned at a provisioned cap, is not one). Writes the median and MAD to
+ * *median / *mad when not NULL. Returns how many were flagged.
  */
 size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, double *mad);
 
 /*
  * Thread curve optimum: the index of the smallest threads[i] whose ops[i]
- * is within 5% of the best ops. threads need not be sorted. n must be > 0.
+ * is within a fraction `within` (0.05: 5%) of the best ops. threads need
+ * not be sorted. n must be > 0.
  */
-size_t stats_thread_optimum(const double *threads, const double *ops, size_t n);
+size_t stats_thread_optimum(const double *threads, const double *ops, size_t n, double within);
+
+/*
+ * Bootstrap confidence interval of median(b) / median(a): `rounds` times,
+ * resample each side with replacement (a generator seeded with seed, so the
+ * same input gives the same interval) and take the ratio of the medians;
+ * *lo and *hi are the (1 - level) / 2 and (1 + level) / 2 quantiles of those
+ * ratios, *ratio the ratio of the samples as they are. All NAN when a side
+ * is empty or a median is 0. A side of one value is no spread: its
+ * interval comes from the other side alone.
+ */
+void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned rounds,
+			   uint64_t seed, double level, double *ratio, double *lo, double *hi);
+
+/*
+ * Hosts needed to include, with probability `confidence`, at least one of a
+ * kind that a fraction `share` of hosts are: the smallest n with
+ * 1 - (1 - share)^n >= confidence (share 0.1, confidence 0.95: 29).
+ */
+unsigned stats_hosts_needed(double share, double confidence);
 
 /* One latency mode of a histogram. */
 struct stats_mode {

@@ -47,6 +47,7 @@ struct table {
 	size_t ncols;
 	struct tval *vals; /* nrows * ncols */
 	size_t nrows, cap;
+	char *note;        /* said under the text table (and the HTML one); NULL none */
 };
 
 void table_init(struct table *t, const char *name, const char *title,
@@ -57,11 +58,24 @@ void table_row(struct table *t, ...);
 
 void table_free(struct table *t);
 
+/* Set the note said under the table (printf-style; replaces an earlier one). */
+__attribute__((format(printf, 2, 3)))
+void table_note(struct table *t, const char *fmt, ...);
+
+/* A cell as the text table shows it ("81.2us", "6.0%", "-"), into buf. */
+void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len);
+
 /* Index of the column whose key is key, or -1. */
 int table_col(const struct table *t, const char *key);
 
 /* Title, blank-free aligned columns, a blank line after. Nothing for an empty table. */
 void table_print_text(const struct table *t, FILE *out);
+
+/* <section id=NAME> with the title as <h2>, a <table> of the text cells, the note. Nothing for an empty table. */
+void table_print_html(const struct table *t, FILE *out);
+
+/* s with &, <, >, " escaped for HTML (nothing for NULL). */
+void table_html_text(const char *s, FILE *out);
 
 /* Header line of keys, then RFC 4180 rows. */
 void table_print_csv(const struct table *t, FILE *out);

@@ -12,9 +12,11 @@
 #include "units.h"
 #include "report_db.h"
 #include "report_analyze.h"
+#include "report_expect.h"
 #include "report_plot.h"
 
 #define MAX_FILTERS 16
+#define MAX_COMPARE 16
 
 struct report_args {
 	bool csv, json, quiet;
@@ -22,6 +24,8 @@ struct report_args {
 	const char *prices_path, *plot_dir;
 	const char *only[MAX_FILTERS]; /* --only KEY=GLOB */
 	int nonly;
+	const char *compare[MAX_COMPARE]; /* --compare "A vs B" */
+	const char *expect_path;
 	uint64_t jobs;                 /* --jobs; 0: one reading thread per CPU */
 	struct rep_opts o;
 };
@@ -29,6 +33,8 @@ struct report_args {
 static int parse_section(void *settings, const char *arg);
 static int parse_floor(void *settings, const char *arg);
 static int parse_only(void *settings, const char *arg);
+static int parse_within(void *settings, const char *arg);
+static int parse_compare(void *settings, const char *arg);
 
 /* How a row's value is read, and where it goes in struct report_args. */
 #define FLAG(f) CMDLINE_FLAG, offsetof(struct report_args, f), 0, 0, NULL
@@ -53,7 +59,17 @@ static const struct cmdline_opt report_opts[] = {
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
 	  "(default 50us; 2ms on rotational targets); units ns us ms s", CUSTOM(parse_floor) },
-	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR and render PNG and SVG", STRING(plot_dir) },
+	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
+	  "of the best ops/s (default 5)", CUSTOM(parse_within) },
+	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
+	  "a glob on config names or KEY=GLOB on the host, a label or a\n"
+	  "configuration fact; repeatable (default: every two configs that\n"
+	  "differ in one label, label part or fact)", CUSTOM(parse_compare) },
+	{ "expect", 0, "FILE", 0, "check the expected figures in FILE ('read4k >= 15000 iops at 16\n"
+	  "threads', 'write4k p99 <= 5ms'): PASS/FAIL per line and host, exit 1\n"
+	  "on a FAIL; prints only that section unless --section names more", STRING(expect_path) },
+	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
+	  "DIR/index.html: every table and chart on one page", STRING(plot_dir) },
 	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
 	  "at most 8); the report is the same with any number", U64(jobs, 1, 64) },
 	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
@@ -111,7 +127,10 @@ static const struct cmdline_cmd report_cmd = {
 		 "  iobench report --merge-hosts --plot plots/ results/run1/\n"
 		 "  iobench report --csv --section instances,badApples results/\n"
 		 "  iobench report --only config='large/*' --only signature='read,*' results/\n"
-		 "Exit: 0 ok, 1 nothing usable read (or gnuplot failed), 2 usage error.\n",
+		 "  iobench report --compare 'config=large/ebs1 vs config=large/ebs4' iobench_1/\n"
+		 "  iobench report --expect box.expect results/\n"
+		 "Exit: 0 ok, 1 nothing usable read, gnuplot failed or an expectation failed,\n"
+		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
 };
 
 /* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
@@ -171,6 +190,58 @@ static int parse_only(void *settings, const char *arg)
 		return cmdline_usage_error("too many --only options (at most %d)", MAX_FILTERS);
 	a->only[a->nonly++] = arg;
 	return 0;
+}
+
+/* --within PCT: "5", "5%", "12.5". */
+static int parse_within(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v < 100))
+		return cmdline_usage_error("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
+	a->o.within = v / 100;
+	return 0;
+}
+
+/* --compare 'A vs B': two non-empty sides around " vs ". */
+static int parse_compare(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	const char *vs = strstr(arg, " vs ");
+	if (!vs || vs == arg || vs[4] == '\0' || strstr(vs + 4, " vs "))
+		return cmdline_usage_error("bad --compare '%s'; use 'A vs B', e.g. --compare 'config=large/ebs1 vs "
+					   "config=large/ebs4'", arg);
+	if (a->o.ncompare == MAX_COMPARE)
+		return cmdline_usage_error("too many --compare options (at most %d)", MAX_COMPARE);
+	a->compare[a->o.ncompare++] = arg;
+	a->o.compare = a->compare;
+	return 0;
+}
+
+/* --expect FILE, parsed; 0 or EXIT_USAGE (said as FILE:LINE). */
+static int load_expect(const char *path, struct rep_expect **out, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return cmdline_usage_error("--expect %s: %s", path, strerror(errno));
+	char err[600];
+	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
+	fclose(f);
+	if (rc != 0)
+		return cmdline_usage_error("%s", err);
+	return 0;
+}
+
+/* How many of the expect table's rows failed. */
+static size_t expect_failures(const struct table *t)
+{
+	int col = table_col(t, "result");
+	size_t failed = 0;
+	for (size_t r = 0; col >= 0 && r < t->nrows; r++)
+		failed += strcmp(t->vals[r * t->ncols + (size_t)col].s, "FAIL") == 0;
+	return failed;
 }
 
 static json_t *inputs_json(const struct rep_db *db)
@@ -298,22 +369,36 @@ int cmd_report(int argc, char **argv)
 		return cmdline_usage_error("--csv and --json exclude each other; give one");
 	if (first >= argc)
 		return cmdline_usage_error("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
-	json_t *prices = NULL;
-	if (a.prices_path && load_prices(a.prices_path, &prices) != 0)
+	struct rep_expect *expect = NULL;
+	if (a.expect_path && load_expect(a.expect_path, &expect, &a.o.nexpect) != 0)
 		return EXIT_USAGE;
+	a.o.expect = expect;
+	json_t *prices = NULL;
+	if (a.prices_path && load_prices(a.prices_path, &prices) != 0) {
+		free(expect);
+		return EXIT_USAGE;
+	}
 	a.o.prices = prices;
 
 	struct rep_db db;
 	if (!read_all(&db, &a, argc - first, argv + first)) {
 		rep_db_free(&db);
 		json_decref(prices);
+		free(expect);
 		return EXIT_RUNTIME;
 	}
 	rep_db_finish(&db);
-	/* By default every section but series (notes only in JSON); CSV: the groups. */
+	/*
+	 * By default every section but series (notes only in JSON); CSV: the
+	 * groups; with --expect, its verdicts alone.
+	 */
 	if (!a.chosen)
 		for (int s = 0; s < SEC_COUNT; s++)
-			a.want[s] = s != SEC_SERIES && (s != SEC_NOTES || a.json) && (!a.csv || s == SEC_GROUPS);
+			a.want[s] = a.expect_path ? s == SEC_EXPECT
+						  : s != SEC_SERIES && s != SEC_EXPECT && (s != SEC_NOTES || a.json) &&
+							    (!a.csv || s == SEC_GROUPS);
+	if (a.expect_path)
+		a.want[SEC_EXPECT] = true;
 	/* Plots draw on the cost table. */
 	bool build[SEC_COUNT];
 	memcpy(build, a.want, sizeof(build));
@@ -325,9 +410,12 @@ int cmd_report(int argc, char **argv)
 	rc = EXIT_OK;
 	if (a.plot_dir && rep_plot(&db, &a.o, tables, a.plot_dir) != 0)
 		rc = EXIT_RUNTIME;
+	if (a.expect_path && expect_failures(&tables[SEC_EXPECT]) > 0)
+		rc = EXIT_RUNTIME;
 	for (int s = 0; s < SEC_COUNT; s++)
 		table_free(&tables[s]);
 	rep_db_free(&db);
 	json_decref(prices);
+	free(expect);
 	return rc;
 }

@@ -357,7 +357,7 @@ EOF
   # the sweep at 1 thread: size_mib column
   [ "$(grep -v '^#' "$TMP/plots/sizes-1.dat" | awk '{ print $1 }' | tr '\n' ' ')" = "128 256 1024 " ]
   # the thread curves: one per size, in size order, named by the config
-  [ "$(grep -o '^# read,4K,4K m5.large / gp3 x4 / raid0 size [0-9A-Z]*' "$TMP/plots/threads.dat" | awk '{ print $NF }' |
+  [ "$(grep -o '^# read4k m5.large / gp3 x4 / raid0 [0-9A-Z]* (best' "$TMP/plots/threads.dat" | awk '{ print $(NF - 1) }' |
     tr '\n' ' ')" = "128M 256M 1G " ]
   [ -s "$TMP/plots/sizes-1.png" ]
 }

@@ -50,8 +50,8 @@ make_sweep() {
 @test "report --help lists every option and every section" {
   run "$IOBENCH" report --help
   [ "$status" -eq 0 ]
-  for word in --csv --json --section --merge-hosts --prices --floor --plot --quiet \
-    groups instances badApples threads time regimes series modes tiers durability cost bonnie; do
+  for word in --csv --json --section --merge-hosts --prices --floor --within --compare --expect --plot --quiet \
+    groups instances badApples threads compare time regimes series modes tiers durability cost bonnie bonnieRuns expect; do
     [[ "$output" == *"$word"* ]] || { echo "missing: $word"; return 1; }
   done
 }
@@ -159,7 +159,7 @@ make_sweep() {
 @test "--csv prints the groups table with a header and one row per group" {
   run --separate-stderr "$IOBENCH" report --csv --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
-  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp" ]
+  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp" ]
   [ "${#lines[@]}" -eq 7 ]
   [[ "${lines[1]}" == '"read,4K,4K",1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
 }
@@ -378,7 +378,7 @@ make_sweep() {
   done
   # one latency chart per signature x threads: 5 read thread counts + 1 write (+ the sweep's 1 thread)
   [ "$(ls "$out"/latency-*.gp | wc -l)" -eq 6 ]
-  grep -q 'optimal 4' "$out/threads.dat"
+  grep -q '(best 4)' "$out/threads.dat"
   grep -q '^set arrow' "$out/sizes-1.gp"
   # the fleet chart has a line per host: six hosts, best to worst
   [ "$(grep -vc '^#' "$out/instances-1.dat")" -eq 6 ]

@@ -9,20 +9,11 @@
 #include "alloc.h"
 #include "durability.h"
 #include "report_stats.h"
+#include "section.h"
 #include "units.h"
 
 #define MAX_MODES 8
 #define MAX_STEPS 16
-
-/* What every section's builder may draw on. */
-struct rep_ctx {
-	const struct rep_db *db;
-	const struct rep_opts *o;
-	const struct rep_group *fleet; /* groups across hosts */
-	size_t nf;
-	const struct rep_group *view;  /* the groups as shown: per host, or fleet with --merge-hosts */
-	size_t nv;
-};
 
 void rep_opts_default(struct rep_opts *o)
 {
@@ -33,6 +24,9 @@ void rep_opts_default(struct rep_opts *o)
 	o->regime_rel = 0.2;
 	o->regime_min = 3;
 	o->mode_min_share = 0.01;
+	o->within = 0.05;
+	o->rounds = 2000;
+	o->seed = 12;
 }
 
 double rep_cell_ops(const struct rep_cell *c)
@@ -99,10 +93,35 @@ static const char *host_of(const struct rep_group *g, char *buf, size_t len)
 	return buf;
 }
 
-/* The configuration's name for a table: NULL when it has none ("-" in text, null in JSON). */
-static const char *cfg_name(const struct rep_cell *c)
+const char *rep_cfg_name(const struct rep_cell *c)
 {
 	return c->cfg->name[0] ? c->cfg->name : NULL;
+}
+
+/* A configuration fact as a number; NAN when absent or not a number. */
+static double fact_num(const struct rep_config *cfg, const char *key)
+{
+	char v[64], *end;
+	if (!rep_label_value(cfg->facts, key, v, sizeof(v)))
+		return NAN;
+	double d = strtod(v, &end);
+	return end != v && *end == '\0' ? d : NAN;
+}
+
+double rep_cell_cap(const struct rep_cell *c)
+{
+	if (c->rate > 0)
+		return c->rate;
+	double iops = fact_num(c->cfg, "volumeIops"), mibs = fact_num(c->cfg, "volumeThroughput");
+	double count = fact_num(c->cfg, "volumeCount"), cap = INFINITY;
+	if (!(count >= 1))
+		count = 1;
+	/* EBS counts an I/O of up to 256 KiB as one operation, a larger one as several */
+	if (iops > 0)
+		cap = iops * count / (c->block > 262144 ? ceil((double)c->block / 262144) : 1);
+	if (mibs > 0 && c->block)
+		cap = fmin(cap, mibs * count * 1048576 / (double)c->block);
+	return isinf(cap) ? 0 : cap;
 }
 
 static double mb_per_sec(double ops, uint64_t block)
@@ -130,6 +149,7 @@ static const struct tcol groups_cols[] = {
 	{ "meanNs", "mean", TC_NS, 0 },
 	{ "p50Ns", "p50", TC_NS, 0 },
 	{ "p90Ns", "p90", TC_NS, 0 },
+	{ "p95Ns", "p95", TC_NS, 0 },
 	{ "p99Ns", "p99", TC_NS, 0 },
 	{ "p999Ns", "p99.9", TC_NS, 0 },
 	{ "maxNs", "max", TC_NS, 0 },
@@ -157,11 +177,12 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < ng; i++) {
 		const struct rep_cell *c = g[i].cells[0];
 		const struct hist *h = &g[i].total;
-		table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, c->cfg->facts, (double)c->size,
+		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, c->cfg->facts, (double)c->size,
 			  host_of(&g[i], hb, sizeof(hb)), (double)g[i].n, (double)g[i].runs, (double)h->count, g[i].ops,
 			  mb_per_sec(g[i].ops, c->block), hist_mean(h), hist_percentile(h, 0.5),
-			  hist_percentile(h, 0.9), hist_percentile(h, 0.99), hist_percentile(h, 0.999),
-			  h->count ? (double)h->max_ns : NAN, (double)h->errors, cpu_per_op(&g[i]));
+			  hist_percentile(h, 0.9), hist_percentile(h, 0.95), hist_percentile(h, 0.99),
+			  hist_percentile(h, 0.999), h->count ? (double)h->max_ns : NAN, (double)h->errors,
+			  cpu_per_op(&g[i]));
 	}
 }
 
@@ -179,8 +200,11 @@ static const struct tcol instances_cols[] = {
 	{ "bestWorstRatio", "best/worst", TC_NUM, 2 },
 	{ "madOpsPerSec", "MAD", TC_NUM, 1 },
 	{ "badApples", "bad apples", TC_INT, 0 },
+	{ "atCap", "at cap", TC_INT, 0 },
 	{ "p50Ns", "fleet p50", TC_NS, 0 },
+	{ "p95Ns", "fleet p95", TC_NS, 0 },
 	{ "p99Ns", "fleet p99", TC_NS, 0 },
+	{ "oneInTenChance", NULL, TC_NUM, 3 },
 };
 
 static const struct tcol bad_cols[] = {
@@ -192,9 +216,12 @@ static const struct tcol bad_cols[] = {
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
 	{ "medianOpsPerSec", "fleet median", TC_NUM, 1 },
 	{ "vsMedian", "vs median", TC_PCT, 0 },
+	{ "capOpsPerSec", "cap", TC_NUM, 0 },
 	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "p95Ns", "p95", TC_NS, 0 },
 	{ "p99Ns", "p99", TC_NS, 0 },
 	{ "errors", "errors", TC_INT, 0 },
+	{ "badApple", NULL, TC_BOOL, 0 },
 	{ "rule", "rule", TC_STR, 0 },
 };
 
@@ -293,20 +320,29 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 			lo = fmin(lo, v[k]);
 			hi = fmax(hi, v[k]);
 		}
-		size_t nbad = stats_flag_low(v, n, flag, &med, &mad);
-		const struct rep_cell *c = g[i].cells[0];
-		table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, (double)n, planned, of, lo,
-			  med, hi, lo > 0 ? hi / lo : NAN, mad, (double)nbad, hist_percentile(&g[i].total, 0.5),
-			  hist_percentile(&g[i].total, 0.99));
+		size_t nbad = stats_flag_low(v, n, flag, &med, &mad), ncap = 0;
 		for (size_t k = 0; k < n; k++) {
+			double cap = rep_cell_cap(g[i].cells[k]);
 			if (!flag[k])
 				continue;
 			const struct rep_cell *h = g[i].cells[k];
-			table_row(bad, h->sig, h->threads, cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
-				  med > 0 ? v[k] / med : NAN, hist_percentile(&h->total, 0.5),
-				  hist_percentile(&h->total, 0.99), (double)h->total.errors,
-				  v[k] < med / 2 ? "below half the median" : "below median - 3 robust sd");
+			bool at_cap = cap > 0 && v[k] >= cap * (1 - STATS_NEAR_MEDIAN);
+			char rule[160];
+			if (at_cap)
+				snprintf(rule, sizeof(rule), "at its cap (%.0f ops/s provisioned): not a bad apple", cap);
+			else
+				snprintf(rule, sizeof(rule), "%s", v[k] < med / 2 ? "below half the median" : "below median - 3 robust sd");
+			nbad -= at_cap;
+			ncap += at_cap;
+			table_row(bad, h->sig, h->threads, rep_cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
+				  med > 0 ? v[k] / med : NAN, cap > 0 ? cap : NAN, hist_percentile(&h->total, 0.5),
+				  hist_percentile(&h->total, 0.95), hist_percentile(&h->total, 0.99), (double)h->total.errors,
+				  at_cap ? 0.0 : 1.0, rule);
 		}
+		const struct rep_cell *c = g[i].cells[0];
+		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, (double)n, planned, of, lo,
+			  med, hi, lo > 0 ? hi / lo : NAN, mad, (double)nbad, (double)ncap, hist_percentile(&g[i].total, 0.5),
+			  hist_percentile(&g[i].total, 0.95), hist_percentile(&g[i].total, 0.99), 1 - pow(0.9, (double)n));
 		free(v);
 		free(flag);
 	}
@@ -314,6 +350,7 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 
 static const struct tcol threads_cols[] = {
 	{ "signature", "op", TC_STR, 0 },
+	{ "op", NULL, TC_STR, 0 }, /* the op as typed (read4k): scripts select on it */
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -321,6 +358,7 @@ static const struct tcol threads_cols[] = {
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
 	{ "mbPerSec", "MB/s", TC_NUM, 2 },
 	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "p95Ns", "p95", TC_NS, 0 },
 	{ "p99Ns", "p99", TC_NS, 0 },
 	{ "vsBest", "vs best", TC_PCT, 0 },
 	{ "optimal", "optimal", TC_BOOL, 0 },
@@ -331,9 +369,28 @@ static bool same_curve(const struct rep_cell *a, const struct rep_cell *b)
 	return a->size == b->size && a->cfg == b->cfg && strcmp(a->sig, b->sig) == 0;
 }
 
+const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, size_t from, size_t *end,
+					  double within)
+{
+	size_t j = from + 1;
+	while (j < n && same_curve(g[from].cells[0], g[j].cells[0]))
+		j++;
+	*end = j;
+	double *thr = rep_calloc(j - from, sizeof(*thr)), *ops = rep_calloc(j - from, sizeof(*ops));
+	for (size_t k = from; k < j; k++) {
+		thr[k - from] = g[k].cells[0]->threads;
+		ops[k - from] = g[k].ops;
+	}
+	size_t opt = stats_thread_optimum(thr, ops, j - from, within);
+	free(thr);
+	free(ops);
+	return &g[from + opt];
+}
+
 static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_THREADS];
+	const struct rep_opts *o = ctx->o;
 	const struct rep_group *g = ctx->fleet;
 	size_t ng = ctx->nf;
 	for (size_t i = 0; i < ng;) {
@@ -349,13 +406,16 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 				ops[k] = g[i + k].ops;
 				best = fmax(best, ops[k]);
 			}
-			size_t opt = stats_thread_optimum(thr, ops, n);
+			size_t opt = stats_thread_optimum(thr, ops, n, o->within);
 			for (size_t k = 0; k < n; k++) {
 				const struct rep_group *x = &g[i + k];
 				const struct rep_cell *c = x->cells[0];
-				table_row(t, c->sig, cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
+				char op[64];
+				rep_op_name(c->sig, op, sizeof(op));
+				table_row(t, c->sig, op, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
 					  mb_per_sec(x->ops, c->block), hist_percentile(&x->total, 0.5),
-					  hist_percentile(&x->total, 0.99), best > 0 ? x->ops / best : NAN,
+					  hist_percentile(&x->total, 0.95), hist_percentile(&x->total, 0.99),
+					  best > 0 ? x->ops / best : NAN,
 					  k == opt ? 1.0 : 0.0);
 			}
 			free(thr);
@@ -414,7 +474,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 		}
 		struct stats_step steps[MAX_STEPS];
 		size_t ns = stats_regimes(x, c->npts, o->regime_min, o->regime_rel, steps, MAX_STEPS);
-		table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, c->host, (double)c->npts,
+		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host, (double)c->npts,
 			  sum / (double)c->npts, lo, hi, stats_cv(x, c->npts), (double)ns);
 		for (size_t k = 0; k < ns; k++) {
 			double at = c->pts[steps[k].at].t - c->pts[0].t;
@@ -428,7 +488,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 				if (gmtime_r(&tt, &tm))
 					strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 			}
-			table_row(reg, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, c->host, at,
+			table_row(reg, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host, at,
 				  utc[0] ? utc : NULL, steps[k].before, steps[k].after, change,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
@@ -460,7 +520,7 @@ static void build_series(struct table *tables, const struct rep_ctx *ctx)
 			x[k] = c->pts[k].ops;
 		double med = stats_median(x, c->npts);
 		for (size_t k = 0; k < c->npts; k++)
-			table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, c->host,
+			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host,
 				  c->pts[k].t - c->pts[0].t, c->pts[k].ops,
 				  med > 0 ? c->pts[k].ops / med : NAN);
 		free(x);
@@ -537,13 +597,13 @@ static void build_watch(struct table *tables, const struct rep_ctx *ctx)
 		for (size_t k = 0; k < ns; k++) {
 			char from[32];
 			utc_of(at[steps[k].at], from, sizeof(from));
-			table_row(reg, c->sig, cfg_name(c), c->cfg->labels, c->host, from[0] ? from : NULL, steps[k].before,
+			table_row(reg, c->sig, rep_cfg_name(c), c->cfg->labels, c->host, from[0] ? from : NULL, steps[k].before,
 				  steps[k].after, steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
 		/* medians last: stats_median may reorder its input */
 		double m50 = stats_median(p50, n), m99 = stats_median(p99, n);
-		table_row(t, c->sig, cfg_name(c), c->cfg->labels, c->host, (double)n, first[0] ? first : NULL,
+		table_row(t, c->sig, rep_cfg_name(c), c->cfg->labels, c->host, (double)n, first[0] ? first : NULL,
 			  last[0] ? last : NULL, m50, m99, hi, (double)ns);
 		free(p50), free(p99), free(at);
 	}
@@ -583,7 +643,7 @@ static void build_modes(struct table *tables, const struct rep_ctx *ctx)
 					snprintf(note, sizeof(note), "fast mode: cache hit ratio about %.0f%%",
 						 m[0].share * 100);
 			}
-			table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
+			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
 				  (double)(k + 1), at, m[k].share, hist_bucket_start(m[k].from),
 				  hist_bucket_start(m[k].to + 1), note);
 		}
@@ -627,7 +687,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 			memcpy(tmp, ops + tiers[k].first, cnt * sizeof(*tmp));
 			double lvl_ops = stats_median(tmp, cnt);
 			free(tmp);
-			table_row(t, c->sig, c->threads, cfg_name(c), c->cfg->labels, (double)(k + 1),
+			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)(k + 1),
 				  (double)g[idx[tiers[k].first]].cells[0]->size,
 				  (double)g[idx[tiers[k].last]].cells[0]->size, (double)cnt, tiers[k].level,
 				  lvl_ops);
@@ -725,7 +785,7 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 				 rot ? "rotational " : "");
 		else
 			snprintf(verdict, sizeof(verdict), "plausible");
-		table_row(t, w->sig, w->threads, cfg_name(w), w->cfg->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
+		table_row(t, w->sig, w->threads, rep_cfg_name(w), w->cfg->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
 			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns,
 			  (faster_than_read || below_floor) ? 1.0 : 0.0, verdict);
 	}
@@ -812,7 +872,7 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 				dph += g[i].ops * 3600 * json_number_value(pio) / 1e6;
 		}
 		/* the prices file's config when it has one, else the configuration's name */
-		table_row(t, c->sig, c->threads, c->cfg->labels, (double)c->size, config[0] ? config : cfg_name(c), inst,
+		table_row(t, c->sig, c->threads, c->cfg->labels, (double)c->size, config[0] ? config : rep_cfg_name(c), inst,
 			  vol, g[i].ops, dph, dph > 0 ? g[i].ops * 3600 / dph : NAN);
 	}
 }
@@ -846,6 +906,87 @@ static void build_bonnie(struct table *tables, const struct rep_ctx *ctx)
 			  b->cpu[REP_BONNIE_SEEKS], b->latency[REP_BONNIE_SEQ_OUT],
 			  b->latency[REP_BONNIE_SEQ_IN], b->latency[REP_BONNIE_SEEKS]);
 	}
+}
+
+static const struct tcol bonnie_runs_cols[] = {
+	{ "host", "host", TC_STR, 0 },
+	{ "labels", "labels", TC_STR, 0 },
+	{ "runs", "runs", TC_INT, 0 },
+	{ "seqOutBlockKBps", "seq out KB/s", TC_NUM, 0 },
+	{ "seqOutBlockKBpsSd", "sd", TC_NUM, 0 },
+	{ "seqOutRewriteKBps", "rewrite KB/s", TC_NUM, 0 },
+	{ "seqOutRewriteKBpsSd", "sd", TC_NUM, 0 },
+	{ "seqInBlockKBps", "seq in KB/s", TC_NUM, 0 },
+	{ "seqInBlockKBpsSd", "sd", TC_NUM, 0 },
+	{ "randomSeeksPerSec", "seeks/s", TC_NUM, 1 },
+	{ "randomSeeksPerSecSd", "sd", TC_NUM, 1 },
+	{ "volumes", "volumes", TC_INT, 0 },
+	{ "seeksPerVolume", "seeks/s per volume", TC_NUM, 1 },
+};
+
+/* Mean and sample standard deviation of the non-NAN v[0..n). */
+static void mean_sd(const double *v, size_t n, double *mean, double *sd)
+{
+	double sum = 0, sq = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i])) {
+			sum += v[i];
+			k++;
+		}
+	*mean = k ? sum / (double)k : NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			sq += (v[i] - *mean) * (v[i] - *mean);
+	*sd = k > 1 ? sqrt(sq / (double)(k - 1)) : NAN;
+}
+
+/* The member volumes behind a bonnie++ line: a volumeCount fact, else label; NAN unknown. */
+static double bonnie_volumes(const struct rep_bonnie *b)
+{
+	char v[64];
+	if (rep_label_value(b->facts, "volumeCount", v, sizeof(v)) || rep_label_value(b->labels, "volumeCount", v, sizeof(v)))
+		return atof(v) >= 1 ? atof(v) : NAN;
+	return NAN;
+}
+
+static int cmp_bonnie(const void *a, const void *b)
+{
+	const struct rep_bonnie *x = *(const struct rep_bonnie *const *)a, *y = *(const struct rep_bonnie *const *)b;
+	int r = strverscmp(x->host, y->host);
+	if (!r)
+		r = strcmp(x->labels, y->labels);
+	return r ? r : strcmp(x->facts, y->facts);
+}
+
+/* bonnie++ runs of one host and config: the average of several runs, as the bonnie++ post compares them. */
+static void build_bonnie_runs(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_BONNIE_RUNS];
+	const struct rep_db *db = ctx->db;
+	const struct rep_bonnie **b = rep_calloc(db->nbonnie + 1, sizeof(*b));
+	for (size_t i = 0; i < db->nbonnie; i++)
+		b[i] = &db->bonnie[i];
+	qsort(b, db->nbonnie, sizeof(*b), cmp_bonnie);
+	double *v = rep_calloc(db->nbonnie + 1, sizeof(*v));
+	for (size_t i = 0; i < db->nbonnie;) {
+		size_t j = i + 1;
+		while (j < db->nbonnie && cmp_bonnie(&b[i], &b[j]) == 0)
+			j++;
+		double mean[REP_BONNIE_NFIELDS], sd[REP_BONNIE_NFIELDS];
+		for (int k = 0; k < REP_BONNIE_NFIELDS; k++) {
+			for (size_t r = i; r < j; r++)
+				v[r - i] = b[r]->rate[k];
+			mean_sd(v, j - i, &mean[k], &sd[k]);
+		}
+		double vols = bonnie_volumes(b[i]);
+		table_row(t, b[i]->host, b[i]->labels, (double)(j - i), mean[REP_BONNIE_SEQ_OUT], sd[REP_BONNIE_SEQ_OUT],
+			  mean[REP_BONNIE_REWRITE], sd[REP_BONNIE_REWRITE], mean[REP_BONNIE_SEQ_IN], sd[REP_BONNIE_SEQ_IN],
+			  mean[REP_BONNIE_SEEKS], sd[REP_BONNIE_SEEKS], vols, mean[REP_BONNIE_SEEKS] / vols);
+		i = j;
+	}
+	free(v);
+	free(b);
 }
 
 static const struct tcol fleet_cols[] = {
@@ -950,17 +1091,24 @@ static const struct {
 			build_fleet },
 	[SEC_GROUPS] = { "groups", "Groups (signature x threads x config x size x host)",
 			 "per signature x threads x config x size x host: ops/s, MB/s, mean,\n"
-			 "p50 p90 p99 p99.9 max latency, errors, CPU per operation", COLS(groups_cols), build_groups },
+			 "p50 p90 p95 p99 p99.9 max latency, errors, CPU per operation", COLS(groups_cols), build_groups },
 	[SEC_INSTANCES] = { "instances", "Across instances (per-host ops/s; hosts: N of M a fleet planned)",
 			    "groups that span hosts: N of M hosts, min/median/max per-host ops/s,\n"
 			    "best/worst",
 			    COLS(instances_cols), build_instances },
 	[SEC_BAD_APPLES] = { "badApples", "Bad apples (below median - 3 x 1.4826 x MAD, or below half the median)",
-			     "hosts below median - 3 x 1.4826 x MAD or below half the median", COLS(bad_cols),
+			     "hosts below median - 3 x 1.4826 x MAD or below half the median, and\n"
+			     "more than 5% below it; one at its provisioned cap is said to be", COLS(bad_cols),
 			     build_instances },
-	[SEC_THREADS] = { "threads", "Thread curves (optimal = fewest threads within 5% of the best)",
-			  "throughput by thread count; optimal = fewest within 5% of the best", COLS(threads_cols),
+	[SEC_THREADS] = { "threads", "Thread curves (optimal = fewest threads within --within, 5%, of the best)",
+			  "throughput by thread count; optimal = fewest within 5% (--within)\n"
+			  "of the best", COLS(threads_cols),
 			  build_threads },
+	[SEC_COMPARE] = { "compare", "Comparisons, config A vs B per op (ratio of medians over hosts, bootstrap 95% interval)",
+			  "config A vs B per op: B/A of the median per-host ops/s, p50 and p99\n"
+			  "with a bootstrap 95% interval and a verdict; --compare 'A vs B', else\n"
+			  "every two configs that differ in one label, label part or fact",
+			  rep_compare_cols, 0, rep_build_compare },
 	[SEC_TIME] = { "time", "Throughput over time (per host, per time bucket)",
 		       "per-host throughput per time bucket: mean, min, max, CV", COLS(time_cols), build_time },
 	[SEC_REGIMES] = { "regimes", "Regime changes (lasting steps in throughput)",
@@ -982,6 +1130,10 @@ static const struct {
 		       COLS(cost_cols), build_cost },
 	[SEC_BONNIE] = { "bonnie", "Bonnie++ baseline", "bonnie++ lines as they are", COLS(bonnie_cols),
 			 build_bonnie },
+	[SEC_BONNIE_RUNS] = { "bonnieRuns", "Bonnie++ per host and config: mean and spread over runs",
+			      "bonnie++ per host and config: runs, mean and sd of each rate,\n"
+			      "seeks/s per member volume (volumeCount fact or label)",
+			      COLS(bonnie_runs_cols), build_bonnie_runs },
 	[SEC_WATCH] = { "watch", "Latency over time (iobench watch, one point per period)",
 			"iobench watch lines: p50/p99 per period over days, per host and op", COLS(watch_cols),
 			build_watch },
@@ -995,6 +1147,10 @@ static const struct {
 			     "iobench durability verify lines: acknowledged blocks\n"
 			     "intact or LOST after a power cut, a row per verification",
 			     COLS(rep_dur_cols), build_dur_verify },
+	[SEC_EXPECT] = { "expect", "Expectations (--expect): PASS or FAIL per box",
+			 "--expect FILE's expected figures, PASS or FAIL per host (only with\n"
+			 "--expect, and then alone unless --section names others)", rep_expect_cols, 0,
+			 rep_build_expect },
 };
 
 const char *rep_section_name(enum rep_section s)
@@ -1020,6 +1176,9 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 {
 	for (int s = 0; s < SEC_COUNT; s++)
 		table_init(&tables[s], sections[s].name, sections[s].title, sections[s].cols, sections[s].ncols);
+	/* columns defined in other files: their counts are not constants here */
+	tables[SEC_COMPARE].ncols = rep_compare_ncols;
+	tables[SEC_EXPECT].ncols = rep_expect_ncols;
 	struct rep_group *fleet, *view;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);

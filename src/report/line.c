@@ -99,6 +99,7 @@ static void read_bonnie(struct rep_line *l, const struct jv *root, const char *f
 	rep_split_line(root, &split);
 	r->host = rep_strdup(split.host ? split.host : fallback_host);
 	r->labels = rep_strdup(split.labels);
+	r->facts = rep_strdup(split.facts);
 	rep_split_free(&split);
 	r->file_size = str_or_null(b, "fileSize");
 	r->launch = num_or(root, "launchTime", 0);
@@ -148,6 +149,45 @@ static void cpu_of(const struct jv *op, const struct hist *total, double *cpu_ns
 	}
 }
 
+/*
+ * The 2012 tool counted every sample, failed or not, in count and in the
+ * buckets (errorCount is a subset of count); iobench's count is successful
+ * operations. Take the failures out of count, and out of the buckets in
+ * proportion to them (which ones failed cannot be told), largest remainders
+ * first so the buckets sum to the new count; the total shrinks in step.
+ */
+static void hist_from_2012(struct hist *h)
+{
+	uint64_t all = h->count, failed = h->errors < all ? h->errors : all;
+	h->errors = failed;
+	if (failed == 0)
+		return;
+	uint64_t removed = 0;
+	double frac[HIST_NBUCKETS];
+	for (unsigned k = 0; k < HIST_NBUCKETS; k++) {
+		double share = (double)h->buckets[k] * (double)failed / (double)all;
+		uint64_t whole = (uint64_t)share;
+		frac[k] = share - (double)whole;
+		h->buckets[k] -= whole;
+		removed += whole;
+	}
+	while (removed < failed) {
+		unsigned best = HIST_NBUCKETS;
+		for (unsigned k = 0; k < HIST_NBUCKETS; k++)
+			if (h->buckets[k] && (best == HIST_NBUCKETS || frac[k] > frac[best]))
+				best = k;
+		if (best == HIST_NBUCKETS)
+			break;
+		h->buckets[best]--;
+		frac[best] = -1;
+		removed++;
+	}
+	h->count = all - failed;
+	h->total_ns = (uint64_t)((double)h->total_ns * (double)h->count / (double)all);
+	if (h->count == 0)
+		h->min_ns = h->max_ns = h->total_ns = 0;
+}
+
 /* Room for n points in op. */
 static struct rep_point *points(struct rep_line_op *op, size_t n)
 {
@@ -180,10 +220,14 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 		return;
 	}
 	l->nops++;
+	if (l->legacy)
+		hist_from_2012(&o->total);
 	o->sig = rep_strdup(sig);
 	o->threads = jv_number_value(thr);
 	o->block = block_of(op, sig);
 	cpu_of(op, &o->total, &o->cpu_ns, &o->cpu_ops);
+	double rate = num_or(jv_object_get(op, "rate"), "target", 0);
+	o->rate = rate > 0 ? rate : 0;
 	const struct jv *tb = jv_object_get(op, "timeBuckets");
 	if (l->watch) {
 		/* A probe period is one point of a latency series: its total is its only bucket. */
@@ -203,6 +247,8 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 			if (i >= whole)
 				break;
 			double count = num_or(b, "count", NAN);
+			if (l->legacy && !isnan(count)) /* its count holds its failures */
+				count = fmax(0, count - num_or(b, "errorCount", 0));
 			if (!isnan(count))
 				p[o->npts++] = (struct rep_point){ l->launch + (double)i * bucket, count / bucket, NAN, NAN };
 		}
@@ -226,9 +272,15 @@ static char *signatures(const struct jv *ops)
 	return sigs;
 }
 
-static void read_run(struct rep_line *l, const struct jv *root, const struct jv *ops, const char *fallback_host)
+static void read_run(struct rep_line *l, const struct jv *root, const struct jv *ops, const char *fallback_host,
+		     const char *layout_labels)
 {
 	rep_split_line(root, &l->split);
+	l->legacy = jv_object_get(root, "tool") == NULL;
+	if (l->legacy && layout_labels && !l->split.labels[0]) {
+		free(l->split.labels);
+		l->split.labels = rep_strdup(layout_labels);
+	}
 	double nominal = num_or(root, "runtime", 0);
 	l->seconds = num_or(root, "elapsed", 0);
 	if (!(l->seconds > 0))
@@ -264,7 +316,8 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 		l->skipped++;
 }
 
-void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host, bool explicit_file)
+void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
+		   const char *layout_labels, bool explicit_file)
 {
 	memset(l, 0, sizeof(*l));
 	if (!jv_is_object(root)) {
@@ -298,15 +351,15 @@ void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallba
 		}
 		return;
 	}
-	read_run(l, root, ops, fallback_host);
+	read_run(l, root, ops, fallback_host, layout_labels);
 }
 
 void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
-		   const char *fallback_host, bool explicit_file)
+		   const char *fallback_host, const char *layout_labels, bool explicit_file)
 {
 	const struct jv *root = jv_parse(doc, text, len);
 	if (root) {
-		rep_line_from(l, root, fallback_host, explicit_file);
+		rep_line_from(l, root, fallback_host, layout_labels, explicit_file);
 		return;
 	}
 	memset(l, 0, sizeof(*l));
@@ -330,6 +383,7 @@ void rep_line_free(struct rep_line *l)
 	struct rep_bonnie *b = &l->bonnie;
 	free(b->host);
 	free(b->labels);
+	free(b->facts);
 	free(b->file_size);
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
 		free(b->latency[k]);

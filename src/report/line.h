@@ -26,6 +26,7 @@ struct rep_line_op {
 	struct hist total;
 	uint64_t block;
 	double cpu_ns, cpu_ops;   /* its CPU time (ns) over its operations, when the line says; 0, 0 if not */
+	double rate;              /* ops/s it was held to (its rate.target); 0 none */
 	struct rep_point *pts;    /* its time-series points */
 	size_t npts;
 };
@@ -50,6 +51,7 @@ struct rep_line {
 	double seconds, launch;
 	int rotational;
 	bool watch;
+	bool legacy;               /* the 2012 tool's line: its counts were converted to iobench's */
 	uint64_t size;
 	struct rep_line_op *ops;   /* the operations that read well, in order */
 	size_t nops, ops_cap;
@@ -65,14 +67,17 @@ struct rep_line {
 /*
  * Read the document text[0..len) into *l (zeroed first). doc is the
  * caller's (one per thread); fallback_host names the host of a line that
- * has none; explicit_file: the file was named (a non-result line in it is
- * reported, not passed over). Thread-safe for different docs and lines.
+ * has none; layout_labels (NULL none) are the labels a 2012 archive's
+ * layout gives the 2012 tool's lines that carry none; explicit_file: the
+ * file was named (a non-result line in it is reported, not passed over).
+ * Thread-safe for different docs and lines.
  */
 void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
-		   const char *fallback_host, bool explicit_file);
+		   const char *fallback_host, const char *layout_labels, bool explicit_file);
 
 /* The same from a parsed root (rep_add_json's jansson trees come here through text). */
-void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host, bool explicit_file);
+void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
+		   const char *layout_labels, bool explicit_file);
 
 /*
  * Add *l to db: its messages (where is "FILE:LINE"), counters, cells.

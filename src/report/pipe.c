@@ -33,6 +33,7 @@ enum batch_state { SLOT_FREE, SLOT_FILLING, SLOT_QUEUED, SLOT_READING, SLOT_READ
 struct batch {
 	enum batch_state state;
 	char *name, *host;    /* the file's */
+	char *labels;         /* its layout's labels, or NULL */
 	bool explicit_file;
 	char *text;
 	size_t len, cap;
@@ -52,6 +53,7 @@ struct rep_pipe {
 	size_t nring, head, count;
 	struct batch *fill;   /* the batch being filled (the caller's alone), or NULL */
 	char *name, *host;    /* the current file */
+	char *labels;         /* its layout's labels, or NULL */
 	bool explicit_file;
 	struct jv_doc doc;    /* the caller's, when there are no threads */
 };
@@ -61,7 +63,8 @@ static void read_batch(struct batch *b, struct jv_doc *doc)
 	for (size_t i = 0; i < b->n; i++) {
 		struct item *it = &b->items[i];
 		if (!it->is_msg)
-			rep_line_read(&it->line, doc, b->text + it->off, it->len, b->host, b->explicit_file);
+			rep_line_read(&it->line, doc, b->text + it->off, it->len, b->host, b->labels,
+				      b->explicit_file);
 	}
 }
 
@@ -143,7 +146,8 @@ static void add_oldest(struct rep_pipe *p)
 	b->len = 0;
 	free(b->name);
 	free(b->host);
-	b->name = b->host = NULL;
+	free(b->labels);
+	b->name = b->host = b->labels = NULL;
 	/* The workers look at the ring under the lock. */
 	pthread_mutex_lock(&p->lock);
 	b->state = SLOT_FREE;
@@ -196,19 +200,22 @@ static struct batch *filling(struct rep_pipe *p)
 	pthread_mutex_unlock(&p->lock);
 	b->name = rep_strdup(p->name);
 	b->host = rep_strdup(p->host);
+	b->labels = p->labels ? rep_strdup(p->labels) : NULL;
 	b->explicit_file = p->explicit_file;
 	p->fill = b;
 	return b;
 }
 
-void rep_pipe_file(struct rep_pipe *p, const char *name, const char *host, bool explicit_file)
+void rep_pipe_file(struct rep_pipe *p, const char *name, const char *host, const char *labels, bool explicit_file)
 {
 	/* A batch holds one file's documents: the next ones start a new batch. */
 	hand_over(p);
 	free(p->name);
 	free(p->host);
+	free(p->labels);
 	p->name = rep_strdup(name);
 	p->host = rep_strdup(host);
+	p->labels = labels ? rep_strdup(labels) : NULL;
 	p->explicit_file = explicit_file;
 }
 
@@ -281,6 +288,7 @@ void rep_pipe_free(struct rep_pipe *p)
 	free(p->threads);
 	free(p->name);
 	free(p->host);
+	free(p->labels);
 	jv_doc_free(&p->doc);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->work);

@@ -21,8 +21,12 @@ struct rep_pipe;
 /* A pipe into db with jobs reading threads; jobs <= 1: none, each document is read and added at once. */
 struct rep_pipe *rep_pipe_new(struct rep_db *db, unsigned jobs);
 
-/* The documents and messages that follow come from file name; host is its lines' fallback host. Copies both. */
-void rep_pipe_file(struct rep_pipe *p, const char *name, const char *host, bool explicit_file);
+/*
+ * The documents and messages that follow come from file name; host is its
+ * lines' fallback host; labels (NULL none) the labels a 2012 archive's
+ * layout gives them (rep_line_read). Copies all three.
+ */
+void rep_pipe_file(struct rep_pipe *p, const char *name, const char *host, const char *labels, bool explicit_file);
 
 /* A document of the current file starting at line lineno: to be read and added. Copies text. */
 void rep_pipe_doc(struct rep_pipe *p, unsigned long lineno, const char *text, size_t len);

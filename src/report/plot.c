@@ -9,9 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report_stats.h"
+#include "section.h"
 #include "units.h"
 
 #define MAX_LINES 12      /* lines in one chart before it stops being readable */
@@ -19,10 +21,12 @@
 
 struct plotter {
 	const char *dir;
-	char **names; /* charts written, rendered at the end */
+	char **names;  /* charts written, rendered at the end */
+	char **titles; /* their titles, for index.html */
 	size_t n, cap;
 	int failed;
-	bool lost;    /* the chart being written did not reach the disk (set by close_pair) */
+	char run[160]; /* "run r1" / "runs r1, r2": what every title names; "" unknown */
+	bool lost;     /* the chart being written did not reach the disk (set by close_pair) */
 };
 
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
@@ -39,7 +43,7 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 	return f;
 }
 
-static void plot_done(struct plotter *p, const char *name)
+static void plot_done(struct plotter *p, const char *name, const char *title)
 {
 	/* A chart whose files did not reach the disk is not rendered (and not blamed on gnuplot). */
 	if (p->lost) {
@@ -47,17 +51,24 @@ static void plot_done(struct plotter *p, const char *name)
 		return;
 	}
 	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 16;
-		char **q = realloc(p->names, p->cap * sizeof(*q));
-		if (!q) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		char **q = realloc(p->names, cap * sizeof(*q)), **t = q ? realloc(p->titles, cap * sizeof(*t)) : NULL;
+		if (q)
+			p->names = q;
+		if (t)
+			p->titles = t;
+		if (!q || !t) {
 			p->failed = 1;
 			return;
 		}
-		p->names = q;
+		p->cap = cap;
 	}
 	p->names[p->n] = strdup(name);
-	if (p->names[p->n])
+	p->titles[p->n] = strdup(title);
+	if (p->names[p->n] && p->titles[p->n])
 		p->n++;
+	else
+		free(p->names[p->n]);
 }
 
 /* s on one line: a control character (a newline in a label) becomes a space. */
@@ -67,20 +78,39 @@ static void put_line(FILE *f, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
+/* s with each control character (a newline in a label) made a space, in place. */
+static void flatten(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
 /*
  * A gnuplot single-quoted string: '' is its only escape, and unlike a
  * double-quoted one it never runs `backquoted` commands, which a label or
- * host name read from a result file could hold.
+ * host name read from a result file could hold. A control character is a
+ * space; but with lines, a newline (a title's second line, chart_title's)
+ * is joined in as the expression '...'."\n".'...'.
  */
-static void gp_str(FILE *f, const char *s)
+static void gp_text(FILE *f, const char *s, bool lines)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
+		if (*s == '\n' && lines) {
+			fputs("'.\"\\n\".'", f);
+			continue;
+		}
 		if (*s == '\'')
 			fputc('\'', f);
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 	}
 	fputc('\'', f);
+}
+
+static void gp_str(FILE *f, const char *s)
+{
+	gp_text(f, s, false);
 }
 
 /* Common head: PNG first, the caller plots, gp_tail() re-plots as SVG. */
@@ -92,12 +122,24 @@ static void gp_head(FILE *f, const char *name, const char *title, const char *xl
 	fprintf(f, "set terminal pngcairo noenhanced size 1100,650 font 'sans,10'\n");
 	fprintf(f, "set output '%s.png'\n", name);
 	fputs("set title ", f);
-	gp_str(f, title);
+	gp_text(f, title, true);
 	fputs("\nset xlabel ", f);
 	gp_str(f, xlabel);
 	fputs("\nset ylabel ", f);
 	gp_str(f, ylabel);
-	fputs("\nset grid\nset key outside right top vertical\n", f);
+	fputs("\nset grid\n", f);
+}
+
+/*
+ * The legend: inside the plot (top left) when its lines are few and short,
+ * else below it, so that it never takes the plot's width.
+ */
+static void gp_key(FILE *f, size_t nlines, size_t longest)
+{
+	if (nlines <= 6 && longest <= 32)
+		fputs("set key inside top left vertical opaque box width 1\n", f);
+	else
+		fprintf(f, "set key below horizontal maxcols %d\n", longest > 40 ? 2 : longest > 24 ? 3 : 5);
 }
 
 static void gp_tail(FILE *f, const char *name)
@@ -119,20 +161,59 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "read,4K,4K, 8 threads m5.large / gp3 x4 size 1G" for titles and legends. */
+/* "read4k, 8 threads, m5.large / gp3 x4, size 1G" for titles and legends. */
 static void describe(char *buf, size_t len, const struct rep_cell *c, bool with_threads,
 		     bool with_size)
 {
+	char op[64];
+	rep_op_name(c->sig, op, sizeof(op));
 	buf[0] = '\0';
-	append(buf, len, "%s", c->sig);
+	append(buf, len, "%s", op);
 	if (with_threads)
-		append(buf, len, ", %.0f threads", c->threads);
+		append(buf, len, ", %.0f thread%s", c->threads, c->threads == 1 ? "" : "s");
 	if (c->cfg->name[0])
-		append(buf, len, " %s", c->cfg->name);
+		append(buf, len, ", %s", c->cfg->name);
 	if (with_size && c->size) {
 		char sz[32];
 		units_format_signature_size(sz, sizeof(sz), c->size);
-		append(buf, len, " size %s", sz);
+		append(buf, len, ", size %s", sz);
+	}
+}
+
+/* "2026-11-21" of a Unix launchTime; "" for the 2012 tool's (seconds of uptime) or none. */
+static void launch_date(char *buf, size_t len, double launch)
+{
+	buf[0] = '\0';
+	if (launch < 1e9)
+		return;
+	time_t t = (time_t)launch;
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%d", &tm);
+}
+
+/* The earliest launch of a group's cells. */
+static double group_launch(const struct rep_group *g)
+{
+	double first = 0;
+	for (size_t k = 0; k < g->n; k++)
+		if (g->cells[k]->launch > 0 && (first == 0 || g->cells[k]->launch < first))
+			first = g->cells[k]->launch;
+	return first;
+}
+
+/* "WHAT (more)\nrun r1, 2026-11-21": every chart says what, which run and when. */
+static void chart_title(char *buf, size_t len, const struct plotter *p, const char *what, double launch)
+{
+	char date[32];
+	launch_date(date, sizeof(date), launch);
+	snprintf(buf, len, "%s", what);
+	flatten(buf); /* labels and run ids come from result files: the only line break is the one below */
+	if (p->run[0] || date[0]) {
+		char second[200];
+		snprintf(second, sizeof(second), "%s%s%s", p->run, p->run[0] && date[0] ? ", " : "", date[0] ? date : "");
+		flatten(second);
+		append(buf, len, "\n%s", second);
 	}
 }
 
@@ -228,17 +309,53 @@ static bool sig_threads_seen(const struct rep_group *g, size_t i)
 	return false;
 }
 
+/*
+ * Whether fleet group i is worth its per-host charts: the study drew time,
+ * hosts-per-level and per-instance charts at each op's optimal thread count
+ * (its round two), so of a thread curve only the optimum is drawn.
+ */
+static bool at_optimum(const struct rep_group *g, size_t ng, size_t i, double within)
+{
+	size_t from = i;
+	while (from > 0 && g[from - 1].cells[0]->size == g[i].cells[0]->size &&
+	       g[from - 1].cells[0]->cfg == g[i].cells[0]->cfg && strcmp(g[from - 1].cells[0]->sig, g[i].cells[0]->sig) == 0)
+		from--;
+	size_t end;
+	return rep_curve_optimum(g, ng, from, &end, within) == &g[i];
+}
+
+/* Legend texts of lines k[0..n) in order; the longest one's length. */
+static size_t longest_of(char (*what)[200], size_t n)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++)
+		m = strlen(what[k]) > m ? strlen(what[k]) : m;
+	return m;
+}
+
+struct legend_line {
+	size_t idx;       /* into the source groups or cells */
+	char what[200];   /* its legend */
+};
+
+/* Lines in the groups' own order: ops, configs and hosts by name, sizes and threads as numbers. */
+static int cmp_legend(const void *a, const void *b)
+{
+	size_t x = ((const struct legend_line *)a)->idx, y = ((const struct legend_line *)b)->idx;
+	return (x > y) - (x < y);
+}
+
 /* Latency histograms: one chart per signature x threads, a line per config (or host). */
 static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_t nf,
 			 const struct rep_group *hosts, size_t nh)
 {
 	size_t chart = 0;
 	size_t *pick = calloc(nf + nh + 1, sizeof(*pick));
-	if (!pick)
-		return;
-	for (size_t i = 0; i < nf; i++) {
+	struct legend_line *lines = calloc(MAX_LINES, sizeof(*lines));
+	char (*what)[200] = calloc(MAX_LINES, sizeof(*what));
+	for (size_t i = 0; pick && lines && what && i < nf; i++) {
 		const struct rep_cell *c = fleet[i].cells[0];
-		if (sig_threads_seen(fleet, i))
+		if (sig_threads_seen(fleet, i) || c->watch)
 			continue;
 		size_t n = 0;
 		for (size_t j = i; j < nf; j++)
@@ -257,31 +374,43 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 		qsort_r(pick, n, sizeof(*pick), cmp_count_desc, (void *)src);
 		if (n > MAX_LINES)
 			n = MAX_LINES;
-		char name[64], title[512], what[400];
+		/* the busiest lines, shown in name order */
+		for (size_t k = 0; k < n; k++) {
+			lines[k].idx = pick[k];
+			if (by_host)
+				snprintf(lines[k].what, sizeof(lines[k].what), "%s", src[pick[k]].cells[0]->host);
+			else
+				legend_of(lines[k].what, sizeof(lines[k].what), src[pick[k]].cells[0]);
+		}
+		qsort(lines, n, sizeof(*lines), cmp_legend);
+		for (size_t k = 0; k < n; k++)
+			snprintf(what[k], sizeof(what[k]), "%s", lines[k].what);
+		char name[64], title[640], head[400], op[64];
 		snprintf(name, sizeof(name), "latency-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
 			close_pair(p, dat, gp);
 			break;
 		}
-		snprintf(title, sizeof(title), "Latency histogram: %s, %.0f threads%s", c->sig, c->threads,
+		rep_op_name(c->sig, op, sizeof(op));
+		snprintf(head, sizeof(head), "Latency histogram: %s, %.0f thread%s%s%s%s", op, c->threads, c->threads == 1 ? "" : "s",
+			 by_host && c->cfg->name[0] ? ", " : "", by_host ? c->cfg->name : "",
 			 total > n ? " (busiest lines)" : "");
+		chart_title(title, sizeof(title), p, head, group_launch(&fleet[i]));
 		gp_head(gp, name, title, "latency (us, log scale)", "share of operations (%)");
+		gp_key(gp, n, longest_of(what, n));
 		fputs("set logscale x 10\nset format x '%g'\nset yrange [0:*]\n", gp);
 		for (size_t k = 0; k < n; k++) {
-			const struct rep_group *x = &src[pick[k]];
-			if (by_host)
-				snprintf(what, sizeof(what), "%s", x->cells[0]->host);
-			else
-				legend_of(what, sizeof(what), x->cells[0]);
-			dat_hist(dat, &x->total, what);
-			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what, k + 1 == n);
+			dat_hist(dat, &src[lines[k].idx].total, what[k]);
+			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what[k], k + 1 == n);
 		}
 		gp_tail(gp, name);
 		close_pair(p, dat, gp);
-		plot_done(p, name);
+		plot_done(p, name, title);
 	}
 	free(pick);
+	free(lines);
+	free(what);
 }
 
 /* A statistic of a cell's per-bucket throughput (stats_median sorts a copy). */
@@ -308,15 +437,23 @@ static int cmp_cv_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+static int cmp_host(const void *a, const void *b)
+{
+	return strverscmp(((const struct host_cv *)a)->c->host, ((const struct host_cv *)b)->c->host);
+}
+
 /*
- * Throughput over time per host, each normalised to its own median (the
- * "twisty maze"). With many hosts, the most variable ones are drawn.
+ * Throughput over time per host (the study's "twisty maze"): time-N in
+ * absolute ops/s as the study drew it, timenorm-N each host over its own
+ * median. With many hosts, the most variable ones are drawn.
  */
-static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t nf)
+static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t nf, double within)
 {
 	size_t chart = 0;
 	for (size_t i = 0; i < nf; i++) {
 		const struct rep_group *g = &fleet[i];
+		if (g->cells[0]->watch || !at_optimum(fleet, nf, i, within))
+			continue;
 		struct host_cv *hv = calloc(g->n, sizeof(*hv));
 		if (!hv)
 			return;
@@ -331,39 +468,189 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 			free(hv);
 			continue;
 		}
-		char name[64], title[600], what[400], more[80] = "";
-		snprintf(name, sizeof(name), "time-%zu", ++chart);
-		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
-		if (!dat || !gp) {
-			close_pair(p, dat, gp);
-			free(hv);
-			break;
-		}
+		char more[80] = "";
 		if (n > MAX_TIME_LINES) {
 			qsort(hv, n, sizeof(*hv), cmp_cv_desc);
 			snprintf(more, sizeof(more), " (the %d most variable of %zu hosts)", MAX_TIME_LINES, n);
 			n = MAX_TIME_LINES;
 		}
+		qsort(hv, n, sizeof(*hv), cmp_host);
+		size_t longest = 0;
+		for (size_t k = 0; k < n; k++)
+			longest = strlen(hv[k].c->host) > longest ? strlen(hv[k].c->host) : longest;
+		++chart;
+		for (int norm = 0; norm < 2; norm++) {
+			char name[64], title[700], head[600], what[400];
+			snprintf(name, sizeof(name), "%s-%zu", norm ? "timenorm" : "time", chart);
+			FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
+			if (!dat || !gp) {
+				close_pair(p, dat, gp);
+				free(hv);
+				return;
+			}
+			describe(what, sizeof(what), g->cells[0], true, true);
+			snprintf(head, sizeof(head), "Throughput over time per host%s: %s%s",
+				 norm ? ", over its own median" : "", what, more);
+			chart_title(title, sizeof(title), p, head, group_launch(g));
+			gp_head(gp, name, title, "time since the host's first bucket (s)",
+				norm ? "throughput / host median" : "operations per second");
+			gp_key(gp, n, longest);
+			fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", gp);
+			for (size_t k = 0; k < n; k++) {
+				const struct rep_cell *c = hv[k].c;
+				double med = cell_stat(c, true);
+				fputs("# ", dat);
+				put_line(dat, c->host);
+				fputs("\n# seconds ops_per_sec normalised_throughput\n", dat);
+				/* steps: a bucket's level from its start to the next; the last one repeated at its end */
+				for (size_t t = 0; t <= c->npts; t++) {
+					size_t u = t < c->npts ? t : c->npts - 1;
+					double at = t < c->npts ? c->pts[t].t : 2 * c->pts[u].t - c->pts[u - 1].t;
+					fprintf(dat, "%.6g %.6g %.6g\n", at - c->pts[0].t, c->pts[u].ops,
+						med > 0 ? c->pts[u].ops / med : 0);
+				}
+				fputs("\n\n", dat);
+				gp_line(gp, name, k == 0, k, norm ? "1:3" : "1:2", "steps lw 1.5", c->host, k + 1 == n);
+			}
+			gp_tail(gp, name);
+			close_pair(p, dat, gp);
+			plot_done(p, name, title);
+		}
+		free(hv);
+	}
+}
+
+/*
+ * The bad-apple histogram: how many hosts ran at each throughput level, one
+ * chart per group of at least 3 hosts; the median marked.
+ */
+static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t nf, double within)
+{
+	size_t chart = 0;
+	for (size_t i = 0; i < nf; i++) {
+		const struct rep_group *g = &fleet[i];
+		if (g->n < 3 || g->cells[0]->watch || !at_optimum(fleet, nf, i, within))
+			continue;
+		double *v = calloc(g->n, sizeof(*v));
+		if (!v)
+			return;
+		double lo = INFINITY, hi = 0;
+		for (size_t k = 0; k < g->n; k++) {
+			v[k] = rep_cell_ops(g->cells[k]);
+			lo = fmin(lo, v[k]);
+			hi = fmax(hi, v[k]);
+		}
+		/* about 20 bins of a round width from 0, so that levels read off the axis */
+		double raw = hi / 20.0, mag = pow(10, floor(log10(raw > 0 ? raw : 1))), width = mag;
+		for (const double *m = (const double[]){ 1, 2, 2.5, 5, 10 }; *m <= 10; m++)
+			if (mag * *m >= raw) {
+				width = mag * *m;
+				break;
+			}
+		size_t nbins = (size_t)floor(hi / width) + 1;
+		size_t *cnt = calloc(nbins, sizeof(*cnt));
+		if (!cnt) {
+			free(v);
+			return;
+		}
+		for (size_t k = 0; k < g->n; k++)
+			cnt[(size_t)floor(v[k] / width) < nbins ? (size_t)floor(v[k] / width) : nbins - 1]++;
+		double med = stats_median(v, g->n);
+		char name[64], title[700], head[600], what[400];
+		snprintf(name, sizeof(name), "apples-%zu", ++chart);
+		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
+		if (!dat || !gp) {
+			close_pair(p, dat, gp);
+			free(v);
+			free(cnt);
+			return;
+		}
 		describe(what, sizeof(what), g->cells[0], true, true);
-		snprintf(title, sizeof(title), "Throughput over time, per host / its median: %s%s", what, more);
-		gp_head(gp, name, title, "time since the host's first bucket (s)", "throughput / host median");
-		fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", gp);
+		snprintf(head, sizeof(head), "Hosts per throughput level (bad apples sit left): %s, %zu hosts", what, g->n);
+		chart_title(title, sizeof(title), p, head, group_launch(g));
+		gp_head(gp, name, title, "operations per second (whole run, per host)", "hosts");
+		fputs("set key inside top left opaque box\nset style fill solid 0.6 border -1\n"
+		      "set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\nset ytics 1\nset xrange [0:*]\n", gp);
+		fprintf(gp, "set boxwidth %.6g absolute\n", width * 0.9);
+		fprintf(gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead front dt 2 lw 2 lc rgb '#cc0000'\n", med, med);
+		fputs("# ops_per_sec_bin_middle hosts\n", dat);
+		for (size_t b = 0; b < nbins; b++)
+			fprintf(dat, "%.6g %zu\n", (b + 0.5) * width, cnt[b]);
+		fprintf(gp, "plot '%s.dat' using 1:2 with boxes title 'hosts', \\\n"
+			    "     NaN with lines dt 2 lw 2 lc rgb '#cc0000' title 'median %.0f ops/s'\n", name, med);
+		gp_tail(gp, name);
+		close_pair(p, dat, gp);
+		plot_done(p, name, title);
+		free(v);
+		free(cnt);
+	}
+}
+
+/* `iobench watch` data: p50 and p99 per period per host, over days. */
+static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t nf)
+{
+	size_t chart = 0;
+	for (size_t i = 0; i < nf; i++) {
+		const struct rep_group *g = &fleet[i];
+		if (!g->cells[0]->watch)
+			continue;
+		struct host_cv *hv = calloc(g->n, sizeof(*hv));
+		if (!hv)
+			return;
+		size_t n = 0;
+		for (size_t k = 0; k < g->n; k++)
+			if (g->cells[k]->npts >= 1)
+				hv[n++].c = g->cells[k];
+		char more[80] = "";
+		if (n > MAX_LINES / 2) {
+			snprintf(more, sizeof(more), " (%d of %zu hosts)", MAX_LINES / 2, n);
+			n = MAX_LINES / 2;
+		}
+		qsort(hv, n, sizeof(*hv), cmp_host);
+		if (n == 0) {
+			free(hv);
+			continue;
+		}
+		size_t longest = 0;
+		for (size_t k = 0; k < n; k++)
+			longest = strlen(hv[k].c->host) + 4 > longest ? strlen(hv[k].c->host) + 4 : longest;
+		char name[64], title[700], head[600], what[400];
+		snprintf(name, sizeof(name), "watch-%zu", ++chart);
+		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
+		if (!dat || !gp) {
+			close_pair(p, dat, gp);
+			free(hv);
+			return;
+		}
+		describe(what, sizeof(what), g->cells[0], false, true);
+		snprintf(head, sizeof(head), "Latency over time (iobench watch): %s, p50 solid, p99 dashed%s", what, more);
+		chart_title(title, sizeof(title), p, head, group_launch(g));
+		gp_head(gp, name, title, "time (UTC)", "latency (us, log scale)");
+		gp_key(gp, 2 * n, longest);
+		fputs("set xdata time\nset timefmt '%s'\nset format x \"%m-%d\\n%H:%M\"\nset xtics rotate by 0\n"
+		      "set logscale y 10\nset format y '%g'\n", gp);
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *c = hv[k].c;
-			double med = cell_stat(c, true);
 			fputs("# ", dat);
 			put_line(dat, c->host);
-			fputs("\n# seconds normalised_throughput ops_per_sec\n", dat);
+			fputs("\n# unix_seconds p50_us p99_us\n", dat);
 			for (size_t t = 0; t < c->npts; t++)
-				fprintf(dat, "%.6g %.6g %.6g\n", c->pts[t].t - c->pts[0].t,
-					med > 0 ? c->pts[t].ops / med : 0, c->pts[t].ops);
+				fprintf(dat, "%.0f %.6g %.6g\n", c->pts[t].t, c->pts[t].p50 / 1e3, c->pts[t].p99 / 1e3);
 			fputs("\n\n", dat);
-			gp_line(gp, name, k == 0, k, "1:2", "steps lw 1.5", c->host, k + 1 == n);
+		}
+		for (size_t k = 0; k < n; k++) {
+			char l50[200], l99[200], style[64];
+			snprintf(l50, sizeof(l50), "%s p50", hv[k].c->host);
+			snprintf(l99, sizeof(l99), "%s p99", hv[k].c->host);
+			snprintf(style, sizeof(style), "linespoints lw 2 pt 7 ps 0.5 lc %zu", k + 1);
+			gp_line(gp, name, k == 0, k, "1:2", style, l50, false);
+			snprintf(style, sizeof(style), "linespoints lw 2 dt 2 pt 7 ps 0.5 lc %zu", k + 1);
+			gp_line(gp, name, false, k, "1:3", style, l99, k + 1 == n);
 		}
 		gp_tail(gp, name);
 		close_pair(p, dat, gp);
+		plot_done(p, name, title);
 		free(hv);
-		plot_done(p, name);
 	}
 }
 
@@ -377,11 +664,10 @@ static size_t curve_end(const struct rep_group *g, size_t ng, size_t i)
 	return j;
 }
 
-/* Thread curves: ops/s by thread count, a line per signature x configuration x size. */
-static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng)
+/* Thread curves: ops/s by thread count, a line per op x configuration x size, in name order. */
+static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng, const struct rep_opts *o)
 {
-	FILE *dat = NULL, *gp = NULL;
-	size_t k = 0, ncurves = 0;
+	size_t ncurves = 0;
 	for (size_t i = 0; i < ng;) {
 		size_t j = curve_end(g, ng, i);
 		ncurves += j - i >= 2;
@@ -389,78 +675,101 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	}
 	if (ncurves == 0)
 		return;
-	dat = plot_open(p, "threads", "dat");
-	gp = plot_open(p, "threads", "gp");
-	if (!dat || !gp) {
-		close_pair(p, dat, gp);
+	struct legend_line *lines = calloc(ncurves, sizeof(*lines));
+	if (!lines)
 		return;
-	}
-	gp_head(gp, "threads", "Throughput by thread count (mean per host; optimal = fewest within 5% of best)",
-		"threads", "operations per second (log scale)");
-	fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\n", gp);
+	double first = 0;
+	size_t n = 0;
 	for (size_t i = 0; i < ng;) {
 		size_t j = curve_end(g, ng, i);
-		size_t n = j - i;
-		if (n >= 2) {
-			double *thr = calloc(n, sizeof(*thr)), *ops = calloc(n, sizeof(*ops));
-			if (!thr || !ops) {
-				free(thr);
-				free(ops);
-				break;
+		if (j - i >= 2) {
+			size_t end;
+			const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
+			const struct rep_cell *c = g[i].cells[0];
+			char op[64], sz[32] = "";
+			rep_op_name(c->sig, op, sizeof(op));
+			if (c->size)
+				units_format_signature_size(sz, sizeof(sz), c->size);
+			lines[n].idx = i;
+			snprintf(lines[n].what, sizeof(lines[n].what), "%s%s%s%s%s (best %.0f)", op,
+				 c->cfg->name[0] ? " " : "", c->cfg->name, sz[0] ? " " : "", sz, opt->cells[0]->threads);
+			n++;
+			for (size_t k = i; k < j; k++) {
+				double l = group_launch(&g[k]);
+				first = l > 0 && (first == 0 || l < first) ? l : first;
 			}
-			for (size_t x = 0; x < n; x++) {
-				thr[x] = g[i + x].cells[0]->threads;
-				ops[x] = g[i + x].ops;
-			}
-			size_t opt = stats_thread_optimum(thr, ops, n);
-			char what[400], title[480];
-			describe(what, sizeof(what), g[i].cells[0], false, true);
-			snprintf(title, sizeof(title), "%s (optimal %.0f)", what, thr[opt]);
-			fputs("# ", dat);
-			put_line(dat, title);
-			fputs("\n# threads ops_per_sec optimal\n", dat);
-			for (size_t x = 0; x < n; x++)
-				fprintf(dat, "%.6g %.6g %d\n", thr[x], ops[x], x == opt);
-			fputs("\n\n", dat);
-			gp_line(gp, "threads", k == 0, k, "1:2", "linespoints lw 2 pt 7", title, k + 1 == ncurves);
-			k++;
-			free(thr);
-			free(ops);
 		}
 		i = j;
 	}
+	qsort(lines, n, sizeof(*lines), cmp_legend);
+	FILE *dat = plot_open(p, "threads", "dat"), *gp = plot_open(p, "threads", "gp");
+	if (!dat || !gp) {
+		close_pair(p, dat, gp);
+		free(lines);
+		return;
+	}
+	char head[200], title[400];
+	snprintf(head, sizeof(head), "Throughput by thread count, mean per host (best = fewest threads within %.0f%% of the top)",
+		 o->within * 100);
+	chart_title(title, sizeof(title), p, head, first);
+	gp_head(gp, "threads", title, "threads", "operations per second (log scale)");
+	size_t longest = 0;
+	for (size_t k = 0; k < n; k++)
+		longest = strlen(lines[k].what) > longest ? strlen(lines[k].what) : longest;
+	gp_key(gp, n, longest);
+	fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\n", gp);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = lines[k].idx, end;
+		const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
+		fputs("# ", dat);
+		put_line(dat, lines[k].what);
+		fputs("\n# threads ops_per_sec optimal\n", dat);
+		for (size_t x = i; x < end; x++)
+			fprintf(dat, "%.6g %.6g %d\n", g[x].cells[0]->threads, g[x].ops, &g[x] == opt);
+		fputs("\n\n", dat);
+		gp_line(gp, "threads", k == 0, k, "1:2", "linespoints lw 2 pt 7", lines[k].what, k + 1 == n);
+	}
 	gp_tail(gp, "threads");
 	close_pair(p, dat, gp);
-	plot_done(p, "threads");
+	plot_done(p, "threads", title);
+	free(lines);
 }
 
+/* The five percentiles the study drew per instance. */
+#define INST_NPCT 5
+static const double inst_pct[INST_NPCT] = { 0.1, 0.5, 0.9, 0.99, 0.999 };
+static const char *const inst_pct_name[INST_NPCT] = { "p10", "p50", "p90", "p99", "p99.9" };
+
 struct inst_row {
-	double p[4];
+	const char *host;
+	double p[INST_NPCT];
 };
 
 static int cmp_inst(const void *a, const void *b)
 {
-	double x = ((const struct inst_row *)a)->p[0], y = ((const struct inst_row *)b)->p[0];
+	double x = ((const struct inst_row *)a)->p[1], y = ((const struct inst_row *)b)->p[1];
 	return (x > y) - (x < y);
 }
 
-/* Per-instance percentiles sorted best to worst ("variation across instances"). */
-static void plot_instances(struct plotter *p, const struct rep_group *g, size_t ng)
+/* Per-instance percentiles, the hosts named on the axis, best p50 first ("variation across instances"). */
+static void plot_instances(struct plotter *p, const struct rep_group *g, size_t ng, double within)
 {
-	static const double pct[4] = { 0.5, 0.9, 0.99, 0.999 };
-	static const char *const names[4] = { "p50", "p90", "p99", "p99.9" };
 	size_t chart = 0;
 	for (size_t i = 0; i < ng; i++) {
-		if (g[i].n < 2)
+		if (g[i].n < 2 || g[i].cells[0]->watch || !at_optimum(g, ng, i, within))
 			continue;
 		struct inst_row *rows = calloc(g[i].n, sizeof(*rows));
 		if (!rows)
 			return;
-		for (size_t h = 0; h < g[i].n; h++)
-			for (int q = 0; q < 4; q++)
-				rows[h].p[q] = hist_percentile(&g[i].cells[h]->total, pct[q]) / 1e3;
+		size_t longest = 0;
+		for (size_t h = 0; h < g[i].n; h++) {
+			rows[h].host = g[i].cells[h]->host;
+			longest = strlen(rows[h].host) > longest ? strlen(rows[h].host) : longest;
+			for (int q = 0; q < INST_NPCT; q++)
+				rows[h].p[q] = hist_percentile(&g[i].cells[h]->total, inst_pct[q]) / 1e3;
+		}
 		qsort(rows, g[i].n, sizeof(*rows), cmp_inst);
-		char name[64], title[600], what[400];
+		char name[64], title[700], head[600], what[400];
 		snprintf(name, sizeof(name), "instances-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
 		if (!dat || !gp) {
@@ -469,23 +778,36 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			break;
 		}
 		describe(what, sizeof(what), g[i].cells[0], true, true);
-		snprintf(title, sizeof(title), "Variation across %zu instances, best to worst p50: %s",
-			 g[i].n, what);
-		gp_head(gp, name, title, "instance rank (best p50 first)", "latency (us, log scale)");
-		fputs("set logscale y 10\nset format y '%g'\n", gp);
-		fputs("# rank p50_us p90_us p99_us p99.9_us\n", dat);
-		for (size_t h = 0; h < g[i].n; h++)
-			fprintf(dat, "%zu %.6g %.6g %.6g %.6g\n", h + 1, rows[h].p[0], rows[h].p[1],
-				rows[h].p[2], rows[h].p[3]);
-		for (int q = 0; q < 4; q++) {
-			char using[16];
-			snprintf(using, sizeof(using), "1:%d", q + 2);
-			gp_line(gp, name, q == 0, 0, using, "linespoints lw 2 pt 7 ps 0.6", names[q], q == 3);
+		snprintf(head, sizeof(head), "Variation across %zu instances, best p50 first: %s", g[i].n, what);
+		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
+		gp_head(gp, name, title, "", "latency (us, log scale)");
+		gp_key(gp, INST_NPCT, 6);
+		fputs("set logscale y 10\nset format y '%g'\nset offsets 0.5, 0.5, 0, 0\n", gp);
+		if (g[i].n > 12 || longest > 10)
+			fprintf(gp, "set xtics rotate by -45 left font ',%d'\nset bmargin %zu\n", g[i].n > 40 ? 7 : 9,
+				longest / 2 + 3 < 16 ? longest / 2 + 3 : 16);
+		fputs("# host p10_us p50_us p90_us p99_us p99.9_us\n", dat);
+		for (size_t h = 0; h < g[i].n; h++) {
+			fputc('"', dat);
+			for (const char *s = rows[h].host; *s; s++)
+				fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, dat);
+			fputc('"', dat);
+			for (int q = 0; q < INST_NPCT; q++)
+				fprintf(dat, " %.6g", rows[h].p[q]);
+			fputc('\n', dat);
+		}
+		for (int q = 0; q < INST_NPCT; q++) {
+			char using[32];
+			snprintf(using, sizeof(using), q == 0 ? "%d:xtic(1)" : "0:%d", q + 2);
+			if (q == 0)
+				snprintf(using, sizeof(using), "0:%d:xtic(1)", q + 2);
+			gp_line(gp, name, q == 0, 0, using, "linespoints lw 2 pt 7 ps 0.6", inst_pct_name[q],
+				q == INST_NPCT - 1);
 		}
 		gp_tail(gp, name);
 		close_pair(p, dat, gp);
 		free(rows);
-		plot_done(p, name);
+		plot_done(p, name, title);
 	}
 }
 
@@ -510,9 +832,12 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 			close_pair(p, dat, gp);
 			break;
 		}
+		char head[600];
 		describe(what, sizeof(what), g[i].cells[0], true, false);
-		snprintf(title, sizeof(title), "File-size sweep, %zu tiers: %s", nt, what);
+		snprintf(head, sizeof(head), "File-size sweep, %zu tiers: %s", nt, what);
+		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
 		gp_head(gp, name, title, "size spanned (MiB, log scale)", "p50 latency (us, log scale)");
+		gp_key(gp, 2, 40); /* below: the tier labels sit at the top */
 		fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\nset format y '%g'\n"
 		      "set y2label 'operations per second'\nset y2tics\nset ytics nomirror\n", gp);
 		for (size_t t = 0; t + 1 < nt; t++) {
@@ -537,7 +862,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 			    "     '' index 0 using 1:3 axes x1y2 with linespoints lw 2 pt 5 title 'ops/s'\n", name);
 		gp_tail(gp, name);
 		close_pair(p, dat, gp);
-		plot_done(p, name);
+		plot_done(p, name, title);
 	}
 	free(idx);
 	free(p50);
@@ -558,9 +883,10 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		return;
 	}
 	const json_t *date = json_object_get(o->prices, "date");
-	char title[200];
-	snprintf(title, sizeof(title), "Operations per dollar by configuration (prices of %s)",
+	char head[200], title[400];
+	snprintf(head, sizeof(head), "Operations per dollar by configuration (prices of %s)",
 		 json_is_string(date) ? json_string_value(date) : "unknown date");
+	chart_title(title, sizeof(title), p, head, 0);
 	gp_head(gp, "cost", title, "configuration / operation", "operations per dollar (log scale)");
 	fputs("set style data histograms\nset style fill solid 0.7 border -1\nset boxwidth 0.8\n"
 	      "set logscale y 10\nset xtics rotate by -40\nset key off\nset yrange [1:*]\n"
@@ -571,14 +897,16 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		char sz[32] = "";
 		if (row[size].v > 0)
 			units_format_signature_size(sz, sizeof(sz), (uint64_t)row[size].v);
+		char op[64];
+		rep_op_name(row[sig].s, op, sizeof(op));
 		fprintf(dat, "\"%s %s x%.0f%s%s\" %.6g\n",
-			row[config].s && row[config].s[0] ? row[config].s : row[inst].s, row[sig].s, row[threads].v,
+			row[config].s && row[config].s[0] ? row[config].s : row[inst].s, op, row[threads].v,
 			sz[0] ? " " : "", sz, isnan(row[opd].v) ? 0 : row[opd].v);
 	}
 	fprintf(gp, "plot 'cost.dat' using 2:xtic(1) title 'ops per $'\n");
 	gp_tail(gp, "cost");
 	close_pair(p, dat, gp);
-	plot_done(p, "cost");
+	plot_done(p, "cost", title);
 }
 
 /* Run gnuplot on NAME.gp inside the plot folder; 0 when NAME.png came out non-empty. */
@@ -617,6 +945,38 @@ static int render(const char *dir, const char *name)
 	return stat(png, &sb) == 0 && sb.st_size > 0 ? 0 : -EIO;
 }
 
+/* "run r1" or "runs r1, r2, ...": the fleets' manifests, else the runs' runId notes. */
+static void run_context(char *buf, size_t len, const struct rep_db *db)
+{
+	char ids[4][48];
+	size_t n = 0, more = 0;
+	for (size_t i = 0; i < db->nfleet + db->nnotes; i++) {
+		char id[48];
+		if (i < db->nfleet) {
+			if (!db->fleet[i].run || !db->fleet[i].run[0])
+				continue;
+			snprintf(id, sizeof(id), "%s", db->fleet[i].run);
+		} else if (!rep_label_value(db->notes[i - db->nfleet].notes, "runId", id, sizeof(id)) &&
+			   !rep_label_value(db->notes[i - db->nfleet].notes, "run", id, sizeof(id))) {
+			continue;
+		}
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(ids[k], id) == 0;
+		if (seen)
+			continue;
+		if (n < 4)
+			snprintf(ids[n++], sizeof(ids[0]), "%s", id);
+		else
+			more = 1;
+	}
+	buf[0] = '\0';
+	for (size_t k = 0; k < n; k++)
+		append(buf, len, "%s%s", k ? ", " : n > 1 ? "runs " : "run ", ids[k]);
+	if (more)
+		append(buf, len, ", ...");
+}
+
 int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	     const struct table tables[SEC_COUNT], const char *dir)
 {
@@ -625,14 +985,17 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 		return -1;
 	}
 	struct plotter p = { .dir = dir };
+	run_context(p.run, sizeof(p.run), db);
 	struct rep_group *fleet, *hosts;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nh = rep_groups(db, true, &hosts);
 	plot_latency(&p, fleet, nf, hosts, nh);
-	plot_time(&p, fleet, nf);
-	plot_threads(&p, fleet, nf);
-	plot_instances(&p, fleet, nf);
+	plot_time(&p, fleet, nf, o->within);
+	plot_apples(&p, fleet, nf, o->within);
+	plot_threads(&p, fleet, nf, o);
+	plot_instances(&p, fleet, nf, o->within);
 	plot_sizes(&p, fleet, nf, o);
+	plot_watch(&p, fleet, nf);
 	plot_cost(&p, &tables[SEC_COST], o);
 	free(fleet);
 	free(hosts);
@@ -648,8 +1011,17 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 				dir, p.names[i], dir);
 			rc = -1;
 		}
+	}
+	int h = rep_html(db, tables, dir, (const char *const *)p.names, (const char *const *)p.titles, p.n);
+	if (h != 0) {
+		fprintf(stderr, "iobench: %s/index.html: %s\n", dir, strerror(-h));
+		rc = -1;
+	}
+	for (size_t i = 0; i < p.n; i++) {
 		free(p.names[i]);
+		free(p.titles[i]);
 	}
 	free(p.names);
+	free(p.titles);
 	return rc ? -1 : 0;
 }

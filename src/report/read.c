@@ -55,6 +55,7 @@ static void bonnie_free(struct rep_bonnie *b)
 {
 	free(b->host);
 	free(b->labels);
+	free(b->facts);
 	free(b->file_size);
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
 		free(b->latency[k]);
@@ -230,6 +231,10 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 			c->block = o->block;
 		if (l->rotational >= 0)
 			c->rotational = l->rotational;
+		if (o->rate > 0)
+			c->rate = o->rate;
+		if (l->launch > 0 && (c->launch == 0 || l->launch < c->launch))
+			c->launch = l->launch;
 		c->watch |= l->watch;
 		for (size_t k = 0; k < o->npts; k++)
 			cell_add_point(c, &o->pts[k]);
@@ -251,6 +256,7 @@ static void add_bonnie(struct rep_db *db, const struct rep_bonnie *b)
 	*r = *b;
 	r->host = rep_strdup(b->host);
 	r->labels = rep_strdup(b->labels);
+	r->facts = rep_strdup(b->facts);
 	r->file_size = b->file_size ? rep_strdup(b->file_size) : NULL;
 	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
 		r->latency[k] = b->latency[k] ? rep_strdup(b->latency[k]) : NULL;
@@ -291,7 +297,7 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 	jv_doc_init(&doc);
 	struct rep_line l;
 	const struct jv *root = text ? jv_parse(&doc, text, strlen(text)) : NULL;
-	rep_line_from(&l, root, fallback_host, explicit_file);
+	rep_line_from(&l, root, fallback_host, NULL, explicit_file);
 	bool added = rep_line_add(db, &l, where);
 	rep_line_free(&l);
 	jv_doc_free(&doc);
@@ -307,11 +313,65 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Host for lines without one: the folder holding the file (results/<run>/<host>/x.jsonl). */
+/* The 2012 study's archives: trialK/output/json.N (and run.out.N, the same lines in the tool's log), N an instance. */
+static const char *const study_trials[] = { "small/ephemeral", "small/ebs1", "small/ebs4", "medium/ephemeral",
+					    "large/ephemeral", "large/ebs", "large/ebs4", "xlarge/ephemeral" };
+
+/* N of a 2012 archive's json.N or run.out.N (a base name), else NULL. */
+static const char *archive_instance(const char *base)
+{
+	const char *n = strncmp(base, "json.", 5) == 0 ? base + 5 : strncmp(base, "run.out.", 8) == 0 ? base + 8 : NULL;
+	return n && *n && strspn(n, "0123456789") == strlen(n) ? n : NULL;
+}
+
+/*
+ * Labels of a 2012 archive's file: in trialK/output/, trials 1 to 8 are the
+ * study's configurations ("config=large/ebs4,study=2012"), other folders
+ * name theirs ("config=FOLDER"). NULL for any other file. malloc'd.
+ */
+static char *archive_labels(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	if (!base || !archive_instance(base + 1))
+		return NULL;
+	/* name = .../TRIAL/output/json.N: find the two folders above the file */
+	const char *out = base;
+	while (out > name && out[-1] != '/')
+		out--;
+	if ((size_t)(base - out) != 6 || strncmp(out, "output", 6) != 0 || out == name)
+		return NULL;
+	const char *trial_end = out - 1, *trial = trial_end;
+	while (trial > name && trial[-1] != '/')
+		trial--;
+	if (trial == trial_end)
+		return NULL;
+	size_t tlen = (size_t)(trial_end - trial);
+	char buf[512];
+	unsigned k = 0;
+	int used = 0;
+	if (sscanf(trial, "trial%u%n", &k, &used) == 1 && (size_t)used == tlen && k >= 1 &&
+	    k <= sizeof(study_trials) / sizeof(study_trials[0]))
+		snprintf(buf, sizeof(buf), "config=%s,study=2012", study_trials[k - 1]);
+	else
+		snprintf(buf, sizeof(buf), "config=%.*s", (int)(tlen < 400 ? tlen : 400), trial);
+	return rep_strdup(buf);
+}
+
+/*
+ * Host for lines without one: the folder holding the file
+ * (results/<run>/<host>/x.jsonl); "#N" for a 2012 archive's json.N.
+ */
 static char *host_from_name(const char *name)
 {
 	if (strcmp(name, "-") == 0)
 		return rep_strdup("stdin");
+	const char *base = strrchr(name, '/');
+	const char *inst = archive_instance(base ? base + 1 : name);
+	if (inst) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "#%.40s", inst);
+		return rep_strdup(buf);
+	}
 	char *copy = rep_strdup(name);
 	char *slash = strrchr(copy, '/');
 	char *out;
@@ -320,11 +380,11 @@ static char *host_from_name(const char *name)
 		char *prev = strrchr(copy, '/');
 		out = rep_strdup(prev ? prev + 1 : copy);
 	} else {
-		char *base = slash ? slash + 1 : copy;
-		char *dot = strchr(base, '.');
-		if (dot && dot != base)
+		char *b = slash ? slash + 1 : copy;
+		char *dot = strchr(b, '.');
+		if (dot && dot != b)
 			*dot = '\0';
-		out = rep_strdup(base);
+		out = rep_strdup(b);
 	}
 	free(copy);
 	return out;
@@ -497,11 +557,13 @@ static ssize_t next_line(struct reader *r, FILE *f, char **line, size_t *cap, si
 
 static void read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file)
 {
-	struct reader r = { .db = db, .pipe = db->pipe,
-			    .lenient = ends_with(name, ".out") || ends_with(name, ".log"), .mode = TEXT };
-	char *host = host_from_name(name);
-	rep_pipe_file(r.pipe, name, host, explicit_file);
+	const char *base = strrchr(name, '/');
+	struct reader r = { .db = db, .pipe = db->pipe, .mode = TEXT };
+	r.lenient = ends_with(name, ".out") || ends_with(name, ".log") || strstr(base ? base : name, "run.out.");
+	char *host = host_from_name(name), *labels = archive_labels(name);
+	rep_pipe_file(r.pipe, name, host, labels, explicit_file);
 	free(host);
+	free(labels);
 	jv_doc_init(&r.doc);
 	char *line = NULL;
 	size_t cap = 0, dropped = 0;
@@ -605,9 +667,23 @@ static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 	return 0;
 }
 
-static bool wanted_in_folder(const char *name)
+/*
+ * Result files in a folder: *.jsonl, *.json, *.out, and a 2012 archive's
+ * json.N, or its run.out.N when no json.N (the same lines) lies beside it.
+ */
+static bool wanted_in_folder(const char *folder, const char *name)
 {
-	return ends_with(name, ".jsonl") || ends_with(name, ".json") || ends_with(name, ".out");
+	if (ends_with(name, ".jsonl") || ends_with(name, ".json") || ends_with(name, ".out"))
+		return true;
+	const char *inst = archive_instance(name);
+	if (!inst)
+		return false;
+	if (name[0] == 'j')
+		return true;
+	char sibling[4200];
+	struct stat st;
+	snprintf(sibling, sizeof(sibling), "%s/json.%s", folder, inst);
+	return stat(sibling, &st) != 0;
 }
 
 static int read_folder(struct rep_db *db, const char *path, int depth)
@@ -632,7 +708,7 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 		if (stat(child, &st) == 0) {
 			if (S_ISDIR(st.st_mode) && depth < 32)
 				read_folder(db, child, depth + 1);
-			else if (S_ISREG(st.st_mode) && wanted_in_folder(name))
+			else if (S_ISREG(st.st_mode) && wanted_in_folder(path, name))
 				read_file(db, child, false);
 		}
 		free(child);

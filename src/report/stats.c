@@ -64,13 +64,14 @@ size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, dou
 		*mad = m;
 	size_t flagged = 0;
 	for (size_t i = 0; i < n; i++) {
-		flag[i] = (m > 0 && v[i] < med - 3 * 1.4826 * m) || v[i] < med / 2;
+		flag[i] = ((m > 0 && v[i] < med - 3 * 1.4826 * m) || v[i] < med / 2) &&
+			  v[i] < med * (1 - STATS_NEAR_MEDIAN);
 		flagged += flag[i];
 	}
 	return flagged;
 }
 
-size_t stats_thread_optimum(const double *threads, const double *ops, size_t n)
+size_t stats_thread_optimum(const double *threads, const double *ops, size_t n, double within)
 {
 	double best = 0;
 	for (size_t i = 0; i < n; i++)
@@ -79,12 +80,83 @@ size_t stats_thread_optimum(const double *threads, const double *ops, size_t n)
 	size_t pick = 0;
 	bool found = false;
 	for (size_t i = 0; i < n; i++) {
-		if (ops[i] >= 0.95 * best && (!found || threads[i] < threads[pick])) {
+		if (ops[i] >= (1 - within) * best && (!found || threads[i] < threads[pick])) {
 			pick = i;
 			found = true;
 		}
 	}
 	return pick;
+}
+
+/* ---- comparisons ---- */
+
+/* splitmix64: a small, good generator for resampling; its own state, so thread-safe. */
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Median of n values drawn with replacement from v into tmp. */
+static double resampled_median(const double *v, size_t n, double *tmp, uint64_t *state)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[(size_t)(((unsigned __int128)splitmix(state) * n) >> 64)];
+	return stats_median(tmp, n);
+}
+
+/* Quantile q of sorted s[0..n): linear between order statistics. */
+static double quantile_sorted(const double *s, size_t n, double q)
+{
+	double at = q * (double)(n - 1);
+	size_t i = (size_t)at;
+	return i + 1 < n ? s[i] + (at - (double)i) * (s[i + 1] - s[i]) : s[n - 1];
+}
+
+void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned rounds,
+			   uint64_t seed, double level, double *ratio, double *lo, double *hi)
+{
+	*ratio = *lo = *hi = NAN;
+	if (na == 0 || nb == 0 || rounds == 0)
+		return;
+	double *tmp = malloc((na > nb ? na : nb) * sizeof(*tmp));
+	double *r = malloc(rounds * sizeof(*r));
+	if (!tmp || !r) {
+		free(tmp);
+		free(r);
+		return;
+	}
+	memcpy(tmp, a, na * sizeof(*tmp));
+	double ma = stats_median(tmp, na);
+	memcpy(tmp, b, nb * sizeof(*tmp));
+	double mb = stats_median(tmp, nb);
+	if (ma > 0 && mb >= 0) {
+		*ratio = mb / ma;
+		uint64_t state = seed;
+		size_t kept = 0;
+		for (unsigned k = 0; k < rounds; k++) {
+			double ra = resampled_median(a, na, tmp, &state);
+			double rb = resampled_median(b, nb, tmp, &state);
+			if (ra > 0)
+				r[kept++] = rb / ra;
+		}
+		if (kept) {
+			qsort(r, kept, sizeof(*r), cmp_double);
+			*lo = quantile_sorted(r, kept, (1 - level) / 2);
+			*hi = quantile_sorted(r, kept, (1 + level) / 2);
+		}
+	}
+	free(tmp);
+	free(r);
+}
+
+unsigned stats_hosts_needed(double share, double confidence)
+{
+	if (!(share > 0 && share < 1 && confidence > 0 && confidence < 1))
+		return 0;
+	return (unsigned)ceil(log(1 - confidence) / log(1 - share) - 1e-9);
 }
 
 /* ---- latency modes ---- */

@@ -57,8 +57,21 @@ void table_free(struct table *t)
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->vals[i].s);
 	free(t->vals);
+	free(t->note);
 	t->vals = NULL;
+	t->note = NULL;
 	t->nrows = t->cap = 0;
+}
+
+void table_note(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(t->note);
+	t->note = rep_strdup(buf);
 }
 
 static void format_text(const struct tcol *col, const struct tval *v, char *buf, size_t len)
@@ -103,6 +116,11 @@ static void format_text(const struct tcol *col, const struct tval *v, char *buf,
 	case TC_STR:
 		break;
 	}
+}
+
+void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len)
+{
+	format_text(&t->cols[col], &t->vals[row * t->ncols + col], buf, len);
 }
 
 /* One text cell: two blanks before all but the first, padded but for a left-aligned last one. */
@@ -151,8 +169,61 @@ void table_print_text(const struct table *t, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	if (t->note)
+		fprintf(out, "%s\n", t->note);
 	fputc('\n', out);
 	free(width);
+}
+
+/* Text with &, <, >, " escaped for HTML. */
+void table_html_text(const char *s, FILE *out)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+void table_print_html(const struct table *t, FILE *out)
+{
+	if (t->nrows == 0)
+		return;
+	char buf[512];
+	fprintf(out, "<section id=\"%s\">\n<h2>", t->name);
+	table_html_text(t->title, out);
+	/* a long table scrolls in a box on screen (the page stays readable) and prints whole */
+	fprintf(out, "</h2>\n<div class=\"scroll%s\"><table>\n<thead><tr>", t->nrows > 40 ? " long" : "");
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->cols[c].head) {
+			fprintf(out, "<th%s>", t->cols[c].type == TC_STR ? " class=\"s\"" : "");
+			table_html_text(t->cols[c].head, out);
+			fputs("</th>", out);
+		}
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		fputs("<tr>", out);
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (!t->cols[c].head)
+				continue;
+			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
+			fprintf(out, "<td%s>", t->cols[c].type == TC_STR ? " class=\"s\"" : "");
+			table_html_text(buf, out);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table></div>\n", out);
+	if (t->note) {
+		fputs("<p class=\"note\">", out);
+		table_html_text(t->note, out);
+		fputs("</p>\n", out);
+	}
+	fputs("</section>\n", out);
 }
 
 static void csv_string(const char *s, FILE *out)

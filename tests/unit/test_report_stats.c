@@ -84,9 +84,60 @@ TEST(thread_optimum_is_smallest_count_within_5_percent)
 	double t[] = { 16, 1, 2, 4, 8, 32 };
 	double ops[] = { 1000, 200, 390, 700, 960, 990 };
 	/* best 1000; 5% below is 950: 8 threads (960) is the smallest that reaches it */
-	CHECK_EQ_U(stats_thread_optimum(t, ops, 6), 4);
+	CHECK_EQ_U(stats_thread_optimum(t, ops, 6, 0.05), 4);
 	double ops2[] = { 1000, 200, 390, 700, 940, 990 };
-	CHECK_EQ_U(stats_thread_optimum(t, ops2, 6), 0); /* 16 */
+	CHECK_EQ_U(stats_thread_optimum(t, ops2, 6, 0.05), 0); /* 16 */
+}
+
+TEST(thread_optimum_honours_another_margin)
+{
+	double t[] = { 1, 2, 4, 8 };
+	double ops[] = { 100, 180, 195, 200 };
+	CHECK_EQ_U(stats_thread_optimum(t, ops, 4, 0.05), 2);  /* 195 >= 190 */
+	CHECK_EQ_U(stats_thread_optimum(t, ops, 4, 0.10), 1);  /* 180 >= 180 */
+	CHECK_EQ_U(stats_thread_optimum(t, ops, 4, 0), 3);
+}
+
+TEST(a_host_a_hair_under_the_median_is_never_a_bad_apple)
+{
+	/* Pinned at a cap: MAD 0.01, so 49.9 is below median - 3 robust sd (49.956), yet 0.2% off. */
+	double v[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 49.9 };
+	bool flag[8];
+	CHECK_EQ_U(stats_flag_low(v, 8, flag, NULL, NULL), 0);
+	double w[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 45 }; /* 10% under: flagged */
+	CHECK_EQ_U(stats_flag_low(w, 8, flag, NULL, NULL), 1);
+	CHECK(flag[7]);
+}
+
+TEST(bootstrap_interval_of_a_ratio_of_medians)
+{
+	double a[] = { 100, 104, 96, 101, 99, 103, 97, 100 };
+	double b[] = { 180, 185, 176, 181, 179, 183, 177, 180 };
+	double r, lo, hi, r2, lo2, hi2;
+	stats_bootstrap_ratio(a, 8, b, 8, 2000, 42, 0.95, &r, &lo, &hi);
+	CHECK_NEAR(r, 1.8, 1e-12);
+	CHECK(lo < r && r < hi);
+	CHECK(lo > 1.7 && hi < 1.9);
+	/* seeded: the same input gives the same interval */
+	stats_bootstrap_ratio(a, 8, b, 8, 2000, 42, 0.95, &r2, &lo2, &hi2);
+	CHECK(lo2 == lo && hi2 == hi && r2 == r);
+	/* two samples of one population: the interval holds 1 */
+	stats_bootstrap_ratio(a, 8, a, 8, 2000, 7, 0.95, &r, &lo, &hi);
+	CHECK(lo < 1 && hi > 1);
+	/* one side empty or its median 0: no figure */
+	stats_bootstrap_ratio(a, 0, b, 8, 2000, 1, 0.95, &r, &lo, &hi);
+	CHECK(isnan(r) && isnan(lo) && isnan(hi));
+	double z[] = { 0, 0, 0 };
+	stats_bootstrap_ratio(z, 3, b, 8, 2000, 1, 0.95, &r, &lo, &hi);
+	CHECK(isnan(r));
+}
+
+TEST(hosts_needed_to_see_a_one_in_ten_bad_apple)
+{
+	CHECK_EQ_U(stats_hosts_needed(0.1, 0.95), 29);  /* log(0.05) / log(0.9) = 28.4 */
+	CHECK_EQ_U(stats_hosts_needed(0.1, 0.5), 7);    /* 1 - 0.9^7 = 0.52 */
+	CHECK_EQ_U(stats_hosts_needed(0.5, 0.75), 2);   /* exactly 0.75 */
+	CHECK_EQ_U(stats_hosts_needed(0, 0.95), 0);
 }
 
 TEST(two_latency_modes_with_their_shares)
@@ -249,6 +300,10 @@ int main(void)
 	RUN(half_the_median_flags_even_when_mad_is_zero);
 	RUN(fast_hosts_are_never_bad_apples);
 	RUN(thread_optimum_is_smallest_count_within_5_percent);
+	RUN(thread_optimum_honours_another_margin);
+	RUN(a_host_a_hair_under_the_median_is_never_a_bad_apple);
+	RUN(bootstrap_interval_of_a_ratio_of_medians);
+	RUN(hosts_needed_to_see_a_one_in_ten_bad_apple);
 	RUN(two_latency_modes_with_their_shares);
 	RUN(one_broad_mode_is_not_split_by_noise);
 	RUN(three_modes_and_a_tiny_one_dropped);

@@ -1,0 +1,393 @@
+/*
+ * report/compare.c - config A vs config B, per op: the ratio of the medians
+ * over hosts of throughput, p50 and p99, with a bootstrap 95% interval and a
+ * plain verdict.
+ *
+ * The sides are what --compare "A vs B" selects, or, without it, every two
+ * configurations that differ in one key (a label, a label's part between
+ * slashes, or a configuration fact). Each side is taken at its optimal
+ * thread count; a side of one host is resampled over its time buckets.
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "report_stats.h"
+#include "section.h"
+#include "units.h"
+
+#define LEVEL 0.95
+/* A one-in-ten bad apple, seen with this probability */
+#define APPLE_SHARE 0.1
+
+const struct tcol rep_compare_cols[] = {
+	{ "signature", NULL, TC_STR, 0 },
+	{ "op", "op", TC_STR, 0 },
+	{ "metric", "metric", TC_STR, 0 },
+	{ "a", "A", TC_STR, 0 },
+	{ "b", "B", TC_STR, 0 },
+	{ "differs", "differs", TC_STR, 0 },
+	{ "threadsA", "thr A", TC_STR, 0 },
+	{ "threadsB", "thr B", TC_STR, 0 },
+	{ "hostsA", "hosts A", TC_INT, 0 },
+	{ "hostsB", "hosts B", TC_INT, 0 },
+	{ "valueA", NULL, TC_NUM, 6 },
+	{ "valueB", NULL, TC_NUM, 6 },
+	{ NULL, "median A", TC_STR, 0 },
+	{ NULL, "median B", TC_STR, 0 },
+	{ "ratio", "B/A", TC_NUM, 2 },
+	{ "low", "95% low", TC_NUM, 2 },
+	{ "high", "95% high", TC_NUM, 2 },
+	{ "verdict", "verdict", TC_STR, 0 },
+	{ "note", "note", TC_STR, 0 },
+};
+const size_t rep_compare_ncols = sizeof(rep_compare_cols) / sizeof(rep_compare_cols[0]);
+
+/* ---- which cells a side takes ---- */
+
+static bool is_key(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '_' || s[i] == '-' || s[i] == '.'))
+			return false;
+	return true;
+}
+
+/*
+ * Whether cell c is of side sel: "KEY=GLOB" on the host, a label or a
+ * configuration fact (KEY a word); else a glob on the configuration's name.
+ */
+static bool side_has(const char *sel, const struct rep_cell *c)
+{
+	const char *eq = strchr(sel, '=');
+	if (eq && is_key(sel, (size_t)(eq - sel))) {
+		char key[128], v[512];
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - sel), sel);
+		if (strcmp(key, "host") == 0)
+			return fnmatch(eq + 1, c->host, 0) == 0;
+		return (rep_label_value(c->cfg->labels, key, v, sizeof(v)) ||
+			rep_label_value(c->cfg->facts, key, v, sizeof(v))) &&
+		       fnmatch(eq + 1, v, 0) == 0;
+	}
+	return fnmatch(sel, c->cfg->name, 0) == 0;
+}
+
+/* ---- one side of one op: its groups at their optimal thread counts ---- */
+
+struct side {
+	const char *label;  /* what names the side in the table */
+	const struct rep_group **g; /* at their optimum, one per curve */
+	size_t n;
+	char threads[64];   /* "8", or "4,8" when its curves differ */
+	size_t hosts;
+};
+
+/* The fleet groups of signature sig whose cells match: each curve at its optimum. */
+static void side_collect(const struct rep_ctx *ctx, const char *sig, bool (*match)(const void *, const struct rep_cell *),
+			 const void *arg, struct side *s)
+{
+	const struct rep_group *g = ctx->fleet;
+	s->g = rep_calloc(ctx->nf + 1, sizeof(*s->g));
+	s->n = 0;
+	s->hosts = 0;
+	s->threads[0] = '\0';
+	for (size_t i = 0; i < ctx->nf;) {
+		size_t end;
+		const struct rep_group *opt = rep_curve_optimum(g, ctx->nf, i, &end, ctx->o->within);
+		if (strcmp(g[i].cells[0]->sig, sig) == 0 && match(arg, g[i].cells[0])) {
+			s->g[s->n++] = opt;
+			s->hosts += opt->n;
+			char t[24];
+			snprintf(t, sizeof(t), "%g", opt->cells[0]->threads);
+			bool seen = false;
+			for (const char *p = s->threads; *p && !seen; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+				seen = strncmp(p, t, strlen(t)) == 0 && (p[strlen(t)] == ',' || p[strlen(t)] == '\0');
+			if (!seen && strlen(s->threads) + strlen(t) + 2 < sizeof(s->threads))
+				snprintf(s->threads + strlen(s->threads), sizeof(s->threads) - strlen(s->threads), "%s%s",
+					 s->threads[0] ? "," : "", t);
+		}
+		i = end;
+	}
+}
+
+enum metric { M_OPS, M_P50, M_P99 };
+
+/* The side's sample of a metric: per host; for one host, its ops/s per time bucket. */
+static size_t side_sample(const struct side *s, enum metric m, double **out)
+{
+	double *v;
+	size_t n = 0;
+	if (s->hosts == 1 && m == M_OPS) {
+		const struct rep_cell *c = s->g[0]->cells[0];
+		v = rep_calloc(c->npts + 1, sizeof(*v));
+		for (size_t k = 0; k < c->npts; k++)
+			v[n++] = c->pts[k].ops;
+		if (n < 2) { /* no buckets to resample: the host's own figure */
+			n = 0;
+			v[n++] = rep_cell_ops(c);
+		}
+		*out = v;
+		return n;
+	}
+	v = rep_calloc(s->hosts + 1, sizeof(*v));
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t k = 0; k < s->g[i]->n; k++) {
+			const struct rep_cell *c = s->g[i]->cells[k];
+			v[n++] = m == M_OPS ? rep_cell_ops(c) : hist_percentile(&c->total, m == M_P50 ? 0.5 : 0.99);
+		}
+	*out = v;
+	return n;
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *t = rep_calloc(n + 1, sizeof(*t));
+	memcpy(t, v, n * sizeof(*t));
+	double m = stats_median(t, n);
+	free(t);
+	return m;
+}
+
+static void format_value(enum metric m, double v, char *buf, size_t len)
+{
+	if (m == M_OPS)
+		snprintf(buf, len, "%.1f ops/s", v);
+	else
+		units_format_ns(buf, len, v);
+}
+
+/* One row: metric m of side b against side a. */
+static void compare_metric(struct table *t, const struct rep_ctx *ctx, const char *sig, const char *differs,
+			   const struct side *a, const struct side *b, enum metric m, uint64_t seed)
+{
+	static const char *const names[] = { "ops/s", "p50", "p99" };
+	double *va, *vb, ratio, lo, hi;
+	size_t na = side_sample(a, m, &va), nb = side_sample(b, m, &vb);
+	bool one = a->hosts == 1 || b->hosts == 1;
+	stats_bootstrap_ratio(va, na, vb, nb, ctx->o->rounds, seed, LEVEL, &ratio, &lo, &hi);
+	/* latencies of one host have no spread to resample: a ratio, no interval */
+	if (one && m != M_OPS)
+		lo = hi = NAN;
+	double ma = median_of(va, na), mb = median_of(vb, nb);
+	char verdict[200], note[160] = "", sa[32], sb[32], op[64];
+	rep_op_name(sig, op, sizeof(op));
+	format_value(m, ma, sa, sizeof(sa));
+	format_value(m, mb, sb, sizeof(sb));
+	const char *what = m == M_OPS ? "" : names[m];
+	if (isnan(ratio))
+		snprintf(verdict, sizeof(verdict), "no figure (a median is 0)");
+	else if (isnan(lo))
+		snprintf(verdict, sizeof(verdict), "B%s%s is %.2fx A%s (no interval: one host)", m == M_OPS ? "" : "'s ",
+			 what, ratio, m == M_OPS ? "" : "'s");
+	else if (lo <= 1 && hi >= 1)
+		snprintf(verdict, sizeof(verdict), "no difference at this sample size (%.2f-%.2f)", lo, hi);
+	else
+		snprintf(verdict, sizeof(verdict), "B%s%s is %.2fx A%s (%.2f-%.2f)", m == M_OPS ? "" : "'s ", what, ratio,
+			 m == M_OPS ? "" : "'s", lo, hi);
+	if (one)
+		snprintf(note, sizeof(note), "rests on one host (%s)%s",
+			 a->hosts == 1 && b->hosts == 1 ? "A and B" : a->hosts == 1 ? "A" : "B",
+			 m == M_OPS ? "; interval over its time buckets" : "");
+	table_row(t, sig, op, names[m], a->label, b->label, differs, a->threads, b->threads, (double)a->hosts,
+		  (double)b->hosts, ma, mb, sa, sb, ratio, lo, hi, verdict, note[0] ? note : NULL);
+	free(va);
+	free(vb);
+}
+
+/* Every op both sides ran: three rows each. Returns the larger side's host count seen. */
+static size_t compare_sides(struct table *t, const struct rep_ctx *ctx, bool (*match)(const void *, const struct rep_cell *),
+			    const void *sel_a, const void *sel_b, const char *label_a, const char *label_b,
+			    const char *differs)
+{
+	size_t most = 0;
+	const struct rep_group *g = ctx->fleet;
+	for (size_t i = 0; i < ctx->nf; i++) {
+		const char *sig = g[i].cells[0]->sig;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(g[j].cells[0]->sig, sig) == 0;
+		if (seen)
+			continue;
+		struct side a = { .label = label_a }, b = { .label = label_b };
+		side_collect(ctx, sig, match, sel_a, &a);
+		side_collect(ctx, sig, match, sel_b, &b);
+		if (a.n && b.n) {
+			/* the seed depends on what is compared, not on what else was read */
+			uint64_t seed = ctx->o->seed;
+			for (const char *p = sig; *p; p++)
+				seed = (seed ^ (unsigned char)*p) * 1099511628211ULL;
+			for (enum metric m = M_OPS; m <= M_P99; m++)
+				compare_metric(t, ctx, sig, differs, &a, &b, m, seed + m);
+			most = most > a.hosts ? most : a.hosts;
+			most = most > b.hosts ? most : b.hosts;
+		}
+		free(a.g);
+		free(b.g);
+	}
+	return most;
+}
+
+static bool match_selector(const void *sel, const struct rep_cell *c)
+{
+	return side_has(sel, c);
+}
+
+static bool match_config(const void *cfg, const struct rep_cell *c)
+{
+	return c->cfg == cfg;
+}
+
+/* ---- configurations that differ in one key ---- */
+
+/* A configuration as keys: labels (a value with slashes as one key per part) and facts. */
+struct kv {
+	char key[140];
+	char value[260];
+};
+
+static size_t config_keys(const struct rep_config *cfg, struct kv *out, size_t max)
+{
+	size_t n = 0;
+	const char *lists[2] = { cfg->labels, cfg->facts };
+	for (int l = 0; l < 2; l++) {
+		for (const char *p = lists[l]; *p && n < max; p += *p == ',') {
+			size_t len = strcspn(p, ","), kl = strcspn(p, "=");
+			if (kl > len)
+				kl = len;
+			const char *v = p + kl + (kl < len), *vend = p + len;
+			for (int part = 1; n < max; part++) {
+				size_t pl = l == 0 ? strcspn(v, "/,") : (size_t)(vend - v);
+				if (v + pl > vend)
+					pl = (size_t)(vend - v);
+				bool more = l == 0 && v + pl < vend && v[pl] == '/';
+				if (part == 1 && !more)
+					snprintf(out[n].key, sizeof(out[n].key), "%.*s", (int)(kl < 128 ? kl : 128), p);
+				else
+					snprintf(out[n].key, sizeof(out[n].key), "%.*s[%d]", (int)(kl < 120 ? kl : 120), p,
+						 part);
+				snprintf(out[n].value, sizeof(out[n].value), "%.*s", (int)(pl < 250 ? pl : 250), v);
+				n++;
+				if (!more)
+					break;
+				v += pl + 1;
+			}
+			p += len;
+		}
+	}
+	return n;
+}
+
+static const char *value_of(const struct kv *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].value;
+	return NULL;
+}
+
+#define MAX_KEYS 64
+
+/*
+ * The one key in which configurations x and y differ, written to buf as
+ * "key: vx vs vy" ("-" for absent); false when they differ in none or in
+ * more than one. *swap is set when y should be A (its value sorts first;
+ * an absent value sorts last, so "study=2012" is A beside today's).
+ */
+static bool differ_in_one(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len, bool *swap)
+{
+	struct kv kx[MAX_KEYS], ky[MAX_KEYS];
+	size_t nx = config_keys(x, kx, MAX_KEYS), ny = config_keys(y, ky, MAX_KEYS);
+	size_t diffs = 0;
+	const char *key = NULL, *vx = NULL, *vy = NULL;
+	for (int side = 0; side < 2; side++) {
+		const struct kv *k = side ? ky : kx;
+		size_t n = side ? ny : nx;
+		for (size_t i = 0; i < n; i++) {
+			const char *a = value_of(kx, nx, k[i].key), *b = value_of(ky, ny, k[i].key);
+			if (side && a)
+				continue; /* counted from x's side */
+			if (a && b && strcmp(a, b) == 0)
+				continue;
+			diffs++;
+			key = k[i].key;
+			vx = a;
+			vy = b;
+		}
+	}
+	if (diffs != 1)
+		return false;
+	*swap = !vx || (vy && strverscmp(vy, vx) < 0);
+	const char *va = *swap ? vy : vx, *vb = *swap ? vx : vy;
+	snprintf(buf, len, "%s: %s vs %s", key, va ? va : "-", vb ? vb : "-");
+	return true;
+}
+
+void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_COMPARE];
+	const struct rep_opts *o = ctx->o;
+	size_t most = 0;
+	for (size_t i = 0; i < o->ncompare; i++) {
+		const char *spec = o->compare[i], *vs = strstr(spec, " vs ");
+		if (!vs)
+			continue; /* the CLI refuses such specs */
+		char *a = rep_strdup(spec);
+		a[vs - spec] = '\0';
+		const char *b = vs + 4;
+		size_t before = t->nrows;
+		size_t m = compare_sides(t, ctx, match_selector, a, b, a, b, "chosen");
+		most = most > m ? most : m;
+		if (t->nrows == before) {
+			/* said, not left out: a side that matches nothing is a typo the reader must see */
+			bool has_a = false, has_b = false;
+			for (size_t k = 0; k < ctx->db->ncells; k++) {
+				has_a = has_a || side_has(a, ctx->db->cells[k]);
+				has_b = has_b || side_has(b, ctx->db->cells[k]);
+			}
+			char why[600];
+			if (!has_a || !has_b)
+				snprintf(why, sizeof(why), "nothing to compare: '%s' matches no run (a glob on config names, "
+					 "e.g. '*ebs4', or KEY=GLOB)", !has_a ? a : b);
+			else
+				snprintf(why, sizeof(why), "nothing to compare: no op ran on both sides");
+			table_row(t, "-", "-", "-", a, b, "chosen", "-", "-", NAN, NAN, NAN, NAN, "-", "-", NAN, NAN, NAN,
+				  why, NULL);
+		}
+		free(a);
+	}
+	if (o->ncompare == 0) {
+		/* the configurations that ran something, in name order */
+		const struct rep_config **cfgs = rep_calloc(ctx->nf + 1, sizeof(*cfgs));
+		size_t nc = 0;
+		for (size_t i = 0; i < ctx->nf; i++) {
+			bool seen = false;
+			for (size_t j = 0; j < nc && !seen; j++)
+				seen = cfgs[j] == ctx->fleet[i].cells[0]->cfg;
+			if (!seen)
+				cfgs[nc++] = ctx->fleet[i].cells[0]->cfg;
+		}
+		for (size_t i = 0; i < nc; i++)
+			for (size_t j = i + 1; j < nc; j++) {
+				char differs[512];
+				bool swap;
+				if (!differ_in_one(cfgs[i], cfgs[j], differs, sizeof(differs), &swap))
+					continue;
+				const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
+				size_t m = compare_sides(t, ctx, match_config, x, y, x->name[0] ? x->name : "-",
+							 y->name[0] ? y->name : "-", differs);
+				most = most > m ? most : m;
+			}
+		free(cfgs);
+	}
+	if (t->nrows)
+		table_note(t,
+			   "Medians over hosts, B/A with a bootstrap %.0f%% interval (%u resamples, seeded); each side "
+			   "at its optimal thread count. To include a one-in-ten bad apple with 95%% probability takes "
+			   "%u hosts (log 0.05 / log 0.9); the largest side here has %zu.",
+			   LEVEL * 100, o->rounds, stats_hosts_needed(APPLE_SHARE, 0.95), most);
+}

@@ -1,0 +1,314 @@
+/* report/expect.c - `--expect FILE`: expected figures for a box, PASS or FAIL against the results. */
+#include "report_expect.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "alloc.h"
+#include "report_stats.h"
+#include "section.h"
+#include "units.h"
+
+#define MAX_WORDS 12
+
+static const struct {
+	const char *name;
+	enum rep_metric metric;
+	double pct;
+} metrics[] = {
+	{ "iops", RM_OPS, 0 },       { "ops/s", RM_OPS, 0 },     { "mbps", RM_MBPS, 0 },    { "MB/s", RM_MBPS, 0 },
+	{ "p50", RM_PCT, 0.5 },      { "p90", RM_PCT, 0.9 },     { "p95", RM_PCT, 0.95 },   { "p99", RM_PCT, 0.99 },
+	{ "p99.9", RM_PCT, 0.999 },  { "p99.99", RM_PCT, 0.9999 }, { "mean", RM_MEAN, 0 }, { "max", RM_MAX, 0 },
+	{ "errors", RM_ERRORS, 0 },
+};
+
+static const struct {
+	const char *unit;
+	double scale;
+} durations[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+static int metric_find(const char *w)
+{
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (strcasecmp(w, metrics[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool is_latency(enum rep_metric m)
+{
+	return m == RM_PCT || m == RM_MEAN || m == RM_MAX;
+}
+
+/* A duration unit's factor to ns, or 0. */
+static double duration_unit(const char *u)
+{
+	for (size_t i = 0; i < sizeof(durations) / sizeof(durations[0]); i++)
+		if (strcmp(u, durations[i].unit) == 0)
+			return durations[i].scale;
+	return 0;
+}
+
+__attribute__((format(printf, 5, 6)))
+static int bad(char *err, size_t errlen, const char *path, unsigned line, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s:%u: %s; write e.g. 'read4k >= 15000 iops at 16 threads' or 'write4k p99 <= 5ms'",
+		 path, line, what);
+	return -EINVAL;
+}
+
+/* One line's words (w[0..nw)) into e; 0 or -EINVAL (err set). */
+static int parse_words(char **w, int nw, struct rep_expect *e, const char *path, char *err, size_t errlen)
+{
+	int i = 0;
+	snprintf(e->op, sizeof(e->op), "%s", w[i++]);
+	int m = i < nw ? metric_find(w[i]) : -1;
+	bool have_metric = m >= 0;
+	if (have_metric) {
+		e->metric = metrics[m].metric;
+		e->pct = metrics[m].pct;
+		i++;
+	}
+	if (i >= nw || !(strcmp(w[i], ">=") == 0 || strcmp(w[i], "<=") == 0 || strcmp(w[i], ">") == 0 ||
+			 strcmp(w[i], "<") == 0))
+		return bad(err, errlen, path, e->line, "expected a comparison (>=, <=, >, <) after '%s'", w[i - 1]);
+	snprintf(e->cmp, sizeof(e->cmp), "%s", w[i++]);
+	if (i >= nw)
+		return bad(err, errlen, path, e->line, "no number after '%s'", e->cmp);
+	char *end;
+	errno = 0;
+	double v = strtod(w[i], &end);
+	if (end == w[i] || errno || !isfinite(v) || v < 0)
+		return bad(err, errlen, path, e->line, "'%s' is not a number", w[i]);
+	i++;
+	/* the unit: stuck to the number (5ms) or the next word (5 ms, 15000 iops) */
+	const char *unit = *end ? end : NULL;
+	if (!unit && i < nw && strcmp(w[i], "at") != 0)
+		unit = w[i++];
+	int um = unit ? metric_find(unit) : -1;
+	double scale = unit ? duration_unit(unit) : 0;
+	if (unit && um >= 0 && metrics[um].metric != RM_ERRORS && !is_latency(metrics[um].metric)) {
+		if (have_metric && e->metric != metrics[um].metric)
+			return bad(err, errlen, path, e->line, "unit '%s' does not go with a %s figure", unit,
+				   is_latency(e->metric) ? "latency" : "throughput");
+		e->metric = metrics[um].metric;
+		have_metric = true;
+	} else if (unit && scale > 0) {
+		if (!have_metric)
+			return bad(err, errlen, path, e->line, "say which latency (p50, p99, mean, max ...) is %s", w[i - 1]);
+		if (!is_latency(e->metric))
+			return bad(err, errlen, path, e->line, "a duration '%s' for a throughput figure", unit);
+		v *= scale;
+	} else if (unit && !(um >= 0 && metrics[um].metric == RM_ERRORS && have_metric && e->metric == RM_ERRORS)) {
+		return bad(err, errlen, path, e->line, "unknown unit '%s' (iops, ops/s, MB/s, ns, us, ms, s)", unit);
+	}
+	if (!have_metric)
+		return bad(err, errlen, path, e->line, "say what %s is (iops, MB/s, p99 ...)", w[i - 1]);
+	e->value = v;
+	if (i < nw) {
+		if (strcmp(w[i], "at") != 0 || i + 1 >= nw)
+			return bad(err, errlen, path, e->line, "unexpected '%s' (only 'at N threads' may follow)", w[i]);
+		double t = strtod(w[i + 1], &end);
+		if (end == w[i + 1] || *end || !(t > 0 && t < 1e6))
+			return bad(err, errlen, path, e->line, "'%s' is not a thread count", w[i + 1]);
+		e->threads = t;
+		i += 2;
+		if (i < nw && (strcmp(w[i], "threads") == 0 || strcmp(w[i], "thread") == 0))
+			i++;
+	}
+	if (i < nw)
+		return bad(err, errlen, path, e->line, "unexpected '%s' at the end", w[i]);
+	return 0;
+}
+
+int rep_expect_parse(FILE *f, const char *path, struct rep_expect **out, size_t *n, char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0, have = 0, room = 0;
+	struct rep_expect *list = NULL;
+	unsigned lineno = 0;
+	int rc = 0;
+	*out = NULL;
+	*n = 0;
+	while (getline(&line, &cap, f) > 0) {
+		lineno++;
+		line[strcspn(line, "#\r\n")] = '\0';
+		char *w[MAX_WORDS + 1];
+		int nw = 0;
+		for (char *tok = strtok(line, " \t"); tok; tok = strtok(NULL, " \t"))
+			if (nw <= MAX_WORDS)
+				w[nw++] = tok;
+		if (nw == 0)
+			continue;
+		if (nw > MAX_WORDS) {
+			rc = bad(err, errlen, path, lineno, "too many words");
+			break;
+		}
+		if (have == room) {
+			room = room ? room * 2 : 8;
+			list = rep_realloc(list, room * sizeof(*list));
+		}
+		struct rep_expect *e = &list[have];
+		memset(e, 0, sizeof(*e));
+		e->line = lineno;
+		for (int k = 0; k < nw; k++)
+			snprintf(e->text + strlen(e->text), sizeof(e->text) - strlen(e->text), "%s%s", k ? " " : "", w[k]);
+		rc = parse_words(w, nw, e, path, err, errlen);
+		if (rc)
+			break;
+		have++;
+	}
+	free(line);
+	if (rc == 0 && have == 0) {
+		snprintf(err, errlen, "%s: has no expectations; write one per line, e.g. 'read4k >= 15000 iops'", path);
+		rc = -EINVAL;
+	}
+	if (rc) {
+		free(list);
+		return rc;
+	}
+	*out = list;
+	*n = have;
+	return 0;
+}
+
+int rep_expect_holds(const struct rep_expect *e, double measured)
+{
+	if (isnan(measured))
+		return 0;
+	if (strcmp(e->cmp, ">=") == 0)
+		return measured >= e->value;
+	if (strcmp(e->cmp, "<=") == 0)
+		return measured <= e->value;
+	if (strcmp(e->cmp, ">") == 0)
+		return measured > e->value;
+	return measured < e->value;
+}
+
+/* ---- the section ---- */
+
+const struct tcol rep_expect_cols[] = {
+	{ "result", "result", TC_STR, 0 },
+	{ "line", "line", TC_INT, 0 },
+	{ "expectation", "expected", TC_STR, 0 },
+	{ "host", "host", TC_STR, 0 },
+	{ "config", "config", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "measured", NULL, TC_NUM, 6 },
+	{ NULL, "measured", TC_STR, 0 },
+	{ "detail", "detail", TC_STR, 0 },
+};
+const size_t rep_expect_ncols = sizeof(rep_expect_cols) / sizeof(rep_expect_cols[0]);
+
+static bool op_is(const struct rep_cell *c, const char *op)
+{
+	char name[64];
+	rep_op_name(c->sig, name, sizeof(name));
+	return strcmp(name, op) == 0 || strcmp(c->sig, op) == 0;
+}
+
+static double measure(const struct rep_expect *e, const struct rep_cell *c)
+{
+	double ops = rep_cell_ops(c);
+	switch (e->metric) {
+	case RM_OPS:
+		return ops;
+	case RM_MBPS:
+		return c->block ? ops * (double)c->block / 1e6 : NAN;
+	case RM_PCT:
+		return c->total.count ? hist_percentile(&c->total, e->pct) : NAN;
+	case RM_MEAN:
+		return c->total.count ? hist_mean(&c->total) : NAN;
+	case RM_MAX:
+		return c->total.count ? (double)c->total.max_ns : NAN;
+	case RM_ERRORS:
+		return (double)c->total.errors;
+	}
+	return NAN;
+}
+
+static void format_measured(const struct rep_expect *e, double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (e->metric == RM_OPS)
+		snprintf(buf, len, "%.0f iops", v);
+	else if (e->metric == RM_MBPS)
+		snprintf(buf, len, "%.1f MB/s", v);
+	else if (e->metric == RM_ERRORS)
+		snprintf(buf, len, "%.0f errors", v);
+	else
+		units_format_ns(buf, len, v);
+}
+
+/* Cells a and b are one box's runs of one op: same host, config and size. */
+static bool same_box(const struct rep_cell *a, const struct rep_cell *b)
+{
+	return a->cfg == b->cfg && a->size == b->size && strcmp(a->host, b->host) == 0 && strcmp(a->sig, b->sig) == 0;
+}
+
+/* Check e on every box that ran its op: one row each, or one FAIL row when none did. */
+static void check_one(struct table *t, const struct rep_ctx *ctx, const struct rep_expect *e, size_t *failed)
+{
+	const struct rep_db *db = ctx->db;
+	size_t rows = t->nrows;
+	bool *done = rep_calloc(db->ncells + 1, sizeof(*done));
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		if (done[i] || c->watch || !op_is(c, e->op))
+			continue;
+		/* this box's runs of the op: the thread count asked for, else its optimum */
+		double thr[64], ops[64];
+		const struct rep_cell *cand[64];
+		size_t n = 0;
+		for (size_t j = i; j < db->ncells; j++)
+			if (!done[j] && same_box(c, db->cells[j])) {
+				done[j] = true;
+				if (n < 64 && (e->threads == 0 || db->cells[j]->threads == e->threads)) {
+					cand[n] = db->cells[j];
+					thr[n] = cand[n]->threads;
+					ops[n] = rep_cell_ops(cand[n]);
+					n++;
+				}
+			}
+		char detail[200] = "", shown[64];
+		const struct rep_cell *pick = n ? cand[stats_thread_optimum(thr, ops, n, ctx->o->within)] : NULL;
+		double v = pick ? measure(e, pick) : NAN;
+		bool ok = pick && rep_expect_holds(e, v);
+		if (!pick)
+			snprintf(detail, sizeof(detail), "no run of %s at %g threads", e->op, e->threads);
+		else if (e->threads == 0 && n > 1)
+			snprintf(detail, sizeof(detail), "at its optimal thread count");
+		format_measured(e, v, shown, sizeof(shown));
+		*failed += !ok;
+		table_row(t, ok ? "PASS" : "FAIL", (double)e->line, e->text, c->host, rep_cfg_name(c),
+			  pick ? pick->threads : NAN, v, shown, detail[0] ? detail : NULL);
+	}
+	free(done);
+	if (t->nrows == rows) {
+		char detail[200];
+		snprintf(detail, sizeof(detail), "no %s results were read", e->op);
+		(*failed)++;
+		table_row(t, "FAIL", (double)e->line, e->text, NULL, NULL, NAN, NAN, "-", detail);
+	}
+}
+
+void rep_build_expect(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_EXPECT];
+	size_t failed = 0;
+	for (size_t i = 0; i < ctx->o->nexpect; i++)
+		check_one(t, ctx, &ctx->o->expect[i], &failed);
+	if (t->nrows)
+		table_note(t, "%s: %zu of %zu checks passed", failed ? "FAIL" : "PASS", t->nrows - failed, t->nrows);
+}

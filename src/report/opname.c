@@ -1,0 +1,61 @@
+/* report/opname.c - a signature as the user typed the op: "read,4K,4K" -> "read4k". */
+#include "report_db.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The OP words of signatures and the short name's stem, as opspec.c writes them. */
+static const struct {
+	const char *word; /* OP word, or its prefix before NN/PP */
+	const char *stem;
+	char tail;        /* 'N': "/NN" follows (writeNN), 'P': ":PP" (rwPP), 'F': flushed, '0': never synced */
+} op_words[] = {
+	{ "read", "read", 'F' },       { "writeFlush", "write", 'F' },       { "write", "write", 'N' },
+	{ "seqRead", "seqread", 'F' }, { "seqWriteFlush", "seqwrite", 'F' }, { "seqWrite", "seqwrite", 'N' },
+	{ "rw", "rw", 'P' },
+};
+
+/* Size text of a signature ("4K") as the short name has it ("4k"). */
+static void lower(char *dst, size_t len, const char *src, size_t n)
+{
+	size_t i = 0;
+	for (; i < n && i + 1 < len; i++)
+		dst[i] = (char)tolower((unsigned char)src[i]);
+	dst[i] = '\0';
+}
+
+void rep_op_name(const char *sig, char *buf, size_t len)
+{
+	size_t wl = strcspn(sig, ","), sl = 0, al = 0;
+	const char *size = sig[wl] ? sig + wl + 1 : NULL, *align = NULL;
+	if (size) {
+		sl = strcspn(size, ",");
+		align = size[sl] ? size + sl + 1 : NULL;
+		al = align ? strlen(align) : 0;
+	}
+	for (size_t i = 0; size && align && i < sizeof(op_words) / sizeof(op_words[0]); i++) {
+		size_t n = strlen(op_words[i].word);
+		if (wl < n || strncmp(sig, op_words[i].word, n) != 0)
+			continue;
+		const char *num = sig + n;
+		size_t digits = strspn(num, "0123456789");
+		bool exact = wl == n, numbered = wl > n && digits == wl - n;
+		if (op_words[i].tail == 'F' ? !exact : op_words[i].tail == 'P' ? !numbered : !(exact || numbered))
+			continue;
+		char s[32], a[40] = "";
+		lower(s, sizeof(s), size, sl);
+		if (al != sl || strncmp(size, align, sl) != 0) {
+			a[0] = '@';
+			lower(a + 1, sizeof(a) - 1, align, al);
+		}
+		if (op_words[i].tail == 'P')
+			snprintf(buf, len, "%s%s%s:%.*s", op_words[i].stem, s, a, (int)digits, num);
+		else if (op_words[i].tail == 'N')
+			snprintf(buf, len, "%s%s%s/%.*s", op_words[i].stem, s, a, exact ? 1 : (int)digits, exact ? "0" : num);
+		else
+			snprintf(buf, len, "%s%s%s", op_words[i].stem, s, a);
+		return;
+	}
+	snprintf(buf, len, "%s", sig);
+}

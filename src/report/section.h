@@ -1,0 +1,44 @@
+/*
+ * section.h - what a report section's builder works with (private to src/report/).
+ *
+ * analyze.c holds the table of sections; a section that needs a file of its
+ * own (compare.c, expect.c) gets its builder declared here and its row there.
+ */
+#ifndef IOBENCH_REPORT_SECTION_H
+#define IOBENCH_REPORT_SECTION_H
+
+#include "report_analyze.h"
+
+/* What every section's builder may draw on. */
+struct rep_ctx {
+	const struct rep_db *db;
+	const struct rep_opts *o;
+	const struct rep_group *fleet; /* groups across hosts */
+	size_t nf;
+	const struct rep_group *view;  /* the groups as shown: per host, or fleet with --merge-hosts */
+	size_t nv;
+};
+
+/* The configuration's name for a table: NULL when it has none ("-" in text, null in JSON). */
+const char *rep_cfg_name(const struct rep_cell *c);
+
+/*
+ * The group of fleet groups g[0..n) of one curve (same signature, config
+ * and size) at its optimal thread count (fewest within o->within of the
+ * best), or the only one; from is the curve's first group, *end set past
+ * its last.
+ */
+const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, size_t from, size_t *end,
+					  double within);
+
+/* compare.c: config A vs B per op, ratios with bootstrap intervals (SEC_COMPARE). */
+extern const struct tcol rep_compare_cols[];
+extern const size_t rep_compare_ncols;
+void rep_build_compare(struct table *tables, const struct rep_ctx *ctx);
+
+/* expect.c: --expect FILE's lines, PASS or FAIL (SEC_EXPECT). */
+extern const struct tcol rep_expect_cols[];
+extern const size_t rep_expect_ncols;
+void rep_build_expect(struct table *tables, const struct rep_ctx *ctx);
+
+#endif
