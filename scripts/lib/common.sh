@@ -433,7 +433,7 @@ common_shuffle() {
 # name -> signature, and $op) to [chosen row, best row] of the op's curve;
 # a row has .threads, .opsPerSec and .config.
 # shellcheck disable=SC2054 # threads,groups is one argument
-COMMON_OPTIMUM_REPORT_ARGS=(--json -q --section threads,groups)
+COMMON_OPTIMUM_REPORT_ARGS=(--json -q --within 5 --section threads,groups)
 # shellcheck disable=SC2016 # jq variables
 COMMON_OPTIMUM_JQ='
   $sigs[$op] as $sig
