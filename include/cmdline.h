@@ -89,6 +89,13 @@ void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out
 /* Print "iobench: " fmt "\n" on stderr; returns EXIT_USAGE (2). */
 __attribute__((format(printf, 1, 2))) int cmdline_usage_error(const char *fmt, ...);
 
+/*
+ * A --label KEY=VALUE as run, watch and durability take it: a key, and no
+ * control character (a newline or escape would break every line-based reader:
+ * tables, --plot). 0, or cmdline_usage_error()'s exit code.
+ */
+int cmdline_check_label(const char *arg);
+
 /* Print "iobench: " fmt "\n" on stderr; returns EXIT_RUNTIME (1). */
 __attribute__((format(printf, 1, 2))) int cmdline_runtime_error(const char *fmt, ...);
 

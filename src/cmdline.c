@@ -33,6 +33,17 @@ int cmdline_usage_error(const char *fmt, ...)
 	return rc;
 }
 
+int cmdline_check_label(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
+	return 0;
+}
+
 int cmdline_runtime_error(const char *fmt, ...)
 {
 	va_list ap;

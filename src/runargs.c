@@ -94,13 +94,9 @@ static int parse_prom(void *settings, const char *arg)
 static int parse_label(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
-	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg)
-		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
-	/* A newline or escape in a label would break every line-based reader (tables, --plot). */
-	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
+	int rc = cmdline_check_label(arg);
+	if (rc != 0)
+		return rc;
 	if (a->nlabels == RUNARGS_MAX_LABELS)
 		return cmdline_usage_error("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
