@@ -51,6 +51,7 @@ examples() {
       on = 1; l = $0; sub(/^    (\$ )?/, "", l); cmd = l
     }
     on { if (cmd ~ /\\$/) { sub(/ *\\$/, "", cmd); next }
+         if (cmd ~ /\| *$/) next
          q = cmd; if (gsub(/\047/, "", q) % 2) next
          done_() }' "$ROOT/README.md" "$ROOT/results/README.md"
 }
@@ -106,7 +107,11 @@ fleet_up() {
 ^scripts/campaign --ami [^ ]* -n 10 .*--raid 0 	here: the RAID campaign (dry run)
 ^scripts/sweep-filesize --create 	here: the sweeps
 ^scripts/sweep-threads --size 	here: the sweeps
+^iobench report --json --section threads results/round1/ \| jq 	here: the sweeps (the optimum for scripts)
 ^scripts/bonnie -x 3 	here: bonnie
+^iobench report --section threads,compare --only op=.read,\*. results/$	here: a study, start to finish
+^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
+^iobench report --expect box\.expect results/$	here: a study, start to finish
 ^jq -r .\[\.host, \.operations\[0\]\.name	here: the fleet example
 ^jq -r .\.hosts\[\] \| \[\.name, \.status	here: the fleet example'
   local ex n pat
@@ -347,6 +352,65 @@ fleet_up() {
   [ "${lines[0]}" == "$(printf 'op\tchosenThreads\tchosenIops\tbestThreads\tbestIops')" ]
   [ "$(cut -f1 <<<"$output" | tail -n +2 | paste -sd,)" == read4k,write4k ]
   [ "$(wc -l <threads.jsonl)" -eq 6 ]
+  # The optimum for scripts, as written, over that sweep as round one.
+  mkdir -p results/round1
+  cp threads.jsonl results/round1/
+  ex=$(example '^iobench report --json --section threads ')
+  run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "set -o pipefail; $ex"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [[ "${lines[0]}" =~ ^read4k\ .+\ [124]$ ]]
+  [[ "${lines[1]}" =~ ^write4k\ .+\ [124]$ ]]
+}
+
+# readme_block FIRST LAST: README.md's indented lines from the one that starts
+# with FIRST to the next that starts with LAST, unindented.
+readme_block() {
+  awk -v first="    $1" -v last="    $2" '
+    index($0, first) == 1 { on = 1; next }
+    on && index($0, last) == 1 { exit }
+    on { sub(/^    /, ""); print }' "$ROOT/README.md"
+}
+
+@test "README: a study, start to finish: the loop over three hosts, the thread curves and comparison, the box's verdict" {
+  "$IOBENCH" create -q iobench.dat 64M
+  mkdir -p results
+  # The README's loop as written, 1-second runs instead of 2 (every flag kept).
+  local loop
+  loop=$(awk '/^    for h in box-a box-b box-c; do$/ { on = 1 }
+              on { sub(/^    /, ""); print }
+              on && /^done$/ { exit }' "$ROOT/README.md")
+  [[ "$loop" == *"--label config=uring-qd4"* ]]
+  run env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "set -e; ${loop//-d 2/-d 1}"
+  [ "$status" -eq 0 ]
+  [ "$(cat results/box-*.jsonl | wc -l)" -eq 18 ]
+  local ex
+  ex=$(example '^iobench report --section threads,compare ')
+  run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"3 files, 18 runs, 36 operations in 18 cells"* ]]
+  # Six read4k rows, three hosts each, one optimum per config; no write4k/64.
+  [ "$(grep -cE '^read,4K,4K +config=(sync|uring-qd4) .* 3 ' <<<"$output")" -eq 6 ]
+  [ "$(grep -E '^read,4K,4K ' <<<"$output" | grep -cE '\*$')" -eq 2 ]
+  [[ "$output" != *"write,4K"* ]]
+  grep -qE '^read4k +ops/s +config=sync +config=uring-qd4 ' <<<"$output"
+  [[ "$output" == *"takes 29 hosts"* ]]
+  # The box's expectations, as the README writes them, checked per host.
+  readme_block '$ cat box.expect' '$ ' >box.expect
+  [ "$(grep -c '^read4k >= 1500 iops at 4 threads$' box.expect)" -eq 1 ]
+  ex=$(example '^iobench report --expect box\.expect --only ')
+  run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
+  [ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+  [ "$(grep -cE '^(PASS|FAIL) +[23] .* box-[abc] +config=sync ' <<<"$output")" -eq 6 ]
+  local passed
+  passed=$(grep -cE '^PASS ' <<<"$output" || true)
+  [ "${lines[-1]}" == "$( ((passed == 6)) && echo PASS || echo FAIL): $passed of 6 checks passed" ]
+  [ "$status" -eq $((passed == 6 ? 0 : 1)) ]
+  # Without --only, both configs of each host are judged.
+  ex=$(example '^iobench report --expect box\.expect results/$')
+  run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
+  [ "$(grep -cE '^(PASS|FAIL) +[23] .* box-[abc] +config=(sync|uring-qd4) ' <<<"$output")" -eq 12 ]
+  [[ "${lines[-1]}" =~ ^(PASS|FAIL):\ [0-9]+\ of\ 12\ checks\ passed$ ]]
 }
 
 @test "README: the bonnie example writes bonnie++ lines beside a run's results" {
