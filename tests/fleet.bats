@@ -410,6 +410,9 @@ wait_fetched() {
   grep -q "run die complete: 3 of 4 hosts ok, 1 not" "$BATS_TEST_TMPDIR/out"
   [ "$(host_field die "$dead" failure.kind)" == unreachable ]
   [[ "$(host_field die "$dead" failure.detail)" == "ssh lost the host (exit 255)"* ]]
+  # ssh's CR LF is not kept: no detail or log line is glued to the next.
+  [[ "$(host_field die "$dead" failure.detail)" != *$'\r'* ]]
+  ! grep -q $'\r' "$RESULTS/die/logs/fleet.log"
   # Named as failed with what came back; or, when a run finished in the
   # instant before it died, with what is still there.
   case $(host_field die "$dead" status) in
