@@ -133,6 +133,8 @@ struct rep_db {
 
 void rep_db_init(struct rep_db *db, FILE *diag);
 void rep_db_free(struct rep_db *db);
+/* Free what b owns (its strings and latency texts); b itself is the caller's. */
+void rep_bonnie_free(struct rep_bonnie *b);
 
 /*
  * Read PATH: "-" (stdin), a file, or a folder searched recursively. In a

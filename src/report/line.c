@@ -380,13 +380,7 @@ void rep_line_free(struct rep_line *l)
 	}
 	free(l->ops);
 	free(l->sigs);
-	struct rep_bonnie *b = &l->bonnie;
-	free(b->host);
-	free(b->labels);
-	free(b->facts);
-	free(b->file_size);
-	for (int k = 0; k < REP_BONNIE_NFIELDS; k++)
-		free(b->latency[k]);
+	rep_bonnie_free(&l->bonnie);
 	json_decref(l->manifest);
 	free(l->dur_host);
 	memset(l, 0, sizeof(*l));

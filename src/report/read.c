@@ -51,7 +51,7 @@ static void cell_free(struct rep_cell *c)
 	free(c);
 }
 
-static void bonnie_free(struct rep_bonnie *b)
+void rep_bonnie_free(struct rep_bonnie *b)
 {
 	free(b->host);
 	free(b->labels);
@@ -68,7 +68,7 @@ void rep_db_free(struct rep_db *db)
 	free(db->cells);
 	free(db->slots);
 	for (size_t i = 0; i < db->nbonnie; i++)
-		bonnie_free(&db->bonnie[i]);
+		rep_bonnie_free(&db->bonnie[i]);
 	free(db->bonnie);
 	for (size_t i = 0; i < db->nconfigs; i++) {
 		free(db->configs[i]->labels);
@@ -840,7 +840,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 			db->bonnie[kept++] = *b;
 			continue;
 		}
-		bonnie_free(b);
+		rep_bonnie_free(b);
 	}
 	db->nbonnie = kept;
 	kept = 0;
