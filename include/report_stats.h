@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Median of v[0..n) (v is sorted in place). 0 when n == 0. */
+/* Median of v[0..n) (v is reordered in place, not sorted). 0 when n == 0. */
 double stats_median(double *v, size_t n);
 
 /* Median absolute deviation of v[0..n) around med (v is left unchanged). */

@@ -2,6 +2,7 @@
 #include "report_stats.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,12 +12,71 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Put the k-th smallest of v[0..n) at v[k], the smaller ones before it and
+ * the larger after: three-way partitions (less, equal, greater) about a
+ * median of three, O(n) expected; resampled data, full of repeats, ends as
+ * soon as k falls among the equal ones. A range that shrinks too slowly for
+ * too long is sorted instead, so that no input is quadratic. The bootstrap
+ * takes thousands of medians a comparison: a sort there was most of a large
+ * report's time.
+ */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
+	unsigned budget = 64;
+	while (hi - lo >= 16) {
+		if (budget-- == 0) {
+			qsort(v + lo, (size_t)(hi - lo + 1), sizeof(*v), cmp_double);
+			return;
+		}
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		ptrdiff_t lt = lo, i = lo, gt = hi;
+		while (i <= gt) {
+			double x = v[i];
+			if (x < pivot) {
+				v[i++] = v[lt];
+				v[lt++] = x;
+			} else if (x > pivot) {
+				v[i] = v[gt];
+				v[gt--] = x;
+			} else {
+				i++;
+			}
+		}
+		/* v[lo..lt) < pivot, v[lt..gt] == pivot, v(gt..hi] > pivot */
+		if (want < lt)
+			hi = lt - 1;
+		else if (want > gt)
+			lo = gt + 1;
+		else
+			return;
+	}
+	/* A short range: insertion sort. */
+	for (ptrdiff_t i = lo + 1; i <= hi; i++) {
+		double x = v[i];
+		ptrdiff_t m = i;
+		for (; m > lo && v[m - 1] > x; m--)
+			v[m] = v[m - 1];
+		v[m] = x;
+	}
+}
+
 double stats_median(double *v, size_t n)
 {
 	if (n == 0)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	size_t k = n / 2;
+	select_kth(v, n, k);
+	if (n % 2)
+		return v[k];
+	/* The lower middle is the largest of what select_kth left below k. */
+	double below = v[0];
+	for (size_t i = 1; i < k; i++)
+		if (v[i] > below)
+			below = v[i];
+	return (below + v[k]) / 2;
 }
 
 double stats_mad(const double *v, size_t n, double med)

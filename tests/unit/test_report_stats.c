@@ -31,6 +31,43 @@ TEST(median_of_odd_and_even_counts)
 	CHECK_NEAR(stats_median(NULL, 0), 0, 0);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median without sorting equals the sorted one's middle, on every shape of input. */
+TEST(median_by_selection_matches_a_sort)
+{
+	enum { MAXN = 3001 };
+	double *v = malloc(MAXN * sizeof(*v)), *ref = malloc(MAXN * sizeof(*ref));
+	unsigned s = 7;
+	for (size_t n = 1; n <= MAXN; n += n < 100 ? 1 : 97) {
+		for (int shape = 0; shape < 6; shape++) {
+			for (size_t i = 0; i < n; i++) {
+				s = s * 1103515245u + 12345u;
+				double r = (double)((s >> 8) & 0xffff);
+				v[i] = shape == 0 ? r                            /* random */
+				     : shape == 1 ? (double)(r < 32768 ? 1 : 2)  /* two values */
+				     : shape == 2 ? 42                           /* all equal */
+				     : shape == 3 ? (double)i                    /* sorted */
+				     : shape == 4 ? (double)(n - i)              /* reversed */
+				     : (double)(i % 2 ? i : n - i);              /* organ pipe */
+			}
+			memcpy(ref, v, n * sizeof(*v));
+			qsort(ref, n, sizeof(*ref), cmp_dbl);
+			double want = n % 2 ? ref[n / 2] : (ref[n / 2 - 1] + ref[n / 2]) / 2;
+			CHECK_NEAR(stats_median(v, n), want, 0);
+			/* reordered, nothing lost */
+			qsort(v, n, sizeof(*v), cmp_dbl);
+			CHECK(memcmp(v, ref, n * sizeof(*v)) == 0);
+		}
+	}
+	free(v);
+	free(ref);
+}
+
 TEST(mad_of_a_known_sample)
 {
 	double v[] = { 1, 1, 2, 2, 4, 6, 9 }; /* median 2, |dev| 1,1,0,0,2,4,7 -> 1 */
@@ -294,6 +331,7 @@ TEST(step_up_then_down_is_two_regimes)
 int main(void)
 {
 	RUN(median_of_odd_and_even_counts);
+	RUN(median_by_selection_matches_a_sort);
 	RUN(mad_of_a_known_sample);
 	RUN(cv_of_constant_and_spread_series);
 	RUN(mad_flags_the_slow_host_and_only_it);
