@@ -8,7 +8,13 @@ bats_require_minimum_version 1.5.0
 
 setup() {
   core_setup
-  CG=/sys/fs/cgroup/pids/iobench-reliability-$BATS_TEST_NUMBER-$$
+  # A pids cgroup of the test's own: cgroup v1's pids hierarchy, or v2's
+  # unified one where the pids controller is on for its children.
+  local base=/sys/fs/cgroup/pids
+  if [[ ! -f $base/cgroup.clone_children ]] && grep -qw pids /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    base=/sys/fs/cgroup
+  fi
+  CG=$base/iobench-reliability-$BATS_TEST_NUMBER-$$
   make_file "$TMP/f" 8M
 }
 
@@ -25,6 +31,12 @@ bounded() {
   timeout -s KILL "$secs" "$@"
 }
 
+# need_pids_cgroup: skip unless CG's parent is a pids cgroup (a chroot
+# with a bare /sys has none: a limit there would limit nothing).
+need_pids_cgroup() {
+  [[ -f "${CG%/*}/cgroup.procs" ]] || skip "env: no pids cgroup mounted at ${CG%/*}"
+}
+
 # in_pids_cgroup MAX CMD...: run CMD in a pids cgroup of its own allowing MAX tasks.
 in_pids_cgroup() {
   local max=$1 rc=0
@@ -37,6 +49,7 @@ in_pids_cgroup() {
 
 @test "a thread that cannot start ends the run with its message and exit 1, not a hang" {
   [ "$(id -u)" -eq 0 ] || skip "needs root for a pids cgroup"
+  need_pids_cgroup
   # 40 tasks: the 1000 threads cannot all start.
   run in_pids_cgroup 40 timeout -s KILL 60 "$IOBENCH" -q -t 1000 -n 1 -d 5 "$TMP/f"
   [ "$status" -eq 1 ]

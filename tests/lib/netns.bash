@@ -151,10 +151,12 @@ netns_stop_sshd() {
 
 # netns_exec_mnt I CMD...: run CMD in the mount namespace of host I's sshd
 # (ip netns exec gave it its own: a mount made outside is not seen there).
+# --root: under the sshd's root too (entering a mount namespace alone would
+# leave a chroot the test runs in).
 netns_exec_mnt() {
   local i=$1
   shift
-  nsenter --target "$(cat "$NETNS_DIR/sshd$i.pid")" --mount "$@"
+  nsenter --target "$(cat "$NETNS_DIR/sshd$i.pid")" --mount --root "$@"
 }
 
 # netns_kill_host I: host I dies: its sshd, every session and every process
