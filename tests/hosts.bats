@@ -8,8 +8,7 @@ bats_require_minimum_version 1.5.0
 
 load lib/core
 
-NETNS_PREFIX=${NETNS_PREFIX:-ibf}
-NETNS_SUBNET=${NETNS_SUBNET:-10.251.73}
+load lib/netns
 STANDIN=$BATS_TEST_DIRNAME/helpers/imds-standin.py
 
 setup_file() {

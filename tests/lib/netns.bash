@@ -12,13 +12,50 @@
 #   netns_strays               # processes in the namespaces besides sshd
 #
 # Needs root, ip (iproute2) and sshd (openssh-server). The namespaces hang
-# off one bridge on a private /24 (NETNS_SUBNET, default 10.251.73); host i
-# is .(10+i). Only these addresses are ever targets. Namespaces share the
-# file system, so each host needs its own working directory.
+# off one bridge on a private /24 (NETNS_SUBNET); host i is .(10+i). Only
+# these addresses are ever targets. Namespaces share the file system, so each
+# host needs its own working directory.
+#
+# Each bats run (one suite) claims a slot of its own (netns_claim_slot), and
+# its names and subnet derive from it: prefix ibSn, subnet 10.251.S. Two
+# suites, or two `make check` on one machine, never meet, and cleanup removes
+# only its own slot's namespaces. A slot is free again when the run that
+# claimed it is gone (its BATS_RUN_TMPDIR removed); a killed run's leftovers
+# go when its slot is next claimed.
 
-NETNS_PREFIX=${NETNS_PREFIX:-ibf}
-NETNS_SUBNET=${NETNS_SUBNET:-10.251.73}
+NETNS_SLOTS_DIR=${NETNS_SLOTS_DIR:-/run/iobench-tests}
 NETNS_DIR=
+
+# netns_claim_slot: sets NETNS_SLOT, NETNS_PREFIX and NETNS_SUBNET for this
+# bats run (the same in every test of the run: the claim is kept in
+# BATS_RUN_TMPDIR). A NETNS_PREFIX and NETNS_SUBNET set by the caller win.
+netns_claim_slot() {
+  local mine=${BATS_RUN_TMPDIR:?netns.bash needs bats}/netns-slot s d owner
+  if [[ ! -s $mine ]]; then
+    mkdir -p "$NETNS_SLOTS_DIR"
+    (
+      flock 9
+      for ((s = 1; s <= 250; s++)); do
+        d=$NETNS_SLOTS_DIR/slot$s
+        if [[ -d $d ]]; then
+          owner=$(cat "$d/owner" 2>/dev/null) || owner=
+          # A claim half made (no owner yet) cannot exist under the lock.
+          [[ -n $owner && ! -d $owner ]] || continue
+          rm -rf "$d"
+        fi
+        mkdir "$d" && printf '%s\n' "$BATS_RUN_TMPDIR" >"$d/owner" && echo "$s" >"$mine" && break
+      done
+    ) 9>>"$NETNS_SLOTS_DIR/.lock"
+  fi
+  read -r NETNS_SLOT <"$mine" 2>/dev/null || { echo "netns.bash: no free test slot in $NETNS_SLOTS_DIR" >&2; return 1; }
+  NETNS_PREFIX=${NETNS_PREFIX:-ib${NETNS_SLOT}n}
+  NETNS_SUBNET=${NETNS_SUBNET:-10.251.$NETNS_SLOT}
+}
+if [[ $(id -u) == 0 ]]; then
+  netns_claim_slot
+else
+  NETNS_PREFIX=${NETNS_PREFIX:-ib0n} NETNS_SUBNET=${NETNS_SUBNET:-10.251.0}
+fi
 
 # netns_ssh_opts: the ssh options that reach a test host without prompts.
 netns_ssh_opts() {
