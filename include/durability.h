@@ -97,7 +97,8 @@ enum dur_class dur_classify(const void *buf, size_t block_size, uint64_t run, ui
 /*
  * What a run is, as each writer connection announces it:
  * "HELLO iobench-durability 1 run=HEX writer=N writers=N blocksize=N blocks=N
- *  op=NAME host=NAME target=PATH start=UNIX" (host and target %-escaped).
+ *  op=NAME host=NAME target=PATH start=UNIX" (op, host and target %-escaped;
+ * no control byte, escaped or not, is accepted in them).
  */
 struct dur_run_info {
 	uint64_t run;
@@ -117,6 +118,14 @@ int dur_hello_format(char *buf, size_t len, const struct dur_run_info *r);
 
 /* Parse a HELLO line (without its newline). 0, or -EINVAL with *r undefined. */
 int dur_hello_parse(const char *line, struct dur_run_info *r);
+
+/*
+ * Copy s into out (len bytes, NUL included) as printable ASCII: bytes outside
+ * 0x20..0x7e as \xNN, a backslash as \\. For anything a peer sent that goes to
+ * a terminal or a log (newlines cannot forge lines, ESC cannot reach the
+ * terminal). Cut at a whole escape when out is full. Returns the length.
+ */
+size_t dur_text_escape(char *out, size_t len, const char *s);
 
 /* One acknowledgement or intent, as the server logs it: "A WRITER BLOCK SEQ", "I ...". */
 struct dur_record {

@@ -37,6 +37,24 @@ int dur_net_connect(const char *spec, int timeout_ms, char *err, size_t errlen);
  */
 int dur_net_send(int fd, const void *buf, size_t len);
 
+struct sockaddr;
+
+/* An address block of --allow: "10.0.0.0/8", "192.0.2.7" (a /32), "fd00::/8", "::1". */
+struct dur_cidr {
+	int family; /* AF_INET or AF_INET6 */
+	unsigned char addr[16];
+	unsigned prefix;
+};
+
+/* Parse s into *c. 0, or -EINVAL (not an address, prefix too long, host bits set). */
+int dur_cidr_parse(const char *s, struct dur_cidr *c);
+
+/* True when sa (IPv4, IPv6 or IPv4-mapped IPv6) lies in c. */
+bool dur_cidr_match(const struct dur_cidr *c, const struct sockaddr *sa);
+
+/* sa as "ADDR:PORT" or "[ADDR]:PORT" ("?" for another family). */
+void dur_net_format_addr(const struct sockaddr *sa, char *out, size_t len);
+
 /* Buffered reader of '\n'-terminated lines from a socket. Zero-initialise, set fd. */
 struct dur_reader {
 	int fd;

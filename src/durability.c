@@ -256,7 +256,7 @@ static int hexval(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Undo escape() for len bytes of s into out. -EINVAL on a bad escape or a NUL, -ENOSPC. */
+/* Undo escape() for len bytes of s into out. -EINVAL on a bad escape or a control byte (NUL included), -ENOSPC. */
 static int unescape(char *out, size_t outlen, const char *s, size_t len)
 {
 	size_t n = 0;
@@ -266,11 +266,14 @@ static int unescape(char *out, size_t outlen, const char *s, size_t len)
 			if (i + 2 >= len)
 				return -EINVAL;
 			int hi = hexval(s[i + 1]), lo = hexval(s[i + 2]);
-			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+			if (hi < 0 || lo < 0)
 				return -EINVAL;
 			c = (char)(hi << 4 | lo);
 			i += 2;
 		}
+		/* A peer's name reaches logs and terminals: no NUL, newline, ESC or other control byte. */
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			return -EINVAL;
 		if (n + 1 >= outlen)
 			return -ENOSPC;
 		out[n++] = c;
@@ -453,4 +456,34 @@ void dur_map_free(struct dur_map *m)
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = m->n = 0;
+}
+
+size_t dur_text_escape(char *out, size_t len, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	if (len == 0)
+		return 0;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[5];
+		size_t k = 0;
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			e[k++] = (char)c;
+		} else if (c == '\\') {
+			e[k++] = '\\';
+			e[k++] = '\\';
+		} else {
+			e[k++] = '\\';
+			e[k++] = 'x';
+			e[k++] = hex[c >> 4];
+			e[k++] = hex[c & 15];
+		}
+		if (n + k >= len)
+			break;
+		memcpy(out + n, e, k);
+		n += k;
+	}
+	out[n] = '\0';
+	return n;
 }

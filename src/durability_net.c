@@ -72,7 +72,7 @@ static int resolve(const char *spec, bool passive, struct addrinfo **res, char *
 	return 0;
 }
 
-static void format_addr(const struct sockaddr *sa, char *out, size_t len)
+void dur_net_format_addr(const struct sockaddr *sa, char *out, size_t len)
 {
 	char a[INET6_ADDRSTRLEN] = "?";
 	unsigned port = 0;
@@ -126,7 +126,7 @@ int dur_net_listen(const char *spec, char *bound, size_t boundlen, char *err, si
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
-		format_addr((struct sockaddr *)&ss, bound, boundlen);
+		dur_net_format_addr((struct sockaddr *)&ss, bound, boundlen);
 	else
 		snprintf(bound, boundlen, "%s", spec);
 	return fd;
@@ -262,4 +262,67 @@ int dur_read_line(struct dur_reader *r, char *line, size_t len, int timeout_ms)
 			return 0;
 		r->len += (size_t)n;
 	}
+}
+
+int dur_cidr_parse(const char *s, struct dur_cidr *c)
+{
+	char a[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(s, '/');
+	size_t alen = slash ? (size_t)(slash - s) : strlen(s);
+	if (alen == 0 || alen >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, s, alen);
+	a[alen] = '\0';
+	memset(c, 0, sizeof(*c));
+	unsigned max;
+	if (inet_pton(AF_INET, a, c->addr) == 1) {
+		c->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, a, c->addr) == 1) {
+		c->family = AF_INET6;
+		max = 128;
+	} else {
+		return -EINVAL;
+	}
+	c->prefix = max;
+	if (slash) {
+		char *end;
+		errno = 0;
+		unsigned long p = strtoul(slash + 1, &end, 10);
+		if (slash[1] < '0' || slash[1] > '9' || *end != '\0' || errno || p > max)
+			return -EINVAL;
+		c->prefix = (unsigned)p;
+	}
+	/* Host bits set ("10.0.0.5/8") is most likely a typo for another block: refuse it. */
+	for (unsigned bit = c->prefix; bit < max; bit++)
+		if (c->addr[bit / 8] & (0x80 >> (bit % 8)))
+			return -EINVAL;
+	return 0;
+}
+
+bool dur_cidr_match(const struct dur_cidr *c, const struct sockaddr *sa)
+{
+	const unsigned char *a;
+	int family = sa->sa_family;
+	if (family == AF_INET) {
+		a = (const unsigned char *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+	} else if (family == AF_INET6) {
+		a = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr.s6_addr;
+		static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+		if (c->family == AF_INET && memcmp(a, mapped, 12) == 0) {
+			a += 12;
+			family = AF_INET;
+		}
+	} else {
+		return false;
+	}
+	if (family != c->family)
+		return false;
+	unsigned full = c->prefix / 8, rest = c->prefix % 8;
+	if (memcmp(a, c->addr, full) != 0)
+		return false;
+	if (rest == 0)
+		return true;
+	unsigned char mask = (unsigned char)(0xff << (8 - rest));
+	return (a[full] & mask) == (c->addr[full] & mask);
 }

@@ -5,6 +5,10 @@
 
 #include "check.h"
 #include "durability.h"
+#include "durability_net.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #define BS 4096
 #define RUN_ID 0x0123456789abcdefULL
@@ -176,6 +180,12 @@ TEST(hello_lines_round_trip_with_escaped_paths)
 		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h target=%00 start=1",
 		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h target=t start=1 ",
 		"HELLO iobench-durability 1 run=xyz writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h target=t start=1",
+		/* a peer's names reach logs and terminals: no control byte, escaped or raw */
+		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h%0Aforged target=t start=1",
+		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h target=%1B[2J start=1",
+		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w%07 host=h target=t start=1",
+		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h target=a\x1b[31m start=1",
+		"HELLO iobench-durability 1 run=0123456789abcdef writer=0 writers=1 blocksize=4096 blocks=9 op=w host=h\x7f target=t start=1",
 		"HELLO iobench 1",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -228,6 +238,54 @@ TEST(the_map_keeps_the_newest_promise_per_block_sorted)
 	CHECK_EQ_U(m.n, 0);
 }
 
+TEST(text_from_a_peer_is_escaped_to_printable_ascii)
+{
+	char out[64];
+	CHECK(dur_text_escape(out, sizeof(out), "db1 /dev/sdb") == 12);
+	CHECK(strcmp(out, "db1 /dev/sdb") == 0);
+	dur_text_escape(out, sizeof(out), "a\nverdict: ok\x1b[2J\x07\\\x9b\xc3\xa9");
+	CHECK(strcmp(out, "a\\x0averdict: ok\\x1b[2J\\x07\\\\\\x9b\\xc3\\xa9") == 0);
+	/* cut at a whole escape, always terminated */
+	char tiny[6];
+	CHECK(dur_text_escape(tiny, sizeof(tiny), "ab\x1b") == 2);
+	CHECK(strcmp(tiny, "ab") == 0);
+}
+
+/* Does ADDR (v4 or v6 text) lie in CIDR? */
+static bool in_block(const char *cidr, const char *addr)
+{
+	struct dur_cidr c;
+	struct sockaddr_in in = { .sin_family = AF_INET };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6 };
+	if (dur_cidr_parse(cidr, &c) != 0)
+		return false;
+	if (inet_pton(AF_INET, addr, &in.sin_addr) == 1)
+		return dur_cidr_match(&c, (struct sockaddr *)&in);
+	return inet_pton(AF_INET6, addr, &in6.sin6_addr) == 1 && dur_cidr_match(&c, (struct sockaddr *)&in6);
+}
+
+TEST(allow_blocks_match_their_addresses_and_no_others)
+{
+	CHECK(in_block("127.0.0.1/32", "127.0.0.1"));
+	CHECK(!in_block("127.0.0.1/32", "127.0.0.2"));
+	CHECK(in_block("127.0.0.1", "127.0.0.1"));
+	CHECK(in_block("10.0.0.0/8", "10.255.1.2"));
+	CHECK(!in_block("10.0.0.0/8", "11.0.0.1"));
+	CHECK(in_block("192.168.4.0/22", "192.168.7.255"));
+	CHECK(!in_block("192.168.4.0/22", "192.168.8.0"));
+	CHECK(in_block("0.0.0.0/0", "203.0.113.9"));
+	CHECK(in_block("10.0.0.0/8", "::ffff:10.1.2.3")); /* an IPv4 peer on a dual-stack socket */
+	CHECK(!in_block("10.0.0.0/8", "fd00::1"));
+	CHECK(in_block("fd00::/8", "fd12::1"));
+	CHECK(!in_block("fd00::/8", "fe80::1"));
+	CHECK(in_block("::1", "::1"));
+	struct dur_cidr c;
+	static const char *const bad[] = { "10.0.0.5/8", "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/x", "host", "", "/8",
+					   "::1/129", "10.0.0.0/08x" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(dur_cidr_parse(bad[i], &c) == -EINVAL);
+}
+
 int main(void)
 {
 	RUN(every_sector_carries_the_stamp_and_its_index);
@@ -237,5 +295,7 @@ int main(void)
 	RUN(writer_messages_and_log_records_parse_strictly);
 	RUN(hello_lines_round_trip_with_escaped_paths);
 	RUN(the_map_keeps_the_newest_promise_per_block_sorted);
+	RUN(text_from_a_peer_is_escaped_to_printable_ascii);
+	RUN(allow_blocks_match_their_addresses_and_no_others);
 	return check_summary("test_durability");
 }
