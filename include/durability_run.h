@@ -12,6 +12,8 @@
  *   verifier: RUNS                   server: "RUN created=SEC.USEC HELLO-LINE" per run, then "END N"
  *             GET RUNID              server: the run's log, then "END N" (N lines)
  *   any error: "ERR reason", then the server closes the connection.
+ *   With a token (serve --token/--token-file) every peer's first line is
+ *   "AUTH TOKEN"; a server without one ignores that line.
  *
  * The server's log: DIR/RUNID.log, lines "RUN run=HEX created=SEC.USEC" (its clock), the
  * writers' HELLO lines, "I WRITER BLOCK SEQ", "A WRITER BLOCK SEQ",
@@ -36,16 +38,34 @@
 
 /* ---- serve ---- */
 
+struct dur_cidr;
+
 struct dur_serve_config {
 	const char *listen;           /* "ADDR:PORT" */
 	const char *dir;              /* the logs; created if missing */
 	const sigset_t *stop_signals; /* blocked by the caller; one of them stops the server */
 	FILE *log;                    /* "listening on", connections; NULL = quiet */
+	const struct dur_cidr *allow; /* peers outside every block are closed before a byte is read */
+	size_t nallow;                /* 0: every peer */
+	const char *token;            /* NULL: none; else every peer's first line is "AUTH TOKEN" */
+	uint64_t max_records;         /* a run's log holds at most this many records; 0: DUR_RECORDS_PER_BLOCK
+	                                 per block of the run, at least DUR_RECORDS_MIN */
 };
+
+#define DUR_RECORDS_PER_BLOCK 4096
+#define DUR_RECORDS_MIN (16ULL << 20)
 
 /*
  * Serve until a stop signal arrives (returns -EINTR, logs flushed and
  * closed). Returns -errno when it cannot start (directory, address).
+ *
+ * Every peer may be hostile: the loop never blocks on one (replies are
+ * non-blocking, at most DUR_OUT_MAX bytes queued per connection), a new
+ * connection has DUR_HELLO_MS to send its first line, a reader that takes
+ * nothing for DUR_STALL_MS and a writer silent for DUR_WRITER_IDLE_MS are
+ * dropped, writers are read no faster than the logs are written, a run's
+ * failed log append (ENOSPC, EIO) fails that run's writers with an ERR line,
+ * never an OK, and the server goes on. Peer text reaches the log escaped.
  */
 int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen);
 
@@ -53,6 +73,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen);
 
 struct dur_write_config {
 	const char *server;
+	const char *token;            /* NULL: none; else sent as "AUTH TOKEN" first */
 	const struct target_info *target;
 	const struct op_spec *op;     /* write<SIZE> (flushed) or write<SIZE>/<N> (N >= 1) */
 	int open_flags;               /* from run_open_flags() */
@@ -101,6 +122,7 @@ struct dur_example {
 
 struct dur_verify_config {
 	const char *server;
+	const char *token;  /* as dur_write_config's */
 	const struct target_info *target;
 	bool direct;        /* O_DIRECT reads (default): a page cache cannot hide what the device lost */
 	uint64_t run;       /* 0: the newest run from host */

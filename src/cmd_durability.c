@@ -21,12 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_LABELS 64
+#define MAX_ALLOW 64
+#define TOKEN_MAX 256
 /* The longest --host a run's HELLO line carries (struct dur_run_info's host). */
 #define MAX_HOST (sizeof(((struct dur_run_info *)0)->host) - 1)
 
@@ -41,6 +46,10 @@ struct dur_args {
 	bool dsync, no_direct, force, quiet;
 	const char *labels[MAX_LABELS]; /* "key=value" */
 	size_t nlabels;
+	struct dur_cidr allow[MAX_ALLOW];
+	size_t nallow;
+	uint64_t max_records;
+	char token[TOKEN_MAX + 1];      /* --token or the first line of --token-file; "" none */
 	const char *target;
 	char host_name[256];            /* --host, else gethostname() */
 	char *command_line;
@@ -107,6 +116,56 @@ static int parse_label(void *settings, const char *arg)
 	return 0;
 }
 
+static int parse_allow(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	if (a->nallow == MAX_ALLOW)
+		return cmdline_usage_error("too many --allow options (at most %d); use wider blocks", MAX_ALLOW);
+	if (dur_cidr_parse(arg, &a->allow[a->nallow]) != 0)
+		return cmdline_usage_error("bad --allow '%s'; use an address or ADDR/PREFIX with no host bits set (10.0.0.0/8, 192.0.2.7, fd00::/8)",
+					   arg);
+	a->nallow++;
+	return 0;
+}
+
+/* A token is one protocol word: printable ASCII, no space. */
+static bool token_valid(const char *t)
+{
+	size_t n = strlen(t);
+	for (const char *p = t; *p; p++)
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			return false;
+	return n >= 1 && n <= TOKEN_MAX;
+}
+
+static int parse_token(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	if (!token_valid(arg))
+		return cmdline_usage_error("bad --token; use 1 to %d printable characters without spaces (e.g. from 'openssl rand -hex 16')",
+					   TOKEN_MAX);
+	snprintf(a->token, sizeof(a->token), "%s", arg);
+	return 0;
+}
+
+/* --token-file FILE: its first line is the token (a file keeps it out of ps and shell history). */
+static int parse_token_file(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	FILE *f = fopen(arg, "re");
+	if (!f)
+		return cmdline_usage_error("--token-file %s: %s; give a file holding the shared token", arg, strerror(errno));
+	char line[TOKEN_MAX + 3] = "";
+	bool got = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!got || !token_valid(line))
+		return cmdline_usage_error("--token-file %s: its first line is not a token; put 1 to %d printable characters without spaces there",
+					   arg, TOKEN_MAX);
+	snprintf(a->token, sizeof(a->token), "%s", line);
+	return 0;
+}
+
 #define SERVE DUR_SERVE
 #define WRITE DUR_WRITE
 #define VERIFY DUR_VERIFY
@@ -126,6 +185,11 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "dir", 0, "DIR", SERVE, "where the fsynced logs go, one per run\n"
 	  "(default ./iobench-durability)",
 	  STRING(dir) },
+	{ "allow", 0, "CIDR", SERVE, "accept connections only from this address block\n"
+	  "(repeatable; e.g. 10.0.0.0/8); others are closed\n"
+	  "before a byte is read (default: every peer)", CUSTOM(parse_allow) },
+	{ "max-records", 0, "N", SERVE, "a run's log holds at most N records (default 4096\n"
+	  "per block of the run, at least 16M)", U64(max_records, 1, UINT64_MAX) },
 	{ "server", 0, "HOST:PORT", WRITE, "the server (port 7340 if omitted)", STRING(server) },
 	{ "op", 'o', "OP", WRITE, "write4k (O_DIRECT|O_SYNC, each write acknowledged;\n"
 	  "the default), write<SIZE>, or write<SIZE>/<N>: buffered,\n"
@@ -151,6 +215,9 @@ static const struct cmdline_opt dur_opts[] = {
 	  "'-' for stdout", STRING(json_path) },
 	{ "label", 0, "KEY=VALUE", VERIFY, "recorded in the JSON (repeatable)", CUSTOM(parse_label) },
 	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", FLAG(no_direct) },
+	{ "token", 0, "TOKEN", SERVE | WRITE | VERIFY, "a shared secret: the server refuses peers that do\n"
+	  "not present it (visible in ps: prefer --token-file)", CUSTOM(parse_token) },
+	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", CUSTOM(parse_token_file) },
 	{ "quiet", 'q', NULL, 0, "no progress or summary", FLAG(quiet) },
 	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
 };
@@ -163,14 +230,18 @@ static const struct cmdline_cmd serve_cmd = {
 	.name = "durability serve",
 	.bit = SERVE,
 	.table = &dur_table,
-	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [-q]\n"
+	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
+		 "                                [--token-file FILE] [-q]\n"
 		 "\n"
 		 "On a machine other than the box under test: keep, fsynced, what writers tell\n"
 		 "it (one log per run in DIR), and hand the logs to 'verify'. Runs until stopped.\n"
 		 "\n"
 		 "Options:\n",
 	.outro = "\n"
-		 "Example: iobench durability serve --dir /var/lib/iobench-durability\n",
+		 "Without --allow or --token-file any peer that reaches the port may write and\n"
+		 "read runs; see docs/security.md.\n"
+		 "Example: iobench durability serve --dir /var/lib/iobench-durability \\\n"
+		 "           --allow 10.0.0.0/8 --token-file /etc/iobench-durability.token\n",
 };
 
 static const struct cmdline_cmd write_cmd = {
@@ -223,7 +294,7 @@ static const struct cmdline_cmd group_cmd = {
 	.name = "durability",
 	.bit = 0, /* only the rows every command takes: the rest come from group_options() */
 	.table = &dur_table,
-	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [-q]\n"
+	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR] [-q]\n"
 		 "       iobench durability write --server HOST:PORT [OPTIONS] TARGET\n"
 		 "       iobench durability verify --server HOST:PORT [OPTIONS] TARGET\n"
 		 "\n"
@@ -305,7 +376,8 @@ static int probe_error(const char *path, int rc)
 static int do_serve(struct dur_args *c, const sigset_t *sigs)
 {
 	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
-				       .log = c->quiet ? NULL : stderr };
+				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
+				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records };
 	char err[512];
 	int rc = dur_serve(&sc, err, sizeof(err));
 	if (rc == -EINTR)
@@ -363,13 +435,52 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	}
 	if (access(c->target, W_OK) != 0)
 		return cmdline_runtime_error("%s: not writable (%s); use a file you own, or sudo", c->target, strerror(errno));
+	/* Before the server hears of the run: a target that cannot be written must not register one. */
+	int fd = open(c->target, O_WRONLY | O_CLOEXEC);
+	int ro = 0;
+	if (fd >= 0 && t->is_block && ioctl(fd, BLKROGET, &ro) != 0)
+		ro = 0;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0)
+		return cmdline_runtime_error("%s: cannot open for writing: %s", c->target, strerror(e));
+	if (ro)
+		return cmdline_runtime_error("%s: the device is read-only (blockdev --setro, losetup -r); use a writable device",
+					     c->target);
+	return 0;
+}
+
+/* The run's HELLO carries the target's path whole: refuse one it cannot carry. */
+static int check_hello_fits(const struct dur_args *c)
+{
+	size_t max = sizeof(((struct dur_run_info *)0)->target) - 1;
+	if (strlen(c->target) > max)
+		return cmdline_usage_error("%s: the path is %zu bytes, the durability protocol carries at most %zu; use a shorter path (a symlink to it)",
+					   c->target, strlen(c->target), max);
+	for (const char *p = c->target; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("the TARGET path holds a control byte (0x%02x); use a path without one",
+						   (unsigned char)*p);
+	struct dur_run_info info = { .writers = (uint32_t)c->threads, .block_size = (uint32_t)c->op.size,
+				     .blocks = UINT64_MAX, .run = UINT64_MAX, .writer = (uint32_t)c->threads,
+				     .start = INT64_MIN + 1 };
+	snprintf(info.op, sizeof(info.op), "%s", c->op.name);
+	snprintf(info.host, sizeof(info.host), "%s", c->host_name);
+	snprintf(info.target, sizeof(info.target), "%s", c->target);
+	char line[DUR_LINE_MAX];
+	if (dur_hello_format(line, sizeof(line) - 1, &info) < 0)
+		return cmdline_usage_error("%s: the path is too long for the durability protocol once escaped (spaces, %%, = take 3 bytes); use a shorter path",
+					   c->target);
 	return 0;
 }
 
 static int do_write(struct dur_args *c, const sigset_t *sigs)
 {
 	struct target_info t;
-	int rc = prepare_write_target(c, &t, sigs);
+	int rc = check_hello_fits(c);
+	if (rc == 0)
+		rc = prepare_write_target(c, &t, sigs);
 	if (rc != 0)
 		return rc;
 	uint64_t run = 0;
@@ -383,7 +494,7 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 	struct dur_write_config wc = {
 		.server = c->server, .target = &t, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
 		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed, .host = c->host_name,
-		.stop_signals = sigs,
+		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
 	units_format_size(span, sizeof(span), c->span);
 	if (!c->quiet)
@@ -538,9 +649,13 @@ static void verify_summary(FILE *f, const struct dur_args *c, const struct dur_v
 	dur_run_hex(r->info.run, hex);
 	units_format_size(bs, sizeof(bs), r->info.block_size);
 	unsigned cut = r->writers_seen > r->writers_bye ? r->writers_seen - r->writers_bye : 0;
+	/* The run's names come from the server: escaped, so they cannot put lines or ESC on the terminal. */
+	char op[3 * sizeof(r->info.op)], host[3 * sizeof(r->info.host)], target[3 * sizeof(r->info.target)];
+	dur_text_escape(op, sizeof(op), r->info.op);
+	dur_text_escape(host, sizeof(host), r->info.host);
+	dur_text_escape(target, sizeof(target), r->info.target);
 	fprintf(f, "iobench durability verify: run %s (%s, %u writer%s on %s, %s), %u of %u writers cut off\n", hex,
-		r->info.op, r->info.writers, r->info.writers == 1 ? "" : "s", r->info.host, r->info.target, cut,
-		r->writers_seen);
+		op, r->info.writers, r->info.writers == 1 ? "" : "s", host, target, cut, r->writers_seen);
 	fprintf(f, "  acknowledged blocks %10llu  (%s each, read from %s%s)\n", (unsigned long long)r->acked_blocks,
 		bs, c->target, c->no_direct ? " through the page cache" : " with O_DIRECT");
 	fprintf(f, "    intact            %10llu  hold the last acknowledged version\n",
@@ -594,7 +709,7 @@ static int do_verify(struct dur_args *c)
 		return cmdline_usage_error("--json %s: not a regular file (a FIFO, socket or block device); give a file, or '-' for stdout",
 					   c->json_path);
 	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
-					.host = c->host_name };
+					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
 	struct dur_verify_result res;
 	char err[1024];
 	time_t launch = time(NULL);

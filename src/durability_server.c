@@ -11,35 +11,58 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sendfile.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CONNS 1024
+#define MAX_CONNS 4096
+#define DUR_OUT_MAX (64 * 1024)        /* a connection's unsent reply bytes */
+#define IN_ROUND_MAX (16 * 1024)       /* bytes read from one connection per round */
+#define PEND_MAX (4 * 1024 * 1024)     /* unwritten log bytes of all runs: no more reading beyond it */
+#define DUR_HELLO_MS 10000             /* a new connection's first line */
+#define DUR_STALL_MS 30000             /* a reader that takes no byte of its reply */
+#define DUR_WRITER_IDLE_MS (15 * 60 * 1000) /* a writer that sends nothing */
+#define EMFILE_PAUSE_MS 1000
+#define LINGER_MS 2000                 /* a closing peer's unread bytes are drained this long */
 
 struct srv_run {
 	uint64_t run;
-	int fd;
+	int fd;                   /* -1 once closed (a failed run stays known, closed) */
 	struct dur_run_info info; /* from the first HELLO */
 	char *pending;            /* whole lines not yet written */
 	size_t plen, pcap;
+	uint64_t records;         /* lines in the log */
+	uint64_t max_records;
+	unsigned refs;            /* writer connections on it */
+	int failed;               /* errno of a failed append: its writers get ERR, never OK */
 };
 
-enum conn_state { C_NEW, C_WRITER, C_CLOSING };
+enum conn_state { C_NEW, C_WRITER, C_RUNS, C_GET, C_CLOSING };
 
 struct conn {
 	int fd;
 	enum conn_state state;
+	bool authed;
+	bool told_failed;
+	bool lingering;  /* our side is shut down: reading to the peer's end, so our last line is not lost to a reset */
+	bool linger_done;
 	struct srv_run *run;
 	uint32_t writer;
 	uint64_t records;
 	char in[DUR_LINE_MAX];
 	size_t inlen;
-	char reply[256]; /* lines sent, in order, once the log is on disk */
+	char reply[256]; /* lines that wait for the run's log to be on disk */
 	size_t replylen;
+	char *out;       /* bytes being sent: out[outoff .. outlen) */
+	size_t outlen, outoff;
+	int64_t since;   /* accepted, last byte in (writer) or out (reader) */
+	int getfd;       /* GET: the log, and what is left of it */
+	off_t getleft;
+	uint64_t lines;  /* GET, RUNS: lines sent */
+	DIR *dir;        /* RUNS */
+	char peer[64];
 };
 
 struct server {
@@ -49,8 +72,19 @@ struct server {
 	size_t nruns;
 	struct conn *conns[MAX_CONNS];
 	size_t nconns;
+	size_t pending; /* bytes in every run's pending */
+	int64_t now;
+	int64_t accept_paused_until;
 };
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* One progress line. Anything a peer sent must go through dur_text_escape first. */
 __attribute__((format(printf, 2, 3))) static void say(const struct server *s, const char *fmt, ...)
 {
 	if (!s->c->log)
@@ -64,8 +98,12 @@ __attribute__((format(printf, 2, 3))) static void say(const struct server *s, co
 	va_end(ap);
 }
 
-static int pend(struct srv_run *r, const char *line, size_t n)
+static int pend(struct server *s, struct srv_run *r, const char *line, size_t n)
 {
+	if (r->failed)
+		return -r->failed;
+	if (r->records >= r->max_records)
+		return -EDQUOT;
 	if (r->plen + n + 1 > r->pcap) {
 		size_t cap = (r->plen + n + 1) * 2;
 		char *p = realloc(r->pending, cap);
@@ -77,34 +115,8 @@ static int pend(struct srv_run *r, const char *line, size_t n)
 	memcpy(r->pending + r->plen, line, n);
 	r->plen += n;
 	r->pending[r->plen++] = '\n';
-	return 0;
-}
-
-/* Write and fdatasync every run's pending lines. 0 or -errno (the log is then unusable). */
-static int flush_runs(struct server *s)
-{
-	int rc = 0;
-	for (size_t i = 0; i < s->nruns; i++) {
-		struct srv_run *r = s->runs[i];
-		if (r->plen == 0)
-			continue;
-		size_t off = 0;
-		while (off < r->plen) {
-			ssize_t n = write(r->fd, r->pending + off, r->plen - off);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				rc = n < 0 ? -errno : -EIO;
-				break;
-			}
-			off += (size_t)n;
-		}
-		if (rc == 0 && fdatasync(r->fd) != 0)
-			rc = -errno;
-		r->plen = 0;
-		if (rc < 0)
-			return rc;
-	}
+	r->records++;
+	s->pending += n + 1;
 	return 0;
 }
 
@@ -128,16 +140,106 @@ static off_t complete_length(int fd)
 	return 0;
 }
 
-/* Cut a log back to its last newline: a line half-written when the server died is not a record. */
-static int trim_partial_line(int fd)
+/* Cut a log back to length end (its last newline) and make that durable. */
+static int trim_to(int fd, off_t end)
 {
 	struct stat st;
-	off_t end = complete_length(fd);
-	if (end < 0 || fstat(fd, &st) != 0)
-		return end < 0 ? (int)end : -errno;
+	if (fstat(fd, &st) != 0)
+		return -errno;
 	if (end != st.st_size && (ftruncate(fd, end) != 0 || fdatasync(fd) != 0))
 		return -errno;
 	return 0;
+}
+
+/* Write and fdatasync one run's pending lines; a failure fails the run (and only it). */
+static void flush_run(struct server *s, struct srv_run *r)
+{
+	if (r->plen == 0)
+		return;
+	s->pending -= r->plen;
+	int rc = 0;
+	off_t before = r->fd >= 0 ? lseek(r->fd, 0, SEEK_END) : -1;
+	size_t off = 0;
+	while (r->fd >= 0 && off < r->plen) {
+		ssize_t n = write(r->fd, r->pending + off, r->plen - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (r->fd < 0)
+		rc = -EBADF;
+	if (rc == 0 && fdatasync(r->fd) != 0)
+		rc = -errno;
+	r->plen = 0;
+	if (r->pcap > 65536) {
+		free(r->pending);
+		r->pending = NULL;
+		r->pcap = 0;
+	}
+	if (rc < 0) {
+		/* Whatever part of the round reached the file is not acknowledged: take it back out. */
+		if (r->fd >= 0 && before >= 0)
+			(void)trim_to(r->fd, before);
+		r->failed = -rc;
+		char hex[17];
+		dur_run_hex(r->run, hex);
+		say(s, "run %s: cannot append to its log: %s; its writers are told and stopped, other runs go on", hex,
+		    strerror(-rc));
+	}
+}
+
+static void release_run(struct server *s, struct srv_run *r);
+
+/* Write every run's pending lines; then close the logs no writer uses any more. */
+static void flush_runs(struct server *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		flush_run(s, s->runs[i]);
+	for (size_t i = s->nruns; i-- > 0;)
+		if (s->runs[i]->refs == 0 && s->runs[i]->fd >= 0)
+			release_run(s, s->runs[i]);
+}
+
+/* The first two lines of a log: its RUN line's created=, and the first HELLO. 0 or -errno. */
+static int read_head(int fd, char *created, size_t clen, char *hello, size_t hlen, struct dur_run_info *info)
+{
+	char buf[2 * DUR_LINE_MAX + 1];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	char *nl1 = strchr(buf, '\n');
+	char *nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
+	if (!nl2 || memchr(buf, '\0', (size_t)(nl2 - buf)))
+		return -EBADMSG;
+	*nl1 = *nl2 = '\0';
+	char hex[17], c[32];
+	if (sscanf(buf, "RUN run=%16s created=%31s", hex, c) != 2 || dur_hello_parse(nl1 + 1, info) != 0)
+		return -EBADMSG;
+	if (created)
+		snprintf(created, clen, "%s", c);
+	if (hello)
+		snprintf(hello, hlen, "%s", nl1 + 1);
+	return 0;
+}
+
+/* Lines in a log (its records count against the run's cap when it is reopened). */
+static uint64_t count_lines(int fd)
+{
+	char buf[65536];
+	uint64_t lines = 0;
+	off_t off = 0;
+	ssize_t n;
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+		off += n;
+	}
+	return lines;
 }
 
 static struct srv_run *find_run(struct server *s, uint64_t run)
@@ -148,38 +250,71 @@ static struct srv_run *find_run(struct server *s, uint64_t run)
 	return NULL;
 }
 
-/* The run's log, opened for appending (created with its RUN line if new). */
+static uint64_t run_cap(const struct server *s, const struct dur_run_info *info)
+{
+	if (s->c->max_records)
+		return s->c->max_records;
+	uint64_t cap = info->blocks > UINT64_MAX / DUR_RECORDS_PER_BLOCK ? UINT64_MAX
+									    : info->blocks * DUR_RECORDS_PER_BLOCK;
+	return cap < DUR_RECORDS_MIN ? DUR_RECORDS_MIN : cap;
+}
+
+/* The run's log, opened for appending (created with its RUN line if new). NULL with why. */
 static struct srv_run *open_run(struct server *s, const struct dur_run_info *info, char *why, size_t whylen)
 {
-	struct srv_run *r = find_run(s, info->run);
-	if (r)
-		return r;
 	char name[32], hex[17];
 	dur_run_hex(info->run, hex);
 	snprintf(name, sizeof(name), "%s.log", hex);
-	int fd = openat(s->dirfd, name, O_RDWR | O_APPEND | O_CLOEXEC);
+	struct srv_run *r = find_run(s, info->run);
+	if (r) {
+		if (r->failed) {
+			snprintf(why, whylen, "the run's log failed earlier (%s); start a new run", strerror(r->failed));
+			return NULL;
+		}
+		return r;
+	}
+	int fd = openat(s->dirfd, name, O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
 	bool created = false;
 	if (fd < 0 && errno == ENOENT) {
-		fd = openat(s->dirfd, name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		fd = openat(s->dirfd, name, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 		created = true;
 	}
-	int open_errno = errno;
+	if (fd < 0) {
+		int e = errno;
+		snprintf(why, whylen, "the server cannot open the log %s: %s%s", name, strerror(e),
+			 e == EMFILE || e == ENFILE ? " (too many runs and connections at once; try again)" : "");
+		return NULL;
+	}
+	struct dur_run_info first = *info;
+	uint64_t lines = 0;
+	if (!created) {
+		off_t end = complete_length(fd);
+		int rc = end < 0 ? (int)end : trim_to(fd, end);
+		if (rc == 0)
+			rc = read_head(fd, NULL, 0, NULL, 0, &first);
+		if (rc != 0) {
+			snprintf(why, whylen, "the server cannot use the log %s: %s", name,
+				 rc == -EBADMSG ? "it does not start with RUN and HELLO lines" : strerror(-rc));
+			close(fd);
+			return NULL;
+		}
+		lines = count_lines(fd);
+	}
 	r = calloc(1, sizeof(*r));
 	struct srv_run **runs = r ? realloc(s->runs, (s->nruns + 1) * sizeof(*runs)) : NULL;
-	if (fd < 0 || !runs || (!created && trim_partial_line(fd) != 0)) {
-		snprintf(why, whylen, "cannot open the log %s: %s", name,
-			 fd < 0 ? strerror(open_errno) : "out of memory or I/O error");
-		if (fd >= 0)
-			close(fd);
+	if (!runs) {
+		snprintf(why, whylen, "server out of memory");
+		close(fd);
 		free(r);
-		if (runs)
-			s->runs = runs;
 		return NULL;
 	}
 	s->runs = runs;
 	r->run = info->run;
 	r->fd = fd;
-	r->info = *info;
+	r->info = first;
+	r->records = lines;
+	r->max_records = run_cap(s, &first);
+	s->runs[s->nruns++] = r;
 	if (created) {
 		char line[80];
 		struct timespec now;
@@ -187,27 +322,59 @@ static struct srv_run *open_run(struct server *s, const struct dur_run_info *inf
 		int n = snprintf(line, sizeof(line), "RUN run=%s created=%lld.%06ld", hex, (long long)now.tv_sec,
 				 now.tv_nsec / 1000);
 		/* The file's name must survive a crash too. */
-		if (pend(r, line, (size_t)n) != 0 || fsync(s->dirfd) != 0) {
-			snprintf(why, whylen, "cannot create the log %s: %s", name, strerror(errno));
-			close(fd);
-			free(r->pending);
-			free(r);
+		if (pend(s, r, line, (size_t)n) != 0 || fsync(s->dirfd) != 0) {
+			snprintf(why, whylen, "the server cannot create the log %s: %s", name, strerror(errno));
+			r->failed = errno ? errno : EIO;
 			return NULL;
 		}
-		say(s, "new run %s: %s, %u writer(s), %s on %s", hex, info->op, info->writers, info->target, info->host);
+		char host[3 * sizeof(info->host)], target[3 * sizeof(info->target)], op[3 * sizeof(info->op)];
+		dur_text_escape(host, sizeof(host), info->host);
+		dur_text_escape(target, sizeof(target), info->target);
+		dur_text_escape(op, sizeof(op), info->op);
+		say(s, "new run %s: %s, %u writer(s), %s on %s", hex, op, info->writers, target, host);
 	}
-	s->runs[s->nruns++] = r;
 	return r;
 }
 
-static void conn_reply_now(struct conn *c, const char *msg)
+/* A run no writer uses any more, its lines on disk: close its log (reopened on demand). */
+static void release_run(struct server *s, struct srv_run *r)
 {
-	char line[DUR_LINE_MAX];
-	int n = snprintf(line, sizeof(line), "%s\n", msg);
-	(void)dur_net_send(c->fd, line, (size_t)n);
+	if (r->refs > 0 || r->plen > 0)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	if (r->failed)
+		return; /* remembered: a writer of a failed run is refused, not appended */
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i] == r) {
+			s->runs[i] = s->runs[--s->nruns];
+			break;
+		}
+	free(r->pending);
+	free(r);
 }
 
-/* Queue a reply line: settle() sends it after the next flush, after the ones queued before. */
+/* Queue bytes to send now (non-blocking, in settle). false when the connection's queue is full. */
+static bool out_put(struct conn *c, const char *buf, size_t n)
+{
+	if (c->outoff == c->outlen)
+		c->outoff = c->outlen = 0;
+	if (c->outlen - c->outoff + n > DUR_OUT_MAX)
+		return false;
+	if (c->outlen + n > DUR_OUT_MAX) {
+		memmove(c->out, c->out + c->outoff, c->outlen - c->outoff);
+		c->outlen -= c->outoff;
+		c->outoff = 0;
+	}
+	if (!c->out && !(c->out = malloc(DUR_OUT_MAX)))
+		return false;
+	memcpy(c->out + c->outlen, buf, n);
+	c->outlen += n;
+	return true;
+}
+
+/* Queue a reply line: sent after the next flush of the logs, after the ones queued before. */
 static void conn_reply(struct conn *c, const char *msg)
 {
 	int n = snprintf(c->reply + c->replylen, sizeof(c->reply) - c->replylen, "%s\n", msg);
@@ -224,45 +391,101 @@ static void conn_refuse(struct conn *c, const char *why)
 	c->state = C_CLOSING;
 }
 
-/* RUNS: one line per log in the directory: "RUN created=SECONDS.MICROS HELLO...". */
-static void serve_runs(struct server *s, struct conn *c)
+/* RUNS: list the directory's logs, as much as fits in the queue; "END N" at the end. */
+static void runs_fill(struct server *s, struct conn *c)
 {
-	DIR *d = fdopendir(dup(s->dirfd));
-	unsigned n = 0;
-	if (d)
-		rewinddir(d); /* the duplicate shares the position the last listing left at the end */
 	struct dirent *e;
-	while (d && (e = readdir(d)) != NULL) {
+	while (c->outlen - c->outoff + 2 * DUR_LINE_MAX + 64 <= DUR_OUT_MAX) {
+		errno = 0;
+		e = readdir(c->dir);
+		if (!e) {
+			if (errno) {
+				conn_refuse(c, "the server cannot list its logs");
+				return;
+			}
+			char end[32];
+			int m = snprintf(end, sizeof(end), "END %llu\n", (unsigned long long)c->lines);
+			out_put(c, end, (size_t)m);
+			c->state = C_CLOSING;
+			return;
+		}
 		size_t len = strlen(e->d_name);
+		uint64_t run;
+		char hex[17];
 		if (len != 20 || strcmp(e->d_name + 16, ".log") != 0)
 			continue;
-		int fd = openat(s->dirfd, e->d_name, O_RDONLY | O_CLOEXEC);
-		FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-		if (!f) {
-			if (fd >= 0)
-				close(fd);
+		memcpy(hex, e->d_name, 16);
+		hex[16] = '\0';
+		if (dur_run_parse(hex, &run) != 0)
 			continue;
+		int fd = openat(s->dirfd, e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0 && errno != ENOENT && errno != ELOOP) {
+			/* Never "no runs" when the truth is "cannot open": say so, the verifier prints it. */
+			char why[160];
+			snprintf(why, sizeof(why), "the server cannot open the log %s: %s; try again", e->d_name,
+				 strerror(errno));
+			conn_refuse(c, why);
+			return;
 		}
-		char first[DUR_LINE_MAX], hello[DUR_LINE_MAX];
-		char hex[17], created[32];
-		if (fgets(first, sizeof(first), f) && sscanf(first, "RUN run=%16s created=%31s", hex, created) == 2 &&
-		    fgets(hello, sizeof(hello), f) && strncmp(hello, "HELLO ", 6) == 0 && strchr(hello, '\n')) {
-			char line[2 * DUR_LINE_MAX];
-			int m = snprintf(line, sizeof(line), "RUN created=%s %s", created, hello);
-			if (dur_net_send(c->fd, line, (size_t)m) == 0)
-				n++;
-		}
-		fclose(f);
+		if (fd < 0)
+			continue;
+		char created[32], hello[DUR_LINE_MAX];
+		struct dur_run_info info;
+		struct stat st;
+		int rc = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+				 ? read_head(fd, created, sizeof(created), hello, sizeof(hello), &info)
+				 : -EINVAL;
+		close(fd);
+		if (rc != 0 || info.run != run)
+			continue;
+		char line[2 * DUR_LINE_MAX];
+		int m = snprintf(line, sizeof(line), "RUN created=%s %s\n", created, hello);
+		if (m > 0 && (size_t)m < sizeof(line) && out_put(c, line, (size_t)m))
+			c->lines++;
 	}
-	if (d)
-		closedir(d);
-	char end[32];
-	snprintf(end, sizeof(end), "END %u", n);
-	conn_reply_now(c, end);
-	c->state = C_CLOSING;
 }
 
-/* GET RUNID: the log as it is on disk (whole lines), then "END N". */
+/* GET: the next part of the log (whole lines, as on disk when GET came); "END N" at the end. */
+static void get_fill(struct conn *c)
+{
+	char buf[16384];
+	while (c->getleft > 0 && c->outlen - c->outoff + sizeof(buf) <= DUR_OUT_MAX) {
+		ssize_t n = read(c->getfd, buf, c->getleft < (off_t)sizeof(buf) ? (size_t)c->getleft : sizeof(buf));
+		if (n <= 0) {
+			/* Mid-reply: the verifier must not take a cut log for a whole one. No END. */
+			c->outoff = c->outlen = 0;
+			conn_refuse(c, "the server cannot read the log");
+			return;
+		}
+		for (ssize_t i = 0; i < n; i++)
+			c->lines += buf[i] == '\n';
+		out_put(c, buf, (size_t)n);
+		c->getleft -= n;
+	}
+	if (c->getleft == 0) {
+		char end[48];
+		int m = snprintf(end, sizeof(end), "END %llu\n", (unsigned long long)c->lines);
+		if (out_put(c, end, (size_t)m))
+			c->state = C_CLOSING;
+	}
+}
+
+static void serve_runs(struct server *s, struct conn *c)
+{
+	int fd = openat(s->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	c->dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!c->dir) {
+		char why[160];
+		snprintf(why, sizeof(why), "the server cannot list its logs: %s; try again", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		conn_refuse(c, why);
+		return;
+	}
+	c->state = C_RUNS;
+	c->since = s->now;
+}
+
 static void serve_get(struct server *s, struct conn *c, const char *hex)
 {
 	uint64_t run;
@@ -272,78 +495,104 @@ static void serve_get(struct server *s, struct conn *c, const char *hex)
 	}
 	char name[32];
 	snprintf(name, sizeof(name), "%s.log", hex);
-	int fd = openat(s->dirfd, name, O_RDONLY | O_CLOEXEC);
+	int fd = openat(s->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
-		conn_refuse(c, "no such run");
+		char why[160];
+		snprintf(why, sizeof(why), "the server cannot open the log %s: %s; try again", name, strerror(errno));
+		conn_refuse(c, errno == ENOENT ? "no such run" : why);
 		return;
 	}
 	/* Whole lines only: a tail half-written by a server that died is not a record. */
-	off_t left = complete_length(fd);
-	char buf[65536];
-	uint64_t lines = 0;
-	int rc = left < 0 ? (int)left : 0;
-	while (rc == 0 && left > 0) {
-		ssize_t n = read(fd, buf, left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf));
-		if (n <= 0) {
-			rc = -EIO;
-			break;
-		}
-		for (ssize_t i = 0; i < n; i++)
-			lines += buf[i] == '\n';
-		rc = dur_net_send(c->fd, buf, (size_t)n);
-		left -= n;
+	struct stat st;
+	off_t left = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? complete_length(fd) : -EINVAL;
+	if (left < 0) {
+		close(fd);
+		conn_refuse(c, "the server cannot read the log");
+		return;
 	}
-	close(fd);
-	if (rc == 0) {
-		char end[48];
-		snprintf(end, sizeof(end), "END %llu", (unsigned long long)lines);
-		conn_reply_now(c, end);
-	}
-	c->state = C_CLOSING;
+	c->getfd = fd;
+	c->getleft = left;
+	c->state = C_GET;
+	c->since = s->now;
 }
 
-static bool conn_read(struct server *s, struct conn *c);
-static int drain_writers(struct server *s);
+static void conn_writer_line(struct server *s, struct conn *c, const char *line)
+{
+	struct dur_record r;
+	char rec[96];
+	if (dur_record_parse(line, false, &r) == 0) {
+		char *p = rec;
+		if (r.block >= c->run->info.blocks) {
+			conn_refuse(c, "block number beyond the run's blocks");
+			return;
+		}
+		*p++ = r.kind;
+		*p++ = ' ';
+		p += dur_put_u64(p, c->writer);
+		*p++ = ' ';
+		p += dur_put_u64(p, r.block);
+		*p++ = ' ';
+		p += dur_put_u64(p, r.seq);
+		int rc = pend(s, c->run, rec, (size_t)(p - rec));
+		if (rc == -EDQUOT) {
+			snprintf(rec, sizeof(rec), "the run reached the server's limit of %llu records; start a new run",
+				 (unsigned long long)c->run->max_records);
+			conn_refuse(c, rec);
+		} else if (rc != 0) {
+			conn_refuse(c, "the server cannot log the run");
+		} else {
+			c->records++;
+		}
+	} else if (strcmp(line, "BYE") == 0) {
+		int m = snprintf(rec, sizeof(rec), "BYE %u %llu", c->writer, (unsigned long long)c->records);
+		c->run->records--; /* BYE is not a record: never refused by the cap */
+		if (pend(s, c->run, rec, (size_t)m) != 0) {
+			/* Never acknowledge what the log does not hold. */
+			conn_refuse(c, "the server cannot log the run's end");
+			return;
+		}
+		snprintf(rec, sizeof(rec), "OK %llu", (unsigned long long)c->records);
+		conn_reply(c, rec);
+		c->state = C_CLOSING;
+	} else {
+		conn_refuse(c, "expected A BLOCK SEQ, I BLOCK SEQ or BYE");
+	}
+}
+
+/* The peer's token, compared in time independent of where it differs. */
+static bool token_ok(const char *want, const char *got)
+{
+	size_t wl = strlen(want), gl = strlen(got);
+	unsigned char d = wl != gl;
+	for (size_t i = 0; i < wl; i++)
+		d |= (unsigned char)(want[i] ^ got[i < gl ? i : 0]);
+	return d == 0;
+}
 
 static void conn_line(struct server *s, struct conn *c, char *line, size_t n)
 {
 	if (c->state == C_WRITER) {
-		struct dur_record r;
-		if (dur_record_parse(line, false, &r) == 0) {
-			char rec[96], *p = rec;
-			*p++ = r.kind;
-			*p++ = ' ';
-			p += dur_put_u64(p, c->writer);
-			*p++ = ' ';
-			p += dur_put_u64(p, r.block);
-			*p++ = ' ';
-			p += dur_put_u64(p, r.seq);
-			if (r.block >= c->run->info.blocks) {
-				conn_refuse(c, "block number beyond the run's blocks");
-				return;
-			}
-			if (pend(c->run, rec, (size_t)(p - rec)) != 0) {
-				conn_refuse(c, "server out of memory");
-				return;
-			}
-			c->records++;
-		} else if (strcmp(line, "BYE") == 0) {
-			char rec[64];
-			int m = snprintf(rec, sizeof(rec), "BYE %u %llu", c->writer, (unsigned long long)c->records);
-			pend(c->run, rec, (size_t)m);
-			snprintf(rec, sizeof(rec), "OK %llu", (unsigned long long)c->records);
-			conn_reply(c, rec);
-			c->state = C_CLOSING;
-		} else {
-			conn_refuse(c, "expected A BLOCK SEQ, I BLOCK SEQ or BYE");
+		conn_writer_line(s, c, line);
+		return;
+	}
+	if (strncmp(line, "AUTH ", 5) == 0 && !c->authed) {
+		if (s->c->token && !token_ok(s->c->token, line + 5)) {
+			say(s, "refused %s: wrong token", c->peer);
+			conn_refuse(c, "wrong token; give the server's --token-file");
 		}
+		c->authed = true;
+		return;
+	}
+	if (s->c->token && !c->authed) {
+		say(s, "refused %s: no token", c->peer);
+		conn_refuse(c, "this server wants a token; give --token-file");
 		return;
 	}
 	/* The first line says who is calling. */
 	struct dur_run_info info;
 	if (strncmp(line, "HELLO ", 6) == 0) {
 		if (dur_hello_parse(line, &info) != 0) {
-			conn_refuse(c, "bad HELLO line (iobench-durability protocol 1 expected)");
+			conn_refuse(c, "bad HELLO line (iobench-durability protocol 1 expected; no control bytes)");
 			return;
 		}
 		char why[256];
@@ -352,39 +601,41 @@ static void conn_line(struct server *s, struct conn *c, char *line, size_t n)
 			conn_refuse(c, why);
 			return;
 		}
+		c->run = r;
+		r->refs++;
 		if (r->info.block_size != info.block_size || r->info.blocks != info.blocks ||
 		    r->info.writers != info.writers) {
 			conn_refuse(c, "HELLO disagrees with the run's earlier writers");
 			return;
 		}
-		if (pend(r, line, n) != 0) {
-			conn_refuse(c, "server out of memory");
+		r->records--; /* a HELLO is not a record: never refused by the cap */
+		if (pend(s, r, line, n) != 0) {
+			r->records++;
+			conn_refuse(c, "the server cannot log the run");
 			return;
 		}
 		c->state = C_WRITER;
-		c->run = r;
+		c->since = s->now;
 		c->writer = info.writer;
 		conn_reply(c, "OK");
-	} else if (strcmp(line, "RUNS") == 0 || strncmp(line, "GET ", 4) == 0) {
-		/* A log can be large: send it blocking, but give up on a verifier stuck for 30 s. */
-		struct timeval tv = { .tv_sec = 30 };
-		fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) & ~O_NONBLOCK);
-		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		if (drain_writers(s) != 0)
-			conn_refuse(c, "server cannot write its log");
-		else if (line[0] == 'R')
-			serve_runs(s, c);
-		else
-			serve_get(s, c, line + 4);
+	} else if (strcmp(line, "RUNS") == 0) {
+		serve_runs(s, c);
+	} else if (strncmp(line, "GET ", 4) == 0) {
+		serve_get(s, c, line + 4);
 	} else {
 		conn_refuse(c, "expected HELLO, RUNS or GET");
 	}
 }
 
-/* Read what the peer sent and handle each whole line. false when the connection is done. */
+/*
+ * Read what the peer sent (at most IN_ROUND_MAX bytes a round, nothing while
+ * the logs' unwritten lines are at their bound) and handle each whole line.
+ * false when the connection is gone.
+ */
 static bool conn_read(struct server *s, struct conn *c)
 {
-	for (;;) {
+	size_t got = 0;
+	while (got < IN_ROUND_MAX && s->pending < PEND_MAX) {
 		ssize_t n = recv(c->fd, c->in + c->inlen, sizeof(c->in) - c->inlen, MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -392,19 +643,26 @@ static bool conn_read(struct server *s, struct conn *c)
 			return true;
 		if (n <= 0)
 			return false; /* gone: a partial line in c->in is dropped, never logged */
+		got += (size_t)n;
 		c->inlen += (size_t)n;
+		if (c->state == C_WRITER)
+			c->since = s->now; /* a new connection's time runs from its accept, however it trickles */
 		size_t start = 0;
 		char *nl;
-		while (c->state != C_CLOSING && (nl = memchr(c->in + start, '\n', c->inlen - start)) != NULL) {
+		while ((c->state == C_NEW || c->state == C_WRITER) &&
+		       (nl = memchr(c->in + start, '\n', c->inlen - start)) != NULL) {
 			*nl = '\0';
 			size_t len = (size_t)(nl - (c->in + start));
 			if (len > 0 && c->in[start + len - 1] == '\r')
 				c->in[start + --len] = '\0';
-			conn_line(s, c, c->in + start, len);
+			if (memchr(c->in + start, '\0', len))
+				conn_refuse(c, "a NUL byte in a line");
+			else
+				conn_line(s, c, c->in + start, len);
 			start = (size_t)(nl - c->in) + 1;
 		}
-		if (c->state == C_CLOSING)
-			return true;
+		if (c->state != C_NEW && c->state != C_WRITER)
+			return true; /* a verifier's request is one line; the rest is ignored */
 		memmove(c->in, c->in + start, c->inlen - start);
 		c->inlen -= start;
 		if (c->inlen == sizeof(c->in)) {
@@ -412,72 +670,191 @@ static bool conn_read(struct server *s, struct conn *c)
 			return true;
 		}
 	}
+	return true;
 }
 
 /* A connection that ended: a writer's end is logged ("GONE"); settle() closes it. */
-static void conn_gone(struct server *s, struct conn *c)
+static void conn_gone(struct server *s, struct conn *c, const char *how)
 {
 	if (c->state == C_WRITER) {
 		char rec[64];
 		int m = snprintf(rec, sizeof(rec), "GONE %u %llu", c->writer, (unsigned long long)c->records);
-		pend(c->run, rec, (size_t)m);
+		c->run->records--;
+		if (pend(s, c->run, rec, (size_t)m) != 0)
+			c->run->records++;
 		char hex[17];
 		dur_run_hex(c->run->run, hex);
-		say(s, "run %s: writer %u gone without BYE after %llu records", hex, c->writer,
-		    (unsigned long long)c->records);
+		say(s, "run %s: writer %u %s after %llu records", hex, c->writer, how, (unsigned long long)c->records);
 	}
 	c->state = C_CLOSING;
 	c->replylen = 0;
+	c->outoff = c->outlen = 0;
 }
 
-/* Before a verifier reads a log: take in everything writers already sent, on disk. */
-static int drain_writers(struct server *s)
+static void conn_close(struct server *s, size_t i)
 {
-	for (size_t j = 0; j < s->nconns; j++) {
-		struct conn *w = s->conns[j];
-		if (w->state == C_WRITER && !conn_read(s, w))
-			conn_gone(s, w);
+	struct conn *c = s->conns[i];
+	if (c->run) {
+		c->run->refs--;
+		release_run(s, c->run);
 	}
-	return flush_runs(s);
+	if (c->dir)
+		closedir(c->dir);
+	if (c->getfd >= 0)
+		close(c->getfd);
+	close(c->fd);
+	free(c->out);
+	free(c);
+	s->conns[i] = s->conns[--s->nconns];
+}
+
+static bool peer_allowed(const struct server *s, const struct sockaddr *sa)
+{
+	if (s->c->nallow == 0)
+		return true;
+	for (size_t i = 0; i < s->c->nallow; i++)
+		if (dur_cidr_match(&s->c->allow[i], sa))
+			return true;
+	return false;
+}
+
+/* Make room for a new connection: the oldest one that has not said who it is goes. */
+static bool evict_idle(struct server *s)
+{
+	size_t oldest = s->nconns;
+	for (size_t i = 0; i < s->nconns; i++)
+		if (s->conns[i]->state == C_NEW && (oldest == s->nconns || s->conns[i]->since < s->conns[oldest]->since))
+			oldest = i;
+	if (oldest == s->nconns)
+		return false;
+	conn_close(s, oldest);
+	return true;
 }
 
 static void accept_all(struct server *s, int lfd)
 {
 	for (;;) {
-		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0)
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+				/* Poll would report the same waiting peer at once, forever: pause and say so. */
+				say(s, "cannot accept a connection: %s; pausing for %d ms (raise ulimit -n, or fewer peers)",
+				    strerror(errno), EMFILE_PAUSE_MS);
+				s->accept_paused_until = s->now + EMFILE_PAUSE_MS;
+			}
 			return;
-		struct conn *c = s->nconns < MAX_CONNS ? calloc(1, sizeof(*c)) : NULL;
+		}
+		char peer[64];
+		dur_net_format_addr((struct sockaddr *)&ss, peer, sizeof(peer));
+		if (!peer_allowed(s, (struct sockaddr *)&ss)) {
+			say(s, "refused %s: not in --allow", peer);
+			close(fd); /* not a byte read */
+			continue;
+		}
+		if (s->nconns == MAX_CONNS && !evict_idle(s)) {
+			(void)send(fd, "ERR server busy\n", 16, MSG_NOSIGNAL | MSG_DONTWAIT);
+			close(fd);
+			continue;
+		}
+		struct conn *c = calloc(1, sizeof(*c));
 		if (!c) {
-			(void)dur_net_send(fd, "ERR server busy\n", 16);
 			close(fd);
 			continue;
 		}
 		c->fd = fd;
+		c->getfd = -1;
+		c->since = s->now;
+		snprintf(c->peer, sizeof(c->peer), "%s", peer);
 		s->conns[s->nconns++] = c;
 	}
 }
 
-/* Send the replies that waited for the log to be on disk; close finished connections. */
+/* Send what can go without blocking. false when the peer is gone. */
+static bool conn_send(struct server *s, struct conn *c)
+{
+	while (c->outoff < c->outlen) {
+		ssize_t n = send(c->fd, c->out + c->outoff, c->outlen - c->outoff, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		if (n <= 0)
+			return false;
+		c->outoff += (size_t)n;
+		c->since = s->now;
+	}
+	c->outoff = c->outlen = 0;
+	return true;
+}
+
+/*
+ * After the logs were written: replies that waited for them go out (an ERR
+ * instead of OK for a run whose log failed), readers get the next part of
+ * their reply, timed-out and finished connections are closed.
+ */
 static void settle(struct server *s)
 {
 	for (size_t i = 0; i < s->nconns;) {
 		struct conn *c = s->conns[i];
+		if (c->run && c->run->failed && !c->told_failed) {
+			char why[160];
+			snprintf(why, sizeof(why), "the server cannot append to the run's log: %s; the run is stopped",
+				 strerror(c->run->failed));
+			c->replylen = 0; /* an OK (or OK N) the log does not hold must never leave */
+			conn_refuse(c, why);
+			c->told_failed = true;
+		}
 		if (c->replylen) {
-			/* A reply is a few bytes on an idle socket: a blocking send is fine. */
-			int fl = fcntl(c->fd, F_GETFL);
-			fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK);
-			(void)dur_net_send(c->fd, c->reply, c->replylen);
-			fcntl(c->fd, F_SETFL, fl);
+			if (!out_put(c, c->reply, c->replylen))
+				c->state = C_CLOSING, c->outoff = c->outlen = 0;
 			c->replylen = 0;
 		}
-		if (c->state == C_CLOSING) {
-			close(c->fd);
-			free(c);
-			s->conns[i] = s->conns[--s->nconns];
+		if (c->state == C_RUNS)
+			runs_fill(s, c);
+		if (c->state == C_GET)
+			get_fill(c);
+		if (c->replylen && out_put(c, c->reply, c->replylen))
+			c->replylen = 0;
+		bool alive = conn_send(s, c);
+		int64_t idle = s->now - c->since;
+		bool sending = c->outlen > c->outoff || c->state == C_RUNS || c->state == C_GET;
+		if (alive && sending && idle > DUR_STALL_MS) {
+			say(s, "dropped %s: took no reply byte for %d s", c->peer, DUR_STALL_MS / 1000);
+			alive = false;
+		} else if (alive && c->state == C_NEW && idle > DUR_HELLO_MS) {
+			alive = false; /* said nothing in time: not worth a line each */
+		} else if (alive && c->state == C_WRITER && idle > DUR_WRITER_IDLE_MS) {
+			conn_gone(s, c, "silent for too long, dropped");
+			alive = false;
+		}
+		if (!alive && c->state == C_WRITER)
+			conn_gone(s, c, "gone without BYE");
+		if (alive && c->state == C_CLOSING && c->outlen == c->outoff && !c->lingering) {
+			/*
+			 * Closing with unread input resets the connection, and a reset
+			 * can discard the ERR just sent: end our side, read the rest.
+			 */
+			shutdown(c->fd, SHUT_WR);
+			c->lingering = true;
+			c->since = s->now;
+		}
+		if (!alive || (c->lingering && (c->linger_done || s->now - c->since > LINGER_MS))) {
+			conn_close(s, i);
 			continue;
 		}
 		i++;
+	}
+}
+
+/* As many descriptors as the hard limit allows: each connection and open log takes one. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 }
 
@@ -494,6 +871,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", c->dir, e == ENOTDIR ? "not a directory; give --dir a directory" : strerror(e));
 		return -e;
 	}
+	raise_fd_limit();
 	char bound[80];
 	int lfd = dur_net_listen(c->listen, bound, sizeof(bound), err, errlen);
 	if (lfd < 0) {
@@ -507,24 +885,34 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 		close(s.dirfd);
 		return sfd;
 	}
-	say(&s, "listening on %s, logs in %s", bound, c->dir);
+	say(&s, "listening on %s, logs in %s%s", bound, c->dir,
+	    c->token || c->nallow ? "" : "; no --token or --allow: any peer that reaches the port may write and read runs");
 	int rc = 0;
 	struct pollfd *pf = calloc(MAX_CONNS + 2, sizeof(*pf));
 	if (!pf)
 		rc = -ENOMEM;
 	while (rc == 0) {
-		pf[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		s.now = now_ms();
+		bool listening = s.now >= s.accept_paused_until;
+		pf[0] = (struct pollfd){ .fd = listening ? lfd : -1, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		size_t n = s.nconns;
-		for (size_t i = 0; i < n; i++)
-			pf[i + 2] = (struct pollfd){ .fd = s.conns[i]->fd, .events = POLLIN };
-		if (poll(pf, n + 2, -1) < 0) {
+		for (size_t i = 0; i < n; i++) {
+			struct conn *cn = s.conns[i];
+			short ev = cn->outlen > cn->outoff ? POLLOUT : cn->lingering ? POLLIN : 0;
+			/* Writers wait while the logs' unwritten lines are at their bound; readers send one line. */
+			if ((cn->state == C_NEW || cn->state == C_WRITER) && s.pending < PEND_MAX)
+				ev |= POLLIN;
+			pf[i + 2] = (struct pollfd){ .fd = cn->fd, .events = ev };
+		}
+		if (poll(pf, n + 2, 1000) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
 			snprintf(err, errlen, "poll: %s", strerror(errno));
 			break;
 		}
+		s.now = now_ms();
 		if (pf[1].revents) {
 			int sig = signals_take(sfd);
 			if (sig > 0) {
@@ -534,28 +922,34 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 		}
 		for (size_t i = 0; i < n; i++) {
 			struct conn *cn = s.conns[i];
-			if (pf[i + 2].revents && cn->state != C_CLOSING && !conn_read(&s, cn))
-				conn_gone(&s, cn);
+			short re = pf[i + 2].revents;
+			if (re && cn->lingering) {
+				char sink[16384];
+				ssize_t got = recv(cn->fd, sink, sizeof(sink), MSG_DONTWAIT);
+				cn->linger_done = got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR);
+			}
+			if (!re || cn->state == C_CLOSING)
+				continue;
+			bool alive = true;
+			if (re & (POLLIN | POLLHUP | POLLERR))
+				alive = (cn->state == C_NEW || cn->state == C_WRITER) ? conn_read(&s, cn)
+										       : !(re & (POLLHUP | POLLERR));
+			if (!alive)
+				conn_gone(&s, cn, "gone without BYE");
 		}
-		if (pf[0].revents)
+		if (listening && pf[0].revents)
 			accept_all(&s, lfd);
-		int frc = flush_runs(&s);
-		if (frc < 0 && rc == 0) {
-			rc = frc;
-			snprintf(err, errlen, "%s: cannot write a log: %s", c->dir, strerror(-frc));
-		}
-		if (frc == 0)
-			settle(&s);
+		flush_runs(&s);
+		settle(&s);
 	}
 	for (size_t i = 0; i < s.nconns; i++)
-		conn_gone(&s, s.conns[i]);
-	settle(&s);
-	if (flush_runs(&s) < 0 && rc == -EINTR) {
-		rc = -EIO;
-		snprintf(err, errlen, "%s: cannot write a log on the way out", c->dir);
-	}
+		conn_gone(&s, s.conns[i], "still connected when the server stopped");
+	flush_runs(&s);
+	while (s.nconns > 0)
+		conn_close(&s, s.nconns - 1);
 	for (size_t i = 0; i < s.nruns; i++) {
-		close(s.runs[i]->fd);
+		if (s.runs[i]->fd >= 0)
+			close(s.runs[i]->fd);
 		free(s.runs[i]->pending);
 		free(s.runs[i]);
 	}

@@ -7,24 +7,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #define REPLY_TIMEOUT_MS 60000
+/* A RUNS listing longer than this is not a server's directory: stop reading it. */
+#define RUNS_MAX 1000000
+/* Runs named in the "no such run" message. */
+#define RUNS_SHOWN 5
 
-struct run_entry {
-	struct dur_run_info info;
-};
-
-/* Send one request line, return the connected reader. 0 or -errno. */
-static int request(const char *server, const char *req, struct dur_reader *rd, char *err, size_t errlen)
+/* Send one request line (after "AUTH TOKEN" when there is one), return the connected reader. 0 or -errno. */
+static int request(const char *server, const char *token, const char *req, struct dur_reader *rd, char *err,
+		   size_t errlen)
 {
 	int fd = dur_net_connect(server, 10000, err, errlen);
 	if (fd < 0)
 		return fd;
 	rd->fd = fd;
 	rd->start = rd->len = 0;
-	int rc = dur_net_send(fd, req, strlen(req));
+	/* A server that stops reading must not hang verify. */
+	struct timeval tv = { .tv_sec = REPLY_TIMEOUT_MS / 1000 };
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	int rc = 0;
+	if (token) {
+		char auth[DUR_LINE_MAX];
+		int n = snprintf(auth, sizeof(auth), "AUTH %s\n", token);
+		rc = n > 0 && (size_t)n < sizeof(auth) ? dur_net_send(fd, auth, (size_t)n) : -E2BIG;
+	}
+	if (rc == 0)
+		rc = dur_net_send(fd, req, strlen(req));
 	if (rc < 0) {
 		snprintf(err, errlen, "durability server at %s: %s", server, strerror(-rc));
 		close(fd);
@@ -38,7 +51,10 @@ static int reply_end(const char *server, int rc, const char *line, unsigned long
 {
 	unsigned long long n;
 	if (rc == 1 && strncmp(line, "ERR ", 4) == 0) {
-		snprintf(err, errlen, "the durability server at %s says: %s", server, line + 4);
+		/* The server's words go to a terminal: escaped, so they cannot forge lines or reach it as ESC. */
+		char why[DUR_LINE_MAX];
+		dur_text_escape(why, sizeof(why), line + 4);
+		snprintf(err, errlen, "the durability server at %s says: %s", server, why);
 		return strcmp(line + 4, "no such run") == 0 ? -ENOENT : -EPROTO;
 	}
 	if (rc == 1 && sscanf(line, "END %llu", &n) == 1 && n == seen)
@@ -48,76 +64,66 @@ static int reply_end(const char *server, int rc, const char *line, unsigned long
 	return rc < 0 ? rc : -EPROTO;
 }
 
-/* Every run the server has. Caller frees *out. */
-static int list_runs(const char *server, struct run_entry **out, size_t *n, char *err, size_t errlen)
+/*
+ * Pick the run from the server's listing as it streams by (nothing but the
+ * choice and the first few runs is kept: a listing may be endless): the one
+ * asked for, else the newest from this host.
+ */
+static int choose_run(const struct dur_verify_config *c, struct dur_run_info *info, char *err, size_t errlen)
 {
 	struct dur_reader rd = { 0 };
-	*out = NULL;
-	*n = 0;
-	int rc = request(server, "RUNS\n", &rd, err, errlen);
+	int rc = request(c->server, c->token, "RUNS\n", &rd, err, errlen);
 	if (rc < 0)
 		return rc;
 	char line[DUR_LINE_MAX + 64];
-	size_t cap = 0;
+	struct dur_run_info r, shown[RUNS_SHOWN];
+	bool found = false;
+	size_t n = 0, nshown = 0;
 	while ((rc = dur_read_line(&rd, line, sizeof(line), REPLY_TIMEOUT_MS)) == 1 && strncmp(line, "RUN ", 4) == 0) {
+		if (n == RUNS_MAX) {
+			close(rd.fd);
+			snprintf(err, errlen, "the durability server at %s lists more than %d runs; is it a durability server?",
+				 c->server, RUNS_MAX);
+			return -EPROTO;
+		}
 		long long sec, usec = 0;
 		int off = 0;
-		if (sscanf(line, "RUN created=%lld.%lld %n", &sec, &usec, &off) < 1 || off == 0)
+		if (sscanf(line, "RUN created=%lld.%lld %n", &sec, &usec, &off) < 1 || off == 0 ||
+		    dur_hello_parse(line + off, &r) != 0) {
+			n++; /* END counts every line the server sent */
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct run_entry *p = realloc(*out, cap * sizeof(*p));
-			if (!p) {
-				close(rd.fd);
-				snprintf(err, errlen, "out of memory");
-				return -ENOMEM;
-			}
-			*out = p;
 		}
-		if (dur_hello_parse(line + off, &(*out)[*n].info) == 0) {
-			(*out)[*n].info.created = sec * 1000000 + usec;
-			(*n)++;
+		r.created = sec * 1000000 + usec;
+		if (nshown < RUNS_SHOWN)
+			shown[nshown++] = r;
+		n++;
+		if (c->run ? r.run == c->run : strcmp(r.host, c->host) == 0 && (!found || r.created > info->created)) {
+			*info = r;
+			found = true;
 		}
 	}
 	close(rd.fd);
-	return reply_end(server, rc, line, *n, err, errlen);
-}
-
-/* Pick the run: the one asked for, else the newest from this host. */
-static int choose_run(const struct dur_verify_config *c, struct dur_run_info *info, char *err, size_t errlen)
-{
-	struct run_entry *runs;
-	size_t n;
-	int rc = list_runs(c->server, &runs, &n, err, errlen);
+	rc = reply_end(c->server, rc, line, n, err, errlen);
 	if (rc < 0)
 		return rc;
-	const struct dur_run_info *best = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const struct dur_run_info *r = &runs[i].info;
-		if (c->run ? r->run == c->run : strcmp(r->host, c->host) == 0 && (!best || r->created > best->created))
-			best = r;
-	}
-	if (best) {
-		*info = *best;
-		free(runs);
+	if (found)
 		return 0;
-	}
-	char hex[17];
+	char hex[17], host[3 * sizeof(r.host)];
 	dur_run_hex(c->run, hex);
 	int len = c->run ? snprintf(err, errlen, "the durability server at %s has no run %s", c->server, hex)
 			 : snprintf(err, errlen, "the durability server at %s has no run from host '%s'", c->server, c->host);
-	if (n == 0) {
+	if (nshown == 0) {
 		snprintf(err + len, errlen - (size_t)len, " (it has no runs at all; is it the right server and --dir?)");
 	} else {
 		len += snprintf(err + len, errlen - (size_t)len, "; it has");
-		for (size_t i = 0; i < n && i < 5 && (size_t)len < errlen; i++) {
-			dur_run_hex(runs[i].info.run, hex);
-			len += snprintf(err + len, errlen - (size_t)len, "%s %s from %s", i ? "," : "", hex, runs[i].info.host);
+		for (size_t i = 0; i < nshown && (size_t)len < errlen; i++) {
+			dur_run_hex(shown[i].run, hex);
+			dur_text_escape(host, sizeof(host), shown[i].host);
+			len += snprintf(err + len, errlen - (size_t)len, "%s %s from %s", i ? "," : "", hex, host);
 		}
 		if ((size_t)len < errlen)
-			snprintf(err + len, errlen - (size_t)len, "%s; give --run ID", n > 5 ? ", ..." : "");
+			snprintf(err + len, errlen - (size_t)len, "%s; give --run ID", n > nshown ? ", ..." : "");
 	}
-	free(runs);
 	return -ENOENT;
 }
 
@@ -129,7 +135,7 @@ static int fetch_log(const struct dur_verify_config *c, struct dur_verify_result
 	dur_run_hex(res->info.run, hex);
 	snprintf(req, sizeof(req), "GET %s\n", hex);
 	struct dur_reader rd = { 0 };
-	int rc = request(c->server, req, &rd, err, errlen);
+	int rc = request(c->server, c->token, req, &rd, err, errlen);
 	if (rc < 0)
 		return rc;
 	char line[DUR_LINE_MAX + 64];
@@ -156,6 +162,23 @@ static int fetch_log(const struct dur_verify_config *c, struct dur_verify_result
 	}
 	close(rd.fd);
 	return reply_end(c->server, rc, line, lines, err, errlen);
+}
+
+/* Read len bytes at off, continuing after short reads. The bytes read, or -errno when none could be. */
+static ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return got ? (ssize_t)got : -errno;
+		if (n == 0)
+			break; /* the end of the target */
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
 }
 
 static void add_example(struct dur_verify_result *res, const struct dur_block *b, const struct dur_found *f, int e)
@@ -214,8 +237,8 @@ int dur_verify(const struct dur_verify_config *c, struct dur_verify_result *res,
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const struct dur_block *b = &blocks[i];
 		struct dur_found f;
-		ssize_t got = pread(fd, buf, bs, (off_t)(b->block * bs));
-		int e = got < 0 ? errno : got != (ssize_t)bs ? EIO : 0;
+		ssize_t got = pread_full(fd, buf, bs, (off_t)(b->block * bs));
+		int e = got < 0 ? (int)-got : got != (ssize_t)bs ? EIO : 0;
 		if (e == EINVAL && c->direct && i == 0) {
 			rc = -e;
 			snprintf(err, errlen, "%s: O_DIRECT read refused; use --no-direct", t->path);

@@ -36,7 +36,7 @@ struct writer {
 	uint64_t sent; /* records sent: what the server's BYE count must match */
 	int io_errno, net_errno;
 	uint64_t io_err_block;
-	char net_err[160];
+	char net_err[DUR_LINE_MAX + 16];
 };
 
 static int stop_flag;
@@ -64,13 +64,25 @@ static size_t format_record(char *p, char kind, uint64_t block, uint64_t seq)
 	return (size_t)(p - s);
 }
 
+/* Why the connection failed: the server's ERR line when it left one (escaped), else fallback. */
+static void server_said(struct writer *w, const char *fallback)
+{
+	char line[DUR_LINE_MAX], why[DUR_LINE_MAX];
+	if (dur_read_line(&w->rd, line, sizeof(line), 1000) == 1 && strncmp(line, "ERR ", 4) == 0) {
+		dur_text_escape(why, sizeof(why), line + 4);
+		snprintf(w->net_err, sizeof(w->net_err), "it says: %s", why);
+	} else {
+		snprintf(w->net_err, sizeof(w->net_err), "%s", fallback);
+	}
+}
+
 static bool send_records(struct writer *w, const char *buf, size_t len, size_t records)
 {
 	int rc = dur_net_send(w->sock, buf, len);
 	w->sent += records;
 	if (rc < 0) {
 		w->net_errno = -rc;
-		snprintf(w->net_err, sizeof(w->net_err), "%s", strerror(-rc));
+		server_said(w, strerror(-rc));
 		stop_all();
 		return false;
 	}
@@ -167,12 +179,15 @@ static void *writer_main(void *arg)
 			w->confirmed = n;
 		} else if (rc == 1 && strncmp(line, "OK ", 3) == 0) {
 			w->net_errno = EPROTO;
+			char n_said[DUR_LINE_MAX];
+			dur_text_escape(n_said, sizeof(n_said), line + 3);
 			snprintf(w->net_err, sizeof(w->net_err), "it logged %s of the %llu records writer %u sent",
-				 line + 3, (unsigned long long)w->sent, w->id);
+				 n_said, (unsigned long long)w->sent, w->id);
 		} else {
+			char why[DUR_LINE_MAX];
+			dur_text_escape(why, sizeof(why), rc == 1 ? line : rc == 0 ? "connection closed" : strerror(-rc));
 			w->net_errno = rc < 0 ? -rc : EPROTO;
-			snprintf(w->net_err, sizeof(w->net_err), "no confirmation of BYE (%s)",
-				 rc == 1 ? line : rc == 0 ? "connection closed" : strerror(-rc));
+			snprintf(w->net_err, sizeof(w->net_err), "no confirmation of BYE (%s)", why);
 		}
 	}
 	return NULL;
@@ -227,14 +242,23 @@ static int writer_setup(struct writer *w, char *err, size_t errlen)
 		return -ENAMETOOLONG;
 	}
 	line[n++] = '\n';
-	int rc = dur_net_send(w->sock, line, (size_t)n);
+	int rc = 0;
+	if (c->token) {
+		char auth[DUR_LINE_MAX];
+		int m = snprintf(auth, sizeof(auth), "AUTH %s\n", c->token);
+		rc = m > 0 && (size_t)m < sizeof(auth) ? dur_net_send(w->sock, auth, (size_t)m) : -E2BIG;
+	}
+	if (rc == 0)
+		rc = dur_net_send(w->sock, line, (size_t)n);
 	if (rc == 0)
 		rc = dur_read_line(&w->rd, line, sizeof(line), 30000);
 	if (rc == 1 && strcmp(line, "OK") == 0)
 		return 0;
+	char why[DUR_LINE_MAX];
 	if (rc == 1)
-		snprintf(err, errlen, "the durability server at %s refused the run: %s", c->server,
-			 strncmp(line, "ERR ", 4) == 0 ? line + 4 : line);
+		dur_text_escape(why, sizeof(why), strncmp(line, "ERR ", 4) == 0 ? line + 4 : line);
+	if (rc == 1)
+		snprintf(err, errlen, "the durability server at %s refused the run: %s", c->server, why);
 	else
 		snprintf(err, errlen, "the durability server at %s did not answer HELLO: %s", c->server,
 			 rc == 0 ? "connection closed" : strerror(-rc));

@@ -470,8 +470,9 @@ strace_writer() {
   [ "$status" -eq 0 ]
   [[ ${lines[0]} == "usage: iobench durability serve "* ]]
   # each option under its command, in the table's order
-  want=$(printf '%s\n' serve: --listen --dir write: --server --op --threads --size --span --duration --dsync \
-    --no-direct --seed --force --host verify: --server --run --host --json --label --no-direct)
+  want=$(printf '%s\n' serve: --listen --dir --allow --max-records --token --token-file \
+    write: --server --op --threads --size --span --duration --dsync --no-direct --seed --force --host \
+    --token --token-file verify: --server --run --host --json --label --no-direct --token --token-file)
   got=$(grep -oE '^(serve:|write:|verify:|  (-., )?    --[a-z-]+|  -., --[a-z-]+)' <<<"$output" |
     grep -vE -- '--(quiet|help)$' | sed -E 's/^ *(-., )? *//')
   [ "$got" = "$want" ]
@@ -514,4 +515,40 @@ strace_writer() {
   [ "$status" -eq 0 ]
   jq -e '.mode == "durability" and .target.path == "'"$TMP"'/d\ufffd" and .labels["k\ufffd"] == "v\ufffd"
          and .durability.verdict == "ok" and .durability.writeTarget == "'"$TMP"'/d\ufffd"' "$TMP/v.jsonl"
+}
+
+@test "verify continues a short read: a block read in parts is judged whole, not LOST" {
+  [ -f "$IOBENCH_ROOT/build/tests/faultinj.so" ] || skip "faultinj.so not built (make unit-tests)"
+  start_server
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 256K -d 1 "$TMP/f"
+  run env IOB_FAULT_PATH="$TMP/f" IOB_FAULT=pread:short:1 IOB_FAULT_LOG="$TMP/faults" \
+    LD_PRELOAD="$IOBENCH_ROOT/build/tests/faultinj.so" \
+    "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <"$TMP/faults")" -gt 0 ]
+  jq -e '.durability | .acknowledged > 0 and .lost == 0 and .unreadable == 0
+    and .intact + .newer + .torn == .acknowledged' "$TMP/v.jsonl"
+}
+
+@test "write refuses a target path the protocol cannot carry whole, before the server hears of a run" {
+  start_server
+  long=$TMP/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})
+  mkdir -p "$(dirname "$long")"
+  run --separate-stderr "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 1 "$long"
+  [ "$status" -eq 2 ]
+  [[ $stderr == "iobench: $long: the path is ${#long} bytes, the durability protocol carries at most 511; use a shorter path (a symlink to it)" ]]
+  [ -z "$(ls "$LOGS")" ]
+  [ ! -e "$long" ]
+}
+
+@test "write on a read-only device fails before the server hears of a run" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
+  command -v losetup >/dev/null || skip "losetup not installed"
+  truncate -s 16M "$TMP/img"
+  LOOP=$(losetup --read-only --find --show "$TMP/img") || skip "no free loop device"
+  start_server
+  run --separate-stderr "$IOBENCH" durability write --server "127.0.0.1:$PORT" -d 1 "$LOOP"
+  [ "$status" -eq 1 ]
+  [ -z "$(ls "$LOGS")" ]
+  [ "$stderr" = "iobench: $LOOP: the device is read-only (blockdev --setro, losetup -r); use a writable device" ]
 }
