@@ -552,3 +552,9 @@ strace_writer() {
   [ -z "$(ls "$LOGS")" ]
   [ "$stderr" = "iobench: $LOOP: the device is read-only (blockdev --setro, losetup -r); use a writable device" ]
 }
+
+@test "report names the file and line of a durability line it skips" {
+  printf '%s\n' '{"tool":"iobench","mode":"durability","host":"h","durability":{"run":"x"}}' >"$TMP/d.jsonl"
+  run --separate-stderr "$IOBENCH" report "$TMP/d.jsonl"
+  [[ $stderr == *"iobench: $TMP/d.jsonl:1: durability line without \"durability\" counts; skipped"* ]]
+}

@@ -128,7 +128,8 @@ static void add_oldest(struct rep_pipe *p)
 	for (size_t i = 0; i < b->n; i++) {
 		struct item *it = &b->items[i];
 		/* "FILE:LINE" only for what may say something (most lines do not) */
-		if (it->is_msg || it->line.msgs_len || it->line.kind == REP_LINE_MANIFEST)
+		if (it->is_msg || it->line.msgs_len || it->line.kind == REP_LINE_MANIFEST ||
+		    it->line.kind == REP_LINE_DURABILITY)
 			snprintf(where, sizeof(where), "%s:%lu", b->name, it->lineno);
 		else
 			where[0] = '\0';
