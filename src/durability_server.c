@@ -19,7 +19,7 @@
 
 #define MAX_CONNS 4096
 #define DUR_OUT_MAX (64 * 1024)        /* a connection's unsent reply bytes */
-#define IN_ROUND_MAX (16 * 1024)       /* bytes read from one connection per round */
+#define IN_ROUND_MAX (64 * 1024)       /* bytes read from one connection per round */
 #define PEND_MAX (4 * 1024 * 1024)     /* unwritten log bytes of all runs: no more reading beyond it */
 #define DUR_HELLO_MS 10000             /* a new connection's first line */
 #define DUR_STALL_MS 30000             /* a reader that takes no byte of its reply */
@@ -888,6 +888,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 	say(&s, "listening on %s, logs in %s%s", bound, c->dir,
 	    c->token || c->nallow ? "" : "; no --token or --allow: any peer that reaches the port may write and read runs");
 	int rc = 0;
+	uint64_t rounds = 0;
 	struct pollfd *pf = calloc(MAX_CONNS + 2, sizeof(*pf));
 	if (!pf)
 		rc = -ENOMEM;
@@ -920,7 +921,10 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 				rc = -EINTR;
 			}
 		}
-		for (size_t i = 0; i < n; i++) {
+		/* Each round starts reading at another connection: a flood cannot always come first. */
+		size_t first = n ? (size_t)(rounds++ % n) : 0;
+		for (size_t k = 0; k < n; k++) {
+			size_t i = (first + k) % n;
 			struct conn *cn = s.conns[i];
 			short re = pf[i + 2].revents;
 			if (re && cn->lingering) {
