@@ -60,12 +60,14 @@ struct dur_serve_config {
  * closed). Returns -errno when it cannot start (directory, address).
  *
  * Every peer may be hostile: the loop never blocks on one (replies are
- * non-blocking, at most DUR_OUT_MAX bytes queued per connection), a new
- * connection has DUR_HELLO_MS to send its first line, a reader that takes
- * nothing for DUR_STALL_MS and a writer silent for DUR_WRITER_IDLE_MS are
- * dropped, writers are read no faster than the logs are written, a run's
- * failed log append (ENOSPC, EIO) fails that run's writers with an ERR line,
- * never an OK, and the server goes on. Peer text reaches the log escaped.
+ * non-blocking, at most 64 KiB queued per connection), a new connection has
+ * 10 s to send its first line, a reader that takes no reply byte for 30 s and
+ * a writer silent for 15 minutes are dropped, writers are read no faster
+ * than the logs are written (64 KiB a connection a round, nothing while
+ * 4 MiB wait), a run's log is closed while no writer of it is connected, a
+ * run's failed log append (ENOSPC, EIO) fails that run's writers with an ERR
+ * line, never an OK, and the server goes on. Peer text reaches the server's
+ * messages escaped (dur_text_escape); control bytes never reach a log.
  */
 int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen);
 
