@@ -25,6 +25,7 @@
 #define DUR_STALL_MS 30000             /* a reader that takes no byte of its reply */
 #define DUR_WRITER_IDLE_MS (15 * 60 * 1000) /* a writer that sends nothing */
 #define EMFILE_PAUSE_MS 1000
+#define EMFILE_SAY_MS 10000
 #define LINGER_MS 2000                 /* a closing peer's unread bytes are drained this long */
 
 struct srv_run {
@@ -75,6 +76,7 @@ struct server {
 	size_t pending; /* bytes in every run's pending */
 	int64_t now;
 	int64_t accept_paused_until;
+	int64_t emfile_said;
 };
 
 static int64_t now_ms(void)
@@ -739,10 +741,18 @@ static void accept_all(struct server *s, int lfd)
 		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-				/* Poll would report the same waiting peer at once, forever: pause and say so. */
-				say(s, "cannot accept a connection: %s; pausing for %d ms (raise ulimit -n, or fewer peers)",
-				    strerror(errno), EMFILE_PAUSE_MS);
+				/*
+				 * Poll would report the same waiting peer at once, forever: pause
+				 * (saying so, once in a while), and let the oldest peer that has
+				 * not said who it is make room.
+				 */
+				if (s->now - s->emfile_said >= EMFILE_SAY_MS || s->emfile_said == 0) {
+					say(s, "cannot accept a connection: %s; pausing for %d ms at a time (raise ulimit -n, or fewer peers)",
+					    strerror(errno), EMFILE_PAUSE_MS);
+					s->emfile_said = s->now;
+				}
 				s->accept_paused_until = s->now + EMFILE_PAUSE_MS;
+				evict_idle(s);
 			}
 			return;
 		}

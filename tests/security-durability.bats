@@ -202,7 +202,7 @@ EOF
   PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err")
   hostile idle.out idle 127.0.0.1 "$PORT" 40
   wait_for grep -q '^ready 40' "$TMP/idle.out"
-  wait_for grep -q 'cannot accept a connection: Too many open files; pausing for 1000 ms' "$TMP/serve.err"
+  wait_for grep -q 'cannot accept a connection: Too many open files; pausing for 1000 ms at a time' "$TMP/serve.err"
   kill -KILL "${PIDS[0]}"
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
   run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
