@@ -821,13 +821,19 @@ static void settle(struct server *s)
 				c->state = C_CLOSING, c->outoff = c->outlen = 0;
 			c->replylen = 0;
 		}
-		if (c->state == C_RUNS)
-			runs_fill(s, c);
-		if (c->state == C_GET)
-			get_fill(c);
-		if (c->replylen && out_put(c, c->reply, c->replylen))
-			c->replylen = 0;
-		bool alive = conn_send(s, c);
+		bool alive = true;
+		/* A reader's reply: fill and send until its socket is full (or a round's share went). */
+		for (int part = 0; alive && part < 16; part++) {
+			if (c->state == C_RUNS)
+				runs_fill(s, c);
+			if (c->state == C_GET)
+				get_fill(c);
+			if (c->replylen && out_put(c, c->reply, c->replylen))
+				c->replylen = 0;
+			alive = conn_send(s, c);
+			if (c->outlen > c->outoff || (c->state != C_RUNS && c->state != C_GET))
+				break;
+		}
 		int64_t idle = s->now - c->since;
 		bool sending = c->outlen > c->outoff || c->state == C_RUNS || c->state == C_GET;
 		if (alive && sending && idle > DUR_STALL_MS) {
@@ -910,7 +916,9 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 		size_t n = s.nconns;
 		for (size_t i = 0; i < n; i++) {
 			struct conn *cn = s.conns[i];
-			short ev = cn->outlen > cn->outoff ? POLLOUT : cn->lingering ? POLLIN : 0;
+			/* A reader whose reply is not all queued yet waits for room in its socket too. */
+			bool more = cn->outlen > cn->outoff || cn->state == C_RUNS || cn->state == C_GET;
+			short ev = more ? POLLOUT : cn->lingering ? POLLIN : 0;
 			/* Writers wait while the logs' unwritten lines are at their bound; readers send one line. */
 			if ((cn->state == C_NEW || cn->state == C_WRITER) && s.pending < PEND_MAX)
 				ev |= POLLIN;

@@ -558,3 +558,18 @@ strace_writer() {
   run --separate-stderr "$IOBENCH" report "$TMP/d.jsonl"
   [[ $stderr == *"iobench: $TMP/d.jsonl:1: durability line without \"durability\" counts; skipped"* ]]
 }
+
+@test "verify takes a run's log of 3 million records whole (a reply bigger than the server's queue keeps flowing)" {
+  mkdir -p "$LOGS"
+  {
+    echo "RUN run=00000000000000cb created=1.000001"
+    echo "HELLO iobench-durability 1 run=00000000000000cb writer=0 writers=1 blocksize=4096 blocks=16 op=write4k host=$(hostname) target=/x start=1"
+    awk 'BEGIN { for (i = 1; i <= 1500000; i++) { print "I 0 " i % 16 " " i; print "A 0 " i % 16 " " i } }'
+  } >"$LOGS/00000000000000cb.log"
+  start_server
+  head -c 64K /dev/zero >"$TMP/f"
+  run timeout 120 "$IOBENCH" durability verify -q --no-direct --run 00000000000000cb --server "127.0.0.1:$PORT" \
+    --json "$TMP/v.jsonl" "$TMP/f"
+  [ "$status" -eq 1 ]
+  jq -e '.durability | .records == 3000000 and .acknowledged == 16 and .lost == 16' "$TMP/v.jsonl"
+}
