@@ -10,10 +10,12 @@ Speaks the protocol README.md documents (TCP, ASCII lines) badly on purpose.
                                last line ("ERR ..." or "closed")
   raw HOST PORT HEXBYTES       send the bytes (hex), print each reply line with repr()
                                (HOSTILE_FROM=ADDR: from that local address)
-  fake-server MODE PORTFILE    a server: writes its port to PORTFILE, answers RUNS and GET
-                               (MODE forge: a HELLO with ESC/BEL, a forged verdict in the
-                               ERR-less listing; endless: RUNS never ends; errline: ERR with
-                               ESC and a newline-looking forged line)
+  fake-server MODE PORTFILE    a server on 127.0.0.1: writes its port to PORTFILE, answers
+                               RUNS and GET. MODE forge: two runs of this host, the newer
+                               one's target holding %1B, %07 and %0A + a forged verdict line,
+                               the older one's raw 8-bit CSI bytes; endless: a RUNS listing
+                               that never ends; errline: every request gets an ERR holding
+                               ESC, BEL, CR and a forged verdict
 """
 import os
 import resource
