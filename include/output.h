@@ -74,6 +74,13 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 json_t *output_json_text(const char *s);
 
 /*
+ * Length of the valid UTF-8 sequence at s (NUL-terminated), or 0 when the
+ * bytes there start none (overlong forms, surrogates and code points past
+ * U+10FFFF are not valid).
+ */
+size_t output_utf8_seq(const unsigned char *s);
+
+/*
  * Before a run: may path (--json, --raw) receive results? 0 when it does not
  * exist yet, is "-", or is a regular file or character device (/dev/null)
  * other than the target; -EISDIR; -EINVAL for a FIFO, socket or block

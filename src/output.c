@@ -54,8 +54,7 @@ static uint64_t op_count(const struct op_result *o)
 	return o->total.count + o->total.errors;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 when the bytes there are not one. */
-static size_t utf8_seq(const unsigned char *s)
+size_t output_utf8_seq(const unsigned char *s)
 {
 	if (s[0] < 0x80)
 		return 1;
@@ -86,7 +85,7 @@ static char *utf8_clean(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	char *o = out;
 	while (*p) {
-		size_t n = utf8_seq(p);
+		size_t n = output_utf8_seq(p);
 		if (n == 0) {
 			memcpy(o, "\xef\xbf\xbd", 3);
 			o += 3;

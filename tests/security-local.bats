@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# Issue 22, local files and results: what another local user, a planted file
+# or a hostile results tree can make iobench do to files, pages and reports
+# (docs/security.md, "Local files and results"). Each test names the defect
+# class it guards.
+
+load lib/core
+bats_require_minimum_version 1.5.0
+
+setup() {
+  core_setup
+  make_file "$TMP/f" 8M
+  FAULT_SO=${IOBENCH_ROOT:-$BATS_TEST_DIRNAME/..}/build/tests/faultinj.so
+}
+
+teardown() {
+  local pid
+  for pid in "${WPID:-}" "${BPID:-}"; do
+    [[ -n $pid ]] || continue
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
+  core_teardown
+}
+
+# bounded SECS CMD...: run CMD, SIGKILLed after SECS (a hang ends as 137).
+bounded() {
+  local secs=$1
+  shift
+  timeout -s KILL "$secs" "$@"
+}
+
+# watch_once ARGS...: one short watch period of TARGET $TMP/f, quiet.
+watch_once() {
+  "$IOBENCH" watch --interval 0.1 --period 0.5 --count 1 -q "$@"
+}
+
+@test "--prom: a link planted at the old temporary name is not followed, its target not touched" {
+  mkdir "$TMP/tf"
+  printf 'secret\n' >"$TMP/secret"
+  chmod 600 "$TMP/secret"
+  ln -s "$TMP/secret" "$TMP/tf/.iobench.prom.tmp"
+  run --separate-stderr watch_once --prom "$TMP/tf/iobench.prom" "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(cat "$TMP/secret")" = secret ]
+  [ "$(stat -c %a "$TMP/secret")" = 600 ]
+  [ "$(readlink "$TMP/tf/.iobench.prom.tmp")" = "$TMP/secret" ]
+  grep -q '^iobench_watch_up 0$' "$TMP/tf/iobench.prom"
+  # no temporary file is left behind
+  [ "$(find "$TMP/tf" -name '.iobench.prom.??????' | wc -l)" -eq 0 ]
+}
+
+@test "--prom over a character device, a FIFO or a link is refused, and it stays as it was" {
+  mkdir "$TMP/tf"
+  mknod "$TMP/tf/null.prom" c 1 3
+  mkfifo "$TMP/tf/fifo.prom"
+  printf 'mine\n' >"$TMP/other"
+  ln -s "$TMP/other" "$TMP/tf/link.prom"
+  for page in null fifo link; do
+    run --separate-stderr bounded 20 "$IOBENCH" watch --interval 0.1 --period 0.5 --count 1 -q \
+      --json "$TMP/w.jsonl" --prom "$TMP/tf/$page.prom" "$TMP/f"
+    [ "$status" -eq 1 ]
+    # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+    [ "$(tail -n 1 <<<"$stderr")" = "iobench: --prom $TMP/tf/$page.prom: exists and is not a regular file; give the NAME.prom path of a regular file (or of none yet)" ]
+  done
+  [ -c "$TMP/tf/null.prom" ]
+  [ -p "$TMP/tf/fifo.prom" ]
+  [ -L "$TMP/tf/link.prom" ]
+  [ "$(cat "$TMP/other")" = mine ]
+  [ ! -e "$TMP/w.jsonl" ]
+}
+
+@test "--prom: a second watch on one page is refused with the first one's pid" {
+  mkdir "$TMP/tf"
+  "$IOBENCH" watch --interval 0.1 --period 30 -q --prom "$TMP/tf/iobench.prom" "$TMP/f" >/dev/null 2>&1 &
+  WPID=$!
+  local n=100
+  while ((n-- > 0)) && [[ ! -s $TMP/tf/iobench.prom ]]; do sleep 0.1; done
+  [ -s "$TMP/tf/iobench.prom" ]
+  run --separate-stderr watch_once --prom "$TMP/tf/iobench.prom" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [ "$(tail -n 1 <<<"$stderr")" = "iobench: --prom $TMP/tf/iobench.prom: another iobench watch (pid $WPID) writes this page; stop it, or give each watch its own NAME.prom" ]
+  kill "$WPID"
+  wait "$WPID" || true
+  WPID=
+  # once the first has stopped, the page is free again
+  run --separate-stderr watch_once --prom "$TMP/tf/iobench.prom" "$TMP/f"
+  [ "$status" -eq 0 ]
+}
+
+@test "--prom: a target name that is not UTF-8 still makes a page promtool accepts" {
+  command -v promtool >/dev/null || skip "promtool not installed (.ci/apt-watch.txt)"
+  mkdir "$TMP/tf"
+  local target=$TMP/$'f\xff\xfe'
+  cp "$TMP/f" "$target"
+  run --separate-stderr watch_once --prom "$TMP/tf/iobench.prom" "$target"
+  [ "$status" -eq 0 ]
+  run promtool check metrics <"$TMP/tf/iobench.prom"
+  [ "$status" -eq 0 ]
+  # each stray byte became U+FFFD
+  grep -q "target=\"$TMP/f"$'\xef\xbf\xbd\xef\xbf\xbd'"\",op=\"read4k\"" "$TMP/tf/iobench.prom"
+  # and a restart carries the counters on (the page is read back with the same label)
+  local before after
+  before=$(awk '/^iobench_op_operations_total.*read4k/ { print $2 }' "$TMP/tf/iobench.prom")
+  run --separate-stderr watch_once --prom "$TMP/tf/iobench.prom" "$target"
+  after=$(awk '/^iobench_op_operations_total.*read4k/ { print $2 }' "$TMP/tf/iobench.prom")
+  [ "$before" -gt 0 ]
+  [ "$after" -gt "$before" ]
+}
