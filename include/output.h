@@ -98,7 +98,10 @@ int output_open_append(const char *path);
  * Append line plus a newline to path with one write() and an fsync, so
  * concurrent appenders never interleave and a crash loses at most the line
  * being written; "-" means stdout. Whole or not at all: when the write
- * fails (ENOSPC, EDQUOT, EFBIG) the file is cut back to its size before.
+ * fails (ENOSPC, EDQUOT, EFBIG) the bytes of the line that landed are cut
+ * off again, but only while they still end the file: an advisory lock
+ * (flock) that every appender here takes keeps other iobench appenders out
+ * meanwhile, and a line another writer added after them is never cut.
  * 0 or -errno (-EINVAL: not a regular file or character device).
  */
 int output_append_line(const char *path, const char *line);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -506,10 +507,11 @@ int output_check_path(const char *path, const struct target_info *t)
 	return 0;
 }
 
-int output_open_append(const char *path)
+/* output_open_append() with access mode mode (O_WRONLY, or O_RDWR to read back what was written). */
+static int open_append(const char *path, int mode)
 {
 	/* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	int fd = open(path, mode | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
 	if (fd < 0)
 		return errno == ENXIO ? -EINVAL : -errno;
 	struct stat st;
@@ -519,6 +521,11 @@ int output_open_append(const char *path)
 		return -EINVAL;
 	}
 	return fd;
+}
+
+int output_open_append(const char *path)
+{
+	return open_append(path, O_WRONLY);
 }
 
 /* All of buf, or -errno; a short write is continued until it fails with a reason. */
@@ -538,13 +545,42 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * After a failed append of buf[0..len) that began at offset start: cut the
+ * file back to start only if it still ends with exactly the bytes of ours
+ * that landed. Anything past them is another writer's, and is kept.
+ */
+static int append_undo(int fd, off_t start, const char *buf, size_t len)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (st.st_size <= start)
+		return 0; /* nothing of ours landed */
+	size_t landed = (size_t)(st.st_size - start);
+	if (landed > len)
+		return 0; /* someone wrote after us: our bytes are not the file's end */
+	char *seen = malloc(landed);
+	if (!seen)
+		return -ENOMEM;
+	ssize_t n = pread(fd, seen, landed, start);
+	/* Write-only (no read permission): the lock and the size are all there is to go by. */
+	bool ours = n < 0 && errno == EBADF ? true : n == (ssize_t)landed && memcmp(seen, buf, landed) == 0;
+	free(seen);
+	if (ours && ftruncate(fd, start) != 0)
+		return -errno;
+	return 0;
+}
+
 int output_append_line(const char *path, const char *line)
 {
 	if (strcmp(path, "-") == 0) {
 		printf("%s\n", line);
 		return fflush(stdout) == 0 ? 0 : -errno;
 	}
-	int fd = output_open_append(path);
+	int fd = open_append(path, O_RDWR);
+	if (fd == -EACCES)
+		fd = open_append(path, O_WRONLY);
 	if (fd < 0)
 		return fd;
 	size_t len = strlen(line);
@@ -556,15 +592,27 @@ int output_append_line(const char *path, const char *line)
 	memcpy(buf, line, len);
 	buf[len] = '\n';
 	struct stat st;
-	off_t start = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	/*
+	 * Every iobench appender holds this lock from its write to its undo, so
+	 * the end it measures is its own; an appender that takes no lock is
+	 * still safe, since the undo checks whose bytes end the file.
+	 */
+	if (regular)
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+	off_t start = regular ? lseek(fd, 0, SEEK_END) : -1;
 	/* One write per line: concurrent appenders never interleave inside a line. */
 	int rc = write_all(fd, buf, len + 1);
-	free(buf);
 	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
 		rc = -errno;
 	/* Whole or not at all: a partial line would swallow the next one. */
-	if (rc != 0 && start >= 0 && ftruncate(fd, start) != 0)
-		rc = -errno;
+	if (rc != 0 && start >= 0) {
+		int urc = append_undo(fd, start, buf, len + 1);
+		if (urc < 0)
+			rc = urc;
+	}
+	free(buf);
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
 	return rc;

@@ -108,3 +108,31 @@ watch_once() {
   [ "$before" -gt 0 ]
   [ "$after" -gt "$before" ]
 }
+
+@test "a failed JSON append never cuts off a line another appender wrote meanwhile" {
+  [ -f "$FAULT_SO" ] || skip "faultinj.so not built (make unit-tests)"
+  printf '{"first":1}\n' >"$TMP/r.jsonl"
+  # A: its line lands, then its fsync waits for $TMP/go and fails
+  IOB_FAULT_PATH=$TMP/r.jsonl IOB_FAULT=fsync:eio:1 IOB_FAULT_WAIT=$TMP/go LD_PRELOAD=$FAULT_SO \
+    "$IOBENCH" -q -d 0.2 -o read4k --json "$TMP/r.jsonl" "$TMP/f" >/dev/null 2>"$TMP/a.err" &
+  WPID=$!
+  local n=200
+  while ((n-- > 0)) && [ "$(wc -l <"$TMP/r.jsonl")" -lt 2 ]; do sleep 0.1; done
+  [ "$(wc -l <"$TMP/r.jsonl")" -eq 2 ]
+  # B: another run appends to the same file while A waits
+  "$IOBENCH" -q -d 0.2 -o write4k --json "$TMP/r.jsonl" "$TMP/f" >/dev/null 2>"$TMP/b.err" &
+  BPID=$!
+  sleep 3
+  touch "$TMP/go"
+  local arc=0 brc=0
+  wait "$WPID" || arc=$?
+  wait "$BPID" || brc=$?
+  WPID= BPID=
+  [ "$arc" -eq 1 ]
+  grep -q 'Input/output error' "$TMP/a.err"
+  [ "$brc" -eq 0 ]
+  # the first line and B's stay, A's failed line is gone, every line whole
+  [ "$(json_lines "$TMP/r.jsonl")" -eq 2 ]
+  [ "$(sed -n 1p "$TMP/r.jsonl")" = '{"first":1}' ]
+  [ "$(sed -n 2p "$TMP/r.jsonl" | jq -r '.operations[0].name')" = write4k ]
+}
