@@ -89,6 +89,14 @@ size_t output_utf8_seq(const unsigned char *s);
 int output_check_path(const char *path, const struct target_info *t);
 
 /*
+ * Before the first measurement: can results be appended to path? Opens it
+ * for appending without writing (a missing file is created and removed
+ * again). 0 ("-" too), -EINVAL when it is not a regular file or character
+ * device, or open()'s -errno (-ENOENT: no such directory, -EACCES, -EROFS).
+ */
+int output_check_writable(const char *path);
+
+/*
  * Open path for appending (created 0644), never blocking: a FIFO, socket or
  * block device is refused with -EINVAL. Returns the descriptor or -errno.
  */

@@ -507,6 +507,27 @@ int output_check_path(const char *path, const struct target_info *t)
 	return 0;
 }
 
+int output_check_writable(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return 0;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	bool made = false;
+	if (fd < 0 && errno == ENOENT) {
+		/* Made only to learn that it can be, then removed: a failed check leaves nothing. */
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
+		made = fd >= 0;
+	}
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;
+	struct stat st;
+	int rc = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) ? 0 : -EINVAL;
+	if (made)
+		unlink(path);
+	close(fd);
+	return rc;
+}
+
 /* output_open_append() with access mode mode (O_WRONLY, or O_RDWR to read back what was written). */
 static int open_append(const char *path, int mode)
 {

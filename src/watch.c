@@ -284,6 +284,10 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		rc = probes_open(wc, &st, err, errlen);
 	if (rc == 0 && wc->prom_path)
 		rc = prom_start(wc, &st, err, errlen);
+	/* Found now, not when the first period ends (an hour by default). */
+	if (rc == 0 && (rc = output_check_writable(wc->json_path)) < 0)
+		snprintf(err, errlen, "--json %s: cannot write results: %s; give a file this user can write, or '-' for "
+			 "stdout", wc->json_path, rc == -EINVAL ? "not a regular file" : strerror(-rc));
 	prng_seed(&st.rng, wc->seed, 0x3a7c);
 	for (uint64_t periods = 1; rc == 0; periods++) {
 		uint64_t p0 = clock_now_ns(), cpu0[2], cpu[2];

@@ -136,3 +136,25 @@ watch_once() {
   [ "$(sed -n 1p "$TMP/r.jsonl")" = '{"first":1}' ]
   [ "$(sed -n 2p "$TMP/r.jsonl" | jq -r '.operations[0].name')" = write4k ]
 }
+
+@test "an unwritable --json is refused before the first measurement, for run, sweep and watch" {
+  local bad=$TMP/nodir/r.jsonl
+  # each would measure for 30 s (a period an hour) before its first line
+  run --separate-stderr bounded 10 "$IOBENCH" -q -d 30 -t 1,2 --json "$bad" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [ "$(tail -n 1 <<<"$stderr")" = "iobench: --json $bad: cannot write results: No such file or directory; give a file this user can write, or '-' for stdout" ]
+  [ -z "$output" ]
+  run --separate-stderr bounded 10 "$IOBENCH" watch -q --json "$bad" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [ "$(tail -n 1 <<<"$stderr")" = "iobench: --json $bad: cannot write results: No such file or directory; give a file this user can write, or '-' for stdout" ]
+  # a read-only filesystem is found as early, and the check leaves no file behind
+  mkdir "$TMP/ro"
+  mount -t tmpfs -o size=1m,ro tmpfs "$TMP/ro" || skip "env: cannot mount a tmpfs"
+  MNT=$TMP/ro
+  run --separate-stderr bounded 10 "$IOBENCH" -q -d 30 --json "$TMP/ro/r.jsonl" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ "$(tail -n 1 <<<"$stderr")" == *"cannot write results: Read-only file system;"* ]]
+  run --separate-stderr "$IOBENCH" -q -d 0.2 --json "$TMP/ok.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(json_lines "$TMP/ok.jsonl")" -eq 1 ]
+}
