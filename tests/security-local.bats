@@ -158,3 +158,67 @@ watch_once() {
   [ "$status" -eq 0 ]
   [ "$(json_lines "$TMP/ok.jsonl")" -eq 1 ]
 }
+
+# results_tree: $TMP/rr/r1 holding one run of read4k, $TMP/rr/r1.jsonl its line.
+results_tree() {
+  mkdir -p "$TMP/rr/r1"
+  "$IOBENCH" -q -d 0.2 -o read4k --json "$TMP/rr/r1/a.jsonl" "$TMP/f"
+}
+
+@test "report DIR: a link to a folder is followed once, and a file reached twice is said and counted once" {
+  results_tree
+  ln -s r1 "$TMP/rr/latest"
+  ln -s . "$TMP/rr/r1/self"
+  ln -s .. "$TMP/rr/r1/up"
+  ln -s a.jsonl "$TMP/rr/r1/b.jsonl"
+  run --separate-stderr bounded 20 "$IOBENCH" report --json "$TMP/rr"
+  [ "$status" -eq 0 ]
+  [ "$(jq .inputs.runs <<<"$output")" -eq 1 ]
+  [ "$(jq .inputs.files <<<"$output")" -eq 1 ]
+  [[ "$stderr" == *"iobench: $TMP/rr/r1: the same folder as $TMP/rr/latest (a link); read once"* ]]
+  [[ "$stderr" == *"iobench: $TMP/rr/latest/b.jsonl: the same file as $TMP/rr/latest/a.jsonl (a link, or given twice); read once"* ]]
+  # two links to "." no longer multiply the paths
+  mkdir "$TMP/loop"
+  cp "$TMP/rr/r1/a.jsonl" "$TMP/loop/"
+  ln -s . "$TMP/loop/x"
+  ln -s . "$TMP/loop/y"
+  run --separate-stderr bounded 20 "$IOBENCH" report --json "$TMP/loop"
+  [ "$status" -eq 0 ]
+  [ "$(jq .inputs.runs <<<"$output")" -eq 1 ]
+  # a file given twice on the command line counts once too
+  run --separate-stderr "$IOBENCH" report --json "$TMP/rr/r1/a.jsonl" "$TMP/rr/r1/a.jsonl"
+  [ "$(jq .inputs.runs <<<"$output")" -eq 1 ]
+}
+
+@test "report: procfs files, devices and endless streams are refused as results, --expect and --prices" {
+  results_tree
+  local p
+  for p in /proc/kmsg /proc/self/status; do
+    run --separate-stderr bounded 20 "$IOBENCH" report "$p" "$TMP/rr"
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"iobench: $p: a file of a kernel interface (procfs, sysfs, ...), not a results file; skipped"* ]]
+  done
+  # a folder holding a link to /proc/kmsg: refused, not read (as root it would consume the kernel's messages)
+  ln -s /proc/kmsg "$TMP/rr/r1/kmsg.jsonl"
+  run --separate-stderr bounded 20 "$IOBENCH" report --json "$TMP/rr"
+  [ "$status" -eq 0 ]
+  [ "$(jq .inputs.runs <<<"$output")" -eq 1 ]
+  [[ "$stderr" == *"kmsg.jsonl: a file of a kernel interface"* ]]
+  rm "$TMP/rr/r1/kmsg.jsonl"
+  for p in /dev/zero /dev/urandom /proc/kmsg; do
+    run --separate-stderr bounded 20 "$IOBENCH" report --expect "$p" "$TMP/rr"
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "iobench: --expect $p: a "*"; give a text file of expectations" ]]
+    run --separate-stderr bounded 20 "$IOBENCH" report --prices "$p" "$TMP/rr"
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "iobench: --prices $p: a "*"; give a prices file (share/prices-sample.json)" ]]
+  done
+  # an endless pipe, or a line without end, is one bounded error, not gigabytes
+  run --separate-stderr bounded 20 bash -c 'ulimit -v 1000000; "$1" report --expect <(cat /dev/zero) "$2"' _ "$IOBENCH" "$TMP/rr"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *":1: not a line of text (over 4096 bytes, or a NUL byte);"* ]]
+  head -c 100000 /dev/zero | tr '\0' a >"$TMP/long"
+  run --separate-stderr bounded 20 "$IOBENCH" report --expect "$TMP/long" "$TMP/rr"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: $TMP/long:1: not a line of text (over 4096 bytes, or a NUL byte);"* ]]
+}
