@@ -202,7 +202,10 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
  */
 void rep_db_finish(struct rep_db *db);
 
-/* Value of label key in a canonical "k=v,k=v" string, copied to buf; false if absent. */
+/*
+ * Value of label key in a canonical "k=v,k=v" string (a ',' '=' or '\\' in a
+ * key or value escaped by '\\'), unescaped into buf; false (buf untouched) if absent.
+ */
 bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
 
 /* Signatures in natural order: op word, then operation size as a number, then the text. */
@@ -227,6 +230,13 @@ struct jv; /* report_json.h */
 /* Split a result line's JSON object (or a bonnie++ line's) as above. */
 void rep_split_line(const struct jv *root, struct rep_split *out);
 void rep_split_free(struct rep_split *s);
+
+/*
+ * One entry of a canonical "k=v,k=v" string at p, unescaped into key and
+ * value (each cut to its length). Returns where the next entry starts, or
+ * NULL when p is NULL or at the end.
+ */
+const char *rep_kv_next(const char *p, char *key, size_t klen, char *value, size_t vlen);
 
 /* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none or not an object). */
 char *rep_config_facts(const struct jv *provision);

@@ -222,3 +222,19 @@ results_tree() {
   [ "$status" -eq 2 ]
   [[ "$stderr" == "iobench: $TMP/long:1: not a line of text (over 4096 bytes, or a NUL byte);"* ]]
 }
+
+@test "a label whose value holds ',' or '=' stays one label: its own config, not matched by --only on a part" {
+  "$IOBENCH" -q -d 0.2 -o read4k --label 'a=1,b=2' --json "$TMP/l.jsonl" "$TMP/f"
+  "$IOBENCH" -q -d 0.2 -o read4k --label a=1 --label b=2 --json "$TMP/l.jsonl" "$TMP/f"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/l.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq .inputs.cells <<<"$output")" -eq 2 ]
+  [ "$(jq -c '[.groups[].config] | sort' <<<"$output")" = '["a=1,b=2","a=1\\,b\\=2"]' ]
+  # --only b=2 keeps the run that has label b, not the one whose label a holds "b=2"
+  run --separate-stderr "$IOBENCH" report --json --only b=2 "$TMP/l.jsonl"
+  [ "$(jq .inputs.cells <<<"$output")" -eq 1 ]
+  [ "$(jq -r '.groups[0].config' <<<"$output")" = "a=1,b=2" ]
+  # and the whole value still matches as it was given
+  run --separate-stderr "$IOBENCH" report --json --only 'a=1,b=2' "$TMP/l.jsonl"
+  [ "$(jq -r '[.groups[].config] | join(" ")' <<<"$output")" = 'a=1\,b\=2' ]
+}

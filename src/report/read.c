@@ -903,17 +903,16 @@ int rep_read_path(struct rep_db *db, const char *path)
 bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
 {
 	size_t kl = strlen(key);
-	for (const char *p = labels; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			size_t vl = strcspn(p + kl + 1, ",");
-			if (vl >= len)
-				vl = len - 1;
-			memcpy(buf, p + kl + 1, vl);
-			buf[vl] = '\0';
-			return true;
-		}
-	}
-	return false;
+	char small[128];
+	char *k = kl + 2 <= sizeof(small) ? small : rep_realloc(NULL, kl + 2);
+	bool found = false;
+	/* k holds one byte more than key, so a longer key cannot compare equal; buf is written only when found. */
+	for (const char *p = labels, *next; !found && (next = rep_kv_next(p, k, kl + 2, NULL, 0)); p = next)
+		if (strcmp(k, key) == 0)
+			found = rep_kv_next(p, k, kl + 2, buf, len) != NULL;
+	if (k != small)
+		free(k);
+	return found;
 }
 
 /* A label's, else a configuration fact's, value of key in buf; false when neither has it. */
