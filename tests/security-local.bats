@@ -238,3 +238,53 @@ results_tree() {
   run --separate-stderr "$IOBENCH" report --json --only 'a=1,b=2' "$TMP/l.jsonl"
   [ "$(jq -r '[.groups[].config] | join(" ")' <<<"$output")" = 'a=1\,b\=2' ]
 }
+
+@test "create over a symbolic link, dangling or not, is refused as a link and writes nothing through it" {
+  ln -s "$TMP/nowhere/x" "$TMP/dangling"
+  run --separate-stderr "$IOBENCH" create "$TMP/dangling" 1M
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "iobench: $TMP/dangling: is a symbolic link; give the path it points to, or remove the link" ]
+  [ "$(readlink "$TMP/dangling")" = "$TMP/nowhere/x" ]
+  ln -s "$TMP/f" "$TMP/link"
+  local before
+  before=$(sha256sum <"$TMP/f")
+  run --separate-stderr "$IOBENCH" create --force "$TMP/link" 1M
+  [ "$status" -eq 1 ]
+  [ -L "$TMP/link" ]
+  [ "$(sha256sum <"$TMP/f")" = "$before" ]
+  [ "$(find "$TMP" -name '*.partial.*' | wc -l)" -eq 0 ]
+}
+
+@test "report --plot: a label holding ']]>' still makes well-formed standalone SVGs" {
+  command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
+  command -v python3 >/dev/null || skip "python3 not installed (see .ci/apt-core.txt)"
+  "$IOBENCH" -q -d 0.2 -o read4k --label 'cfg=x]]>y<&' --json "$TMP/l.jsonl" "$TMP/f"
+  "$IOBENCH" -q -d 0.2 -o read4k -t 2 --label cfg=z --json "$TMP/l.jsonl" "$TMP/f"
+  run --separate-stderr "$IOBENCH" report --plot "$TMP/plots" "$TMP/l.jsonl"
+  [ "$status" -eq 0 ]
+  local svgs
+  svgs=$(find "$TMP/plots" -name '*.svg' | wc -l)
+  [ "$svgs" -ge 1 ]
+  python3 -c 'import sys, xml.dom.minidom
+for f in sys.argv[1:]: xml.dom.minidom.parse(f)' "$TMP"/plots/*.svg
+  # the text reads as the label was given
+  grep -q 'cfg=x]]&gt;y&lt;&amp;' "$TMP"/plots/latency-*.svg
+}
+
+@test "report --plot killed: its gnuplot dies with it and writes nothing more" {
+  "$IOBENCH" -q -d 0.2 -o read4k --json "$TMP/l.jsonl" "$TMP/f"
+  # a gnuplot that takes its time, then leaves a mark
+  mkdir "$TMP/bin"
+  printf '#!/bin/sh\necho started >>"%s"\nsleep 3\necho finished >>"%s"\n' "$TMP/gp.log" "$TMP/gp.log" >"$TMP/bin/gnuplot"
+  chmod +x "$TMP/bin/gnuplot"
+  PATH=$TMP/bin:$PATH "$IOBENCH" report --plot "$TMP/plots" "$TMP/l.jsonl" >/dev/null 2>&1 &
+  WPID=$!
+  local n=100
+  while ((n-- > 0)) && ! grep -q started "$TMP/gp.log" 2>/dev/null; do sleep 0.1; done
+  grep -q started "$TMP/gp.log"
+  kill -KILL "$WPID"
+  wait "$WPID" || true
+  WPID=
+  sleep 4
+  [ "$(grep -c finished "$TMP/gp.log")" -eq 0 ]
+}
