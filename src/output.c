@@ -364,6 +364,8 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)
 		json_object_set_new(root, "targetLost", json_true());
+	if (res->stops)
+		json_object_set_new(root, "stopped", json_integer(res->stops));
 	if (run->rate > 0)
 		json_object_set_new(root, "rate", json_real(run->rate));
 	if (meta->mode) {
@@ -491,6 +493,9 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 	if (res->stuck_threads)
 		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",
 			res->stuck_threads);
+	if (res->stops)
+		fprintf(f, "iobench: warning: the process was stopped %u time(s) mid-run (SIGSTOP, ^Z); the operations "
+			"under way then count the stopped time as latency (marked \"stopped\" in the JSON)\n", res->stops);
 }
 
 int output_check_path(const char *path, const struct target_info *t)
