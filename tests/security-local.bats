@@ -127,7 +127,7 @@ watch_once() {
   local arc=0 brc=0
   wait "$WPID" || arc=$?
   wait "$BPID" || brc=$?
-  WPID= BPID=
+  WPID='' BPID=''
   [ "$arc" -eq 1 ]
   grep -q 'Input/output error' "$TMP/a.err"
   [ "$brc" -eq 0 ]
@@ -214,6 +214,7 @@ results_tree() {
     [[ "$stderr" == "iobench: --prices $p: a "*"; give a prices file (share/prices-sample.json)" ]]
   done
   # an endless pipe, or a line without end, is one bounded error, not gigabytes
+  # shellcheck disable=SC2016 # expanded by the inner shell
   run --separate-stderr bounded 20 bash -c 'ulimit -v 1000000; "$1" report --expect <(cat /dev/zero) "$2"' _ "$IOBENCH" "$TMP/rr"
   [ "$status" -eq 2 ]
   [[ "$stderr" == *":1: not a line of text (over 4096 bytes, or a NUL byte);"* ]]
@@ -287,4 +288,22 @@ for f in sys.argv[1:]: xml.dom.minidom.parse(f)' "$TMP"/plots/*.svg
   WPID=
   sleep 4
   [ "$(grep -c finished "$TMP/gp.log")" -eq 0 ]
+}
+
+@test "report --plot never writes through a link, nor into a folder other users can write" {
+  "$IOBENCH" -q -d 0.2 -o read4k --json "$TMP/l.jsonl" "$TMP/f"
+  printf 'secret\n' >"$TMP/secret"
+  mkdir "$TMP/plots"
+  ln -s "$TMP/secret" "$TMP/plots/latency-1.gp"
+  ln -s "$TMP/secret" "$TMP/plots/index.html.tmp"
+  run --separate-stderr "$IOBENCH" report --plot "$TMP/plots" "$TMP/l.jsonl"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"iobench: $TMP/plots/latency-1.gp: a symbolic link; not written through"* ]]
+  [ "$(cat "$TMP/secret")" = secret ]
+  # a folder anyone may write (where gnuplot's own PNG and SVG could be pointed anywhere) is refused
+  mkdir -m 1777 "$TMP/shared"
+  run --separate-stderr "$IOBENCH" report --plot "$TMP/shared" "$TMP/l.jsonl"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"iobench: --plot $TMP/shared: writable by other users; give a folder of this user's that others cannot write (a new name is created)"* ]]
+  [ "$(find "$TMP/shared" -mindepth 1 | wc -l)" -eq 0 ]
 }

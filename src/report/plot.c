@@ -37,9 +37,14 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 	snprintf(path, sizeof(path), "%s/%s.%s", p->dir, name, ext);
 	if (strcmp(ext, "dat") == 0)
 		p->lost = false; /* a new chart */
-	FILE *f = fopen(path, "w");
+	/* O_NOFOLLOW: a link in the folder is refused, never written through. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "iobench: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "iobench: %s: %s\n", path, errno == ELOOP ? "a symbolic link; not written through" :
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		p->failed = 1;
 	}
 	return f;
@@ -1043,6 +1048,18 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 {
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "iobench: %s: cannot create the plot folder: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	/*
+	 * gnuplot writes the PNG and SVG by name, following links: in a folder
+	 * someone else may write, they could point those at any file of ours.
+	 */
+	struct stat sd;
+	if (lstat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode) || sd.st_uid != geteuid() || (sd.st_mode & S_IWOTH)) {
+		fprintf(stderr, "iobench: --plot %s: %s; give a folder of this user's that others cannot write "
+			"(a new name is created)\n", dir, lstat(dir, &sd) != 0 ? strerror(errno) :
+			!S_ISDIR(sd.st_mode) ? "not a folder (a link or a file)" :
+			sd.st_uid != geteuid() ? "owned by another user" : "writable by other users");
 		return -1;
 	}
 	struct plotter p = { .dir = dir };
