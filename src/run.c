@@ -369,7 +369,17 @@ struct run_shared {
 	struct worker_gate gate;   /* the workers wait here; opened when the clock starts */
 	bool gate_ready;
 	uint64_t t0, end;          /* the clock at the start, and the deadline */
+	struct worker **abandoned; /* the workers of abandoned threads (nabandoned), kept with it */
+	size_t nabandoned;
+	struct run_shared *next;   /* in graveyard */
 };
+
+/*
+ * The shared state of runs that abandoned threads, kept reachable for the
+ * life of the process (so that a leak checker sees it kept, not lost).
+ * Only run_execute()'s thread touches it, one run at a time.
+ */
+static struct run_shared *graveyard;
 
 /*
  * A stopped process (SIGSTOP, ^Z) goes on as if nothing happened, and the
@@ -534,6 +544,10 @@ static void join_threads(struct run_state *st, struct run_result *res)
 			/* Stuck in I/O: leave it; its numbers are not safe to read. */
 			res->stuck_threads++;
 			pthread_detach(st->tids[i]);
+			if (!st->sh->abandoned)
+				st->sh->abandoned = calloc(st->nw, sizeof(*st->sh->abandoned));
+			if (st->sh->abandoned)
+				st->sh->abandoned[st->sh->nabandoned++] = st->ws[i];
 			st->ws[i] = NULL;
 		}
 	}
@@ -591,6 +605,9 @@ static void free_state(struct run_state *st, unsigned stuck_threads)
 		if (st->sh->gate_ready)
 			worker_gate_destroy(&st->sh->gate);
 		free(st->sh);
+	} else if (st->sh) {
+		st->sh->next = graveyard;
+		graveyard = st->sh;
 	}
 	for (size_t i = 0; st->ws && i < st->nw; i++)
 		worker_free(st->ws[i]);

@@ -452,13 +452,13 @@ sanitized() {
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_stack_use_after_return=1 \
     "$IOBENCH" -t 1,1 -d 1 -o read4k --no-direct --raw "$TMP/raw" --json "$TMP/s.jsonl" "$TMP/f" >"$TMP/out" 2>"$TMP/err" &
   local pid=$! n=900
-  while ((n-- > 0)) && ! grep -q 'run 2 of 2' "$TMP/err"; do sleep 0.1; done
+  while ((n-- > 0)) && ! grep -qs 'run 2 of 2' "$TMP/err"; do sleep 0.1; done
   grep -q 'run 2 of 2' "$TMP/err"
   touch "$TMP/go"
   local rc=0
   wait "$pid" || rc=$?
-  [ "$rc" -eq 0 ]
-  ! grep -q 'Sanitizer' "$TMP/err"
+  [ "$rc" -eq 0 ] || { cat "$TMP/err"; false; }
+  ! grep -q Sanitizer "$TMP/err"
   [ "$(json_lines "$TMP/s.jsonl")" -eq 2 ]
   [ "$(sed -n 1p "$TMP/s.jsonl" | jq .stuckThreads)" -eq 1 ]
   [ "$(sed -n 2p "$TMP/s.jsonl" | jq '.stuckThreads // 0')" -eq 0 ]
