@@ -90,9 +90,9 @@ int output_check_path(const char *path, const struct target_info *t);
 
 /*
  * Before the first measurement: can results be appended to path? Opens it
- * for appending without writing (a missing file is created and removed
- * again). 0 ("-" too), -EINVAL when it is not a regular file or character
- * device, or open()'s -errno (-ENOENT: no such directory, -EACCES, -EROFS).
+ * for appending without writing; a missing file is not created, its
+ * directory is asked. 0 ("-" too), -EINVAL when it is not a regular file or
+ * character device, or -errno (-ENOENT: no such directory, -EACCES, -EROFS).
  */
 int output_check_writable(const char *path);
 

@@ -512,23 +512,42 @@ int output_check_path(const char *path, const struct target_info *t)
 	return 0;
 }
 
+/*
+ * Could a file be created where path names one? Asked of its directory
+ * with an unnamed O_TMPFILE, so that no name ever appears (a file made and
+ * removed again could take another appender's first line with it); where
+ * the filesystem has no O_TMPFILE, access() answers.
+ */
+static int dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int n = slash == path ? snprintf(dir, sizeof(dir), "/")
+		: slash	     ? snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path)
+			     : snprintf(dir, sizeof(dir), ".");
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	return access(dir, W_OK | X_OK) == 0 ? 0 : -errno;
+}
+
 int output_check_writable(const char *path)
 {
 	if (strcmp(path, "-") == 0)
 		return 0;
 	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	bool made = false;
-	if (fd < 0 && errno == ENOENT) {
-		/* Made only to learn that it can be, then removed: a failed check leaves nothing. */
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
-		made = fd >= 0;
-	}
+	if (fd < 0 && errno == ENOENT)
+		return dir_writable(path);
 	if (fd < 0)
 		return errno == ENXIO ? -EINVAL : -errno;
 	struct stat st;
 	int rc = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) ? 0 : -EINVAL;
-	if (made)
-		unlink(path);
 	close(fd);
 	return rc;
 }
