@@ -74,12 +74,27 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 json_t *output_json_text(const char *s);
 
 /*
+ * Length of the valid UTF-8 sequence at s (NUL-terminated), or 0 when the
+ * bytes there start none (overlong forms, surrogates and code points past
+ * U+10FFFF are not valid).
+ */
+size_t output_utf8_seq(const unsigned char *s);
+
+/*
  * Before a run: may path (--json, --raw) receive results? 0 when it does not
  * exist yet, is "-", or is a regular file or character device (/dev/null)
  * other than the target; -EISDIR; -EINVAL for a FIFO, socket or block
  * device; -EEXIST when it is the target itself (same inode).
  */
 int output_check_path(const char *path, const struct target_info *t);
+
+/*
+ * Before the first measurement: can results be appended to path? Opens it
+ * for appending without writing; a missing file is not created, its
+ * directory is asked. 0 ("-" too), -EINVAL when it is not a regular file or
+ * character device, or -errno (-ENOENT: no such directory, -EACCES, -EROFS).
+ */
+int output_check_writable(const char *path);
 
 /*
  * Open path for appending (created 0644), never blocking: a FIFO, socket or
@@ -91,7 +106,10 @@ int output_open_append(const char *path);
  * Append line plus a newline to path with one write() and an fsync, so
  * concurrent appenders never interleave and a crash loses at most the line
  * being written; "-" means stdout. Whole or not at all: when the write
- * fails (ENOSPC, EDQUOT, EFBIG) the file is cut back to its size before.
+ * fails (ENOSPC, EDQUOT, EFBIG) the bytes of the line that landed are cut
+ * off again, but only while they still end the file: an advisory lock
+ * (flock) that every appender here takes keeps other iobench appenders out
+ * meanwhile, and a line another writer added after them is never cut.
  * 0 or -errno (-EINVAL: not a regular file or character device).
  */
 int output_append_line(const char *path, const char *line);

@@ -117,13 +117,28 @@ int prom_parse(const char *text, const char *target, const char *op, struct prom
 int prom_counts_from_json(const char *path, const char *target, struct prom_op *ops, size_t nops);
 
 /*
- * Replace path with text atomically: write DIR/.NAME.tmp in the same
- * directory (0644: node_exporter runs as another user), fsync it, rename it
- * over path, fsync the directory. On failure path is left as it was, the
- * temporary file is removed, and -errno returned (-ENOSPC on a full disk).
- * One writer per path.
+ * Replace path with text atomically: write a fresh DIR/.NAME.XXXXXX in the
+ * same directory (created with O_EXCL, so a link planted in a directory
+ * others can write is never followed; then 0644: node_exporter runs as
+ * another user), fsync it, rename it over path, fsync the directory. On
+ * failure path is left as it was, the temporary file is removed, and -errno
+ * returned (-ENOSPC on a full disk; -EINVAL or -EISDIR when path exists and
+ * is not a regular file: a device, FIFO or symbolic link is never replaced).
+ * One writer per path: see prom_lock_page().
  */
 int prom_write_file(const char *path, const char *text);
+
+/* May path be a page? 0 when it is missing or a regular file; -EISDIR; -EINVAL for anything else (lstat: a link too). */
+int prom_check_page(const char *path);
+
+/*
+ * Claim path's page for this process: a write lock on DIR/.NAME.lock
+ * (created 0644 when missing, never followed if a link, never written).
+ * 0 and *fd set (keep it open while writing; close it to let go), -EBUSY
+ * when another process holds it (*other_pid its pid when known, else 0),
+ * -EINVAL when the lock name is not a regular file, or -errno.
+ */
+int prom_lock_page(const char *path, int *fd, long *other_pid);
 
 /*
  * One watch's page over its life: the counters up to the last finished

@@ -20,6 +20,7 @@
 #ifndef IOBENCH_REPORT_DB_H
 #define IOBENCH_REPORT_DB_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -129,6 +130,14 @@ struct rep_db {
 	FILE *diag; /* where "iobench: FILE:LINE: ..." warnings go (stderr) */
 	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
 	struct rep_pipe *pipe; /* while a read is under way (report/pipe.h) */
+	/* files and folders read so far, by device and inode: each is read once */
+	struct rep_seen *seen; /* open-addressing hash, seen_cap a power of two; path NULL = free */
+	size_t nseen, seen_cap;
+};
+
+struct rep_seen {
+	uint64_t dev, ino;
+	char *path; /* the path it was first reached by */
 };
 
 void rep_db_init(struct rep_db *db, FILE *diag);
@@ -146,6 +155,20 @@ void rep_bonnie_free(struct rep_bonnie *b);
  * Returns 0, or -errno when PATH itself cannot be opened (also reported).
  */
 int rep_read_path(struct rep_db *db, const char *path);
+
+/*
+ * Open path to read as a report input (results, --expect, --prices): a
+ * regular file, or a FIFO when allow_fifo (`<(cmd)`). Judged before it is
+ * opened and again after. Returns 0 and *f, -EISDIR, REP_INPUT_DEVICE (a
+ * character or block device, a socket), REP_INPUT_KERNEL (any file on
+ * procfs, sysfs, debugfs, ...: /proc/kmsg blocks and is consumed when
+ * read), REP_INPUT_FIFO, or open()'s -errno. rep_input_error() says which.
+ */
+#define REP_INPUT_DEVICE (-ENODEV)
+#define REP_INPUT_KERNEL (-EOPNOTSUPP)
+#define REP_INPUT_FIFO (-ESPIPE)
+int rep_open_input(const char *path, bool allow_fifo, FILE **f);
+const char *rep_input_error(int rc);
 
 /* The longest line read; a longer one is reported as FILE:LINE and skipped. */
 #define REP_MAX_LINE (512u << 20)
@@ -179,7 +202,10 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
  */
 void rep_db_finish(struct rep_db *db);
 
-/* Value of label key in a canonical "k=v,k=v" string, copied to buf; false if absent. */
+/*
+ * Value of label key in a canonical "k=v,k=v" string (a ',' '=' or '\\' in a
+ * key or value escaped by '\\'), unescaped into buf; false (buf untouched) if absent.
+ */
 bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
 
 /* Signatures in natural order: op word, then operation size as a number, then the text. */
@@ -204,6 +230,13 @@ struct jv; /* report_json.h */
 /* Split a result line's JSON object (or a bonnie++ line's) as above. */
 void rep_split_line(const struct jv *root, struct rep_split *out);
 void rep_split_free(struct rep_split *s);
+
+/*
+ * One entry of a canonical "k=v,k=v" string at p, unescaped into key and
+ * value (each cut to its length). Returns where the next entry starts, or
+ * NULL when p is NULL or at the end.
+ */
+const char *rep_kv_next(const char *p, char *key, size_t klen, char *value, size_t vlen);
 
 /* The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd; "" for none or not an object). */
 char *rep_config_facts(const struct jv *provision);

@@ -79,6 +79,7 @@ struct run_result {
 	bool target_lost;      /* the target was unlinked, replaced or detached mid-run */
 	int signal;            /* which one, if interrupted */
 	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
+	unsigned stops;         /* times the process was stopped (SIGSTOP, SIGTSTP) and continued mid-run */
 	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */
 	/*
 	 * CPU time of the whole process from the start to the last thread's

@@ -223,9 +223,11 @@ static int parse_compare(void *settings, const char *arg)
 /* --expect FILE, parsed; 0 or EXIT_USAGE (said as FILE:LINE). */
 static int load_expect(const char *path, struct rep_expect **out, size_t *n)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return cmdline_usage_error("--expect %s: %s", path, strerror(errno));
+	FILE *f;
+	int orc = rep_open_input(path, true, &f);
+	if (orc < 0)
+		return cmdline_usage_error("--expect %s: %s; give a text file of expectations", path,
+					   rep_input_error(orc));
 	char err[600];
 	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
 	fclose(f);
@@ -257,7 +259,13 @@ static json_t *inputs_json(const struct rep_db *db)
 static int load_prices(const char *path, json_t **out)
 {
 	json_error_t jerr;
-	json_t *prices = json_load_file(path, 0, &jerr);
+	FILE *f;
+	int orc = rep_open_input(path, false, &f);
+	if (orc < 0)
+		return cmdline_usage_error("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
+					   rep_input_error(orc));
+	json_t *prices = json_loadf(f, 0, &jerr);
+	fclose(f);
 	if (!prices || !json_is_object(prices)) {
 		cmdline_usage_error("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
 				    prices ? "not an object" : jerr.text);

@@ -164,6 +164,12 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 	size_t nruns = any_from_list ? a->ncounts : 1;
 	if (a->shuffle)
 		shuffle_counts(a, nruns);
+	/* Found now, not after the first run: a sweep's measurement would be lost. */
+	int wrc = a->json_path ? output_check_writable(a->json_path) : 0;
+	if (wrc < 0)
+		return cmdline_runtime_error("--json %s: cannot write results: %s; give a file this user can write, or '-' "
+					     "for stdout", a->json_path,
+					     wrc == -EINVAL ? "not a regular file" : strerror(-wrc));
 	FILE *raw = NULL;
 	if (a->raw_path) {
 		int fd = output_open_append(a->raw_path);

@@ -115,11 +115,16 @@ static void show_bar(uint64_t done, uint64_t total, double elapsed)
 static int check_final(const char *path, bool force, char *err, size_t errlen)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	if (lstat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return 0;
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		return -errno;
+	}
+	/* The file is renamed into place: that replaces a link, never writes where it points (dangling or not). */
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a symbolic link; give the path it points to, or remove the link", path);
+		return -ELOOP;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: is a directory; give a file name", path);

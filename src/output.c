@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -54,8 +55,7 @@ static uint64_t op_count(const struct op_result *o)
 	return o->total.count + o->total.errors;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 when the bytes there are not one. */
-static size_t utf8_seq(const unsigned char *s)
+size_t output_utf8_seq(const unsigned char *s)
 {
 	if (s[0] < 0x80)
 		return 1;
@@ -86,7 +86,7 @@ static char *utf8_clean(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	char *o = out;
 	while (*p) {
-		size_t n = utf8_seq(p);
+		size_t n = output_utf8_seq(p);
 		if (n == 0) {
 			memcpy(o, "\xef\xbf\xbd", 3);
 			o += 3;
@@ -364,6 +364,8 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		json_object_set_new(root, "stuckThreads", json_integer(res->stuck_threads));
 	if (res->target_lost)
 		json_object_set_new(root, "targetLost", json_true());
+	if (res->stops)
+		json_object_set_new(root, "stopped", json_integer(res->stops));
 	if (run->rate > 0)
 		json_object_set_new(root, "rate", json_real(run->rate));
 	if (meta->mode) {
@@ -491,6 +493,9 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 	if (res->stuck_threads)
 		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",
 			res->stuck_threads);
+	if (res->stops)
+		fprintf(f, "iobench: warning: the process was stopped %u time(s) mid-run (SIGSTOP, ^Z); the operations "
+			"under way then count the stopped time as latency (marked \"stopped\" in the JSON)\n", res->stops);
 }
 
 int output_check_path(const char *path, const struct target_info *t)
@@ -507,10 +512,51 @@ int output_check_path(const char *path, const struct target_info *t)
 	return 0;
 }
 
-int output_open_append(const char *path)
+/*
+ * Could a file be created where path names one? Asked of its directory
+ * with an unnamed O_TMPFILE, so that no name ever appears (a file made and
+ * removed again could take another appender's first line with it); where
+ * the filesystem has no O_TMPFILE, access() answers.
+ */
+static int dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int n = slash == path ? snprintf(dir, sizeof(dir), "/")
+		: slash	     ? snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path)
+			     : snprintf(dir, sizeof(dir), ".");
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	return access(dir, W_OK | X_OK) == 0 ? 0 : -errno;
+}
+
+int output_check_writable(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return 0;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT)
+		return dir_writable(path);
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;
+	struct stat st;
+	int rc = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) ? 0 : -EINVAL;
+	close(fd);
+	return rc;
+}
+
+/* output_open_append() with access mode mode (O_WRONLY, or O_RDWR to read back what was written). */
+static int open_append(const char *path, int mode)
 {
 	/* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of blocking. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
+	int fd = open(path, mode | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
 	if (fd < 0)
 		return errno == ENXIO ? -EINVAL : -errno;
 	struct stat st;
@@ -520,6 +566,11 @@ int output_open_append(const char *path)
 		return -EINVAL;
 	}
 	return fd;
+}
+
+int output_open_append(const char *path)
+{
+	return open_append(path, O_WRONLY);
 }
 
 /* All of buf, or -errno; a short write is continued until it fails with a reason. */
@@ -539,13 +590,42 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * After a failed append of buf[0..len) that began at offset start: cut the
+ * file back to start only if it still ends with exactly the bytes of ours
+ * that landed. Anything past them is another writer's, and is kept.
+ */
+static int append_undo(int fd, off_t start, const char *buf, size_t len)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (st.st_size <= start)
+		return 0; /* nothing of ours landed */
+	size_t landed = (size_t)(st.st_size - start);
+	if (landed > len)
+		return 0; /* someone wrote after us: our bytes are not the file's end */
+	char *seen = malloc(landed);
+	if (!seen)
+		return -ENOMEM;
+	ssize_t n = pread(fd, seen, landed, start);
+	/* Write-only (no read permission): the lock and the size are all there is to go by. */
+	bool ours = n < 0 && errno == EBADF ? true : n == (ssize_t)landed && memcmp(seen, buf, landed) == 0;
+	free(seen);
+	if (ours && ftruncate(fd, start) != 0)
+		return -errno;
+	return 0;
+}
+
 int output_append_line(const char *path, const char *line)
 {
 	if (strcmp(path, "-") == 0) {
 		printf("%s\n", line);
 		return fflush(stdout) == 0 ? 0 : -errno;
 	}
-	int fd = output_open_append(path);
+	int fd = open_append(path, O_RDWR);
+	if (fd == -EACCES)
+		fd = open_append(path, O_WRONLY);
 	if (fd < 0)
 		return fd;
 	size_t len = strlen(line);
@@ -557,15 +637,27 @@ int output_append_line(const char *path, const char *line)
 	memcpy(buf, line, len);
 	buf[len] = '\n';
 	struct stat st;
-	off_t start = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	/*
+	 * Every iobench appender holds this lock from its write to its undo, so
+	 * the end it measures is its own; an appender that takes no lock is
+	 * still safe, since the undo checks whose bytes end the file.
+	 */
+	if (regular)
+		while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
+			;
+	off_t start = regular ? lseek(fd, 0, SEEK_END) : -1;
 	/* One write per line: concurrent appenders never interleave inside a line. */
 	int rc = write_all(fd, buf, len + 1);
-	free(buf);
 	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
 		rc = -errno;
 	/* Whole or not at all: a partial line would swallow the next one. */
-	if (rc != 0 && start >= 0 && ftruncate(fd, start) != 0)
-		rc = -errno;
+	if (rc != 0 && start >= 0) {
+		int urc = append_undo(fd, start, buf, len + 1);
+		if (urc < 0)
+			rc = urc;
+	}
+	free(buf);
 	if (close(fd) != 0 && rc == 0)
 		rc = -errno;
 	return rc;

@@ -9,8 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "output.h"
+
+/* A previous page longer than this is not one this program wrote. */
+#define PROM_PAGE_MAX (16 << 20)
 
 uint64_t prom_bound_ns(unsigned j)
 {
@@ -76,18 +82,27 @@ void prom_op_set_period(struct prom_op *op, const struct hist *period)
 	op->p99_ns = hist_percentile(period, 0.99);
 }
 
-/* A label value as the text format escapes it: backslash, double quote and newline. */
+/*
+ * A label value as the text format escapes it (backslash, double quote and
+ * newline), and valid UTF-8: a byte that starts no valid sequence becomes
+ * U+FFFD, since one invalid label value makes node_exporter drop the whole page.
+ */
 static void put_escaped(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = output_utf8_seq(p);
+		if (n == 0)
+			fputs("\xef\xbf\xbd", f);
+		else if (*p == '\\')
 			fputs("\\\\", f);
-		else if (*s == '"')
+		else if (*p == '"')
 			fputs("\\\"", f);
-		else if (*s == '\n')
+		else if (*p == '\n')
 			fputs("\\n", f);
 		else
-			fputc(*s, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 }
 
@@ -393,9 +408,20 @@ static void add_line(json_t *line, struct prom_op *ops, size_t nops, struct hist
 
 int prom_counts_from_json(const char *path, const char *target, struct prom_op *ops, size_t nops)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	/* Only a regular file holds earlier lines: /dev/null has none, /dev/zero would never end. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
 	struct hist *last = calloc(nops ? nops : 1, sizeof(*last));
 	if (!last) {
 		fclose(f);
@@ -438,27 +464,57 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int prom_write_file(const char *path, const char *text)
+/* path's directory ("." for a bare name) and its last component. */
+static int split_path(const char *path, char *dir, size_t dirlen, const char **name)
 {
 	const char *slash = strrchr(path, '/');
-	const char *name = slash ? slash + 1 : path;
-	char dir[4096], tmp[4096];
-	int dn = slash == path ? snprintf(dir, sizeof(dir), "/")
-		 : slash   ? snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path)
-			   : snprintf(dir, sizeof(dir), ".");
-	int tn = snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	if (dn < 0 || (size_t)dn >= sizeof(dir) || tn < 0 || (size_t)tn >= sizeof(tmp))
+	*name = slash ? slash + 1 : path;
+	int n = slash == path ? snprintf(dir, dirlen, "/")
+		: slash	     ? snprintf(dir, dirlen, "%.*s", (int)(slash - path), path)
+			     : snprintf(dir, dirlen, ".");
+	return n < 0 || (size_t)n >= dirlen ? -ENAMETOOLONG : 0;
+}
+
+int prom_check_page(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	return S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+}
+
+int prom_write_file(const char *path, const char *text)
+{
+	char dir[4096], tmp[4096 + 16];
+	const char *name;
+	int rc = split_path(path, dir, sizeof(dir), &name);
+	if (rc < 0)
+		return rc;
+	/* Only a regular file is replaced: never a device, FIFO or link someone put there. */
+	rc = prom_check_page(path);
+	if (rc < 0)
+		return rc;
+	/*
+	 * A fresh name made with O_EXCL (mkostemp), never one that is looked up:
+	 * in a directory others can write, a planted link at a fixed name would
+	 * have us write and chmod whatever it points to.
+	 */
+	int tn = snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
+	if (tn < 0 || (size_t)tn >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	int rc = write_all(fd, text, strlen(text));
+	rc = write_all(fd, text, strlen(text));
+	/* 0644 on our own descriptor: node_exporter runs as another user. */
 	if (rc == 0 && fchmod(fd, 0644) < 0)
 		rc = -errno;
 	if (rc == 0 && fsync(fd) < 0)
 		rc = -errno;
 	if (close(fd) < 0 && rc == 0)
 		rc = -errno;
+	if (rc == 0)
+		rc = prom_check_page(path);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = -errno;
 	if (rc < 0) {
@@ -475,20 +531,65 @@ int prom_write_file(const char *path, const char *text)
 	return rc;
 }
 
+int prom_lock_page(const char *path, int *fd_out, long *other_pid)
+{
+	char dir[4096], lock[4096 + 16];
+	const char *name;
+	*fd_out = -1;
+	*other_pid = 0;
+	int rc = split_path(path, dir, sizeof(dir), &name);
+	if (rc < 0)
+		return rc;
+	int n = snprintf(lock, sizeof(lock), "%s/.%s.lock", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(lock))
+		return -ENAMETOOLONG;
+	/* Opened, never truncated or written: a planted link is refused (O_NOFOLLOW), a planted file only read. */
+	int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno == ELOOP ? -EINVAL : -errno;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	/* A POSIX lock, so that F_GETLK can name the process holding it. */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (fcntl(fd, F_SETLK, &fl) != 0) {
+		int e = errno;
+		struct flock who = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		if ((e == EAGAIN || e == EACCES) && fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK)
+			*other_pid = who.l_pid;
+		close(fd);
+		return e == EAGAIN || e == EACCES ? -EBUSY : -e;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
 /* The previous page, whole and NUL-terminated; NULL when there is none or it cannot be read. */
 static char *read_whole(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
 		return NULL;
+	/* A page is a small regular file: anything else, or anything huge, is not ours. */
+	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= PROM_PAGE_MAX ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	char chunk[4096];
 	size_t n;
-	while (m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+	size_t total = 0;
+	while (m && total <= PROM_PAGE_MAX && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		fwrite(chunk, 1, n, m);
-	bool ok = m && !ferror(f);
+		total += n;
+	}
+	bool ok = m && !ferror(f) && total <= PROM_PAGE_MAX;
 	fclose(f);
 	if (m && fclose(m) != 0)
 		ok = false;

@@ -158,7 +158,7 @@ static void worker_free(struct worker *w)
 	}
 	if (w->eng.ops && w->eng.priv)
 		w->eng.ops->cleanup(&w->eng);
-	if (w->eng.fd > 0)
+	if (w->eng.fd >= 0)
 		close(w->eng.fd);
 	free(w->buckets);
 	free(w->wbuckets);
@@ -314,9 +314,17 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
  * Wait until the deadline, a stop signal or the target's disappearance;
  * returns the signal, -1 when the target is gone, or 0.
  */
-static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end)
+static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end,
+		    unsigned *stops)
 {
 	uint64_t next_progress = t0 + 1000000000ULL;
+	/* SIGCONT (blocked in every thread of the run, see stops_watch()) says the process was stopped. */
+	sigset_t set;
+	if (cfg->stop_signals)
+		set = *cfg->stop_signals;
+	else
+		sigemptyset(&set);
+	sigaddset(&set, SIGCONT);
 	for (;;) {
 		uint64_t now = clock_now_ns();
 		if (now >= end)
@@ -327,8 +335,10 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		/* With an op limit the workers may finish early: look every 50 ms. */
 		if (cfg->max_ops && step > 50000000ULL)
 			step = 50000000ULL;
-		int sig = signals_wait(cfg->stop_signals, step);
-		if (sig > 0)
+		int sig = signals_wait(&set, step);
+		if (sig == SIGCONT)
+			++*stops;
+		else if (sig > 0)
 			return sig;
 		if (!target_still_there(cfg->target))
 			return -1;
@@ -347,6 +357,53 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 	}
 }
 
+/*
+ * What the workers read by pointer: on the heap, not in run_execute()'s
+ * frame, because a thread abandoned stuck in I/O outlives the run; it must
+ * then find the stop flag set when its call returns, not whatever the next
+ * run of a sweep put at that stack address. Freed only when every thread
+ * was joined; leaked (with the abandoned workers) otherwise.
+ */
+struct run_shared {
+	atomic_bool stop;
+	struct worker_gate gate;   /* the workers wait here; opened when the clock starts */
+	bool gate_ready;
+	uint64_t t0, end;          /* the clock at the start, and the deadline */
+	struct worker **abandoned; /* the workers of abandoned threads (nabandoned), kept with it */
+	size_t nabandoned;
+	struct run_shared *next;   /* in graveyard */
+};
+
+/*
+ * The shared state of runs that abandoned threads, kept reachable for the
+ * life of the process (so that a leak checker sees it kept, not lost).
+ * Only run_execute()'s thread touches it, one run at a time.
+ */
+static struct run_shared *graveyard;
+
+/*
+ * A stopped process (SIGSTOP, ^Z) goes on as if nothing happened, and the
+ * operations in flight meanwhile take the whole stop as their latency. The
+ * continuation's SIGCONT tells: blocked from before the threads start, so
+ * that it waits for the run's own thread instead of going to a worker,
+ * which would drop it. on: block it (old mask to *old) and drop any from
+ * before; off: count one still pending into *stops, restore *old.
+ */
+static void stops_watch(bool on, sigset_t *old, unsigned *stops)
+{
+	sigset_t cont;
+	sigemptyset(&cont);
+	sigaddset(&cont, SIGCONT);
+	if (on)
+		pthread_sigmask(SIG_BLOCK, &cont, old);
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&cont, NULL, &zero) == SIGCONT)
+		if (!on)
+			++*stops;
+	if (!on)
+		pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 /* One run in progress: its workers and threads, between run_execute()'s steps. */
 struct run_state {
 	const struct run_config *cfg;
@@ -357,10 +414,7 @@ struct run_state {
 	size_t started;            /* threads created */
 	struct raw_buf **rawbufs;  /* --raw: each worker's buffer, for the writer thread */
 	struct raw_writer *rw;
-	atomic_bool stop;
-	struct worker_gate gate;   /* the workers wait here; opened when the clock starts */
-	bool gate_ready;
-	uint64_t t0, end;          /* the clock at the start, and the deadline */
+	struct run_shared *sh;     /* what the worker threads read; see struct run_shared */
 	uint64_t user0, sys0;      /* the process's CPU time at the start */
 };
 
@@ -433,24 +487,25 @@ static int prepare_workers(struct run_state *st, char *err, size_t errlen)
  */
 static int start_threads(struct run_state *st, char *err, size_t errlen)
 {
-	int e = worker_gate_init(&st->gate);
+	struct run_shared *sh = st->sh;
+	int e = worker_gate_init(&sh->gate);
 	if (e != 0) {
 		snprintf(err, errlen, "cannot set up the threads' start: %s", strerror(-e));
 		return e;
 	}
-	st->gate_ready = true;
+	sh->gate_ready = true;
 	for (size_t i = 0; i < st->nw; i++) {
-		st->ws[i]->stop = &st->stop;
-		st->ws[i]->start = &st->gate;
-		st->ws[i]->t0_ns = &st->t0;
-		st->ws[i]->end_ns = &st->end;
+		st->ws[i]->stop = &sh->stop;
+		st->ws[i]->start = &sh->gate;
+		st->ws[i]->t0_ns = &sh->t0;
+		st->ws[i]->end_ns = &sh->end;
 	}
 	for (st->started = 0; st->started < st->nw; st->started++) {
 		e = pthread_create(&st->tids[st->started], NULL, worker_main, st->ws[st->started]);
 		if (e != 0) {
 			snprintf(err, errlen, "cannot start thread %zu of %zu: %s; use fewer threads", st->started + 1,
 				 st->nw, strerror(e));
-			atomic_store(&st->stop, true);
+			atomic_store(&sh->stop, true);
 			return -e;
 		}
 	}
@@ -460,13 +515,14 @@ static int start_threads(struct run_state *st, char *err, size_t errlen)
 /* Start the clock and the threads together, then wait out the run (rc != 0: end it at once). */
 static void launch_and_wait(struct run_state *st, struct run_result *res, int rc)
 {
-	st->t0 = clock_now_ns();
-	st->end = rc == 0 ? st->t0 + st->cfg->duration_ns : st->t0;
+	struct run_shared *sh = st->sh;
+	sh->t0 = clock_now_ns();
+	sh->end = rc == 0 ? sh->t0 + st->cfg->duration_ns : sh->t0;
 	res->launch_time = time(NULL);
 	clock_cpu_ns(RUSAGE_SELF, &st->user0, &st->sys0);
-	worker_gate_open(&st->gate);
+	worker_gate_open(&sh->gate);
 	if (rc == 0) {
-		int sig = wait_run(st->cfg, st->ws, st->nw, st->t0, st->end);
+		int sig = wait_run(st->cfg, st->ws, st->nw, sh->t0, sh->end, &res->stops);
 		if (sig > 0) {
 			res->interrupted = true;
 			res->signal = sig;
@@ -474,7 +530,7 @@ static void launch_and_wait(struct run_state *st, struct run_result *res, int rc
 			res->target_lost = true;
 		}
 	}
-	atomic_store(&st->stop, true);
+	atomic_store(&sh->stop, true);
 }
 
 /* Join the threads (abandoning any stuck in I/O) and measure how long the run lasted. */
@@ -488,6 +544,10 @@ static void join_threads(struct run_state *st, struct run_result *res)
 			/* Stuck in I/O: leave it; its numbers are not safe to read. */
 			res->stuck_threads++;
 			pthread_detach(st->tids[i]);
+			if (!st->sh->abandoned)
+				st->sh->abandoned = calloc(st->nw, sizeof(*st->sh->abandoned));
+			if (st->sh->abandoned)
+				st->sh->abandoned[st->sh->nabandoned++] = st->ws[i];
 			st->ws[i] = NULL;
 		}
 	}
@@ -501,9 +561,9 @@ static void join_threads(struct run_state *st, struct run_result *res)
 		for (size_t i = 0; i < st->started; i++)
 			if (st->ws[i]->finished_ns > last)
 				last = st->ws[i]->finished_ns;
-	if (last <= st->t0)
+	if (last <= st->sh->t0)
 		last = clock_now_ns();
-	res->elapsed_s = (double)(last - st->t0) / 1e9;
+	res->elapsed_s = (double)(last - st->sh->t0) / 1e9;
 	/* Every thread, live or joined: the workers and the helpers. */
 	clock_cpu_ns(RUSAGE_SELF, &res->cpu_user_ns, &res->cpu_sys_ns);
 	res->cpu_user_ns -= st->user0;
@@ -538,11 +598,17 @@ static int merge_all(const struct run_state *st, struct run_result *res, char *e
 	return 0;
 }
 
-static void free_state(struct run_state *st)
+static void free_state(struct run_state *st, unsigned stuck_threads)
 {
-	/* A thread abandoned in I/O has long passed the gate. */
-	if (st->gate_ready)
-		worker_gate_destroy(&st->gate);
+	/* An abandoned thread still holds pointers into sh (its stop flag set): it stays. */
+	if (st->sh && stuck_threads == 0) {
+		if (st->sh->gate_ready)
+			worker_gate_destroy(&st->sh->gate);
+		free(st->sh);
+	} else if (st->sh) {
+		st->sh->next = graveyard;
+		graveyard = st->sh;
+	}
 	for (size_t i = 0; st->ws && i < st->nw; i++)
 		worker_free(st->ws[i]);
 	free(st->ws);
@@ -556,7 +622,8 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	struct run_state st = { .cfg = cfg };
 	for (size_t i = 0; i < cfg->nops; i++)
 		st.nw += cfg->ops[i].nthreads;
-	uint64_t nbuckets = (cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns;
+	/* Tested before dividing by it: a zero --bucket is refused, not a SIGFPE. */
+	uint64_t nbuckets = cfg->bucket_ns ? (cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns : 0;
 	if (cfg->bucket_ns == 0 || nbuckets > RUN_MAX_BUCKETS) {
 		snprintf(err, errlen, "--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
 			 (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
@@ -568,15 +635,18 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		return rc;
 	st.ws = calloc(st.nw, sizeof(*st.ws));
 	st.tids = calloc(st.nw, sizeof(*st.tids));
+	st.sh = calloc(1, sizeof(*st.sh));
 	res->ops = calloc(cfg->nops, sizeof(*res->ops));
-	if (!st.ws || !st.tids || !res->ops) {
-		free_state(&st);
+	if (!st.ws || !st.tids || !st.sh || !res->ops) {
+		free_state(&st, 0);
 		free(res->ops);
 		res->ops = NULL;
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	res->nops = cfg->nops;
+	sigset_t mask;
+	stops_watch(true, &mask, NULL); /* before any thread of the run starts, the --raw writer's too */
 	rc = prepare_workers(&st, err, errlen);
 	if (rc == 0)
 		rc = start_threads(&st, err, errlen);
@@ -584,10 +654,11 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		launch_and_wait(&st, res, rc);
 		join_threads(&st, res);
 	}
+	stops_watch(false, &mask, &res->stops);
 	finish_raw(&st, res);
 	if (rc == 0)
 		rc = merge_all(&st, res, err, errlen);
-	free_state(&st);
+	free_state(&st, res->stuck_threads);
 	if (rc != 0)
 		run_result_free(res);
 	return rc;

@@ -97,6 +97,7 @@ struct watch_state {
 	int prom_err;     /* the last write's -errno; 0 when it worked */
 	bool prom_warned; /* a failure was said in this period */
 	bool prom_on;     /* prom_start() succeeded: the file is ours to keep up */
+	int prom_lock;    /* the page's lock (prom_lock_page), -1 without one */
 };
 
 /* How a write of the page went: a failure is said once per period, the first success after it once. */
@@ -124,7 +125,27 @@ static void prom_update(const struct watch_config *wc, struct watch_state *st, b
  */
 static int prom_start(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
 {
-	int rc = prom_export_start(&st->prom, wc->prom_path, wc->target->path, wc->ops, wc->nops, wc->json_path);
+	int rc = prom_check_page(wc->prom_path);
+	if (rc < 0) {
+		snprintf(err, errlen, "--prom %s: %s; give the NAME.prom path of a regular file (or of none yet)",
+			 wc->prom_path, rc == -EISDIR ? "is a directory" : "exists and is not a regular file");
+		return rc;
+	}
+	long other = 0;
+	rc = prom_lock_page(wc->prom_path, &st->prom_lock, &other);
+	if (rc == -EBUSY && other > 0) {
+		snprintf(err, errlen, "--prom %s: another iobench watch (pid %ld) writes this page; stop it, "
+			 "or give each watch its own NAME.prom", wc->prom_path, other);
+		return rc;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "--prom %s: cannot write it: %s; give a file in a directory this user can write "
+			 "(node_exporter's --collector.textfile.directory)", wc->prom_path,
+			 rc == -EBUSY ? "another process holds its lock" :
+			 rc == -EINVAL ? "its lock file is not a regular file" : strerror(-rc));
+		return rc;
+	}
+	rc = prom_export_start(&st->prom, wc->prom_path, wc->target->path, wc->ops, wc->nops, wc->json_path);
 	if (rc < 0) {
 		snprintf(err, errlen, "--prom: cannot start its counters from %s: %s", wc->json_path, strerror(-rc));
 		return rc;
@@ -180,7 +201,7 @@ static void probes_close(const struct watch_config *wc, struct watch_state *st)
 		struct probe *p = &st->probes[i];
 		if (p->eng.priv)
 			p->eng.ops->cleanup(&p->eng);
-		if (p->eng.fd > 0)
+		if (p->eng.fd >= 0)
 			close(p->eng.fd);
 		free(p->req.buf);
 	}
@@ -188,6 +209,8 @@ static void probes_close(const struct watch_config *wc, struct watch_state *st)
 	free(st->results);
 	free(st->order);
 	prom_export_free(&st->prom);
+	if (st->prom_lock >= 0)
+		close(st->prom_lock);
 }
 
 /*
@@ -250,14 +273,21 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		.probes = calloc(wc->nops, sizeof(*st.probes)),
 		.results = calloc(wc->nops, sizeof(*st.results)),
 		.order = calloc(wc->nops, sizeof(*st.order)),
+		.prom_lock = -1,
 	};
 	int rc = st.probes && st.results && st.order ? 0 : -ENOMEM;
 	if (rc < 0)
 		snprintf(err, errlen, "out of memory");
-	else
+	for (size_t i = 0; rc == 0 && i < wc->nops; i++)
+		st.probes[i].eng.fd = -1; /* not opened yet: 0 is a descriptor too */
+	if (rc == 0)
 		rc = probes_open(wc, &st, err, errlen);
 	if (rc == 0 && wc->prom_path)
 		rc = prom_start(wc, &st, err, errlen);
+	/* Found now, not when the first period ends (an hour by default). */
+	if (rc == 0 && (rc = output_check_writable(wc->json_path)) < 0)
+		snprintf(err, errlen, "--json %s: cannot write results: %s; give a file this user can write, or '-' for "
+			 "stdout", wc->json_path, rc == -EINVAL ? "not a regular file" : strerror(-rc));
 	prng_seed(&st.rng, wc->seed, 0x3a7c);
 	for (uint64_t periods = 1; rc == 0; periods++) {
 		uint64_t p0 = clock_now_ns(), cpu0[2], cpu[2];

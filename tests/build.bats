@@ -42,6 +42,17 @@ teardown() {
   [[ "$output" == "iobench "* ]]
 }
 
+@test "CPPFLAGS given to configure reach every compile" {
+  cd "$TMP/src"
+  ./configure -q CPPFLAGS=-DIOBENCH_CPPFLAGS_SEEN
+  # a compile of one object as make would run it, not run
+  run make -n -B build/units.o
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"-DIOBENCH_CPPFLAGS_SEEN"* ]]
+  run make -n -B build/report/read.o
+  [[ "$output" == *"-DIOBENCH_CPPFLAGS_SEEN"* ]]
+}
+
 @test "the committed configure is current with configure.ac" {
   command -v autoconf >/dev/null || skip "autoconf not installed"
   cd "$TMP/src"

@@ -153,9 +153,9 @@ start_prometheus() {
   grep -qx 'iobench_watch_up 0' "$PROM"
   grep -qxF "$(build_info) 1" "$PROM"
   [ "$(metric "$PROM" iobench_op_period_p99_seconds read4k)" != "" ]
-  # replaced whole, readable by node_exporter's user, no temporary file left
+  # replaced whole, readable by node_exporter's user, no temporary file left (the lock stays)
   [ "$(stat -c %a "$PROM")" = 644 ]
-  [ "$(find "$TMP/textfile" -mindepth 1 -printf '%f\n')" = iobench.prom ]
+  [ "$(find "$TMP/textfile" -mindepth 1 -printf '%f\n' | sort | paste -sd' ')" = ".iobench.prom.lock iobench.prom" ]
 }
 
 @test "node_exporter's textfile collector serves the series with the JSON lines' counts" {
@@ -296,7 +296,7 @@ start_prometheus() {
   cmp "$MNT/iobench.prom" "$TMP/kept.prom"
   run promtool check metrics < "$MNT/iobench.prom"
   [ "$status" -eq 0 ]
-  [ "$(find "$MNT" -mindepth 1 -printf '%f\n' | sort | paste -sd' ')" = "fill fill2 iobench.prom" ]
+  [ "$(find "$MNT" -mindepth 1 -printf '%f\n' | sort | paste -sd' ')" = ".iobench.prom.lock fill fill2 iobench.prom" ]
   # 20 rounds a period, yet one message per period at most
   periods=$(($(wc -l < "$TMP/w.jsonl") - lines_then + 2))
   said=$(grep -c 'No space left on device' "$TMP/err")

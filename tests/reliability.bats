@@ -440,3 +440,53 @@ sanitized() {
   [ "$status" -eq 1 ]
   [ "$output" = "iobench: $LOOP: is a block device of 16.00 MiB, smaller than --size 1.00 TiB; a device cannot be grown: use a smaller --size, or drop it" ]
 }
+
+@test "a thread abandoned stuck in I/O finds its run stopped, not the next run's stack, when the call returns" {
+  local so=${IOBENCH_ROOT:-$BATS_TEST_DIRNAME/..}/build/tests/faultinj.so
+  [ -f "$so" ] || skip "faultinj.so not built (make unit-tests)"
+  # The 200th read hangs until $TMP/go exists: run 1's thread is abandoned
+  # after the 30 s grace; it returns only once run 2 is under way, when run 1's
+  # frame is gone, and records the read (--raw: its time since the run's start).
+  # ASan with detect_stack_use_after_return sees any read of that frame.
+  IOB_FAULT_PATH=$TMP/f IOB_FAULT=pread:eio:200 IOB_FAULT_WAIT=$TMP/go LD_PRELOAD=$so \
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_stack_use_after_return=1 \
+    "$IOBENCH" -t 1,1 -d 1 -o read4k --no-direct --raw "$TMP/raw" --json "$TMP/s.jsonl" "$TMP/f" >"$TMP/out" 2>"$TMP/err" &
+  local pid=$! n=900
+  while ((n-- > 0)) && ! grep -qs 'run 2 of 2' "$TMP/err"; do sleep 0.1; done
+  grep -q 'run 2 of 2' "$TMP/err"
+  touch "$TMP/go"
+  local rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$TMP/err"; false; }
+  ! grep -q Sanitizer "$TMP/err"
+  [ "$(json_lines "$TMP/s.jsonl")" -eq 2 ]
+  [ "$(sed -n 1p "$TMP/s.jsonl" | jq .stuckThreads)" -eq 1 ]
+  [ "$(sed -n 2p "$TMP/s.jsonl" | jq '.stuckThreads // 0')" -eq 0 ]
+  [ "$(sed -n 2p "$TMP/s.jsonl" | jq '.operations[0].total.count')" -gt 0 ]
+  grep -q "1 thread(s) stuck in I/O were abandoned" "$TMP/out"
+}
+
+@test "a run stopped by SIGSTOP mid-run is marked stopped in its JSON line and its summary; others are not" {
+  "$IOBENCH" -d 4 -o read4k --no-direct --json "$TMP/s.jsonl" "$TMP/f" >"$TMP/out" 2>"$TMP/err" &
+  local pid=$!
+  sleep 1
+  kill -STOP "$pid"
+  sleep 2
+  kill -CONT "$pid"
+  local rc=0
+  wait "$pid" || rc=$?
+  [ "$rc" -eq 0 ]
+  [ "$(jq .stopped "$TMP/s.jsonl")" -eq 1 ]
+  grep -q 'iobench: warning: the process was stopped 1 time(s) mid-run (SIGSTOP, ^Z)' "$TMP/out"
+  "$IOBENCH" -q -d 0.5 -o read4k --no-direct --json "$TMP/s2.jsonl" "$TMP/f"
+  [ "$(jq 'has("stopped")' "$TMP/s2.jsonl")" = false ]
+}
+
+@test "every top-level field a run line can carry is in the README's field list" {
+  local readme=$BATS_TEST_DIRNAME/../README.md src=$BATS_TEST_DIRNAME/../src/output.c field missing=
+  # the optional fields, set one by one in output_json_line()
+  for field in $(grep -o 'json_object_set_new(root, "[A-Za-z]*"' "$src" | sed 's/.*"\(.*\)"/\1/' | sort -u); do
+    grep -q "\`$field\`" "$readme" || missing+=" $field"
+  done
+  [ -z "$missing" ] || { echo "not in README.md:$missing"; false; }
+}

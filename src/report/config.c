@@ -51,18 +51,38 @@ static int cmp_kv(const void *a, const void *b)
 	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
 }
 
-/* The list as "k=v,k=v" sorted by key; frees the values. */
+/* s into p with ',', '=' and '\\' escaped by a '\\'; returns the end. */
+static char *put_escaped(char *p, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ',' || *s == '=' || *s == '\\')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p = '\0';
+	return p;
+}
+
+/*
+ * The list as "k=v,k=v" sorted by key; frees the values. A ',' '=' or '\\'
+ * in a key or value is escaped ("\\,"), so that the label a="1,b=2" stays
+ * one label and never equals the two labels a=1 and b=2.
+ */
 static char *kv_join(struct kv_list *l)
 {
 	size_t len = 1;
 	for (size_t i = 0; i < l->n; i++)
-		len += strlen(l->kv[i].key) + strlen(l->kv[i].value) + 2;
+		len += 2 * (strlen(l->kv[i].key) + strlen(l->kv[i].value)) + 2;
 	if (l->n)
 		qsort(l->kv, l->n, sizeof(*l->kv), cmp_kv);
 	char *out = rep_realloc(NULL, len), *p = out;
 	*p = '\0';
 	for (size_t i = 0; i < l->n; i++) {
-		p += sprintf(p, "%s%s=%s", i ? "," : "", l->kv[i].key, l->kv[i].value);
+		if (i)
+			*p++ = ',';
+		p = put_escaped(p, l->kv[i].key);
+		*p++ = '=';
+		p = put_escaped(p, l->kv[i].value);
 		free(l->kv[i].value);
 	}
 	free(l->kv);
@@ -113,6 +133,33 @@ static char *host_of(const struct jv *root, const struct jv *labels)
 	if (jv_is_string(fleet) && jv_size(fleet) > 0)
 		return rep_strdup(jv_string_value(fleet));
 	return jv_is_string(host) ? rep_strdup(jv_string_value(host)) : NULL;
+}
+
+/* Unescape up to the first unescaped char of stop (or the end) into buf (cut to len); returns where it stopped. */
+static const char *take_escaped(const char *p, const char *stop, char *buf, size_t len)
+{
+	size_t n = 0;
+	for (; *p && !strchr(stop, *p); p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		if (n + 1 < len)
+			buf[n++] = *p;
+	}
+	if (len)
+		buf[n] = '\0';
+	return p;
+}
+
+const char *rep_kv_next(const char *p, char *key, size_t klen, char *value, size_t vlen)
+{
+	if (!p || !*p)
+		return NULL;
+	p = take_escaped(p, "=,", key, klen);
+	if (*p == '=')
+		p = take_escaped(p + 1, ",", value, vlen);
+	else if (vlen)
+		value[0] = '\0';
+	return *p == ',' ? p + 1 : p;
 }
 
 void rep_split_line(const struct jv *root, struct rep_split *out)
@@ -258,11 +305,8 @@ static void name_add_fact(struct rep_config *c, const char *key)
 static void distinguish(struct rep_config **g, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		for (const char *p = g[i]->facts; *p; p += *p == ',') {
-			size_t klen = strcspn(p, "=,");
-			char key[128];
-			snprintf(key, sizeof(key), "%.*s", (int)(klen < sizeof(key) ? klen : sizeof(key) - 1), p);
-			p += strcspn(p, ",");
+		char key[128], unused[8];
+		for (const char *p = g[i]->facts; (p = rep_kv_next(p, key, sizeof(key), unused, sizeof(unused)));) {
 			/* once per key: only where it first appears */
 			bool seen = false;
 			for (size_t j = 0; j < i && !seen; j++) {

@@ -15,6 +15,8 @@
 #include "units.h"
 
 #define MAX_WORDS 12
+/* An expectation is a dozen words: a longer line is no expectations file. */
+#define MAX_LINE 4096
 
 static const struct {
 	const char *name;
@@ -131,17 +133,39 @@ static int parse_words(char **w, int nw, struct rep_expect *e, const char *path,
 	return 0;
 }
 
+/*
+ * The next line of f into buf (newline dropped): 1, 0 at the end, or -1 for
+ * a line over MAX_LINE bytes (read no further: /dev/zero has no newline)
+ * or a NUL byte (not a text file).
+ */
+static int next_line(FILE *f, char *buf, size_t len)
+{
+	size_t n = 0;
+	int c;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0' || n + 1 >= len)
+			return -1;
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return c == EOF && n == 0 ? 0 : 1;
+}
+
 int rep_expect_parse(FILE *f, const char *path, struct rep_expect **out, size_t *n, char *err, size_t errlen)
 {
-	char *line = NULL;
-	size_t cap = 0, have = 0, room = 0;
+	char *line = rep_realloc(NULL, MAX_LINE + 1);
+	size_t have = 0, room = 0;
 	struct rep_expect *list = NULL;
 	unsigned lineno = 0;
 	int rc = 0;
 	*out = NULL;
 	*n = 0;
-	while (getline(&line, &cap, f) > 0) {
+	for (int got; (got = next_line(f, line, MAX_LINE + 1)) != 0;) {
 		lineno++;
+		if (got < 0) {
+			rc = bad(err, errlen, path, lineno, "not a line of text (over %d bytes, or a NUL byte)", MAX_LINE);
+			break;
+		}
 		line[strcspn(line, "#\r\n")] = '\0';
 		char *w[MAX_WORDS + 1];
 		int nw = 0;

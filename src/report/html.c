@@ -6,9 +6,11 @@
 #include "report_plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "report_analyze.h"
 
@@ -159,9 +161,15 @@ int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], cons
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof(path), "%s/index.html", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	FILE *out = fopen(tmp, "w");
-	if (!out)
-		return -errno;
+	/* O_NOFOLLOW: never written through a link planted at the temporary name. */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
 	char date[32];
 	time_t now = time(NULL);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));

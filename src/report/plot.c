@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,9 +37,14 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 	snprintf(path, sizeof(path), "%s/%s.%s", p->dir, name, ext);
 	if (strcmp(ext, "dat") == 0)
 		p->lost = false; /* a new chart */
-	FILE *f = fopen(path, "w");
+	/* O_NOFOLLOW: a link in the folder is refused, never written through. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "iobench: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "iobench: %s: %s\n", path, errno == ELOOP ? "a symbolic link; not written through" :
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		p->failed = 1;
 	}
 	return f;
@@ -909,13 +916,70 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	plot_done(p, "cost", title);
 }
 
+/*
+ * gnuplot's SVG escapes '<' and '&' in text but not the '>' of "]]>", which
+ * XML forbids in text: a label holding it made the standalone SVG
+ * malformed. Rewrite NAME.svg with each "]]>" outside a CDATA section as
+ * "]]&gt;". 0, or -errno when it cannot be read or written.
+ */
+static int svg_fix(const char *dir, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	char *buf = NULL, *out = NULL;
+	size_t len = 0, olen = 0;
+	FILE *m = open_memstream(&buf, &len);
+	char chunk[65536];
+	for (size_t n; m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0;)
+		fwrite(chunk, 1, n, m);
+	int rc = ferror(f) || !m ? -EIO : 0;
+	fclose(f);
+	if (m && fclose(m) != 0)
+		rc = -ENOMEM;
+	FILE *o = rc == 0 ? open_memstream(&out, &olen) : NULL;
+	bool changed = false;
+	for (size_t i = 0; o && i < len;) {
+		if (strncmp(buf + i, "<![CDATA[", 9) == 0) {
+			const char *end = strstr(buf + i + 9, "]]>");
+			size_t n = end ? (size_t)(end - (buf + i)) + 3 : len - i;
+			fwrite(buf + i, 1, n, o);
+			i += n;
+		} else if (strncmp(buf + i, "]]>", 3) == 0) {
+			fputs("]]&gt;", o);
+			changed = true;
+			i += 3;
+		} else {
+			fputc(buf[i++], o);
+		}
+	}
+	if (o && fclose(o) != 0)
+		rc = -ENOMEM;
+	if (rc == 0 && changed) {
+		f = fopen(path, "w");
+		if (!f || fwrite(out, 1, olen, f) != olen)
+			rc = -errno;
+		if (f && fclose(f) != 0 && rc == 0)
+			rc = -errno;
+	}
+	free(buf);
+	free(out);
+	return rc;
+}
+
 /* Run gnuplot on NAME.gp inside the plot folder; 0 when NAME.png came out non-empty. */
 static int render(const char *dir, const char *name)
 {
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		/* gnuplot dies with the report: a killed report must not leave it writing into DIR. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(126);
 		char script[256];
 		snprintf(script, sizeof(script), "%s.gp", name);
 		if (chdir(dir) != 0)
@@ -942,7 +1006,9 @@ static int render(const char *dir, const char *name)
 	char png[4096];
 	struct stat sb;
 	snprintf(png, sizeof(png), "%s/%s.png", dir, name);
-	return stat(png, &sb) == 0 && sb.st_size > 0 ? 0 : -EIO;
+	if (stat(png, &sb) != 0 || sb.st_size == 0)
+		return -EIO;
+	return svg_fix(dir, name);
 }
 
 /* "run r1" or "runs r1, r2, ...": the fleets' manifests, else the runs' runId notes. */
@@ -982,6 +1048,18 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 {
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "iobench: %s: cannot create the plot folder: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	/*
+	 * gnuplot writes the PNG and SVG by name, following links: in a folder
+	 * someone else may write, they could point those at any file of ours.
+	 */
+	struct stat sd;
+	if (lstat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode) || sd.st_uid != geteuid() || (sd.st_mode & S_IWOTH)) {
+		fprintf(stderr, "iobench: --plot %s: %s; give a folder of this user's that others cannot write "
+			"(a new name is created)\n", dir, lstat(dir, &sd) != 0 ? strerror(errno) :
+			!S_ISDIR(sd.st_mode) ? "not a folder (a link or a file)" :
+			sd.st_uid != geteuid() ? "owned by another user" : "writable by other users");
 		return -1;
 	}
 	struct plotter p = { .dir = dir };

@@ -9,7 +9,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -63,6 +66,9 @@ void rep_bonnie_free(struct rep_bonnie *b)
 
 void rep_db_free(struct rep_db *db)
 {
+	for (size_t i = 0; i < db->seen_cap; i++)
+		free(db->seen[i].path);
+	free(db->seen);
 	for (size_t i = 0; i < db->ncells; i++)
 		cell_free(db->cells[i]);
 	free(db->cells);
@@ -652,13 +658,125 @@ static bool read_manifest(struct rep_db *db, FILE *f, const char *path)
 	return manifest;
 }
 
+/* A filesystem of a kernel interface: its files are not results, and some block or change the system when read. */
+static bool kernel_fs(long type)
+{
+	static const long types[] = { PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC, SECURITYFS_MAGIC,
+				      CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, EFIVARFS_MAGIC, BPF_FS_MAGIC,
+				      0x62656570 /* configfs */ };
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (type == types[i])
+			return true;
+	return false;
+}
+
+/* Can a file with st on a filesystem of type fs be read as an input? 0 or a REP_INPUT_* code. */
+static int input_kind(const struct stat *st, long fs, bool allow_fifo)
+{
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	if (kernel_fs(fs))
+		return REP_INPUT_KERNEL;
+	if (S_ISFIFO(st->st_mode))
+		return allow_fifo ? 0 : REP_INPUT_FIFO;
+	return S_ISREG(st->st_mode) ? 0 : REP_INPUT_DEVICE;
+}
+
+int rep_open_input(const char *path, bool allow_fifo, FILE **out)
+{
+	struct stat st;
+	struct statfs sf;
+	*out = NULL;
+	/* Judged before it is opened (opening a device may do something), and again on what was opened. */
+	if (stat(path, &st) != 0 || statfs(path, &sf) != 0)
+		return -errno;
+	int rc = input_kind(&st, (long)sf.f_type, allow_fifo);
+	if (rc < 0)
+		return rc;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || fstatfs(fd, &sf) != 0)
+		rc = -errno;
+	else
+		rc = input_kind(&st, (long)sf.f_type, allow_fifo);
+	/* A FIFO is read blocking, as a pipe from a command should be. */
+	if (rc == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+		rc = -errno;
+	FILE *f = rc == 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		rc = rc ? rc : -errno;
+		close(fd);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
+
+const char *rep_input_error(int rc)
+{
+	switch (rc) {
+	case REP_INPUT_DEVICE:
+		return "a device or socket";
+	case REP_INPUT_KERNEL:
+		return "a file of a kernel interface (procfs, sysfs, ...)";
+	case REP_INPUT_FIFO:
+		return "a FIFO";
+	default:
+		return strerror(-rc);
+	}
+}
+
+/*
+ * Has the file or folder st been reached before (a link, or a path given
+ * twice)? Records it when not; when it was, *first is the path it was
+ * reached by first.
+ */
+static bool seen_before(struct rep_db *db, const struct stat *st, const char *path, const char **first)
+{
+	if (db->nseen * 2 >= db->seen_cap) {
+		size_t cap = db->seen_cap ? db->seen_cap * 2 : 64;
+		struct rep_seen *t = rep_realloc(NULL, cap * sizeof(*t));
+		memset(t, 0, cap * sizeof(*t));
+		for (size_t i = 0; i < db->seen_cap; i++) {
+			if (!db->seen[i].path)
+				continue;
+			size_t k = (size_t)(db->seen[i].dev * 31 + db->seen[i].ino) & (cap - 1);
+			while (t[k].path)
+				k = (k + 1) & (cap - 1);
+			t[k] = db->seen[i];
+		}
+		free(db->seen);
+		db->seen = t;
+		db->seen_cap = cap;
+	}
+	size_t k = (size_t)((uint64_t)st->st_dev * 31 + st->st_ino) & (db->seen_cap - 1);
+	for (; db->seen[k].path; k = (k + 1) & (db->seen_cap - 1))
+		if (db->seen[k].dev == (uint64_t)st->st_dev && db->seen[k].ino == (uint64_t)st->st_ino) {
+			*first = db->seen[k].path;
+			return true;
+		}
+	db->seen[k] = (struct rep_seen){ .dev = st->st_dev, .ino = st->st_ino, .path = rep_strdup(path) };
+	db->nseen++;
+	return false;
+}
+
 static int read_file(struct rep_db *db, const char *path, bool explicit_file)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		int e = errno;
-		path_warning(db, "%s: %s; skipped", path, strerror(e));
-		return -e;
+	FILE *f;
+	int rc = rep_open_input(path, explicit_file, &f);
+	if (rc < 0) {
+		path_warning(db, "%s: %s%s; skipped", path, rep_input_error(rc),
+			     rc == REP_INPUT_DEVICE || rc == REP_INPUT_KERNEL || rc == REP_INPUT_FIFO ? ", not a results file"
+												       : "");
+		return rc;
+	}
+	struct stat st;
+	const char *first;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && seen_before(db, &st, path, &first)) {
+		path_warning(db, "%s: the same file as %s (a link, or given twice); read once", path, first);
+		fclose(f);
+		return 0;
 	}
 	const char *base = strrchr(path, '/');
 	if (strcmp(base ? base + 1 : path, "manifest.json") != 0 || !read_manifest(db, f, path))
@@ -688,6 +806,23 @@ static bool wanted_in_folder(const char *folder, const char *name)
 
 static int read_folder(struct rep_db *db, const char *path, int depth)
 {
+	/* Each folder once, however many links lead to it: "latest -> r1" would count r1's runs twice, two "-> ." never end. */
+	struct stat st;
+	struct statfs sf;
+	const char *first;
+	if (stat(path, &st) != 0 || statfs(path, &sf) != 0) {
+		int e = errno;
+		path_warning(db, "%s: %s; skipped", path, strerror(e));
+		return -e;
+	}
+	if (kernel_fs((long)sf.f_type)) {
+		path_warning(db, "%s: a folder of a kernel interface (procfs, sysfs, ...), not results; skipped", path);
+		return REP_INPUT_KERNEL;
+	}
+	if (seen_before(db, &st, path, &first)) {
+		path_warning(db, "%s: the same folder as %s (a link); read once", path, first);
+		return 0;
+	}
 	struct dirent **ents;
 	int n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0) {
@@ -704,7 +839,6 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 		size_t len = strlen(path) + strlen(name) + 2;
 		char *child = rep_realloc(NULL, len);
 		snprintf(child, len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", name);
-		struct stat st;
 		if (stat(child, &st) == 0) {
 			if (S_ISDIR(st.st_mode) && depth < 32)
 				read_folder(db, child, depth + 1);
@@ -753,8 +887,9 @@ int rep_read_path(struct rep_db *db, const char *path)
 		/* /dev/zero, a tty, a disk: never results, and some never end. A FIFO (<(cmd)) is read. */
 		db->warnings++;
 		if (db->diag)
-			fprintf(db->diag, "iobench: %s: a device or socket, not a results file; skipped\n", path);
-		return -EINVAL;
+			fprintf(db->diag, "iobench: %s: %s, not a results file; skipped\n", path,
+				rep_input_error(REP_INPUT_DEVICE));
+		return REP_INPUT_DEVICE;
 	}
 	db->pipe = rep_pipe_new(db, jobs_of(db));
 	int rc = S_ISDIR(st.st_mode) ? read_folder(db, path, 0) : read_file(db, path, true);
@@ -768,17 +903,16 @@ int rep_read_path(struct rep_db *db, const char *path)
 bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
 {
 	size_t kl = strlen(key);
-	for (const char *p = labels; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			size_t vl = strcspn(p + kl + 1, ",");
-			if (vl >= len)
-				vl = len - 1;
-			memcpy(buf, p + kl + 1, vl);
-			buf[vl] = '\0';
-			return true;
-		}
-	}
-	return false;
+	char small[128];
+	char *k = kl + 2 <= sizeof(small) ? small : rep_realloc(NULL, kl + 2);
+	bool found = false;
+	/* k holds one byte more than key, so a longer key cannot compare equal; buf is written only when found. */
+	for (const char *p = labels, *next; !found && (next = rep_kv_next(p, k, kl + 2, NULL, 0)); p = next)
+		if (strcmp(k, key) == 0)
+			found = rep_kv_next(p, k, kl + 2, buf, len) != NULL;
+	if (k != small)
+		free(k);
+	return found;
 }
 
 /* A label's, else a configuration fact's, value of key in buf; false when neither has it. */

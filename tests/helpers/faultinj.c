@@ -16,6 +16,8 @@
  *                          O_DIRECT cannot continue from inside a sector
  *     zero                 return 0 (end of file) (pread/pwrite)
  * IOB_FAULT_LOG=FILE       append one line per injected fault (for counting)
+ * IOB_FAULT_WAIT=FILE      before injecting a fault, wait (up to 60 s) until
+ *                          FILE exists: the test decides what happens meanwhile
  *
  * iobench's sync engine calls syscall(SYS_pread64/SYS_pwrite64, ...) rather
  * than glibc's wrappers; those calls are routed through pread/pwrite here.
@@ -47,6 +49,7 @@ static dev_t fault_dev;
 static ino_t fault_ino;
 static int have_path;
 static FILE *fault_log;
+static const char *fault_wait;
 
 __attribute__((constructor)) static void faultinj_init(void)
 {
@@ -55,6 +58,7 @@ __attribute__((constructor)) static void faultinj_init(void)
 		snprintf(fault_path, sizeof(fault_path), "%s", p);
 		have_path = 1;
 	}
+	fault_wait = getenv("IOB_FAULT_WAIT");
 	const char *log = getenv("IOB_FAULT_LOG");
 	if (log)
 		fault_log = fopen(log, "a");
@@ -134,6 +138,8 @@ static enum fault due(enum call c, int fd)
 		fprintf(fault_log, "%s %d\n", call_names[c], rules[c].fault);
 		fflush(fault_log);
 	}
+	for (int i = 0; fault_wait && i < 6000 && access(fault_wait, F_OK) != 0; i++)
+		usleep(10000);
 	return rules[c].fault;
 }
 
