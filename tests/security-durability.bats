@@ -31,9 +31,11 @@ teardown() {
   core_teardown
 }
 
+# wait_for CMD...: until CMD succeeds, at most 120 s (a loaded machine with
+# suites side by side fsyncs slowly: 30 s timed out here under load).
 wait_for() {
   local i
-  for ((i = 0; i < 300; i++)); do
+  for ((i = 0; i < 1200; i++)); do
     "$@" && return 0
     sleep 0.1
   done
