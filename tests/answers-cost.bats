@@ -38,7 +38,7 @@ fleet() {
   local -A by=([1]=$3 [4]=$4 [16]=$5)
   for t in 1 4 16; do
     ops=${by[$t]}
-    "$GEN" "host=$host sig=$sig threads=$t modes=$((t * 1000000000 / ops / 1000)):$((ops * 60))" |
+    "$GEN" "host=$host sig=$sig threads=$t modes=$((t * 1000000000 / ops)):$((ops * 60))" |
       jq -c --argjson p "$facts" --arg az "us-east-1${host: -1}" '.provision = ($p + { az: $az })'
   done
 }
@@ -136,4 +136,64 @@ two_fleets() {
   [[ "$output" == *"ops per \$"* ]]
   grep -E '^read4k +1G +m5\.large / gp3 x1 .* 88\.5M .* 1$' <<<"$output"
   grep -E '^read4k +1G +m5\.large / io2 x1 .* 34\.2M .* 2$' <<<"$output"
+}
+
+@test "compare pairs gp3 with io2 though type, IOPS and throughput differ: one dimension, said as a reader says it" {
+  two_fleets >"$BATS_TEST_TMPDIR/fleets.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/fleets.jsonl"
+  [ "$status" -eq 0 ]
+  local row
+  row=$(jq -c '.compare[] | select(.op == "read4k" and .metric == "ops/s")' <<<"$output")
+  jq -e '.a == "m5.large / gp3 x1" and .b == "m5.large / io2 x1"
+    and .differs == "volume gp3 3000 IOPS → io2 8000 IOPS"
+    and .threadsA == "4" and .threadsB == "16" and .hostsA == 4 and .hostsB == 4
+    and (.ratio - 8000 / 2900 | fabs) < 1e-9 and (.verdict | startswith("B is 2.76x A"))' <<<"$row"
+  # three metrics for each of the two ops, all of that one pair
+  [ "$(jq '[.compare[] | select(.differs == "volume gp3 3000 IOPS → io2 8000 IOPS")] | length' <<<"$output")" -eq 6 ]
+  run --separate-stderr "$IOBENCH" report --section compare "$BATS_TEST_TMPDIR/fleets.jsonl"
+  grep -E '^read4k +ops/s +m5\.large / gp3 x1 +m5\.large / io2 x1 +volume gp3 3000 IOPS → io2 8000 IOPS +4 +16 ' <<<"$output"
+}
+
+@test "compare pairs one volume with a RAID 0 of four: the layout" {
+  local one='{"instanceType":"m5.large","volumeType":"gp3","volumeSize":200}'
+  local four='{"instanceType":"m5.large","volumeType":"gp3","volumeSize":200,"volumeCount":4,"raidLevel":"0","raidChunk":262144}'
+  local h
+  for h in a b c; do
+    fleet "$one" "one-$h" 1000 2900 3000
+    fleet "$four" "four-$h" 1000 4000 11000
+  done >"$BATS_TEST_TMPDIR/raid.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/raid.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.compare[] | select(.metric == "ops/s") | .differs == "layout 1 volume → 4 volumes raid0 chunk 256K"
+    and .a == "m5.large / gp3" and .b == "m5.large / gp3 x4 / raid0" and (.ratio - 11000 / 2900 | fabs) < 1e-9' <<<"$output"
+}
+
+@test "configs that differ in two dimensions are shown side by side with what differs and the --compare to use" {
+  local c5='{"instanceType":"c5.large","volumeType":"io2","volumeSize":200,"volumeIops":8000}'
+  local h
+  for h in a b c; do
+    fleet "$GP3" "gp3-$h" 1000 2900 3000
+    fleet "$c5" "c5-$h" 1500 6000 8000
+  done >"$BATS_TEST_TMPDIR/two.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/two.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.compare | length == 3 and all(.[]; .ratio == null and .low == null
+    and .differs == "instance c5.large → m5.large; volume io2 8000 IOPS → gp3 3000 IOPS")' <<<"$output"
+  jq -e '.compare[] | select(.metric == "ops/s") | .valueA == 8000 and .valueB == 2900
+    and (.verdict | contains("differ in 2 dimensions (instance, volume)"))
+    and (.verdict | contains("--compare '"'"'c5.large / io2 vs m5.large / gp3 x1'"'"'"))' <<<"$output"
+  # the --compare it names works as written
+  run --separate-stderr "$IOBENCH" report --json --section compare --compare 'c5.large / io2 vs m5.large / gp3 x1' \
+    "$BATS_TEST_TMPDIR/two.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.compare[] | select(.metric == "ops/s") | (.ratio - 2900 / 8000 | fabs) < 1e-9' <<<"$output"
+}
+
+@test "compare is never an empty section: one configuration says why" {
+  fleet "$GP3" gp3-a 1000 2900 3000 >"$BATS_TEST_TMPDIR/one.jsonl"
+  run --separate-stderr "$IOBENCH" report --section compare "$BATS_TEST_TMPDIR/one.jsonl"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"nothing to compare: one configuration; name two sides with --compare 'A vs B'"* ]]
+  run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/one.jsonl"
+  jq -e '.compare | length == 1 and .[0].a == "m5.large / gp3 x1" and .[0].ratio == null' <<<"$output"
 }

@@ -1228,7 +1228,8 @@ static const struct {
 	[SEC_COMPARE] = { "compare", "Comparisons, config A vs B per op (ratio of medians over hosts, bootstrap 95% interval)",
 			  "config A vs B per op: B/A of the median per-host ops/s, p50 and p99\n"
 			  "with a bootstrap 95% interval and a verdict; --compare 'A vs B', else\n"
-			  "every two configs that differ in one label, label part or fact",
+			  "every two configs that differ in one dimension (instance, volume, layout,\n"
+			  "placement, or a label or label part), what differs said; else side by side",
 			  rep_compare_cols, 0, rep_build_compare },
 	[SEC_TIME] = { "time", "Throughput over time (per host, per time bucket)",
 		       "per-host throughput per time bucket: mean, min, max, CV", COLS(time_cols), build_time },
