@@ -152,6 +152,12 @@ two_fleets() {
   [ "$(jq '[.compare[] | select(.differs == "volume gp3 3000 IOPS → io2 8000 IOPS")] | length' <<<"$output")" -eq 6 ]
   run --separate-stderr "$IOBENCH" report --section compare "$BATS_TEST_TMPDIR/fleets.jsonl"
   grep -E '^read4k +ops/s +m5\.large / gp3 x1 +m5\.large / io2 x1 +volume gp3 3000 IOPS → io2 8000 IOPS +4 +16 ' <<<"$output"
+  # the columns after the arrow stand under their headings ("→" takes one column, three bytes)
+  local head row1
+  head=$(grep -E '^op +metric ' <<<"$output")
+  row1=$(grep -E '^read4k +ops/s ' <<<"$output" | sed 's/→/>/')
+  head=${head%%thr A*}
+  [ "${row1:${#head}:2}" == "4 " ]
 }
 
 @test "compare pairs one volume with a RAID 0 of four: the layout" {
