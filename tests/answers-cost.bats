@@ -203,3 +203,53 @@ two_fleets() {
   run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/one.jsonl"
   jq -e '.compare | length == 1 and .[0].a == "m5.large / gp3 x1" and .[0].ratio == null' <<<"$output"
 }
+
+# flushed W_NS R_NS [FACTS-JSON] [ROT]: a host's flushed write and read of one
+# target (p50 W_NS and R_NS; R_NS 0: no read), with those provision facts.
+flushed() {
+  local specs=("host=d sig=writeFlush,4K,4K rot=${4:-false} modes=$1:600")
+  [[ "$2" == 0 ]] || specs+=("host=d sig=read,4K,4K rot=${4:-false} modes=$2:600")
+  "$GEN" "${specs[@]}" | jq -c --argjson p "${3:-null}" 'if $p then .provision = $p else . end'
+}
+
+@test "durability: the rotational flag is no evidence (virtio and loop devices say 1)" {
+  # 400 us flushed writes beside 300 us reads on a device that says it is rotational
+  flushed 400000 300000 null true >"$BATS_TEST_TMPDIR/rot.jsonl"
+  jq -e '.target.rotational == true' "$BATS_TEST_TMPDIR/rot.jsonl" >/dev/null
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/rot.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.durability | length == 1 and .[0].suspicious == false and .[0].verdict == "plausible"
+    and .[0].floorNs == 50000 and .[0].evidence == "none (checked: read4k p50, 50.0us floor)"' <<<"$output"
+}
+
+@test "durability: a flushed write under an EBS round trip is suspicious, by the provision facts" {
+  # 70 us: above the 50 us floor and more than a quarter of the 200 us read, but no EBS write returns so soon
+  flushed 70000 200000 "$GP3" >"$BATS_TEST_TMPDIR/ebs.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/ebs.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.durability[0] | .suspicious == true and .evidence == "EBS round trip" and .floorNs == 100000
+    and (.verdict | startswith("durability suspicious: ")) and (.verdict | contains("on EBS (gp3, by the provision facts)"))' <<<"$output"
+  # the same figures with no facts that name EBS: nothing says they are too fast
+  flushed 70000 200000 >"$BATS_TEST_TMPDIR/local.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/local.jsonl"
+  jq -e '.durability[0] | .suspicious == false and .floorNs == 50000' <<<"$output"
+  # the text row says which evidence
+  run --separate-stderr "$IOBENCH" report --section durability "$BATS_TEST_TMPDIR/ebs.jsonl"
+  grep -E '^writeFlush,4K,4K .* \* +EBS round trip +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
+}
+
+@test "durability: a flushed write far faster than a read of the same target is suspicious; a little faster is not" {
+  flushed 200000 1000000 >"$BATS_TEST_TMPDIR/far.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/far.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.durability[0] | .suspicious == true and .evidence == "read of the same target"
+    and (.verdict | contains("under a quarter of a read4k of the same target"))' <<<"$output"
+  # 600 us against 1 ms reads: a write cache that keeps its promise can do that
+  flushed 600000 1000000 >"$BATS_TEST_TMPDIR/near.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/near.jsonl"
+  jq -e '.durability[0] | .suspicious == false and .verdict == "plausible"' <<<"$output"
+  # every piece of evidence that fires is said: EBS, the read and the floor
+  flushed 20000 1000000 "$IO2" >"$BATS_TEST_TMPDIR/all.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/all.jsonl"
+  jq -e '.durability[0].evidence == "EBS round trip, read of the same target, floor"' <<<"$output"
+}
