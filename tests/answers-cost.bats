@@ -253,3 +253,13 @@ flushed() {
   run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/all.jsonl"
   jq -e '.durability[0].evidence == "EBS round trip, read of the same target, floor"' <<<"$output"
 }
+
+@test "a cost section with nothing priced says why instead of staying empty" {
+  fleet '{"instanceType":"x9.huge","volumeType":"gp3"}' h-a 1000 2900 3000 >"$BATS_TEST_TMPDIR/x9.jsonl"
+  run --separate-stderr "$IOBENCH" report --section cost --prices "$PRICES" "$BATS_TEST_TMPDIR/x9.jsonl"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *$'Operations per dollar\nNo configuration has a price: its instance or volume type is not in the price list; add it'* ]]
+  "$GEN" "host=h threads=1 modes=100000:600" >"$BATS_TEST_TMPDIR/bare.jsonl"
+  run --separate-stderr "$IOBENCH" report --section cost --prices "$PRICES" "$BATS_TEST_TMPDIR/bare.jsonl"
+  [[ "$output" == *"No configuration has a price: the runs carry no instanceType/volumeType facts"* ]]
+}

@@ -147,6 +147,9 @@ static void text_cell(FILE *out, const char *text, bool first, bool last, bool l
 
 void table_print_text(const struct table *t, FILE *out)
 {
+	/* an empty table is left out, unless its note says why it is empty */
+	if (t->nrows == 0 && t->note)
+		fprintf(out, "%s\n%s\n\n", t->title, t->note);
 	if (t->nrows == 0)
 		return;
 	size_t *width = calloc(t->ncols, sizeof(*width));
