@@ -138,6 +138,24 @@ two_fleets() {
   grep -E '^read4k +1G +m5\.large / io2 x1 .* 34\.2M .* 2$' <<<"$output"
 }
 
+@test "real runs held to gp3's and io2's rates rank and pair as the fleets would" {
+  local h
+  for h in a b; do
+    "$IOBENCH" run -q -o read4k -t 1 -d 2 -b 1 --rate 300 --no-direct --size 16M "$BATS_TEST_TMPDIR/data.bin" \
+      --provision none --provision-fact instanceType=m5.large --provision-fact volumeType=gp3 \
+      --provision-fact volumeSize=200 --host "gp3-$h" --json - 2>/dev/null
+    "$IOBENCH" run -q -o read4k -t 1 -d 2 -b 1 --rate 800 --no-direct --size 16M "$BATS_TEST_TMPDIR/data.bin" \
+      --provision none --provision-fact instanceType=m5.large --provision-fact volumeType=io2 \
+      --provision-fact volumeSize=200 --provision-fact volumeIops=8000 --host "io2-$h" --json - 2>/dev/null
+  done >"$BATS_TEST_TMPDIR/real.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section cost,compare --prices "$PRICES" "$BATS_TEST_TMPDIR/real.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '[.cost[] | {(.volume): .rank}] | add == {"gp3": 1, "io2": 2}' <<<"$output"
+  jq -e '.cost[] | select(.volume == "io2") | (.dollarsPerHour - 0.8426 | fabs) < 0.00005' <<<"$output"
+  jq -e '[.compare[] | select(.metric == "ops/s")] | length == 1
+    and .[0].differs == "volume gp3 3000 IOPS → io2 8000 IOPS" and .[0].hostsA == 2 and .[0].hostsB == 2' <<<"$output"
+}
+
 @test "compare pairs gp3 with io2 though type, IOPS and throughput differ: one dimension, said as a reader says it" {
   two_fleets >"$BATS_TEST_TMPDIR/fleets.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/fleets.jsonl"
