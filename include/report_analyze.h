@@ -82,7 +82,6 @@ int rep_section_find(const char *name, size_t len);
 struct rep_opts {
 	bool merge_hosts;      /* groups/modes/durability across hosts instead of per host */
 	double floor_ns;       /* flushed writes faster than this are suspicious */
-	double floor_rot_ns;   /* the same on rotational targets */
 	const json_t *prices;  /* parsed --prices file or NULL */
 	double tier_tol;       /* tier ends when p50 moves by more than this factor - 1 */
 	double regime_rel;     /* smallest lasting step, fraction of the level */

@@ -58,7 +58,8 @@ static const struct cmdline_opt report_opts[] = {
 	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)",
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
-	  "(default 50us; 2ms on rotational targets); units ns us ms s", CUSTOM(parse_floor) },
+	  "(default 50us; on EBS, by the provision facts, 100us at least);\n"
+	  "units ns us ms s", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
 	  "of the best ops/s (default 5)", CUSTOM(parse_within) },
 	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
@@ -177,7 +178,6 @@ static int parse_floor(void *settings, const char *arg)
 	struct report_args *a = settings;
 	if (parse_ns(arg, &a->o.floor_ns) != 0)
 		return cmdline_usage_error("bad --floor '%s'; use a duration like 50us or 1ms", arg);
-	a->o.floor_rot_ns = fmax(a->o.floor_rot_ns, a->o.floor_ns);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "durability.h"
+#include "report_price.h"
 #include "report_stats.h"
 #include "section.h"
 #include "units.h"
@@ -19,7 +20,6 @@ void rep_opts_default(struct rep_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->floor_ns = 50e3;
-	o->floor_rot_ns = 2e6;
 	o->tier_tol = 0.25;
 	o->regime_rel = 0.2;
 	o->regime_min = 3;
@@ -710,6 +710,7 @@ static const struct tcol durability_cols[] = {
 	{ "readP50Ns", "read p50", TC_NS, 0 },
 	{ "floorNs", "floor", TC_NS, 0 },
 	{ "suspicious", "suspicious", TC_BOOL, 0 },
+	{ "evidence", "evidence", TC_STR, 0 },
 	{ "verdict", "verdict", TC_STR, 0 },
 };
 
@@ -734,13 +735,35 @@ static int cmp_group_ptr(const void *a, const void *b)
 	return cmp_target(*(const struct rep_group *const *)a, *(const struct rep_group *const *)b);
 }
 
+/*
+ * A flushed write on an EBS volume waits for a network round trip to the
+ * replicas: none returns in under this (single-digit hundreds of us in
+ * practice). EBS is known from the provision facts, never from the device
+ * (virtio and Nitro NVMe say nothing of what is behind them).
+ */
+#define DUR_EBS_FLOOR_NS 100e3
+/* A flush that returns in under this share of a read of the same target wrote to a cache, not the media. */
+#define DUR_READ_SHARE 0.25
+
+/* The EBS volume type of a configuration's provision facts; false when it names none. */
+static bool dur_ebs_type(const struct rep_config *cfg, char *buf, size_t len)
+{
+	static const char *const ebs[] = { "standard", "gp2", "gp3", "io1", "io2", "st1", "sc1" };
+	if (!rep_label_value(cfg->facts, "volumeType", buf, len))
+		return false;
+	for (size_t i = 0; i < sizeof(ebs) / sizeof(ebs[0]); i++)
+		if (strcmp(buf, ebs[i]) == 0)
+			return true;
+	return false;
+}
+
 static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_DURABILITY];
 	const struct rep_group *g = ctx->view;
 	size_t ng = ctx->nv;
 	const struct rep_opts *o = ctx->o;
-	char hb[64], verdict[160];
+	char hb[64], verdict[600], evidence[400];
 	const struct rep_group **reads = rep_calloc(ng, sizeof(*reads));
 	size_t nr = 0;
 	for (size_t i = 0; i < ng; i++)
@@ -765,44 +788,79 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 			if (!r || fabs(reads[j]->cells[0]->threads - w->threads) <
 					  fabs(r->cells[0]->threads - w->threads))
 				r = reads[j];
-		bool rot = false;
-		for (size_t k = 0; k < g[i].n; k++)
-			rot |= g[i].cells[k]->rotational == 1;
-		double floor_ns = rot ? o->floor_rot_ns : o->floor_ns;
 		double wp = hist_percentile(&g[i].total, 0.5);
 		double rp = r ? hist_percentile(&r->total, 0.5) : NAN;
-		bool faster_than_read = r && wp < rp;
-		bool below_floor = wp < floor_ns;
-		char fb[32];
-		units_format_ns(fb, sizeof(fb), floor_ns);
-		if (faster_than_read && below_floor)
-			snprintf(verdict, sizeof(verdict),
-				 "durability suspicious: faster than a read and below the %s floor", fb);
-		else if (faster_than_read)
-			snprintf(verdict, sizeof(verdict), "durability suspicious: faster than a read");
-		else if (below_floor)
-			snprintf(verdict, sizeof(verdict), "durability suspicious: below the %s %sfloor", fb,
-				 rot ? "rotational " : "");
-		else
+		char vtype[64], fb[32], wb[32], rb[32], rop[64], why[600] = "", checked[200] = "";
+		bool ebs = dur_ebs_type(w->cfg, vtype, sizeof(vtype));
+		double floor_ns = ebs ? fmax(o->floor_ns, DUR_EBS_FLOOR_NS) : o->floor_ns;
+		units_format_ns(wb, sizeof(wb), wp);
+		evidence[0] = '\0';
+		/* each piece of evidence that fires, said with its figures; what was checked when none does */
+		if (ebs) {
+			units_format_ns(fb, sizeof(fb), DUR_EBS_FLOOR_NS);
+			if (wp < DUR_EBS_FLOOR_NS) {
+				snprintf(why + strlen(why), sizeof(why) - strlen(why),
+					 "%s%s on EBS (%s, by the provision facts), a network round trip that takes "
+					 "%s at least", why[0] ? "; " : "", wb, vtype, fb);
+				snprintf(evidence + strlen(evidence), sizeof(evidence) - strlen(evidence), "%sEBS round trip",
+					 evidence[0] ? ", " : "");
+			}
+			snprintf(checked + strlen(checked), sizeof(checked) - strlen(checked), "%sEBS round trip",
+				 checked[0] ? ", " : "");
+		}
+		if (r) {
+			rep_op_name(r->cells[0]->sig, rop, sizeof(rop));
+			units_format_ns(rb, sizeof(rb), rp);
+			if (wp < rp * DUR_READ_SHARE) {
+				snprintf(why + strlen(why), sizeof(why) - strlen(why),
+					 "%s%s is under a quarter of a %s of the same target (%s)", why[0] ? "; " : "", wb,
+					 rop, rb);
+				snprintf(evidence + strlen(evidence), sizeof(evidence) - strlen(evidence),
+					 "%sread of the same target", evidence[0] ? ", " : "");
+			}
+			snprintf(checked + strlen(checked), sizeof(checked) - strlen(checked), "%s%s p50",
+				 checked[0] ? ", " : "", rop);
+		}
+		units_format_ns(fb, sizeof(fb), o->floor_ns);
+		if (wp < o->floor_ns) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s is below the %s floor (--floor)",
+				 why[0] ? "; " : "", wb, fb);
+			snprintf(evidence + strlen(evidence), sizeof(evidence) - strlen(evidence), "%sfloor",
+				 evidence[0] ? ", " : "");
+		}
+		snprintf(checked + strlen(checked), sizeof(checked) - strlen(checked), "%s%s floor",
+			 checked[0] ? ", " : "", fb);
+		bool suspicious = why[0] != '\0';
+		if (suspicious)
+			snprintf(verdict, sizeof(verdict), "durability suspicious: %s", why);
+		else {
 			snprintf(verdict, sizeof(verdict), "plausible");
+			snprintf(evidence, sizeof(evidence), "none (checked: %s)", checked);
+		}
 		table_row(t, w->sig, w->threads, rep_cfg_name(w), w->cfg->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
-			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns,
-			  (faster_than_read || below_floor) ? 1.0 : 0.0, verdict);
+			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns, suspicious ? 1.0 : 0.0, evidence, verdict);
 	}
 	free(reads);
 }
 
 static const struct tcol cost_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
-	{ "threads", "threads", TC_NUM, 0 },
-	{ "labels", NULL, TC_STR, 0 },
+	{ "signature", NULL, TC_STR, 0 },
+	{ "op", "op", TC_STR, 0 },
 	{ "size", "size", TC_SIZE, 0 },
 	{ "config", "config", TC_STR, 0 },
+	{ "labels", NULL, TC_STR, 0 },
 	{ "instance", "instance", TC_STR, 0 },
 	{ "volume", "volume", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "mbPerSec", "MB/s", TC_NUM, 1 },
 	{ "dollarsPerHour", "$/h", TC_NUM, 4 },
-	{ "opsPerDollar", "ops per $", TC_NUM, 0 },
+	{ "ioDollarsPerHour", NULL, TC_NUM, 6 },
+	{ "opsPerDollar", NULL, TC_NUM, 0 },
+	{ NULL, "ops per $", TC_STR, 0 },
+	{ "mbPerDollar", NULL, TC_NUM, 0 },
+	{ NULL, "MB per $", TC_STR, 0 },
+	{ "rank", "rank", TC_INT, 0 },
 };
 
 /* A price key: the prices file's config object member first, then the labels, then the provision facts. */
@@ -829,52 +887,165 @@ static bool cost_field(const json_t *cfg, const struct rep_config *conf, const c
 	return false;
 }
 
+/* A number field for the price; NAN when absent or not a number. */
+static double cost_num(const json_t *cfg, const struct rep_config *conf, const char *const *keys)
+{
+	char v[64], *end;
+	if (!cost_field(cfg, conf, keys, v, sizeof(v)))
+		return NAN;
+	double d = strtod(v, &end);
+	return end != v && *end == '\0' ? d : NAN;
+}
+
+/* A count for people: 139.5M, 38.3k, 950. */
+static void format_count(char *buf, size_t len, double v)
+{
+	static const char suffix[] = " kMGTP";
+	int k = 0;
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (fabs(v) >= 999.95 && k < 5) {
+		v /= 1000;
+		k++;
+	}
+	if (k == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f%c", v, suffix[k]);
+}
+
+/* An op moves bulk data (MB per $ is its figure) from this many bytes up: read4m, write1m. */
+#define COST_BULK_BYTES (1u << 20)
+
+struct cost_row {
+	const struct rep_group *g; /* the curve at its optimum */
+	size_t sig_order;          /* first appearance of its signature, for the order of rows */
+	char config[128], inst[128], vol[128];
+	double ops, mbs, dph, io_dph, opd, mbd;
+	unsigned rank;
+};
+
+static int cmp_cost_row(const void *a, const void *b)
+{
+	const struct cost_row *x = a, *y = b;
+	const struct rep_cell *cx = x->g->cells[0], *cy = y->g->cells[0];
+	if (x->sig_order != y->sig_order)
+		return x->sig_order < y->sig_order ? -1 : 1;
+	if (cx->size != cy->size)
+		return cx->size < cy->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(cx->cfg->name, cy->cfg->name);
+}
+
+/* The configuration's price facts (the prices file's config, labels, provision facts); false if none. */
+static bool cost_facts(const struct rep_cell *c, const json_t *cfg, struct cost_row *r, struct price_facts *f)
+{
+	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
+	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
+	static const char *const store_keys[] = { "instanceStore", NULL };
+	static const char *const count_keys[] = { "volumeCount", NULL };
+	static const char *const gb_keys[] = { "volumeGB", "volumeSize", NULL };
+	static const char *const iops_keys[] = { "volumeIops", NULL };
+	static const char *const mibps_keys[] = { "volumeThroughput", NULL };
+	char store[16] = "";
+	bool has_inst = cost_field(cfg, c->cfg, inst_keys, r->inst, sizeof(r->inst));
+	bool has_vol = cost_field(cfg, c->cfg, vol_keys, r->vol, sizeof(r->vol));
+	/* instance-store disks come with the instance: the list's "ephemeral" prices them (at 0 in the sample) */
+	if (!has_vol && cost_field(cfg, c->cfg, store_keys, store, sizeof(store)) && strcmp(store, "true") == 0) {
+		snprintf(r->vol, sizeof(r->vol), "ephemeral");
+		has_vol = true;
+	}
+	if (!has_inst && !has_vol)
+		return false;
+	f->instance = has_inst ? r->inst : NULL;
+	f->volume = has_vol ? r->vol : NULL;
+	f->count = cost_num(cfg, c->cfg, count_keys);
+	f->size_gib = cost_num(cfg, c->cfg, gb_keys);
+	if (isnan(f->size_gib) && c->size) /* no volume size said: the file's, a lower bound */
+		f->size_gib = ceil((double)c->size / (1u << 30));
+	f->iops = cost_num(cfg, c->cfg, iops_keys);
+	f->mibps = cost_num(cfg, c->cfg, mibps_keys);
+	return true;
+}
+
 static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_COST];
 	const struct rep_group *g = ctx->fleet;
 	size_t ng = ctx->nf;
 	const struct rep_opts *o = ctx->o;
-	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
-	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
-	static const char *const count_keys[] = { "volumeCount", NULL };
-	static const char *const gb_keys[] = { "volumeGB", "volumeSize", NULL };
 	if (!o->prices)
 		return;
-	const json_t *instances = json_object_get(o->prices, "instances");
-	const json_t *volumes = json_object_get(o->prices, "volumes");
 	const json_t *configs = json_object_get(o->prices, "configs");
-	for (size_t i = 0; i < ng; i++) {
-		const struct rep_cell *c = g[i].cells[0];
-		char config[128] = "", inst[128] = "", vol[128] = "", num[64];
-		rep_label_value(c->cfg->labels, "config", config, sizeof(config));
-		const json_t *cfg = config[0] ? json_object_get(configs, config) : NULL;
-		bool has_inst = cost_field(cfg, c->cfg, inst_keys, inst, sizeof(inst));
-		bool has_vol = cost_field(cfg, c->cfg, vol_keys, vol, sizeof(vol));
-		if (!has_inst && !has_vol)
+	struct cost_row *rows = rep_calloc(ng + 1, sizeof(*rows));
+	size_t nr = 0, unpriced = 0;
+	for (size_t i = 0, end; i < ng; i = end) {
+		const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
+		const struct rep_cell *c = opt->cells[0];
+		struct cost_row *r = &rows[nr];
+		memset(r, 0, sizeof(*r));
+		rep_label_value(c->cfg->labels, "config", r->config, sizeof(r->config));
+		const json_t *cfg = r->config[0] ? json_object_get(configs, r->config) : NULL;
+		struct price_facts f;
+		struct price_hour ph;
+		if (!cost_facts(c, cfg, r, &f))
 			continue;
-		const json_t *ip = json_object_get(instances, inst);
-		const json_t *vp = json_object_get(volumes, vol);
-		if ((has_inst && !json_is_number(ip)) || (has_vol && !json_is_object(vp)))
+		if (price_hourly(o->prices, &f, &ph) != 0) {
+			unpriced++;
 			continue; /* no price known for it: no row rather than a wrong one */
-		double dph = has_inst ? json_number_value(ip) : 0;
-		if (has_vol) {
-			double count = 1, gb = c->size ? ceil((double)c->size / (1u << 30)) : 0;
-			if (cost_field(cfg, c->cfg, count_keys, num, sizeof(num)))
-				count = atof(num);
-			if (cost_field(cfg, c->cfg, gb_keys, num, sizeof(num)))
-				gb = atof(num);
-			const json_t *pgb = json_object_get(vp, "perGBMonth");
-			const json_t *pio = json_object_get(vp, "perMillionIO");
-			if (json_is_number(pgb))
-				dph += count * gb * json_number_value(pgb) / 730.0; /* hours per month */
-			if (json_is_number(pio))
-				dph += g[i].ops * 3600 * json_number_value(pio) / 1e6;
 		}
-		/* the prices file's config when it has one, else the configuration's name */
-		table_row(t, c->sig, c->threads, c->cfg->labels, (double)c->size, config[0] ? config : rep_cfg_name(c), inst,
-			  vol, g[i].ops, dph, dph > 0 ? g[i].ops * 3600 / dph : NAN);
+		r->g = opt;
+		r->sig_order = i;
+		for (size_t k = 0; k < nr; k++)
+			if (strcmp(rows[k].g->cells[0]->sig, c->sig) == 0) {
+				r->sig_order = rows[k].sig_order;
+				break;
+			}
+		r->ops = opt->ops;
+		r->mbs = c->block ? r->ops * (double)c->block / 1e6 : NAN;
+		r->dph = price_with_io(&ph, r->ops);
+		r->io_dph = r->dph - ph.fixed;
+		r->opd = r->dph > 0 ? r->ops * 3600 / r->dph : NAN;
+		r->mbd = r->dph > 0 && c->block >= COST_BULK_BYTES ? r->mbs * 3600 / r->dph : NAN;
+		nr++;
 	}
+	/* rank 1: the most operations per dollar among the configs that ran the op at that size */
+	for (size_t i = 0; i < nr; i++) {
+		rows[i].rank = 1;
+		for (size_t k = 0; k < nr; k++)
+			if (k != i && rows[k].sig_order == rows[i].sig_order &&
+			    rows[k].g->cells[0]->size == rows[i].g->cells[0]->size && rows[k].opd > rows[i].opd)
+				rows[i].rank++;
+	}
+	if (nr)
+		qsort(rows, nr, sizeof(*rows), cmp_cost_row);
+	for (size_t i = 0; i < nr; i++) {
+		const struct cost_row *r = &rows[i];
+		const struct rep_cell *c = r->g->cells[0];
+		char op[64], opd[32], mbd[32];
+		rep_op_name(c->sig, op, sizeof(op));
+		format_count(opd, sizeof(opd), r->opd);
+		format_count(mbd, sizeof(mbd), r->mbd);
+		/* the prices file's config when it has one, else the configuration's name */
+		table_row(t, c->sig, op, (double)c->size, r->config[0] ? r->config : rep_cfg_name(c), c->cfg->labels,
+			  r->inst[0] ? r->inst : NULL, r->vol[0] ? r->vol : NULL, c->threads, r->ops, r->mbs, r->dph,
+			  r->io_dph, r->opd, opd, r->mbd, mbd, (double)r->rank);
+	}
+	const json_t *date = json_object_get(o->prices, "date");
+	if (nr)
+		table_note(t,
+			   "Each op at its optimal thread count (fewest within %.0f%% of the best); rank 1 = most per $ "
+			   "for that op. $/h: instance + GB-months + provisioned IOPS and MiB/s above the free baseline "
+			   "+ per-I/O charges at the measured rate; MB per $ for ops of 1M and more. Prices of %s.",
+			   o->within * 100, json_is_string(date) ? json_string_value(date) : "an undated list");
+	else
+		table_note(t, "No configuration has a price: %s", unpriced
+			   ? "its instance or volume type is not in the price list; add it"
+			   : "the runs carry no instanceType/volumeType facts (--provision-fact) or config label the list names");
+	free(rows);
 }
 
 static const struct tcol bonnie_cols[] = {
@@ -1107,7 +1278,8 @@ static const struct {
 	[SEC_COMPARE] = { "compare", "Comparisons, config A vs B per op (ratio of medians over hosts, bootstrap 95% interval)",
 			  "config A vs B per op: B/A of the median per-host ops/s, p50 and p99\n"
 			  "with a bootstrap 95% interval and a verdict; --compare 'A vs B', else\n"
-			  "every two configs that differ in one label, label part or fact",
+			  "every two configs that differ in one dimension (instance, volume, layout,\n"
+			  "placement, or a label or label part), what differs said; else side by side",
 			  rep_compare_cols, 0, rep_build_compare },
 	[SEC_TIME] = { "time", "Throughput over time (per host, per time bucket)",
 		       "per-host throughput per time bucket: mean, min, max, CV", COLS(time_cols), build_time },
@@ -1124,9 +1296,12 @@ static const struct {
 			"file-size sweep (labels fileSize/span or target.span): level ranges", COLS(tiers_cols),
 			build_tiers },
 	[SEC_DURABILITY] = { "durability", "Durability check of flushed writes",
-			     "flushed writes faster than a read of the same target or the floor",
+			     "flushed writes faster than the evidence allows: an EBS round trip (by\n"
+			     "the provision facts), a quarter of a read of the same target, the floor",
 			     COLS(durability_cols), build_durability },
-	[SEC_COST] = { "cost", "Operations per dollar", "operations per dollar per config (needs --prices)",
+	[SEC_COST] = { "cost", "Operations per dollar", "per op and config at its optimal thread count: $/h (instance, GB-months,\n"
+		       "provisioned IOPS and MiB/s above the free baseline, per-I/O charges),\n"
+		       "ops and MB per dollar, rank per op (needs --prices)",
 		       COLS(cost_cols), build_cost },
 	[SEC_BONNIE] = { "bonnie", "Bonnie++ baseline", "bonnie++ lines as they are", COLS(bonnie_cols),
 			 build_bonnie },

@@ -4,9 +4,10 @@
  * plain verdict.
  *
  * The sides are what --compare "A vs B" selects, or, without it, every two
- * configurations that differ in one key (a label, a label's part between
- * slashes, or a configuration fact). Each side is taken at its optimal
- * thread count; a side of one host is resampled over its time buckets.
+ * configurations that differ in one dimension (report_compare.h); when none
+ * do, every two side by side with no ratio. Each side is taken at its
+ * optimal thread count; a side of one host is resampled over its time
+ * buckets.
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "report_compare.h"
 #include "report_stats.h"
 #include "section.h"
 #include "units.h"
@@ -163,7 +165,7 @@ static void format_value(enum metric m, double v, char *buf, size_t len)
 
 /* One row: metric m of side b against side a. */
 static void compare_metric(struct table *t, const struct rep_ctx *ctx, const char *sig, const char *differs,
-			   const struct side *a, const struct side *b, enum metric m, uint64_t seed)
+			   const struct side *a, const struct side *b, enum metric m, uint64_t seed, const char *side_only)
 {
 	static const char *const names[] = { "ops/s", "p50", "p99" };
 	double *va, *vb, ratio, lo, hi;
@@ -174,12 +176,15 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 	if (one && m != M_OPS)
 		lo = hi = NAN;
 	double ma = median_of(va, na), mb = median_of(vb, nb);
-	char verdict[200], note[160] = "", sa[32], sb[32], op[64];
+	char verdict[600], note[160] = "", sa[32], sb[32], op[64];
 	rep_op_name(sig, op, sizeof(op));
 	format_value(m, ma, sa, sizeof(sa));
 	format_value(m, mb, sb, sizeof(sb));
 	const char *what = m == M_OPS ? "" : names[m];
-	if (isnan(ratio))
+	if (side_only) {
+		ratio = lo = hi = NAN;
+		snprintf(verdict, sizeof(verdict), "%s", side_only);
+	} else if (isnan(ratio))
 		snprintf(verdict, sizeof(verdict), "no figure (a median is 0)");
 	else if (isnan(lo))
 		snprintf(verdict, sizeof(verdict), "B%s%s is %.2fx A%s (no interval: one host)", m == M_OPS ? "" : "'s ",
@@ -199,10 +204,14 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 	free(vb);
 }
 
-/* Every op both sides ran: three rows each. Returns the larger side's host count seen. */
+/*
+ * Every op both sides ran: three rows each; side_only (NULL none): the
+ * medians side by side, no ratio, this verdict. Returns the larger side's
+ * host count seen.
+ */
 static size_t compare_sides(struct table *t, const struct rep_ctx *ctx, bool (*match)(const void *, const struct rep_cell *),
 			    const void *sel_a, const void *sel_b, const char *label_a, const char *label_b,
-			    const char *differs)
+			    const char *differs, const char *side_only)
 {
 	size_t most = 0;
 	const struct rep_group *g = ctx->fleet;
@@ -222,7 +231,7 @@ static size_t compare_sides(struct table *t, const struct rep_ctx *ctx, bool (*m
 			for (const char *p = sig; *p; p++)
 				seed = (seed ^ (unsigned char)*p) * 1099511628211ULL;
 			for (enum metric m = M_OPS; m <= M_P99; m++)
-				compare_metric(t, ctx, sig, differs, &a, &b, m, seed + m);
+				compare_metric(t, ctx, sig, differs, &a, &b, m, seed + m, side_only);
 			most = most > a.hosts ? most : a.hosts;
 			most = most > b.hosts ? most : b.hosts;
 		}
@@ -242,13 +251,15 @@ static bool match_config(const void *cfg, const struct rep_cell *c)
 	return c->cfg == cfg;
 }
 
-/* ---- configurations that differ in one key ---- */
+/* ---- configurations that differ in one dimension ---- */
 
 /* A configuration as keys: labels (a value with slashes as one key per part) and facts. */
 struct kv {
 	char key[140];
 	char value[260];
 };
+
+#define MAX_KEYS 64
 
 static size_t config_keys(const struct rep_config *cfg, struct kv *out, size_t max)
 {
@@ -282,49 +293,272 @@ static size_t config_keys(const struct rep_config *cfg, struct kv *out, size_t m
 	return n;
 }
 
-static const char *value_of(const struct kv *kv, size_t n, const char *key)
+static struct kv *find_kv(struct kv *kv, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(kv[i].key, key) == 0)
-			return kv[i].value;
+			return &kv[i];
 	return NULL;
 }
 
-#define MAX_KEYS 64
+static const char *value_of(struct kv *kv, size_t n, const char *key)
+{
+	const struct kv *k = find_kv(kv, n, key);
+	return k ? k->value : NULL;
+}
+
+static void kv_put(struct kv *kv, size_t *n, const char *key, const char *value)
+{
+	if (*n >= MAX_KEYS)
+		return;
+	snprintf(kv[*n].key, sizeof(kv[*n].key), "%s", key);
+	snprintf(kv[*n].value, sizeof(kv[*n].value), "%s", value);
+	(*n)++;
+}
+
+/* What a fact left unsaid means: the type's baseline, one volume, no RAID. */
+static void fill_defaults(struct kv *kv, size_t *n)
+{
+	const char *type = value_of(kv, *n, "volumeType"), *store = value_of(kv, *n, "instanceStore");
+	struct kv *raid = find_kv(kv, *n, "raidLevel");
+	if (raid && strcmp(raid->value, "none") == 0)
+		*raid = kv[--*n];
+	if (!type && !(store && strcmp(store, "true") == 0))
+		return;
+	if (!value_of(kv, *n, "volumeCount"))
+		kv_put(kv, n, "volumeCount", "1");
+	if (type && strcmp(type, "gp3") == 0) {
+		if (!value_of(kv, *n, "volumeIops"))
+			kv_put(kv, n, "volumeIops", "3000");
+		if (!value_of(kv, *n, "volumeThroughput"))
+			kv_put(kv, n, "volumeThroughput", "125");
+	}
+}
+
+/* The dimensions of a configuration; the first key of each anchors its description. */
+static const struct dim {
+	const char *name;
+	const char *keys[6];
+} dims_table[] = {
+	{ "instance", { "instanceType", "ebsOptimized" } },
+	{ "volume", { "volumeType", "volumeSize", "volumeIops", "volumeThroughput", "instanceStore" } },
+	{ "layout", { "volumeCount", "raidLevel", "raidChunk", "filesystem" } },
+	{ "placement", { "az", "zone", "availabilityZone", "placementGroup" } },
+};
+#define NDIMS (sizeof(dims_table) / sizeof(dims_table[0]))
+
+/* The dimension of key: an index into dims_table, or -1 (a dimension of its own). */
+static int dim_of(const char *key)
+{
+	for (size_t d = 0; d < NDIMS; d++)
+		for (size_t k = 0; k < 6 && dims_table[d].keys[k]; k++)
+			if (strcmp(dims_table[d].keys[k], key) == 0)
+				return (int)d;
+	return -1;
+}
+
+/* One fact as a reader says it: "200 GiB", "8000 IOPS", "4 volumes", "raid0". */
+static void say_fact(const char *key, const char *v, char *buf, size_t len)
+{
+	if (strcmp(key, "volumeSize") == 0)
+		snprintf(buf, len, "%s GiB", v);
+	else if (strcmp(key, "volumeIops") == 0)
+		snprintf(buf, len, "%s IOPS", v);
+	else if (strcmp(key, "volumeThroughput") == 0)
+		snprintf(buf, len, "%s MiB/s", v);
+	else if (strcmp(key, "volumeCount") == 0)
+		snprintf(buf, len, "%s volume%s", v, strcmp(v, "1") == 0 ? "" : "s");
+	else if (strcmp(key, "raidLevel") == 0)
+		snprintf(buf, len, "%s%s", strncmp(v, "raid", 4) == 0 ? "" : "raid", v);
+	else if (strcmp(key, "raidChunk") == 0) {
+		char *end;
+		double b = strtod(v, &end);
+		char sz[32];
+		if (*end == '\0' && b > 0 && units_format_signature_size(sz, sizeof(sz), (uint64_t)b) >= 0)
+			snprintf(buf, len, "chunk %s", sz);
+		else
+			snprintf(buf, len, "chunk %s", v);
+	} else if (strcmp(key, "instanceStore") == 0)
+		snprintf(buf, len, "%s", strcmp(v, "true") == 0 ? "instance store" : "EBS");
+	else if (strcmp(key, "ebsOptimized") == 0)
+		snprintf(buf, len, "%s", strcmp(v, "true") == 0 ? "EBS-optimized" : "not EBS-optimized");
+	else
+		snprintf(buf, len, "%s", v);
+}
+
+static void append(char *buf, size_t len, const char *sep, const char *text)
+{
+	size_t used = strlen(buf);
+	if (used + 1 < len)
+		snprintf(buf + used, len - used, "%s%s", used ? sep : "", text);
+}
 
 /*
- * The one key in which configurations x and y differ, written to buf as
- * "key: vx vs vy" ("-" for absent); false when they differ in none or in
- * more than one. *swap is set when y should be A (its value sorts first;
- * an absent value sorts last, so "study=2012" is A beside today's).
+ * One side of a dimension, as said: its anchor (the type) when it has one,
+ * then the facts that differ where both sides have them, or, when none does,
+ * the facts only one side has.
  */
-static bool differ_in_one(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len, bool *swap)
+static void say_side(const struct dim *d, struct kv *mine, size_t nm, struct kv *other, size_t no, char *buf,
+		     size_t len)
+{
+	buf[0] = '\0';
+	char f[300];
+	bool both_differ = false;
+	for (size_t k = 1; k < 6 && d->keys[k]; k++) {
+		const char *a = value_of(mine, nm, d->keys[k]), *b = value_of(other, no, d->keys[k]);
+		both_differ |= a && b && strcmp(a, b) != 0;
+	}
+	for (size_t k = 0; k < 6 && d->keys[k]; k++) {
+		const char *a = value_of(mine, nm, d->keys[k]), *b = value_of(other, no, d->keys[k]);
+		if (!a)
+			continue;
+		if (k == 0 || (b && strcmp(a, b) != 0) || (!b && !both_differ)) {
+			say_fact(d->keys[k], a, f, sizeof(f));
+			append(buf, len, " ", f);
+		}
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len,
+		       char *dims, size_t dlen, bool *swap)
 {
 	struct kv kx[MAX_KEYS], ky[MAX_KEYS];
 	size_t nx = config_keys(x, kx, MAX_KEYS), ny = config_keys(y, ky, MAX_KEYS);
-	size_t diffs = 0;
-	const char *key = NULL, *vx = NULL, *vy = NULL;
-	for (int side = 0; side < 2; side++) {
-		const struct kv *k = side ? ky : kx;
-		size_t n = side ? ny : nx;
-		for (size_t i = 0; i < n; i++) {
-			const char *a = value_of(kx, nx, k[i].key), *b = value_of(ky, ny, k[i].key);
-			if (side && a)
-				continue; /* counted from x's side */
-			if (a && b && strcmp(a, b) == 0)
-				continue;
-			diffs++;
-			key = k[i].key;
-			vx = a;
-			vy = b;
+	fill_defaults(kx, &nx);
+	fill_defaults(ky, &ny);
+	buf[0] = '\0';
+	dims[0] = '\0';
+	*swap = false;
+	bool swap_set = false, dim_seen[NDIMS] = { false };
+	size_t ndiff = 0;
+	/* every key of x, then those only y has: its dimension, once */
+	for (size_t i = 0; i < nx + ny; i++) {
+		const char *key = i < nx ? kx[i].key : ky[i - nx].key;
+		if (i >= nx && value_of(kx, nx, key))
+			continue;
+		int d = dim_of(key);
+		if (d >= 0 && dim_seen[d])
+			continue;
+		const char *const *keys = d >= 0 ? dims_table[d].keys : (const char *const[]){ key, NULL };
+		const char *first_a = NULL, *first_b = NULL;
+		bool differs = false;
+		for (size_t k = 0; k < 6 && keys[k]; k++) {
+			const char *a = value_of(kx, nx, keys[k]), *b = value_of(ky, ny, keys[k]);
+			if ((a || b) && !(a && b && strcmp(a, b) == 0)) {
+				if (!differs) {
+					first_a = a;
+					first_b = b;
+				}
+				differs = true;
+			}
 		}
+		if (d >= 0)
+			dim_seen[d] = true;
+		if (!differs)
+			continue;
+		ndiff++;
+		if (!swap_set) {
+			*swap = !first_a || (first_b && strverscmp(first_b, first_a) < 0);
+			swap_set = true;
+		}
+		append(dims, dlen, ", ", d >= 0 ? dims_table[d].name : key);
+		char sa[300], sb[300], one[700];
+		if (d >= 0) {
+			say_side(&dims_table[d], kx, nx, ky, ny, sa, sizeof(sa));
+			say_side(&dims_table[d], ky, ny, kx, nx, sb, sizeof(sb));
+		} else {
+			snprintf(sa, sizeof(sa), "%s", first_a ? first_a : "-");
+			snprintf(sb, sizeof(sb), "%s", first_b ? first_b : "-");
+		}
+		snprintf(one, sizeof(one), "%s %s → %s", d >= 0 ? dims_table[d].name : key, *swap ? sb : sa,
+			 *swap ? sa : sb);
+		append(buf, len, "; ", one);
 	}
-	if (diffs != 1)
-		return false;
-	*swap = !vx || (vy && strverscmp(vy, vx) < 0);
-	const char *va = *swap ? vy : vx, *vb = *swap ? vx : vy;
-	snprintf(buf, len, "%s: %s vs %s", key, va ? va : "-", vb ? vb : "-");
-	return true;
+	return ndiff;
+}
+
+/* Every configuration that ran something, in the order of the groups. */
+static size_t configs_of(const struct rep_ctx *ctx, const struct rep_config ***out)
+{
+	const struct rep_config **cfgs = rep_calloc(ctx->nf + 1, sizeof(*cfgs));
+	size_t nc = 0;
+	for (size_t i = 0; i < ctx->nf; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < nc && !seen; j++)
+			seen = cfgs[j] == ctx->fleet[i].cells[0]->cfg;
+		if (!seen)
+			cfgs[nc++] = ctx->fleet[i].cells[0]->cfg;
+	}
+	*out = cfgs;
+	return nc;
+}
+
+static const char *side_name(const struct rep_config *c)
+{
+	return c->name[0] ? c->name : "-";
+}
+
+/* A row that says why there is nothing to compare (op, metric, figures "-"). */
+static void why_row(struct table *t, const char *a, const char *b, const char *differs, const char *why)
+{
+	table_row(t, "-", "-", "-", a, b, differs, "-", "-", NAN, NAN, NAN, NAN, "-", "-", NAN, NAN, NAN, why, NULL);
+}
+
+/*
+ * Without --compare: every two configurations that differ in one dimension;
+ * when none do, the configurations side by side (medians, no ratio) with
+ * what differs, and the --compare that would compare them. Returns the
+ * largest side's host count.
+ */
+static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
+{
+	const struct rep_config **cfgs;
+	size_t nc = configs_of(ctx, &cfgs), most = 0, pairs = 0;
+	char differs[1024], dims[256], why[1400];
+	bool swap;
+	for (size_t i = 0; i < nc; i++)
+		for (size_t j = i + 1; j < nc; j++) {
+			if (rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims), &swap) != 1)
+				continue;
+			const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
+			size_t before = t->nrows;
+			size_t m = compare_sides(t, ctx, match_config, x, y, side_name(x), side_name(y), differs, NULL);
+			most = most > m ? most : m;
+			if (t->nrows == before)
+				why_row(t, side_name(x), side_name(y), differs, "nothing to compare: no op ran on both sides");
+			pairs++;
+		}
+	if (pairs == 0 && nc < 2) {
+		snprintf(why, sizeof(why), "nothing to compare: %s; name two sides with --compare 'A vs B' "
+			 "(a glob on config names, or KEY=GLOB on a label, fact or host)",
+			 nc == 0 ? "no iobench runs" : "one configuration");
+		why_row(t, nc ? side_name(cfgs[0]) : "-", "-", "-", why);
+	} else if (pairs == 0) {
+		/* side by side: what each ran, and what differs, but no ratio that would blame one dimension */
+		for (size_t i = 0; i < nc; i++)
+			for (size_t j = i + 1; j < nc; j++) {
+				size_t nd = rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims),
+							    &swap);
+				const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
+				snprintf(why, sizeof(why),
+					 "side by side, not compared: they differ in %zu dimensions (%s); to compare "
+					 "them anyway: --compare '%s vs %s'",
+					 nd, dims, side_name(x), side_name(y));
+				size_t before = t->nrows;
+				size_t m = compare_sides(t, ctx, match_config, x, y, side_name(x), side_name(y), differs,
+							 why);
+				most = most > m ? most : m;
+				if (t->nrows == before) {
+					snprintf(why, sizeof(why), "nothing to compare: no op ran on both sides, and they "
+						 "differ in %zu dimensions (%s)", nd, dims);
+					why_row(t, side_name(x), side_name(y), differs, why);
+				}
+			}
+	}
+	free(cfgs);
+	return most;
 }
 
 void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
@@ -340,7 +574,7 @@ void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 		a[vs - spec] = '\0';
 		const char *b = vs + 4;
 		size_t before = t->nrows;
-		size_t m = compare_sides(t, ctx, match_selector, a, b, a, b, "chosen");
+		size_t m = compare_sides(t, ctx, match_selector, a, b, a, b, "chosen", NULL);
 		most = most > m ? most : m;
 		if (t->nrows == before) {
 			/* said, not left out: a side that matches nothing is a typo the reader must see */
@@ -360,31 +594,9 @@ void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 		}
 		free(a);
 	}
-	if (o->ncompare == 0) {
-		/* the configurations that ran something, in name order */
-		const struct rep_config **cfgs = rep_calloc(ctx->nf + 1, sizeof(*cfgs));
-		size_t nc = 0;
-		for (size_t i = 0; i < ctx->nf; i++) {
-			bool seen = false;
-			for (size_t j = 0; j < nc && !seen; j++)
-				seen = cfgs[j] == ctx->fleet[i].cells[0]->cfg;
-			if (!seen)
-				cfgs[nc++] = ctx->fleet[i].cells[0]->cfg;
-		}
-		for (size_t i = 0; i < nc; i++)
-			for (size_t j = i + 1; j < nc; j++) {
-				char differs[512];
-				bool swap;
-				if (!differ_in_one(cfgs[i], cfgs[j], differs, sizeof(differs), &swap))
-					continue;
-				const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
-				size_t m = compare_sides(t, ctx, match_config, x, y, x->name[0] ? x->name : "-",
-							 y->name[0] ? y->name : "-", differs);
-				most = most > m ? most : m;
-			}
-		free(cfgs);
-	}
-	if (t->nrows)
+	if (o->ncompare == 0)
+		most = compare_auto(t, ctx);
+	if (most)
 		table_note(t,
 			   "Medians over hosts, B/A with a bootstrap %.0f%% interval (%u resamples, seeded); each side "
 			   "at its optimal thread count. To include a one-in-ten bad apple with 95%% probability takes "

@@ -123,18 +123,33 @@ void table_format_cell(const struct table *t, size_t row, size_t col, char *buf,
 	format_text(&t->cols[col], &t->vals[row * t->ncols + col], buf, len);
 }
 
+/* Columns text takes on a terminal: UTF-8 continuation bytes take none ("→" is one). */
+static size_t text_width(const char *text)
+{
+	size_t w = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		w += (*p & 0xc0) != 0x80;
+	return w;
+}
+
 /* One text cell: two blanks before all but the first, padded but for a left-aligned last one. */
 static void text_cell(FILE *out, const char *text, bool first, bool last, bool left, size_t width)
 {
+	size_t w = text_width(text), pad = width > w ? width - w : 0;
+	fputs(first ? "" : "  ", out);
 	/* no trailing blanks after the last column */
-	if (last && left)
-		fprintf(out, "%s%s", first ? "" : "  ", text);
-	else
-		fprintf(out, "%s%*s", first ? "" : "  ", left ? -(int)width : (int)width, text);
+	if (!left)
+		fprintf(out, "%*s", (int)pad, "");
+	fputs(text, out);
+	if (left && !last)
+		fprintf(out, "%*s", (int)pad, "");
 }
 
 void table_print_text(const struct table *t, FILE *out)
 {
+	/* an empty table is left out, unless its note says why it is empty */
+	if (t->nrows == 0 && t->note)
+		fprintf(out, "%s\n%s\n\n", t->title, t->note);
 	if (t->nrows == 0)
 		return;
 	size_t *width = calloc(t->ncols, sizeof(*width));
@@ -143,7 +158,7 @@ void table_print_text(const struct table *t, FILE *out)
 	char buf[512];
 	size_t first = t->ncols, last = 0;
 	for (size_t c = 0; c < t->ncols; c++) {
-		width[c] = t->cols[c].head ? strlen(t->cols[c].head) : 0;
+		width[c] = t->cols[c].head ? text_width(t->cols[c].head) : 0;
 		if (t->cols[c].head) {
 			first = first < c ? first : c;
 			last = c;
@@ -152,8 +167,8 @@ void table_print_text(const struct table *t, FILE *out)
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
-			if (strlen(buf) > width[c])
-				width[c] = strlen(buf);
+			if (text_width(buf) > width[c])
+				width[c] = text_width(buf);
 		}
 	fprintf(out, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)

@@ -1,0 +1,138 @@
+/* test_report_price.c - one price model: instance hours, GB-months, provisioned IOPS and MiB/s, per-I/O. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "report_price.h"
+
+/* A list in the sample's format, with round prices so that the answers are known. */
+static const char *const list =
+	"{\"instances\": {\"m5.large\": 0.096, \"i3.large\": 0.156},"
+	" \"volumes\": {"
+	"  \"standard\": {\"perGBMonth\": 0.05, \"perMillionIO\": 0.05},"
+	"  \"gp2\": {\"perGBMonth\": 0.10},"
+	"  \"gp3\": {\"perGBMonth\": 0.08, \"perIopsMonth\": 0.005, \"freeIops\": 3000,"
+	"           \"perMiBpsMonth\": 0.04, \"freeMiBps\": 125},"
+	"  \"io1\": {\"perGBMonth\": 0.125, \"perIopsMonth\": 0.065},"
+	"  \"io2\": {\"perGBMonth\": 0.125, \"iopsTiers\": [{\"upTo\": 32000, \"perIopsMonth\": 0.065},"
+	"           {\"upTo\": 64000, \"perIopsMonth\": 0.0455}, {\"perIopsMonth\": 0.03185}]},"
+	"  \"st1\": {\"perGBMonth\": 0.045}, \"ephemeral\": {\"perGBMonth\": 0}}}";
+
+static json_t *prices(void)
+{
+	json_t *p = json_loads(list, 0, NULL);
+	CHECK(p != NULL);
+	return p;
+}
+
+static struct price_facts vol(const char *inst, const char *type, double n, double gib, double iops, double mibps)
+{
+	struct price_facts f = { inst, type, n, gib, iops, mibps };
+	return f;
+}
+
+TEST(gp3_pays_only_for_iops_and_throughput_above_its_free_baseline)
+{
+	json_t *p = prices();
+	struct price_hour h;
+	/* no IOPS or MiB/s given: the baseline, free */
+	struct price_facts f = vol("m5.large", "gp3", 1, 200, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.instance, 0.096, 1e-12);
+	CHECK_NEAR(h.storage, 200 * 0.08 / 730, 1e-12);
+	CHECK(h.iops == 0 && h.throughput == 0);
+	CHECK_NEAR(h.fixed, 0.096 + 16.0 / 730, 1e-12);
+	/* 3000 IOPS and 125 MiB/s said outright: the same */
+	f = vol("m5.large", "gp3", 1, 200, 3000, 125);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK(h.iops == 0 && h.throughput == 0);
+	/* 6000 IOPS, 250 MiB/s, four volumes: 3000 and 125 above the baseline each */
+	f = vol("m5.large", "gp3", 4, 200, 6000, 250);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.iops, 4 * 3000 * 0.005 / 730, 1e-12);
+	CHECK_NEAR(h.throughput, 4 * 125 * 0.04 / 730, 1e-12);
+	CHECK_NEAR(h.storage, 4 * 200 * 0.08 / 730, 1e-12);
+	json_decref(p);
+}
+
+TEST(io1_pays_for_every_provisioned_iops)
+{
+	json_t *p = prices();
+	struct price_hour h;
+	struct price_facts f = vol(NULL, "io1", 1, 100, 5000, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK(h.instance == 0);
+	CHECK_NEAR(h.iops, 5000 * 0.065 / 730, 1e-12);
+	CHECK_NEAR(h.fixed, (100 * 0.125 + 5000 * 0.065) / 730, 1e-12);
+	json_decref(p);
+}
+
+TEST(io2_prices_its_iops_in_tiers_of_the_total)
+{
+	json_t *p = prices();
+	/* the m5.large + io2 200 GiB at 8000 IOPS: $0.8426/h, not the $0.1302 of GB-months alone */
+	struct price_hour h;
+	struct price_facts f = vol("m5.large", "io2", 1, 200, 8000, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.fixed, 0.8426, 5e-5);
+	const json_t *io2 = json_object_get(json_object_get(p, "volumes"), "io2");
+	CHECK_NEAR(price_iops_month(io2, 32000), 32000 * 0.065, 1e-9);
+	CHECK_NEAR(price_iops_month(io2, 40000), 32000 * 0.065 + 8000 * 0.0455, 1e-9);
+	CHECK_NEAR(price_iops_month(io2, 100000), 32000 * 0.065 + 32000 * 0.0455 + 36000 * 0.03185, 1e-9);
+	CHECK(price_iops_month(io2, 0) == 0);
+	json_decref(p);
+}
+
+TEST(types_without_provisioned_performance_pay_for_size_and_requests)
+{
+	json_t *p = prices();
+	struct price_hour h;
+	struct price_facts f = vol(NULL, "gp2", 2, 500, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.fixed, 2 * 500 * 0.10 / 730, 1e-12);
+	CHECK(h.per_million_io == 0);
+	f = vol(NULL, "st1", 1, 500, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.fixed, 500 * 0.045 / 730, 1e-12);
+	/* standard: per million requests, at the rate measured */
+	f = vol("m5.large", "standard", 1, 100, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.fixed, 0.096 + 5.0 / 730, 1e-12);
+	CHECK_NEAR(h.per_million_io, 0.05, 1e-12);
+	CHECK_NEAR(price_with_io(&h, 100), h.fixed + 100 * 3600 * 0.05 / 1e6, 1e-12);
+	/* instance store comes with the instance */
+	f = vol("i3.large", "ephemeral", 1, 475, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.fixed, 0.156, 1e-12);
+	json_decref(p);
+}
+
+TEST(an_unknown_type_has_no_price_rather_than_a_wrong_one)
+{
+	json_t *p = prices();
+	struct price_hour h;
+	struct price_facts f = vol("m5.large", "io3", 1, 100, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == -ENOENT);
+	CHECK(h.fixed == 0);
+	f = vol("x9.huge", NULL, 1, NAN, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == -ENOENT);
+	f = vol(NULL, NULL, 1, NAN, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == -EINVAL);
+	/* size unknown: no storage charge (the instance alone) */
+	f = vol("m5.large", "gp2", 1, NAN, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == 0);
+	CHECK_NEAR(h.fixed, 0.096, 1e-12);
+	json_decref(p);
+}
+
+int main(void)
+{
+	RUN(gp3_pays_only_for_iops_and_throughput_above_its_free_baseline);
+	RUN(io1_pays_for_every_provisioned_iops);
+	RUN(io2_prices_its_iops_in_tiers_of_the_total);
+	RUN(types_without_provisioned_performance_pay_for_size_and_requests);
+	RUN(an_unknown_type_has_no_price_rather_than_a_wrong_one);
+	return check_summary("report_price");
+}
