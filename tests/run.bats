@@ -275,6 +275,14 @@ teardown() {
   [ "$status" -eq 0 ]
   grep -qF "iobench: $TMP/mem is tmpfs: this measures memory, not a disk" <<<"$stderr"
   [ "$(jq -r .target.memory "$TMP/watch.jsonl")" == true ]
+  # The report flags it, with the run and the volume its facts name.
+  "$IOBENCH" -q -o read4k --no-direct -d 1 --host h2 --provision-fact volumeType=gp3 \
+    --json "$TMP/out.jsonl" "$TMP/mem/f" 2>/dev/null
+  run --separate-stderr "$IOBENCH" report --json --section targets "$TMP/out.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.targets[] | [.host // "-", .runs, .finding] | @tsv' <<<"$output" | sort)" == \
+    "$(printf '%s\t1\tmeasured memory (%s on tmpfs), not a disk\nh2\t1\tmeasured memory (%s on tmpfs), not a disk, not the gp3 volume\n' \
+      "$(hostname)" "$TMP/mem" "$TMP/mem" | sort)" ]
   # A loop device is as much a disk as the file behind it.
   command -v losetup >/dev/null || skip "losetup not installed"
   local loop
@@ -298,4 +306,31 @@ teardown() {
   [[ "$stderr" != *"measures memory"* ]]
   [ "$(jq -c '.target | [.type, .memory, .device, .deviceSize, .serial, .rootDevice, .mountPoint]' "$TMP/loop.jsonl")" == \
     "[\"block\",false,\"${loop#/dev/}\",67108864,null,false,null]" ]
+}
+
+@test "the report flags a run on the root disk, or on a device of another size, whose facts name a volume" {
+  command -v losetup >/dev/null || skip "losetup not installed"
+  local loop big root
+  root=$(jq -r .target.rootDevice <<<"$("$IOBENCH" -q -o read4k -d 1 --json - "$TMP/f")")
+  "$IOBENCH" -q -o read4k -d 1 --host onroot --provision-fact volumeType=gp3 --provision-fact volumeSize=1 \
+    --json "$TMP/r.jsonl" "$TMP/f"
+  loop=$(losetup --find --show "$TMP/f") || skip "env: no free loop device"
+  "$IOBENCH" -q -o read4k -d 1 --host small --provision-fact volumeType=gp3 --provision-fact volumeSize=1 \
+    --json "$TMP/r.jsonl" "$loop" || { losetup -d "$loop"; return 1; }
+  losetup -d "$loop"
+  # A device of the volume's size is the volume, as far as the line can tell.
+  truncate -s 1G "$TMP/big"
+  big=$(losetup --find --show "$TMP/big") || skip "env: no free loop device"
+  "$IOBENCH" -q -o read4k -d 1 --host right --provision-fact volumeType=gp3 --provision-fact volumeSize=1 \
+    --json "$TMP/r.jsonl" "$big" || { losetup -d "$big"; return 1; }
+  losetup -d "$big"
+  run --separate-stderr "$IOBENCH" report --json --section targets "$TMP/r.jsonl"
+  [ "$status" -eq 0 ]
+  local want
+  want=$(printf 'small\tmeasured %s (0.1 GiB), not the 1 GiB gp3 volume' "$loop")
+  if [[ "$root" == true ]]; then
+    want=$(printf 'onroot\tmeasured /dev/%s (root), not the gp3 volume\n%s' \
+      "$(jq -r .target.device "$TMP/r.jsonl" | head -n 1)" "$want")
+  fi
+  [ "$(jq -r '.targets[] | [.host, .finding] | @tsv' <<<"$output")" == "$want" ]
 }
