@@ -48,6 +48,7 @@ size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx);
 
 enum rep_section {
 	SEC_FLEET,  /* failed and missing hosts of a fleet's manifest.json: first, above all */
+	SEC_TARGETS, /* runs on RAM, or not on the volume provisioned (report/targets.c) */
 	SEC_GROUPS,
 	SEC_INSTANCES,
 	SEC_BAD_APPLES,

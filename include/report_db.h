@@ -91,6 +91,15 @@ struct rep_note {
 	char *notes;        /* "planStep=3,runId=r1": sorted */
 };
 
+/* Run lines of a host and config whose target was RAM or not the volume provisioned (report/targets.c). */
+struct rep_target_flag {
+	char *host;
+	const struct rep_config *cfg;
+	char *path;         /* the target's path (of the first such line) */
+	char *finding;      /* "measured /dev/vda (root), not the gp3 volume" */
+	unsigned runs;      /* lines of this host and config with this finding */
+};
+
 /* One host of a fleet's manifest.json. Missing numbers are NAN, missing strings NULL. */
 struct rep_fleet_host {
 	char *run;          /* the manifest's runId */
@@ -117,6 +126,8 @@ struct rep_db {
 	size_t nconfig_slots;
 	struct rep_note *notes;
 	size_t nnotes, notes_cap;
+	struct rep_target_flag *tflags;
+	size_t ntflags, tflags_cap;
 	struct rep_fleet_host *fleet;
 	size_t nfleet, fleet_cap;
 	unsigned long manifests;

@@ -1,7 +1,8 @@
 /*
  * target.h - what is being benchmarked: a regular file or a block device.
  *
- * target_probe() gathers facts (size, filesystem, device, rotational,
+ * target_probe() gathers facts (size, filesystem, mount point, device, its
+ * size and serial, whether it holds /, whether it is RAM, rotational,
  * scheduler, RAID level, O_DIRECT alignment) without opening the target for
  * writing. target_write_refusal() says why a write benchmark must not run
  * on a block device (mounted, in use by md/dm, or carrying a signature).
@@ -30,6 +31,12 @@ struct target_info {
 	unsigned dio_mem_align;    /* O_DIRECT buffer alignment; 0 = unknown */
 	uint64_t st_dev, st_ino, st_rdev; /* identity at probe time */
 	int loop_autoclear;    /* loop devices: autoclear flag at probe time, else -1 */
+	char mount_point[PATH_MAX]; /* where the filesystem holding a file is mounted ("" for devices) */
+	uint64_t device_size;  /* bytes of the block device named by device (0 if none) */
+	char serial[64];       /* serial of device's disk (a partition: its disk's; "" for md, dm, loop...) */
+	bool root_device;      /* device's disk is the disk that holds / */
+	bool memory;           /* on tmpfs, ramfs, zram, a RAM disk, or a loop device over one: measures RAM */
+	char memory_kind[48];  /* what the memory is, for messages: "tmpfs", "zram", "a loop device over tmpfs" */
 };
 
 /*
@@ -38,6 +45,14 @@ struct target_info {
  * kernel interface: see target_kernel_fs), or another -errno.
  */
 int target_probe(const char *path, struct target_info *out);
+
+/*
+ * Is path (a file or folder, which must exist) on a filesystem that lives
+ * in RAM (tmpfs, ramfs, or one on zram or a RAM disk)? Returns true with
+ * its kind ("tmpfs") in kind and its mount point in mnt; false otherwise
+ * or when it cannot be told.
+ */
+bool target_path_in_memory(const char *path, char *kind, size_t klen, char *mnt, size_t mlen);
 
 /*
  * The name of the kernel interface filesystem path is on ("procfs", "sysfs",

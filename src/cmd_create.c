@@ -3,12 +3,15 @@
 #include "commands.h"
 #include "create.h"
 #include "signals.h"
+#include "target.h"
 #include "units.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +70,14 @@ int cmd_create(int argc, char **argv)
 	rc = units_parse_size(argv[first + 1], &size);
 	if (rc < 0 || size == 0)
 		return cmdline_usage_error("bad size '%s'; use e.g. 512M, 10G (binary units)", argv[first + 1]);
+
+	/* The file, or the folder it goes into: on tmpfs it would be RAM, not a disk. */
+	char dir[PATH_MAX], kind[16], mnt[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	if (target_path_in_memory(access(path, F_OK) == 0 ? path : dir, kind, sizeof(kind), mnt, sizeof(mnt)))
+		fprintf(stderr, "iobench: %s is %s: a benchmark of %s measures memory, not a disk; create it on a disk's filesystem\n",
+			mnt[0] ? mnt : dir, kind, path);
 
 	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .progress = !a.quiet,
 				 .seed = a.seed };

@@ -518,6 +518,22 @@ static void warn_sparse(const struct run_args *a, const struct target_info *t)
 }
 
 /*
+ * tmpfs takes O_DIRECT (since 6.6) and zram looks like a disk: the numbers
+ * would be RAM's, millions of IOPS. Say so before the run, not after.
+ */
+static void warn_memory(const struct target_info *t)
+{
+	if (!t->memory)
+		return;
+	if (t->is_block)
+		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; give a disk's device\n",
+			t->path, t->memory_kind);
+	else
+		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; put %s on a disk's filesystem\n",
+			t->mount_point[0] ? t->mount_point : t->path, t->memory_kind, t->path);
+}
+
+/*
  * The provision object and the host's name: IMDS's facts when asked (or
  * on EC2), then the given ones over them; --host, else the instance id.
  */
@@ -580,8 +596,10 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	if (rc < 0)
 		return probe_failed(a, rc);
 	rc = check_target(a, t);
-	if (rc == 0)
+	if (rc == 0) {
+		warn_memory(t);
 		warn_sparse(a, t);
+	}
 	return rc;
 }
 

@@ -41,15 +41,56 @@ static void selected_scheduler(const char *line, char *out, size_t len)
 	}
 }
 
-/* Fill device, rotational, scheduler, raid_level from /sys/dev/block/MAJ:MIN. */
+/* Strip the blanks around a sysfs value in place (NVMe pads its serial with spaces). */
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	size_t lead = strspn(s, " \t");
+	memmove(s, s + lead, n - lead + 1);
+}
+
+/* Kernel name of the disk holding dev (a partition's parent, else dev's own name); "" if unknown. */
+static void disk_of(dev_t dev, char *name, size_t len)
+{
+	char base[80], path[96], real[PATH_MAX];
+	name[0] = '\0';
+	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	snprintf(path, sizeof(path), "%s/partition", base);
+	if (access(path, F_OK) == 0)
+		snprintf(base + strlen(base), sizeof(base) - strlen(base), "/..");
+	if (!realpath(base, real))
+		return;
+	const char *slash = strrchr(real, '/');
+	snprintf(name, len, "%s", slash ? slash + 1 : real);
+}
+
+/* Devices whose blocks are RAM: zram, brd's RAM disks (ram0...). */
+static const char *memory_device_kind(const char *disk)
+{
+	if (strncmp(disk, "zram", 4) == 0)
+		return "zram";
+	if (strncmp(disk, "ram", 3) == 0 && disk[3] >= '0' && disk[3] <= '9')
+		return "a RAM disk";
+	return NULL;
+}
+
+/*
+ * Fill device, device_size, serial, root_device, memory, rotational,
+ * scheduler, raid_level from /sys/dev/block/MAJ:MIN.
+ */
 static void probe_block_sysfs(dev_t dev, struct target_info *t)
 {
-	char base[64], path[PATH_MAX], real[PATH_MAX], line[256];
+	char base[64], path[PATH_MAX], real[PATH_MAX], line[PATH_MAX];
 	snprintf(base, sizeof(base), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (!realpath(base, real))
 		return;
 	const char *name = strrchr(real, '/');
 	snprintf(t->device, sizeof(t->device), "%s", name ? name + 1 : real);
+	snprintf(path, sizeof(path), "%s/size", base);
+	read_line(path, line, sizeof(line));
+	t->device_size = strtoull(line, NULL, 10) * 512;
 
 	/* A partition has no queue/ of its own: use its disk's. */
 	snprintf(path, sizeof(path), "%s/queue/rotational", base);
@@ -66,6 +107,38 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	t->io_poll = line[0] ? (line[0] == '1') : -1;
 	snprintf(path, sizeof(path), "%s/md/level", base);
 	read_line(path, t->raid_level, sizeof(t->raid_level));
+	/* virtio-blk keeps it in serial, NVMe and SCSI under device/ (EBS on Nitro: "vol0123..."). */
+	snprintf(path, sizeof(path), "%s/serial", base);
+	read_line(path, line, sizeof(line));
+	if (!line[0]) {
+		snprintf(path, sizeof(path), "%s/device/serial", base);
+		read_line(path, line, sizeof(line));
+	}
+	trim(line);
+	snprintf(t->serial, sizeof(t->serial), "%s", line);
+
+	char disk[64], root_disk[64];
+	struct stat root;
+	disk_of(dev, disk, sizeof(disk));
+	root_disk[0] = '\0';
+	if (stat("/", &root) == 0 && major(root.st_dev) != 0)
+		disk_of(root.st_dev, root_disk, sizeof(root_disk));
+	t->root_device = disk[0] && strcmp(disk, root_disk) == 0;
+
+	const char *kind = memory_device_kind(disk);
+	if (kind) {
+		t->memory = true;
+		snprintf(t->memory_kind, sizeof(t->memory_kind), "%s", kind);
+		return;
+	}
+	/* A loop device is as much a disk as the file behind it. */
+	snprintf(path, sizeof(path), "%s/loop/backing_file", base);
+	read_line(path, line, sizeof(line));
+	char fs[16], mnt[8];
+	if (line[0] == '/' && target_path_in_memory(line, fs, sizeof(fs), mnt, sizeof(mnt))) {
+		t->memory = true;
+		snprintf(t->memory_kind, sizeof(t->memory_kind), "a loop device over %s", fs);
+	}
 }
 
 /* Unescape mountinfo's octal escapes ("\040" for space) in place. */
@@ -87,7 +160,8 @@ static void unescape(char *s)
  * Find the mount holding real (longest mount point that prefixes it).
  * Stores its fstype and source device path.
  */
-static void probe_mount(const char *real, char *fstype, size_t fslen, char *source, size_t srclen)
+static void probe_mount(const char *real, char *fstype, size_t fslen, char *source, size_t srclen,
+			char *mount, size_t mntlen)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "r");
 	if (!f)
@@ -108,6 +182,7 @@ static void probe_mount(const char *real, char *fstype, size_t fslen, char *sour
 			best = n;
 			snprintf(fstype, fslen, "%s", fs);
 			snprintf(source, srclen, "%s", src);
+			snprintf(mount, mntlen, "%s", mnt);
 		}
 	}
 	fclose(f);
@@ -125,6 +200,29 @@ static void probe_dio(const char *path, struct target_info *t)
 	(void)path;
 	(void)t;
 #endif
+}
+
+bool target_path_in_memory(const char *path, char *kind, size_t klen, char *mnt, size_t mlen)
+{
+	struct statfs sf;
+	struct stat st;
+	if (statfs(path, &sf) != 0 || stat(path, &st) != 0)
+		return false;
+	const char *what = (unsigned long)sf.f_type == (unsigned long)TMPFS_MAGIC ? "tmpfs"
+			   : (unsigned long)sf.f_type == (unsigned long)RAMFS_MAGIC ? "ramfs" : NULL;
+	char disk[64] = "";
+	if (!what && major(st.st_dev) != 0) {
+		disk_of(st.st_dev, disk, sizeof(disk));
+		what = memory_device_kind(disk);
+	}
+	if (!what)
+		return false;
+	snprintf(kind, klen, "%s", what);
+	char real[PATH_MAX], fs[64] = "", source[PATH_MAX] = "";
+	mnt[0] = '\0';
+	if (realpath(path, real))
+		probe_mount(real, fs, sizeof(fs), source, sizeof(source), mnt, mlen);
+	return true;
 }
 
 const char *target_kernel_fs(const char *path)
@@ -197,9 +295,15 @@ int target_probe(const char *path, struct target_info *t)
 	t->allocated = (uint64_t)st.st_blocks * 512;
 	char real[PATH_MAX], source[PATH_MAX] = "";
 	if (realpath(path, real))
-		probe_mount(real, t->fstype, sizeof(t->fstype), source, sizeof(source));
+		probe_mount(real, t->fstype, sizeof(t->fstype), source, sizeof(source), t->mount_point,
+			    sizeof(t->mount_point));
 	if (major(st.st_dev) != 0)
 		probe_block_sysfs(st.st_dev, t);
+	char kind[16], mnt[8];
+	if (!t->memory && target_path_in_memory(path, kind, sizeof(kind), mnt, sizeof(mnt))) {
+		t->memory = true;
+		snprintf(t->memory_kind, sizeof(t->memory_kind), "%s", kind);
+	}
 	return 0;
 }
 

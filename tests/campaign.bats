@@ -7,6 +7,7 @@
 bats_require_minimum_version 1.5.0
 load lib/moto
 load lib/netns
+load lib/volumes
 
 CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
 
@@ -27,11 +28,16 @@ teardown_file() {
 
 setup() {
   [[ -z "${CAMPAIGN_SKIP:-}" ]] || skip "$CAMPAIGN_SKIP"
+  command -v losetup >/dev/null || skip "losetup not installed"
+  command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
   netns_fleet_setup 3
+  # Each host's "EBS volume" (100 GiB, ec2-provision's default size).
+  volumes_make 3 100G
 }
 
 teardown() {
   netns_fleet_teardown
+  volumes_remove
 }
 
 # campaign ARGS...: against moto and the namespace hosts, short runs. With
@@ -39,7 +45,7 @@ teardown() {
 # of a script: there it is ignored from the start, and bash cannot trap it.
 campaign() {
   env --default-signal=INT "$CAMPAIGN" --ami "$MOTO_AMI" --endpoint-url "$MOTO_ENDPOINT" \
-    --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --hosts "$NET/hosts-vol" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
@@ -135,6 +141,17 @@ instance_id() {
   [ "$(jq -r '.provision.az' "$r/$name/iobench.jsonl" | sort -u)" == "$(jq -r '.instances[0].az' "$r/state.json")" ]
   [ "$(jq -r '.provision | has("ebsOptimized") and has("ami") and has("region")' "$r/$name/iobench.jsonl" | sort -u)" == true ]
   [ "$(jq -c '.provision // "none" | keys? // .' "$r/$(netns_addr 3)/iobench.jsonl" | sort -u)" == '["raidLevel"]' ]
+  # Each instance's runs measured its volume: the device attached, of the
+  # volume's size, formatted and mounted in the host's remote dir; never
+  # the root disk. The campaign said which device it used and how it found it.
+  for k in 0 1; do
+    name=$(instance_id e2e "$k")
+    [ "$(jq -c '.target | [.device, .deviceSize, .filesystem, .mountPoint, .rootDevice, .memory]' "$r/$name/iobench.jsonl" | sort -u)" == \
+      "[\"${VOLUMES[k]#/dev/}\",107374182400,\"xfs\",\"$REMOTE/$name/volume\",false,false]" ]
+    grep -qF "$name: volume $(jq -r --argjson k "$k" '.volumes[$k].serial' "$r/state.json") is ${VOLUMES[k]} (found by the hosts file); xfs on $REMOTE/$name/volume" "$r/campaign.log"
+  done
+  # ... and unmounted it at the end.
+  run ! netns_exec_mnt 1 findmnt "$REMOTE/$(instance_id e2e 0)/volume"
   # The manifest: 3 hosts, all ok, the instances' facts beside them.
   [ "$(jq -r '[.hosts[] | select(.status == "ok")] | length' "$r/manifest.json")" -eq 3 ]
   [ "$(jq -r --arg n "$name" '.hosts[] | select(.name == $n) | .provision.instanceId' "$r/manifest.json")" == "$name" ]
@@ -173,10 +190,38 @@ instance_id() {
       grep -qP "^$op\t$want\t" "$r/round2-threads.tsv"
     done
   done
-  # Round two ran on round one's data file, not a new one.
+  # Round two ran on round one's data file, on the volume, not a new one.
   grep -q 'round two on 3 host(s): --ops read4k,write4k --op-threads read4k=' "$r/campaign.log"
-  [ "$(find "$REMOTE" -path '*round2*' -name data.bin | wc -l)" -eq 0 ]
-  [ "$(find "$REMOTE" -path '*round1*' -name data.bin | wc -l)" -eq 3 ]
+  local k=0
+  for name in $(jq -r '.instances[].id' "$r/state.json"); do
+    [ "$(cat "$r"/round[12]/"$name"/iobench.jsonl | jq -c '.target | [.path, .device, .mountPoint]' | sort -u)" == \
+      "[\"../volume/data.bin\",\"${VOLUMES[k]#/dev/}\",\"$REMOTE/$name/volume\"]" ]
+    k=$((k + 1))
+  done
+  [ "$(find "$REMOTE" -name data.bin | wc -l)" -eq 0 ]
+}
+
+@test "several volumes per instance and no --raid or --target: refused before anything is provisioned (exit 2)" {
+  run campaign --run-id multi -n 1 -m 2
+  echo "$output"
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"2 volumes per instance and no --raid or --target"*"--raid LEVEL"*"--target PATH"* ]]
+  [ ! -e "$RESULTS/multi" ]
+  assert_nothing_left multi
+  run campaign --run-id raw -n 1 -m 1 --raw-device --raid 0
+  [ "$status" -eq 2 ]
+  [[ "$output" == *"--raw-device benchmarks the one volume"* ]]
+}
+
+@test "campaign --raw-device benchmarks the volume's block device itself" {
+  run campaign --run-id raw -n 3 -m 1 --raw-device --ops read4k --threads 1 --seed 3
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local name
+  name=$(instance_id raw 0)
+  [ "$(jq -c '.target | [.type, .device, .size, .rootDevice]' "$RESULTS/raw/$name/iobench.jsonl")" == \
+    "[\"block\",\"${VOLUMES[0]#/dev/}\",107374182400,false]" ]
+  [[ "$output" == *"$name: volume "*" is ${VOLUMES[0]} (found by the hosts file); benchmarked raw"* ]]
 }
 
 @test "a host that is down fails the campaign (exit 1), is named, and teardown still happens" {

@@ -10,6 +10,7 @@
 bats_require_minimum_version 1.5.0
 load lib/moto
 load lib/netns
+load lib/volumes
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 
@@ -37,6 +38,7 @@ setup() {
 
 teardown() {
   ((NETS == 0)) || netns_fleet_teardown
+  volumes_remove
 }
 
 # examples: the example commands of both READMEs, one a line: the lines of
@@ -278,7 +280,11 @@ fleet_up() {
 }
 
 @test "README: the study's campaign runs round one's 42 runs per host, then each op at the report's optimum" {
+  command -v losetup >/dev/null || skip "losetup not installed"
+  command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
   fleet_up 4
+  # Each instance's volume (the campaign benchmarks it): a loop device.
+  volumes_make 4 100G
   local ex cmd r=$PWD/results/study name
   ex=$(example '^scripts/campaign --ami .*--study-plan')
   cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|ami-0123456789abcdef0|$MOTO_AMI|" \
@@ -287,7 +293,7 @@ fleet_up() {
   keeps_flags "$ex" "$cmd"
   as_args "$cmd"
   # moto for EC2, the namespace hosts standing for the instances, short runs.
-  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts" --ssh-opts "$(netns_ssh_opts)" \
+  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_ssh_opts)" \
     --results-dir "$PWD/results" --remote-dir "$PWD/remote/{host}" -d 1 -b 1 --round2-duration 2 --seed 3
   echo "$output"
   [ "$status" -eq 0 ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # iobench run: the study's operations, JSON format, sweeps, seeds, spans, signals.
 
+bats_require_minimum_version 1.5.0
 load lib/core
 
 setup() {
@@ -9,6 +10,8 @@ setup() {
 }
 
 teardown() {
+  # A test's tmpfs goes before its folder does.
+  ! mountpoint -q "$TMP/mem" 2>/dev/null || umount "$TMP/mem"
   core_teardown
 }
 
@@ -229,4 +232,105 @@ teardown() {
   # the last column of the op's row is its CPU time per operation
   grep -E '^read4k +1 +2000 +0 .* [0-9.]+(ns|us|ms)$' <<<"$output"
   grep -E '^cpu: [0-9.]+ s user \+ [0-9.]+ s system = [0-9.]+ CPUs busy; [0-9.]+(ns|us|ms) per operation \(the whole process\)$' <<<"$output"
+}
+
+@test "the line says where the target is: mount point, device, its size and serial, root disk or not" {
+  "$IOBENCH" -q -o read4k -d 1 --json "$TMP/out.jsonl" "$TMP/f"
+  local t src dev disk want_serial root_disk
+  t=$(jq -c .target "$TMP/out.jsonl")
+  [ "$(jq -r .mountPoint <<<"$t")" == "$(findmnt -no TARGET --target "$TMP/f")" ]
+  [ "$(jq -r .memory <<<"$t")" == false ]
+  src=$(findmnt -no MAJ:MIN --target "$TMP/f" | tr -d " ")
+  [[ "$src" != 0:* ]] || skip "env: the test folder is on a filesystem without a block device"
+  dev=$(basename "$(readlink -f "/sys/dev/block/$src")")
+  [ "$(jq -r .device <<<"$t")" == "$dev" ]
+  [ "$(jq -r .deviceSize <<<"$t")" -eq $(($(cat "/sys/dev/block/$src/size") * 512)) ]
+  # A partition's serial is its disk's.
+  disk=/sys/dev/block/$src
+  [[ ! -e $disk/partition ]] || disk=$disk/..
+  want_serial=$(cat "$disk/serial" 2>/dev/null || cat "$disk/device/serial" 2>/dev/null || true)
+  want_serial=$(xargs <<<"$want_serial")
+  [ "$(jq -r '.serial // ""' <<<"$t")" == "$want_serial" ]
+  root_disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)" 2>/dev/null | head -n 1) || true
+  [[ -n "$root_disk" ]] || root_disk=$(basename "$(findmnt -no SOURCE /)")
+  local disk_name
+  disk_name=$(basename "$(readlink -f "$disk")")
+  [ "$(jq -r .rootDevice <<<"$t")" == "$([[ "$disk_name" == "$root_disk" ]] && echo true || echo false)" ]
+}
+
+@test "a target on tmpfs, or on a loop device over tmpfs, warns before the run that it measures memory, and is marked" {
+  mkdir "$TMP/mem"
+  mount -t tmpfs -o size=64m iobench-test "$TMP/mem" || skip "env: cannot mount a tmpfs"
+  run --separate-stderr "$IOBENCH" create -q "$TMP/mem/f" 8M
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == "iobench: $TMP/mem is tmpfs: a benchmark of $TMP/mem/f measures memory, not a disk;"* ]]
+  run --separate-stderr "$IOBENCH" -q -o read4k --no-direct -d 1 --json "$TMP/out.jsonl" "$TMP/mem/f"
+  [ "$status" -eq 0 ]
+  [[ "$(head -n 1 <<<"$stderr")" == "iobench: $TMP/mem is tmpfs: this measures memory, not a disk; put $TMP/mem/f on a disk's filesystem" ]]
+  [ "$(jq -c '.target | [.memory, .filesystem, .mountPoint, .device, .rootDevice]' "$TMP/out.jsonl")" == \
+    "[true,\"tmpfs\",\"$TMP/mem\",null,false]" ]
+  # watch likewise.
+  run --separate-stderr "$IOBENCH" watch -q -o read4k --no-direct --interval 0.1 --period 0.2 --count 1 \
+    --json "$TMP/watch.jsonl" "$TMP/mem/f"
+  [ "$status" -eq 0 ]
+  grep -qF "iobench: $TMP/mem is tmpfs: this measures memory, not a disk" <<<"$stderr"
+  [ "$(jq -r .target.memory "$TMP/watch.jsonl")" == true ]
+  # The report flags it, with the run and the volume its facts name.
+  "$IOBENCH" -q -o read4k --no-direct -d 1 --host h2 --provision-fact volumeType=gp3 \
+    --json "$TMP/out.jsonl" "$TMP/mem/f" 2>/dev/null
+  run --separate-stderr "$IOBENCH" report --json --section targets "$TMP/out.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.targets[] | [.host // "-", .runs, .finding] | @tsv' <<<"$output" | sort)" == \
+    "$(printf '%s\t1\tmeasured memory (%s on tmpfs), not a disk\nh2\t1\tmeasured memory (%s on tmpfs), not a disk, not the gp3 volume\n' \
+      "$(hostname)" "$TMP/mem" "$TMP/mem" | sort)" ]
+  # A loop device is as much a disk as the file behind it.
+  command -v losetup >/dev/null || skip "losetup not installed"
+  local loop
+  loop=$(losetup --find --show "$TMP/mem/f") || skip "env: no free loop device"
+  run --separate-stderr "$IOBENCH" -q -o read4k -d 1 --json "$TMP/loop.jsonl" "$loop"
+  losetup -d "$loop"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == "iobench: $loop is a loop device over tmpfs: this measures memory, not a disk;"* ]]
+  [ "$(jq -c '.target | [.memory, .device, .deviceSize, .serial, .rootDevice]' "$TMP/loop.jsonl")" == \
+    "[true,\"${loop#/dev/}\",8388608,null,false]" ]
+}
+
+@test "a loop device over a file on disk is a disk: its size, no serial, not memory, no warning" {
+  command -v losetup >/dev/null || skip "losetup not installed"
+  [[ "$(stat -f -c %T "$TMP")" != tmpfs ]] || skip "env: the test folder is on tmpfs"
+  local loop
+  loop=$(losetup --find --show "$TMP/f") || skip "env: no free loop device"
+  run --separate-stderr "$IOBENCH" -q -o read4k -d 1 --json "$TMP/loop.jsonl" "$loop"
+  losetup -d "$loop"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" != *"measures memory"* ]]
+  [ "$(jq -c '.target | [.type, .memory, .device, .deviceSize, .serial, .rootDevice, .mountPoint]' "$TMP/loop.jsonl")" == \
+    "[\"block\",false,\"${loop#/dev/}\",67108864,null,false,null]" ]
+}
+
+@test "the report flags a run on the root disk, or on a device of another size, whose facts name a volume" {
+  command -v losetup >/dev/null || skip "losetup not installed"
+  local loop big root
+  root=$(jq -r .target.rootDevice <<<"$("$IOBENCH" -q -o read4k -d 1 --json - "$TMP/f")")
+  "$IOBENCH" -q -o read4k -d 1 --host onroot --provision-fact volumeType=gp3 --provision-fact volumeSize=1 \
+    --json "$TMP/r.jsonl" "$TMP/f"
+  loop=$(losetup --find --show "$TMP/f") || skip "env: no free loop device"
+  "$IOBENCH" -q -o read4k -d 1 --host small --provision-fact volumeType=gp3 --provision-fact volumeSize=1 \
+    --json "$TMP/r.jsonl" "$loop" || { losetup -d "$loop"; return 1; }
+  losetup -d "$loop"
+  # A device of the volume's size is the volume, as far as the line can tell.
+  truncate -s 1G "$TMP/big"
+  big=$(losetup --find --show "$TMP/big") || skip "env: no free loop device"
+  "$IOBENCH" -q -o read4k -d 1 --host right --provision-fact volumeType=gp3 --provision-fact volumeSize=1 \
+    --json "$TMP/r.jsonl" "$big" || { losetup -d "$big"; return 1; }
+  losetup -d "$big"
+  run --separate-stderr "$IOBENCH" report --json --section targets "$TMP/r.jsonl"
+  [ "$status" -eq 0 ]
+  local want
+  want=$(printf 'small\tmeasured %s (0.1 GiB), not the 1 GiB gp3 volume' "$loop")
+  if [[ "$root" == true ]]; then
+    want=$(printf 'onroot\tmeasured /dev/%s (root), not the gp3 volume\n%s' \
+      "$(jq -r .target.device "$TMP/r.jsonl" | head -n 1)" "$want")
+  fi
+  [ "$(jq -r '.targets[] | [.host, .finding] | @tsv' <<<"$output")" == "$want" ]
 }

@@ -8,10 +8,13 @@
 # provisioned, the instances table with 3 of 4 hosts, the throttled host
 # among the bad apples, the killed host named as failed, the thread optimum
 # per op, the tiers over the sizes, and charts of each naming the hosts.
+# Each host's attached "volume" is a loop device (tests/lib/volumes.bash):
+# every run must have measured it, not the root disk.
 
 bats_require_minimum_version 1.5.0
 load lib/moto
 load lib/netns
+load lib/volumes
 
 ROOT=$BATS_TEST_DIRNAME/..
 CAMPAIGN=$ROOT/scripts/campaign
@@ -36,12 +39,17 @@ setup() {
   [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle a host with"
   command -v gnuplot >/dev/null || skip "gnuplot not installed (.ci/apt-report.txt)"
   [[ -x "$ROOT/iobench-static" ]] || skip "iobench-static not built (make static)"
+  command -v losetup >/dev/null || skip "losetup not installed"
+  command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
   CGROUP=
   netns_fleet_setup 4
+  # Each host's "EBS volume": 100 GiB, ec2-provision's default size.
+  volumes_make 4 100G
 }
 
 teardown() {
   netns_fleet_teardown
+  volumes_remove
   # The throttled host's processes are gone with its namespace: its cgroup
   # can go (it must be empty first).
   if [[ -n "${CGROUP:-}" && -d "$CGROUP" ]]; then
@@ -52,14 +60,10 @@ teardown() {
 
 # throttle_host I READ_IOPS WRITE_IOPS: host I's sshd, and so every session
 # and benchmark it starts, goes into a blkio cgroup that caps its O_DIRECT
-# I/O on the disk holding the test's files (see
-# shared notes: throttling-under-test).
+# I/O on its volume (see shared notes: throttling-under-test).
 throttle_host() {
-  local disk majmin
-  disk=$(findmnt -no SOURCE --target "$BATS_TEST_TMPDIR")
-  disk=/dev/$(lsblk -no PKNAME "$disk" 2>/dev/null | head -n 1)
-  [[ "$disk" != /dev/ ]] || disk=$(findmnt -no SOURCE --target "$BATS_TEST_TMPDIR")
-  majmin=$(lsblk -dno MAJ:MIN "$disk" | tr -d ' ')
+  local majmin
+  majmin=$(lsblk -dno MAJ:MIN "${VOLUMES[$1 - 1]}" | tr -d ' ')
   CGROUP=/sys/fs/cgroup/blkio/iobench-wholepath-$NETNS_PREFIX-$$
   mkdir "$CGROUP"
   echo "$majmin $2" >"$CGROUP/blkio.throttle.read_iops_device"
@@ -88,10 +92,11 @@ readme_campaign() {
     [[ " $cmd " == *" $flag "* ]] || { echo "lost $flag"; return 1; }
   done
   # ... and for the test bed: moto's endpoint, the namespace hosts standing
-  # for the instances, their ssh options, 2-second runs.
+  # for the instances (with the loop device that stands for each one's
+  # volume), their ssh options, 2-second runs.
   local -a args
   eval "args=($cmd)"
-  args+=(--endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts" --ssh-opts "$(netns_ssh_opts)"
+  args+=(--endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_ssh_opts)"
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" -d 2 -b 1 --seed 7)
 
   # Host 2 is a bad apple with a known cause: 1/20 of the disk's IOPS.
@@ -126,6 +131,14 @@ readme_campaign() {
         .provision.volumeCount, .provision.raidLevel, (.labels | length)] | @tsv' "$r/${id[k]}/iobench.jsonl" | sort -u)" == \
       "$(printf '%s\t%s\tm5.large\tgp3\t1\tnone\t0' "${id[k]}" "${id[k]}")" ]
   done
+  # Every run measured its host's volume, and nothing else: the device
+  # attached, of the volume's size (100 GiB), its filesystem mounted in the
+  # host's remote dir; not the root disk, not memory.
+  for k in 0 1 2; do
+    [ "$(jq -c '.target | [.device, .deviceSize, .filesystem, .mountPoint, .rootDevice, .memory]' "$r/${id[k]}/iobench.jsonl" | sort -u)" == \
+      "[\"${VOLUMES[k]#/dev/}\",$(jq -r '.provision.volumeSize * 1073741824' "$r/${id[k]}/iobench.jsonl" | sort -u),\"xfs\",\"$REMOTE/${id[k]}/volume\",false,false]" ]
+    grep -qF "${id[k]}: volume $(jq -r --argjson k "$k" '.volumes[$k].serial' "$r/state.json") is ${VOLUMES[k]}" "$out"
+  done
   # The throttled host really was throttled: its reads at or under the cap.
   jq -e -s 'map(.operations[0] | select(.name == "read4k") | .iops) | max <= 150 * 1.2' "$r/${id[1]}/iobench.jsonl" >/dev/null
 
@@ -134,6 +147,8 @@ readme_campaign() {
   echo "$output"
   [ "$status" -eq 0 ]
   local text=$output
+  # No run is flagged as off its volume.
+  run ! grep -q '^Targets that were not' <<<"$text"
   # The failed host comes first, named with its reason: unreachable, or (when
   # it died with a finished run not yet fetched) where that run still is.
   head -n 15 <<<"$text" | grep -F "${id[3]}" | grep -qE "unreachable|finished, results not fetched \\(still at root@$(netns_addr 4):"

@@ -1260,6 +1260,10 @@ static const struct {
 			"hosts a fleet run's manifest.json names that failed or sent no results:\n"
 			"status, failure kind, runs planned/finished/fetched, detail", COLS(fleet_cols),
 			build_fleet },
+	[SEC_TARGETS] = { "targets", "Targets that were not the disk provisioned (RAM, the root disk, another size)",
+			  "runs whose target was RAM (tmpfs, zram), or not the volume their\n"
+			  "provision facts name: on the root disk, or a device of another size",
+			  rep_targets_cols, 0, rep_build_targets },
 	[SEC_GROUPS] = { "groups", "Groups (signature x threads x config x size x host)",
 			 "per signature x threads x config x size x host: ops/s, MB/s, mean,\n"
 			 "p50 p90 p95 p99 p99.9 max latency, errors, CPU per operation", COLS(groups_cols), build_groups },
@@ -1354,6 +1358,7 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 	/* columns defined in other files: their counts are not constants here */
 	tables[SEC_COMPARE].ncols = rep_compare_ncols;
 	tables[SEC_EXPECT].ncols = rep_expect_ncols;
+	tables[SEC_TARGETS].ncols = rep_targets_ncols;
 	struct rep_group *fleet, *view;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);

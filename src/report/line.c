@@ -45,6 +45,8 @@ static double num_or(const struct jv *obj, const char *key, double fallback)
 	return jv_is_number(v) ? jv_number_value(v) : fallback;
 }
 
+static char *target_finding(const struct jv *root);
+
 static char *str_or_null(const struct jv *obj, const char *key)
 {
 	const struct jv *v = jv_object_get(obj, key);
@@ -301,6 +303,9 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 	const struct jv *target = jv_object_get(root, "target");
 	const struct jv *rot = jv_object_get(target, "rotational");
 	l->rotational = jv_is_boolean(rot) ? jv_is_true(rot) : -1;
+	l->target_finding = target_finding(root);
+	if (l->target_finding)
+		l->target_path = str_or_null(target, "path");
 	l->size = l->split.size_label;
 	if (!l->size)
 		l->size = to_u64(num_or(target, "span", 0));
@@ -369,6 +374,51 @@ void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, siz
 	l->skipped++;
 }
 
+/*
+ * What is wrong with where the line ran: on RAM, or not on the volume its
+ * provision facts name (the root disk, or a device of another size). NULL
+ * when nothing is, or the line does not say enough to tell.
+ */
+static char *target_finding(const struct jv *root)
+{
+	const struct jv *t = jv_object_get(root, "target"), *p = jv_object_get(root, "provision");
+	const struct jv *dev = jv_object_get(t, "device"), *fs = jv_object_get(t, "filesystem");
+	const struct jv *mnt = jv_object_get(t, "mountPoint"), *vtype = jv_object_get(p, "volumeType");
+	const struct jv *level = jv_object_get(p, "raidLevel");
+	char out[320], volume[96] = "", where[160];
+	bool is_volume = jv_is_string(vtype) && !jv_is_true(jv_object_get(p, "instanceStore"));
+	if (is_volume)
+		snprintf(volume, sizeof(volume), ", not the %s volume", jv_string_value(vtype));
+	if (jv_is_string(dev))
+		snprintf(where, sizeof(where), "/dev/%s", jv_string_value(dev));
+	else if (jv_is_string(mnt))
+		snprintf(where, sizeof(where), "%s", jv_string_value(mnt));
+	else
+		snprintf(where, sizeof(where), "%s", "its target");
+	if (jv_is_true(jv_object_get(t, "memory"))) {
+		snprintf(out, sizeof(out), "measured memory (%s on %s), not a disk%s", where,
+			 jv_is_string(fs) ? jv_string_value(fs) : "RAM", is_volume ? volume : "");
+		return rep_strdup(out);
+	}
+	if (!is_volume || !jv_is_string(dev))
+		return NULL;
+	if (jv_is_true(jv_object_get(t, "rootDevice"))) {
+		snprintf(out, sizeof(out), "measured %s (root)%s", where, volume);
+		return rep_strdup(out);
+	}
+	/* One volume, as it is (a RAID's device is the sum of its members): its size, or a partition of it. */
+	double gib = num_or(p, "volumeSize", 0), bytes = num_or(t, "deviceSize", 0);
+	bool one = num_or(p, "volumeCount", 1) == 1 &&
+		   (!jv_is_string(level) || strcmp(jv_string_value(level), "none") == 0);
+	double want = gib * 1073741824.0;
+	if (one && gib > 0 && bytes > 0 && (bytes > want * 1.001 || bytes < want * 0.98)) {
+		snprintf(out, sizeof(out), "measured %s (%.1f GiB), not the %.0f GiB %s volume", where,
+			 bytes / 1073741824.0, gib, jv_string_value(vtype));
+		return rep_strdup(out);
+	}
+	return NULL;
+}
+
 void rep_line_free(struct rep_line *l)
 {
 	free(l->msgs);
@@ -380,6 +430,8 @@ void rep_line_free(struct rep_line *l)
 	}
 	free(l->ops);
 	free(l->sigs);
+	free(l->target_path);
+	free(l->target_finding);
 	rep_bonnie_free(&l->bonnie);
 	json_decref(l->manifest);
 	free(l->dur_host);

@@ -57,6 +57,8 @@ struct rep_line {
 	size_t nops, ops_cap;
 	bool some_failed;          /* an operation was skipped (the line counts as skipped too) */
 	char *sigs;                /* every operation's signature, for the notes section */
+	char *target_path;         /* the target's path, when target_finding */
+	char *target_finding;      /* the target is RAM, or not the volume its provision facts name (NULL: fine) */
 	/* REP_LINE_BONNIE */
 	struct rep_bonnie bonnie;
 	/* REP_LINE_MANIFEST, REP_LINE_DURABILITY: the document as a jansson tree (rare lines) */

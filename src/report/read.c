@@ -90,6 +90,12 @@ void rep_db_free(struct rep_db *db)
 		free(db->notes[i].notes);
 	}
 	free(db->notes);
+	for (size_t i = 0; i < db->ntflags; i++) {
+		free(db->tflags[i].host);
+		free(db->tflags[i].path);
+		free(db->tflags[i].finding);
+	}
+	free(db->tflags);
 	rep_fleet_free(db);
 	for (size_t i = 0; i < db->nverdicts; i++)
 		rep_dur_verdict_free(&db->verdicts[i]);
@@ -222,9 +228,30 @@ static void add_note(struct rep_db *db, const struct rep_line *l, const struct r
 						     .sigs = rep_strdup(l->sigs), .notes = rep_strdup(l->split.notes) };
 }
 
+/* A line whose target was not what was provisioned: one row per host, config and finding. */
+static void add_target_flag(struct rep_db *db, const struct rep_line *l, const struct rep_config *cfg)
+{
+	for (size_t i = 0; i < db->ntflags; i++) {
+		struct rep_target_flag *f = &db->tflags[i];
+		if (f->cfg == cfg && strcmp(f->host, l->host) == 0 && strcmp(f->finding, l->target_finding) == 0) {
+			f->runs++;
+			return;
+		}
+	}
+	if (db->ntflags == db->tflags_cap) {
+		db->tflags_cap = db->tflags_cap ? db->tflags_cap * 2 : 16;
+		db->tflags = rep_realloc(db->tflags, db->tflags_cap * sizeof(*db->tflags));
+	}
+	db->tflags[db->ntflags++] = (struct rep_target_flag){ .host = rep_strdup(l->host), .cfg = cfg,
+		.path = l->target_path ? rep_strdup(l->target_path) : NULL,
+		.finding = rep_strdup(l->target_finding), .runs = 1 };
+}
+
 static void add_run(struct rep_db *db, const struct rep_line *l)
 {
 	const struct rep_config *cfg = rep_config_get(db, l->split.labels, l->split.facts);
+	if (l->target_finding)
+		add_target_flag(db, l, cfg);
 	for (size_t i = 0; i < l->nops; i++) {
 		const struct rep_line_op *o = &l->ops[i];
 		struct rep_cell *c = cell_get(db, o->sig, o->threads, cfg, l->size, l->host);
@@ -989,6 +1016,19 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 		free(n->notes);
 	}
 	db->nnotes = kept;
+	kept = 0;
+	for (size_t i = 0; i < db->ntflags; i++) {
+		struct rep_target_flag *f = &db->tflags[i];
+		bool per_host = strcmp(key, "signature") == 0 || strcmp(key, "op") == 0 || strcmp(key, "threads") == 0;
+		if (per_host || field_matches(key, pattern, f->host, NULL, NAN, f->cfg, NULL)) {
+			db->tflags[kept++] = *f;
+			continue;
+		}
+		free(f->host);
+		free(f->path);
+		free(f->finding);
+	}
+	db->ntflags = kept;
 	kept = 0;
 	for (size_t i = 0; i < db->nverdicts; i++) {
 		struct rep_verdict *v = &db->verdicts[i];

@@ -36,6 +36,11 @@ extern const struct tcol rep_compare_cols[];
 extern const size_t rep_compare_ncols;
 void rep_build_compare(struct table *tables, const struct rep_ctx *ctx);
 
+/* targets.c: runs whose target was RAM or not the volume provisioned (SEC_TARGETS). */
+extern const struct tcol rep_targets_cols[];
+extern const size_t rep_targets_ncols;
+void rep_build_targets(struct table *tables, const struct rep_ctx *ctx);
+
 /* expect.c: --expect FILE's lines, PASS or FAIL (SEC_EXPECT). */
 extern const struct tcol rep_expect_cols[];
 extern const size_t rep_expect_ncols;
