@@ -27,11 +27,20 @@ double rep_cell_ops(const struct rep_cell *c);
 
 /*
  * The ops/s a cell's host was held to: its --rate; else what its volumes
- * were provisioned for, volumeIops x volumeCount (an operation over 256 KiB
- * counting as one per 256 KiB, as EBS counts them) and volumeThroughput
- * (MiB/s) x volumeCount over the operation size, the smaller; 0 unknown.
+ * allow: volumeIops x volumeCount (an operation over 256 KiB counting as
+ * one per 256 KiB, as EBS counts them; 1 MiB on st1/sc1) and
+ * volumeThroughput (MiB/s) x volumeCount over the operation size, the
+ * smaller. A limit the facts leave out is the volume type's baseline: gp3
+ * 3000 IOPS and 125 MiB/s; gp2 3 IOPS per GiB (100-16000) bursting to 3000;
+ * st1 250 and sc1 80 MiB/s per TiB at burst (at most 500 and 250). 0 unknown.
  */
 double rep_cell_cap(const struct rep_cell *c);
+
+/* The same once a burst is spent (gp2 3 IOPS per GiB; st1 40, sc1 12 MiB/s per TiB). */
+double rep_cell_cap_after_burst(const struct rep_cell *c);
+
+/* True when the cap came (in part) from the volume type's baseline, not from given facts or --rate. */
+bool rep_cell_cap_is_baseline(const struct rep_cell *c);
 
 /*
  * Groups over db->cells (rep_db_finish() first): one per cell when by_host,

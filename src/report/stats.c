@@ -108,6 +108,13 @@ double stats_cv(const double *v, size_t n)
 	return sqrt(sq / (double)n) / fabs(mean);
 }
 
+double stats_robust_z(double v, double median, double mad)
+{
+	if (mad > 0)
+		return (v - median) / (1.4826 * mad);
+	return v < median ? -INFINITY : v > median ? INFINITY : 0;
+}
+
 size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, double *mad)
 {
 	double *s = malloc((n ? n : 1) * sizeof(*s));
@@ -124,11 +131,21 @@ size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, dou
 		*mad = m;
 	size_t flagged = 0;
 	for (size_t i = 0; i < n; i++) {
-		flag[i] = ((m > 0 && v[i] < med - 3 * 1.4826 * m) || v[i] < med / 2) &&
-			  v[i] < med * (1 - STATS_NEAR_MEDIAN);
+		flag[i] = med > 0 && v[i] <= med * (1 - STATS_MIN_SHORTFALL) &&
+			  (n < STATS_Z_MIN_HOSTS || stats_robust_z(v[i], med, m) < STATS_BAD_Z);
 		flagged += flag[i];
 	}
 	return flagged;
+}
+
+bool stats_at_cap(double v, double cap)
+{
+	return cap > 0 && fabs(v / cap - 1) <= STATS_AT_CAP + 1e-9;
+}
+
+bool stats_cap_far_below_median(double median, double cap)
+{
+	return cap > 0 && median > cap * STATS_CAP_FAR;
 }
 
 size_t stats_thread_optimum(const double *threads, const double *ops, size_t n, double within)

@@ -99,14 +99,76 @@ TEST(mad_flags_the_slow_host_and_only_it)
 	CHECK_NEAR(mad, 5, 0);
 }
 
-TEST(half_the_median_flags_even_when_mad_is_zero)
+TEST(mad_zero_makes_the_shortfall_decide)
 {
+	/* four hosts agree exactly: MAD 0, any host below has robust z -inf; 20% decides */
 	double v[] = { 100, 100, 100, 100, 49 };
 	bool flag[5];
 	CHECK_EQ_U(stats_flag_low(v, 5, flag, NULL, NULL), 1);
 	CHECK(flag[4]);
-	double w[] = { 100, 100, 100, 100, 60 }; /* MAD 0, above half: not flagged */
-	CHECK_EQ_U(stats_flag_low(w, 5, flag, NULL, NULL), 0);
+	double w[] = { 100, 100, 100, 100, 79 };
+	CHECK_EQ_U(stats_flag_low(w, 5, flag, NULL, NULL), 1);
+	double x[] = { 100, 100, 100, 100, 81 }; /* 19% short: no minimum effect */
+	CHECK_EQ_U(stats_flag_low(x, 5, flag, NULL, NULL), 0);
+	CHECK(isinf(stats_robust_z(81, 100, 0)) && stats_robust_z(81, 100, 0) < 0);
+}
+
+TEST(three_hosts_a_host_at_85_percent_is_no_bad_apple)
+{
+	/* the MAD of two near-equal hosts is ~0: the robust z alone flagged this one */
+	double v[] = { 1000, 1001, 850 };
+	bool flag[3];
+	CHECK_EQ_U(stats_flag_low(v, 3, flag, NULL, NULL), 0);
+	double w[] = { 1000, 1000, 790 }; /* 21% short: the shortfall alone flags it */
+	CHECK_EQ_U(stats_flag_low(w, 3, flag, NULL, NULL), 1);
+	CHECK(flag[2]);
+}
+
+TEST(four_hosts_the_shortfall_alone_judges)
+{
+	/* a wide fleet: robust z of the slow host is about -1, yet it is 40% short */
+	double v[] = { 1000, 1400, 600, 1200 };
+	bool flag[4];
+	double med, mad;
+	CHECK_EQ_U(stats_flag_low(v, 4, flag, &med, &mad), 1);
+	CHECK(flag[2]);
+	CHECK(stats_robust_z(600, med, mad) > -3);
+	double w[] = { 1000, 1000, 1000, 850 };
+	CHECK_EQ_U(stats_flag_low(w, 4, flag, NULL, NULL), 0);
+}
+
+TEST(five_hosts_or_more_need_both_the_z_and_the_shortfall)
+{
+	/* the same 40% short host in a wide fleet of six: z about -1.6, no bad apple */
+	double v[] = { 1000, 1400, 600, 1200, 800, 1300 };
+	bool flag[6];
+	CHECK_EQ_U(stats_flag_low(v, 6, flag, NULL, NULL), 0);
+	/* a tight fleet: 25% short is z far below -3: a bad apple */
+	double w[] = { 1000, 1010, 990, 1005, 995, 750 };
+	CHECK_EQ_U(stats_flag_low(w, 6, flag, NULL, NULL), 1);
+	CHECK(flag[5]);
+	/* and 15% short in the same tight fleet: z below -3, but no minimum effect */
+	double x[] = { 1000, 1010, 990, 1005, 995, 850 };
+	CHECK_EQ_U(stats_flag_low(x, 6, flag, NULL, NULL), 0);
+}
+
+TEST(a_host_within_five_percent_of_its_cap_is_at_it)
+{
+	CHECK(stats_at_cap(2999.3, 3000));
+	CHECK(stats_at_cap(2850, 3000));
+	CHECK(stats_at_cap(3140, 3000)); /* a hair over: the cap still holds it */
+	CHECK(!stats_at_cap(2840, 3000));
+	CHECK(!stats_at_cap(48, 31));    /* 125 MiB/s over 4 MiB: 48 ops/s is not at it */
+	CHECK(!stats_at_cap(100, 0));
+}
+
+TEST(a_fleet_median_far_above_the_cap_says_the_cap_does_not_hold)
+{
+	CHECK(stats_cap_far_below_median(290, 31));
+	CHECK(!stats_cap_far_below_median(3000, 3000));
+	CHECK(!stats_cap_far_below_median(3600, 3000)); /* 1.2x: bursts and rounding */
+	CHECK(stats_cap_far_below_median(3900, 3000));
+	CHECK(!stats_cap_far_below_median(290, 0));
 }
 
 TEST(fast_hosts_are_never_bad_apples)
@@ -141,7 +203,9 @@ TEST(a_host_a_hair_under_the_median_is_never_a_bad_apple)
 	double v[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 49.9 };
 	bool flag[8];
 	CHECK_EQ_U(stats_flag_low(v, 8, flag, NULL, NULL), 0);
-	double w[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 45 }; /* 10% under: flagged */
+	double w[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 45 }; /* 10% under: z -300, but no 20% */
+	CHECK_EQ_U(stats_flag_low(w, 8, flag, NULL, NULL), 0);
+	w[7] = 35; /* 30% under: flagged */
 	CHECK_EQ_U(stats_flag_low(w, 8, flag, NULL, NULL), 1);
 	CHECK(flag[7]);
 }
@@ -335,7 +399,12 @@ int main(void)
 	RUN(mad_of_a_known_sample);
 	RUN(cv_of_constant_and_spread_series);
 	RUN(mad_flags_the_slow_host_and_only_it);
-	RUN(half_the_median_flags_even_when_mad_is_zero);
+	RUN(mad_zero_makes_the_shortfall_decide);
+	RUN(three_hosts_a_host_at_85_percent_is_no_bad_apple);
+	RUN(four_hosts_the_shortfall_alone_judges);
+	RUN(five_hosts_or_more_need_both_the_z_and_the_shortfall);
+	RUN(a_host_within_five_percent_of_its_cap_is_at_it);
+	RUN(a_fleet_median_far_above_the_cap_says_the_cap_does_not_hold);
 	RUN(fast_hosts_are_never_bad_apples);
 	RUN(thread_optimum_is_smallest_count_within_5_percent);
 	RUN(thread_optimum_honours_another_margin);
