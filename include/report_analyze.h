@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "report_db.h"
+#include "report_stats.h"
 #include "report_table.h"
 
 struct rep_group {
@@ -55,6 +56,20 @@ size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out)
  */
 size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx);
 
+struct rep_opts;
+
+/*
+ * The tiers of the size sweep idx[0..n) of fleet groups g (as rep_sweep_of
+ * gives it): each size's p50 into p50[0..n), the tiers into out (room for
+ * n) by stats_tiers with o->tier_min and the runs' noise: per size, the
+ * median over its hosts of the time buckets' CV of ops/s, or the spread of
+ * its hosts' p50 when larger; the median over the sizes. *noise gets that,
+ * *step the smallest step a boundary needed (factor - 1). Returns the
+ * number of tiers.
+ */
+size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
+		       double *p50, struct stats_tier *out, double *noise, double *step);
+
 enum rep_section {
 	SEC_FLEET,  /* failed and missing hosts of a fleet's manifest.json: first, above all */
 	SEC_GROUPS,
@@ -93,7 +108,7 @@ struct rep_opts {
 	double floor_ns;       /* flushed writes faster than this are suspicious */
 	double floor_rot_ns;   /* the same on rotational targets */
 	const json_t *prices;  /* parsed --prices file or NULL */
-	double tier_tol;       /* tier ends when p50 moves by more than this factor - 1 */
+	double tier_min;       /* --tier-threshold: smallest p50 step between tiers, factor - 1 (0.5) */
 	double regime_rel;     /* smallest lasting step, fraction of the level */
 	size_t regime_min;     /* buckets a regime must last */
 	double mode_min_share; /* modes smaller than this are not shown */

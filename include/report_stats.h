@@ -111,13 +111,24 @@ struct stats_tier {
 	double level;       /* median value over the tier */
 };
 
+/* The smallest step between tiers by default (--tier-threshold): 50%. */
+#define STATS_TIER_MIN 0.5
+
 /*
- * Cache tiers: x[0..n) must be sorted ascending (sizes), v[i] > 0 the metric
- * at x[i] (e.g. p50 latency). A tier ends where a value differs from the
- * current tier's median by more than a factor (1 + tol). Returns the number
- * of tiers written (at most max).
+ * Cache tiers: v[0..n) > 0 the metric (e.g. p50 latency) over a sweep in
+ * ascending size. Binary segmentation on log v: the cut goes where the
+ * medians of the two sides differ most, and is kept when that difference
+ * (as a factor) exceeds both 1 + min_rel and 2x the noise: the larger of
+ * noise (a relative spread measured elsewhere, e.g. from the runs' time
+ * buckets; 0 unknown) and each side's own spread (1.4826 x MAD of log v).
+ * A tier inside the sweep holds at least two sizes (one size between two
+ * levels is the transition, not a tier); the first and last may hold one.
+ * Writes at most max tiers, smallest sizes first; returns how many. *step,
+ * when not NULL, gets the smallest factor - 1 a boundary needed at the top
+ * level (what the reader may take as noise).
  */
-size_t stats_tiers(const double *v, size_t n, double tol, struct stats_tier *out, size_t max);
+size_t stats_tiers(const double *v, size_t n, double noise, double min_rel, struct stats_tier *out, size_t max,
+		   double *step);
 
 /* One lasting step in a time series. */
 struct stats_step {

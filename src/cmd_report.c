@@ -34,6 +34,7 @@ static int parse_section(void *settings, const char *arg);
 static int parse_floor(void *settings, const char *arg);
 static int parse_only(void *settings, const char *arg);
 static int parse_within(void *settings, const char *arg);
+static int parse_tier_threshold(void *settings, const char *arg);
 static int parse_compare(void *settings, const char *arg);
 
 /* How a row's value is read, and where it goes in struct report_args. */
@@ -61,6 +62,8 @@ static const struct cmdline_opt report_opts[] = {
 	  "(default 50us; 2ms on rotational targets); units ns us ms s", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
 	  "of the best ops/s (default 5)", CUSTOM(parse_within) },
+	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep (default\n"
+	  "50); a step must also be twice the runs' noise", CUSTOM(parse_tier_threshold) },
 	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
 	  "a glob on config names or KEY=GLOB on the host, a label or a\n"
 	  "configuration fact; repeatable (default: every two configs that\n"
@@ -202,6 +205,19 @@ static int parse_within(void *settings, const char *arg)
 	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v < 100))
 		return cmdline_usage_error("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
 	a->o.within = v / 100;
+	return 0;
+}
+
+/* --tier-threshold PCT: "50", "50%", "12.5"; a step of PCT percent up or down. */
+static int parse_tier_threshold(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v > 0 && v <= 10000))
+		return cmdline_usage_error("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
+	a->o.tier_min = v / 100;
 	return 0;
 }
 

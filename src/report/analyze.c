@@ -20,7 +20,7 @@ void rep_opts_default(struct rep_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->floor_ns = 50e3;
 	o->floor_rot_ns = 2e6;
-	o->tier_tol = 0.25;
+	o->tier_min = STATS_TIER_MIN;
 	o->regime_rel = 0.2;
 	o->regime_min = 3;
 	o->mode_min_share = 0.01;
@@ -791,7 +791,58 @@ static const struct tcol tiers_cols[] = {
 	{ "sizes", "sizes", TC_INT, 0 },
 	{ "p50Ns", "p50", TC_NS, 0 },
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "noise", "noise", TC_PCT, 0 },
+	{ "stepNeeded", "step needed", TC_PCT, 0 },
 };
+
+/* The CV of a cell's time buckets' ops/s; NAN with fewer than 3 (or watch periods). */
+static double bucket_cv(const struct rep_cell *c)
+{
+	if (c->watch || c->npts < 3)
+		return NAN;
+	double *x = rep_calloc(c->npts, sizeof(*x));
+	for (size_t k = 0; k < c->npts; k++)
+		x[k] = c->pts[k].ops;
+	double cv = stats_cv(x, c->npts);
+	free(x);
+	return cv;
+}
+
+/* How much one size's figures move by themselves: its hosts' bucket CV, or their p50s' spread. */
+static double size_noise(const struct rep_group *x)
+{
+	double *v = rep_calloc(x->n, sizeof(*v));
+	size_t m = 0;
+	for (size_t k = 0; k < x->n; k++) {
+		double cv = bucket_cv(x->cells[k]);
+		if (!isnan(cv))
+			v[m++] = cv;
+	}
+	double noise = m ? stats_median(v, m) : 0;
+	if (x->n >= 2) {
+		for (size_t k = 0; k < x->n; k++)
+			v[k] = log(fmax(hist_percentile(&x->cells[k]->total, 0.5), 1));
+		double med = stats_median(v, x->n);
+		for (size_t k = 0; k < x->n; k++)
+			v[k] = log(fmax(hist_percentile(&x->cells[k]->total, 0.5), 1));
+		noise = fmax(noise, expm1(1.4826 * stats_mad(v, x->n, med)));
+	}
+	free(v);
+	return noise;
+}
+
+size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
+		       double *p50, struct stats_tier *out, double *noise, double *step)
+{
+	double *nz = rep_calloc(n + 1, sizeof(*nz));
+	for (size_t k = 0; k < n; k++) {
+		p50[k] = hist_percentile(&g[idx[k]].total, 0.5);
+		nz[k] = size_noise(&g[idx[k]]);
+	}
+	*noise = stats_median(nz, n);
+	free(nz);
+	return stats_tiers(p50, n, *noise, o->tier_min, out, n, step);
+}
 
 static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -806,11 +857,10 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 		size_t n = rep_sweep_of(g, ng, i, idx);
 		if (n < 3 || idx[0] != i)
 			continue;
-		for (size_t k = 0; k < n; k++) {
-			p50[k] = hist_percentile(&g[idx[k]].total, 0.5);
+		double noise, step;
+		size_t nt = rep_sweep_tiers(g, idx, n, o, p50, tiers, &noise, &step);
+		for (size_t k = 0; k < n; k++)
 			ops[k] = g[idx[k]].ops;
-		}
-		size_t nt = stats_tiers(p50, n, o->tier_tol, tiers, ng);
 		const struct rep_cell *c = g[i].cells[0];
 		for (size_t k = 0; k < nt; k++) {
 			size_t cnt = tiers[k].last - tiers[k].first + 1;
@@ -821,7 +871,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)(k + 1),
 				  (double)g[idx[tiers[k].first]].cells[0]->size,
 				  (double)g[idx[tiers[k].last]].cells[0]->size, (double)cnt, tiers[k].level,
-				  lvl_ops);
+				  lvl_ops, noise, step);
 		}
 	}
 	free(idx);
@@ -1253,7 +1303,9 @@ static const struct {
 			"peaks of the latency histogram with their share of operations", COLS(modes_cols),
 			build_modes },
 	[SEC_TIERS] = { "tiers", "Cache tiers over the size sweep (level p50 ranges)",
-			"file-size sweep (labels fileSize/span or target.span): level ranges", COLS(tiers_cols),
+			"file-size sweep (labels fileSize/span or target.span): level ranges;\n"
+			"a boundary needs a p50 step above --tier-threshold (50%) and twice\n"
+			"the noise (time buckets' CV, hosts' spread, the tiers' own spread)", COLS(tiers_cols),
 			build_tiers },
 	[SEC_DURABILITY] = { "durability", "Durability check of flushed writes",
 			     "flushed writes faster than a read of the same target or the floor",

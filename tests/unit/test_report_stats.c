@@ -303,7 +303,7 @@ TEST(cache_tiers_of_the_companion_study)
 		p50[i] = base * (1 + 0.04 * ((i % 3) - 1)); /* +-4% wobble */
 	}
 	struct stats_tier t[8];
-	size_t n = stats_tiers(p50, 12, 0.25, t, 8);
+	size_t n = stats_tiers(p50, 12, 0, 0.25, t, 8, NULL);
 	CHECK_EQ_U(n, 3);
 	CHECK_EQ_U(t[0].first, 0);
 	CHECK_EQ_U(t[0].last, 4);  /* 1.25G */
@@ -318,8 +318,55 @@ TEST(a_flat_sweep_is_one_tier)
 {
 	double v[] = { 100, 104, 97, 101, 99, 103 };
 	struct stats_tier t[4];
-	CHECK_EQ_U(stats_tiers(v, 6, 0.25, t, 4), 1);
+	CHECK_EQ_U(stats_tiers(v, 6, 0, 0.25, t, 4, NULL), 1);
 	CHECK_EQ_U(t[0].last, 5);
+	/* the sweep: 64M at p50 116 us, 128M-256M at 109 us */
+	double w[] = { 116e3, 109e3, 109e3 };
+	CHECK_EQ_U(stats_tiers(w, 3, 0, STATS_TIER_MIN, t, 4, NULL), 1);
+	/* even with a stated minimum of 5%: it is within the noise of 4% buckets */
+	CHECK_EQ_U(stats_tiers(w, 3, 0.04, 0.05, t, 4, NULL), 1);
+}
+
+TEST(a_page_cache_cliff_is_two_tiers_not_five)
+{
+	/* cached at ~2 us, one size half cached, then the disk at ~100 us with 30% wobble */
+	double v[] = { 2.0e3, 2.1e3, 1.9e3, 2.0e3, 3.5e3, 40e3, 100e3, 130e3, 80e3, 125e3, 95e3 };
+	struct stats_tier t[8];
+	double step;
+	size_t n = stats_tiers(v, 11, 0.05, STATS_TIER_MIN, t, 8, &step);
+	CHECK_EQ_U(n, 2);
+	CHECK_EQ_U(t[0].first, 0);
+	CHECK_EQ_U(t[1].last, 10);
+	CHECK(t[0].last == 4 || t[0].last == 3); /* the half-cached size goes with a side */
+	CHECK_NEAR(t[0].level, 2.0e3, 0.2e3);
+	CHECK(t[1].level > 80e3);
+	CHECK_NEAR(step, STATS_TIER_MIN, 1e-9); /* 2 x 5% noise is below the 50% minimum */
+	/* a 25% minimum (the old fixed tolerance) does not split the disk side either */
+	CHECK_EQ_U(stats_tiers(v, 11, 0.05, 0.25, t, 8, NULL), 2);
+}
+
+TEST(a_step_inside_the_noise_is_no_tier)
+{
+	/* a real 1.8x step, but buckets that swing by 50% (CV 0.5): 2x noise is 2.25x */
+	double v[] = { 100, 100, 100, 180, 180, 180 };
+	struct stats_tier t[4];
+	double step;
+	CHECK_EQ_U(stats_tiers(v, 6, 0.5, STATS_TIER_MIN, t, 4, &step), 1);
+	CHECK_NEAR(step, 1.25, 1e-9);
+	/* with quiet buckets it is a boundary */
+	CHECK_EQ_U(stats_tiers(v, 6, 0.02, STATS_TIER_MIN, t, 4, NULL), 2);
+	CHECK_EQ_U(t[0].last, 2);
+	/* and the sizes' own spread counts: a wild tier hides a 1.8x step */
+	double w[] = { 70, 130, 100, 80, 120, 180, 250, 140, 180, 200 };
+	CHECK_EQ_U(stats_tiers(w, 10, 0, STATS_TIER_MIN, t, 4, NULL), 1);
+}
+
+TEST(a_cliff_at_the_last_size_is_a_tier_of_one)
+{
+	double v[] = { 10e3, 10e3, 11e3, 900e3 };
+	struct stats_tier t[4];
+	CHECK_EQ_U(stats_tiers(v, 4, 0, STATS_TIER_MIN, t, 4, NULL), 2);
+	CHECK_EQ_U(t[1].first, 3);
 }
 
 TEST(burst_credits_running_out_is_one_step_down)
@@ -417,6 +464,9 @@ int main(void)
 	RUN(empty_histogram_has_no_modes);
 	RUN(cache_tiers_of_the_companion_study);
 	RUN(a_flat_sweep_is_one_tier);
+	RUN(a_page_cache_cliff_is_two_tiers_not_five);
+	RUN(a_step_inside_the_noise_is_no_tier);
+	RUN(a_cliff_at_the_last_size_is_a_tier_of_one);
 	RUN(burst_credits_running_out_is_one_step_down);
 	RUN(noise_and_a_single_spike_are_not_regimes);
 	RUN(step_up_then_down_is_two_regimes);
