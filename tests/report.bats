@@ -50,7 +50,7 @@ make_sweep() {
 @test "report --help lists every option and every section" {
   run "$IOBENCH" report --help
   [ "$status" -eq 0 ]
-  for word in --csv --json --section --merge-hosts --prices --floor --within --tier-threshold --compare --expect --plot --quiet \
+  for word in --csv --json --section --merge-hosts --include-partial --merge-rounds --prices --floor --within --tier-threshold --compare --expect --plot --quiet \
     groups instances badApples threads compare time regimes series modes tiers durability cost bonnie bonnieRuns expect; do
     [[ "$output" == *"$word"* ]] || { echo "missing: $word"; return 1; }
   done

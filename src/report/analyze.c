@@ -420,6 +420,9 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 	const struct rep_group *g = ctx->fleet;
 	size_t ng = ctx->nf;
 	for (size_t i = 0; i < ng; i++) {
+		/* partial runs are no host's measure: they stay in the tables that show runs, marked */
+		if (g[i].cells[0]->cfg->partial)
+			continue;
 		double planned = planned_hosts(ctx->db, &g[i]);
 		/* one host is no spread, unless the fleet meant more */
 		if (g[i].n < 2 && !(planned > (double)g[i].n))
@@ -529,7 +532,8 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 		while (j < ng && same_curve(g[i].cells[0], g[j].cells[0]))
 			j++;
 		size_t n = j - i;
-		if (n >= 2) {
+		/* a curve of partial runs finds no optimum (round two would run it) */
+		if (n >= 2 && !g[i].cells[0]->cfg->partial) {
 			double *thr = rep_calloc(n, sizeof(*thr)), *ops = rep_calloc(n, sizeof(*ops));
 			double best = 0;
 			for (size_t k = 0; k < n; k++) {
@@ -855,7 +859,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 	struct stats_tier *tiers = rep_calloc(ng, sizeof(*tiers));
 	for (size_t i = 0; i < ng; i++) {
 		size_t n = rep_sweep_of(g, ng, i, idx);
-		if (n < 3 || idx[0] != i)
+		if (n < 3 || idx[0] != i || g[i].cells[0]->cfg->partial)
 			continue;
 		double noise, step;
 		size_t nt = rep_sweep_tiers(g, idx, n, o, p50, tiers, &noise, &step);
