@@ -833,7 +833,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		}
 		char head[600];
 		describe(what, sizeof(what), g[i].cells[0], true, false);
-		snprintf(head, sizeof(head), "File-size sweep, %zu tiers: %s", nt, what);
+		snprintf(head, sizeof(head), "File-size sweep, %zu tier%s: %s", nt, nt == 1 ? "" : "s", what);
 		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
 		gp_head(gp, name, title, "size spanned (MiB, log scale)", "p50 latency (us, log scale)");
 		gp_key(gp, 2, 40); /* below: the tier labels sit at the top */
