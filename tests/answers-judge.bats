@@ -209,6 +209,11 @@ sweep() {
   [ "$status" -eq 0 ]
   jq -e '.inputs.keptApart.short == 1 and .instances[0].hosts == 2' <<<"$output"
   jq -e '[.groups[] | select(.host == "q3") | .config] == ["[short]"]' <<<"$output"
+  # a run to -n N operations ends on its count: whole, not short
+  { host q1 read,4K,4K 1000 30; host q2 read,4K,4K 1000 30; host q3 read,4K,4K 1000 30 | jq -c '.elapsed = 12 | .maxOps = 30000'; } >"$dir/r.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section instances "$dir"
+  [ "$status" -eq 0 ]
+  jq -e '.inputs.keptApart.short == 0 and .instances[0].hosts == 3' <<<"$output"
 }
 
 @test "campaign --rounds 2's rounds (2 s and 8 s runs) are separate groups unless --merge-rounds" {

@@ -51,6 +51,7 @@ struct rep_line {
 	double seconds, launch;
 	double runtime;            /* its nominal "runtime" (s); 0 unknown */
 	bool interrupted, target_lost; /* the line says "interrupted" or "targetLost" */
+	bool count_limited;        /* it ran to a number of operations (maxOps), not for its runtime */
 	int rotational;
 	bool watch;
 	bool legacy;               /* the 2012 tool's line: its counts were converted to iobench's */

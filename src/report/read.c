@@ -242,8 +242,8 @@ static void runs_key(struct rep_db *db, const struct rep_line *l, char *buf, siz
 	buf[0] = '\0';
 	int kind = l->target_lost ? REP_PARTIAL_TARGET_LOST
 		 : l->interrupted ? REP_PARTIAL_INTERRUPTED
-		 /* a run that ended well short of its runtime without saying why */
-		 : l->runtime > 0 && l->seconds < 0.9 * l->runtime ? REP_PARTIAL_SHORT : -1;
+		 /* a run that ended well short of its runtime without saying why (-n N ends on its count) */
+		 : l->runtime > 0 && !l->count_limited && l->seconds < 0.9 * l->runtime ? REP_PARTIAL_SHORT : -1;
 	if (kind >= 0 && !db->include_partial) {
 		o += snprintf(buf + o, len - (size_t)o, "partial=%s", rep_partial_name((enum rep_partial_kind)kind));
 		if (l->nops)
