@@ -199,6 +199,10 @@ sweep() {
   [ "$status" -eq 0 ]
   jq -e '.instances[0].hosts == 5 and ([.badApples[] | select(.badApple) | .host] == ["p5"])' <<<"$output"
   jq -e '.inputs.keptApart.interrupted == 0' <<<"$output"
+  # the page to share says it too
+  run --separate-stderr "$IOBENCH" report --section groups --plot "$BATS_TEST_TMPDIR/plots" "$dir"
+  [ "$status" -eq 0 ]
+  grep -qF "left out of the fleet's figures: 1 interrupted run, 1 targetLost run" "$BATS_TEST_TMPDIR/plots/index.html"
 }
 
 @test "a run that ended far short of its runtime without saying so is kept apart as short" {
