@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "report_db.h"
+#include "report_stats.h"
 #include "report_table.h"
 
 struct rep_group {
@@ -27,11 +28,20 @@ double rep_cell_ops(const struct rep_cell *c);
 
 /*
  * The ops/s a cell's host was held to: its --rate; else what its volumes
- * were provisioned for, volumeIops x volumeCount (an operation over 256 KiB
- * counting as one per 256 KiB, as EBS counts them) and volumeThroughput
- * (MiB/s) x volumeCount over the operation size, the smaller; 0 unknown.
+ * allow: volumeIops x volumeCount (an operation over 256 KiB counting as
+ * one per 256 KiB, as EBS counts them; 1 MiB on st1/sc1) and
+ * volumeThroughput (MiB/s) x volumeCount over the operation size, the
+ * smaller. A limit the facts leave out is the volume type's baseline: gp3
+ * 3000 IOPS and 125 MiB/s; gp2 3 IOPS per GiB (100-16000) bursting to 3000;
+ * st1 250 and sc1 80 MiB/s per TiB at burst (at most 500 and 250). 0 unknown.
  */
 double rep_cell_cap(const struct rep_cell *c);
+
+/* The same once a burst is spent (gp2 3 IOPS per GiB; st1 40, sc1 12 MiB/s per TiB). */
+double rep_cell_cap_after_burst(const struct rep_cell *c);
+
+/* True when the cap came (in part) from the volume type's baseline, not from given facts or --rate. */
+bool rep_cell_cap_is_baseline(const struct rep_cell *c);
 
 /*
  * Groups over db->cells (rep_db_finish() first): one per cell when by_host,
@@ -45,6 +55,20 @@ size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out)
  * idx must hold n entries.
  */
 size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx);
+
+struct rep_opts;
+
+/*
+ * The tiers of the size sweep idx[0..n) of fleet groups g (as rep_sweep_of
+ * gives it): each size's p50 into p50[0..n), the tiers into out (room for
+ * n) by stats_tiers with o->tier_min and the runs' noise: per size, the
+ * median over its hosts of the time buckets' CV of ops/s, or the spread of
+ * its hosts' p50 when larger; the median over the sizes. *noise gets that,
+ * *step the smallest step a boundary needed (factor - 1). Returns the
+ * number of tiers.
+ */
+size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
+		       double *p50, struct stats_tier *out, double *noise, double *step);
 
 enum rep_section {
 	SEC_FLEET,  /* failed and missing hosts of a fleet's manifest.json: first, above all */
@@ -84,7 +108,7 @@ struct rep_opts {
 	bool merge_hosts;      /* groups/modes/durability across hosts instead of per host */
 	double floor_ns;       /* flushed writes faster than this are suspicious */
 	const json_t *prices;  /* parsed --prices file or NULL */
-	double tier_tol;       /* tier ends when p50 moves by more than this factor - 1 */
+	double tier_min;       /* --tier-threshold: smallest p50 step between tiers, factor - 1 (0.5) */
 	double regime_rel;     /* smallest lasting step, fraction of the level */
 	size_t regime_min;     /* buckets a regime must last */
 	double mode_min_share; /* modes smaller than this are not shown */

@@ -48,6 +48,8 @@ struct rep_config {
 	char *labels;       /* user labels "config=large/ebs4,disk=a": sorted; size and bookkeeping left out */
 	char *facts;        /* provision configuration facts "instanceType=m5.large,volumeCount=4": sorted */
 	char *name;         /* as tables and charts show it: "m5.large / gp3 x4 / raid0"; "" if neither */
+	char *runs;         /* what kind of runs, kept apart from others: "partial=interrupted,round=2,runtime=8"; "" */
+	bool partial;       /* its runs were interrupted, lost their target or ran short: never merged with whole ones */
 };
 
 struct rep_cell {
@@ -115,6 +117,12 @@ struct rep_fleet_host {
 	bool has_lines;     /* result lines of it were read (rep_fleet_match()) */
 };
 
+/* Why a run is partial: its line said interrupted, targetLost, or it ran short of its runtime. */
+enum rep_partial_kind { REP_PARTIAL_INTERRUPTED, REP_PARTIAL_TARGET_LOST, REP_PARTIAL_SHORT, REP_PARTIAL_KINDS };
+
+/* "interrupted", "targetLost", "short". */
+const char *rep_partial_name(enum rep_partial_kind k);
+
 struct rep_db {
 	struct rep_cell **cells;
 	size_t ncells, cells_cap;
@@ -140,6 +148,10 @@ struct rep_db {
 	unsigned long warnings; /* messages written to diag (or suppressed by -q) */
 	FILE *diag; /* where "iobench: FILE:LINE: ..." warnings go (stderr) */
 	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
+	bool include_partial; /* report --include-partial: partial runs merge with whole ones */
+	bool merge_rounds;    /* report --merge-rounds: rounds and runs of other durations merge */
+	unsigned long kept_apart[REP_PARTIAL_KINDS]; /* partial runs kept apart, by kind (rep_partial_kind) */
+	bool runs_split;      /* rounds or runs of different durations were told apart (rep_db_finish) */
 	struct rep_pipe *pipe; /* while a read is under way (report/pipe.h) */
 	/* files and folders read so far, by device and inode: each is read once */
 	struct rep_seen *seen; /* open-addressing hash, seen_cap a power of two; path NULL = free */
@@ -262,6 +274,23 @@ char *rep_config_name(const char *labels, const char *facts);
 
 /* The interned configuration of labels and facts (made on first use). */
 const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, const char *facts);
+
+/*
+ * The same for runs of a kind kept apart: runs is "k=v,k=v" sorted of
+ * partial (interrupted, targetLost, short), round (N of a runId note
+ * "roundN") and runtime (the nominal seconds); "" for none.
+ */
+const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labels, const char *facts,
+					     const char *runs);
+
+/*
+ * Mark configurations of runs kept apart in their names: " [interrupted]"
+ * (targetLost, short) always; " / round N" and " / S s runs" where another
+ * configuration of the same labels and facts differs in it. True in
+ * *split (when not NULL) when rounds or durations were told apart.
+ * rep_db_finish() calls it.
+ */
+void rep_configs_mark_runs(struct rep_db *db, bool *split);
 
 /*
  * Where configurations that differ came out with one name (facts a name

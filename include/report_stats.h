@@ -20,18 +20,46 @@ double stats_mad(const double *v, size_t n, double med);
 /* Coefficient of variation (population stddev / mean); 0 when n < 2 or mean == 0. */
 double stats_cv(const double *v, size_t n);
 
-/* A host this close to the median (a fraction of it) is never a bad apple. */
-#define STATS_NEAR_MEDIAN 0.05
+/* A bad apple runs at least this fraction below the fleet's median (a minimum effect). */
+#define STATS_MIN_SHORTFALL 0.20
+/* Fewer hosts than this give no robust z worth the name: the shortfall alone judges. */
+#define STATS_Z_MIN_HOSTS 5
+/* A bad apple's robust z (in robust sd, 1.4826 x MAD) is below this. */
+#define STATS_BAD_Z (-3.0)
+
+/*
+ * The robust z of v: (v - median) / (1.4826 x mad). When mad is 0 (the
+ * other hosts agree exactly), -INFINITY below the median, +INFINITY above,
+ * 0 at it.
+ */
+double stats_robust_z(double v, double median, double mad);
 
 /*
  * Bad apples: flag[i] is set for every v[i] (a throughput, higher is better)
- * below median - 3 * 1.4826 * MAD (three robust standard deviations; the
- * rule is skipped when MAD is 0) or below half the median, and more than
- * STATS_NEAR_MEDIAN below the median (a host a hair under it, such as one
- * pinned at a provisioned cap, is not one). Writes the median and MAD to
- * *median / *mad when not NULL. Returns how many were flagged.
+ * at least STATS_MIN_SHORTFALL (20%) below the median and, with
+ * STATS_Z_MIN_HOSTS (5) hosts or more, also with a robust z below
+ * STATS_BAD_Z (-3); with fewer hosts the shortfall alone decides (the MAD
+ * of two or three hosts says nothing: two equal hosts make it 0). Writes
+ * the median and MAD to *median / *mad when not NULL. Returns how many were
+ * flagged.
  */
 size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, double *mad);
+
+/* A host within this fraction of its cap (either side) runs at its cap. */
+#define STATS_AT_CAP 0.05
+/* A fleet median above cap x this runs far above the cap: the cap model does not hold. */
+#define STATS_CAP_FAR 1.25
+
+/* True when v is within STATS_AT_CAP of cap (> 0): 2999.3 of 3000 is. */
+bool stats_at_cap(double v, double cap);
+
+/*
+ * True when the fleet's median runs far above cap (> 0): more than
+ * STATS_CAP_FAR times it. Then the hosts were not held by that cap (the
+ * facts are wrong, or the volume was not what was measured), and being at
+ * it excuses nothing.
+ */
+bool stats_cap_far_below_median(double median, double cap);
 
 /*
  * Thread curve optimum: the index of the smallest threads[i] whose ops[i]
@@ -83,13 +111,24 @@ struct stats_tier {
 	double level;       /* median value over the tier */
 };
 
+/* The smallest step between tiers by default (--tier-threshold): 50%. */
+#define STATS_TIER_MIN 0.5
+
 /*
- * Cache tiers: x[0..n) must be sorted ascending (sizes), v[i] > 0 the metric
- * at x[i] (e.g. p50 latency). A tier ends where a value differs from the
- * current tier's median by more than a factor (1 + tol). Returns the number
- * of tiers written (at most max).
+ * Cache tiers: v[0..n) > 0 the metric (e.g. p50 latency) over a sweep in
+ * ascending size. Binary segmentation on log v: the cut goes where the
+ * medians of the two sides differ most, and is kept when that difference
+ * (as a factor) exceeds both 1 + min_rel and 2x the noise: the larger of
+ * noise (a relative spread measured elsewhere, e.g. from the runs' time
+ * buckets; 0 unknown) and each side's own spread (1.4826 x MAD of log v).
+ * A tier inside the sweep holds at least two sizes (one size between two
+ * levels is the transition, not a tier); the first and last may hold one.
+ * Writes at most max tiers, smallest sizes first; returns how many. *step,
+ * when not NULL, gets the smallest factor - 1 a boundary needed at the top
+ * level (what the reader may take as noise).
  */
-size_t stats_tiers(const double *v, size_t n, double tol, struct stats_tier *out, size_t max);
+size_t stats_tiers(const double *v, size_t n, double noise, double min_rel, struct stats_tier *out, size_t max,
+		   double *step);
 
 /* One lasting step in a time series. */
 struct stats_step {

@@ -20,6 +20,7 @@
 
 struct report_args {
 	bool csv, json, quiet;
+	bool include_partial, merge_rounds;
 	bool want[SEC_COUNT], chosen; /* --section: which; chosen when given */
 	const char *prices_path, *plot_dir;
 	const char *only[MAX_FILTERS]; /* --only KEY=GLOB */
@@ -34,6 +35,7 @@ static int parse_section(void *settings, const char *arg);
 static int parse_floor(void *settings, const char *arg);
 static int parse_only(void *settings, const char *arg);
 static int parse_within(void *settings, const char *arg);
+static int parse_tier_threshold(void *settings, const char *arg);
 static int parse_compare(void *settings, const char *arg);
 
 /* How a row's value is read, and where it goes in struct report_args. */
@@ -51,6 +53,11 @@ static const struct cmdline_opt report_opts[] = {
 	  "but series, notes only in JSON; the sections are listed below)", CUSTOM(parse_section) },
 	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
 	  FLAG(o.merge_hosts) },
+	{ "include-partial", 0, NULL, 0, "merge interrupted, targetLost and short runs with whole ones\n"
+	  "(default: kept apart, marked [interrupted] ..., out of the fleet's figures)",
+	  FLAG(include_partial) },
+	{ "merge-rounds", 0, NULL, 0, "merge rounds (runId roundN) and runs of different durations (default:\n"
+	  "separate groups, named \"round 2\", \"8 s runs\")", FLAG(merge_rounds) },
 	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
 	  "host, signature (or op), threads, a label key (config=large/*) or\n"
 	  "a provisioned configuration fact (instanceType=m5.*);\n"
@@ -62,6 +69,8 @@ static const struct cmdline_opt report_opts[] = {
 	  "units ns us ms s", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
 	  "of the best ops/s (default 5)", CUSTOM(parse_within) },
+	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep (default\n"
+	  "50); a step must also be twice the runs' noise", CUSTOM(parse_tier_threshold) },
 	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
 	  "a glob on config names or KEY=GLOB on the host, a label or a\n"
 	  "configuration fact; repeatable (default: every two configs that\n"
@@ -88,7 +97,11 @@ static void report_help_sections(FILE *out)
 	      "configuration facts (instanceType, volumeType, volumeCount, raidLevel, ...),\n"
 	      "named from the facts (\"m5.large / gp3 x4 / raid0\"), else by the labels.\n"
 	      "Bookkeeping never splits a group: notes, and older files' run, runId, fleetHost,\n"
-	      "planStep and spanHuman labels. The host is the line's host name (--host), a\n"
+	      "planStep and spanHuman labels. Unlike runs stay apart: interrupted, targetLost\n"
+	      "and short runs are groups of their own, marked [interrupted] ... after the\n"
+	      "config and left out of the fleet's figures (--include-partial merges them);\n"
+	      "rounds (a runId note roundN) and runs of another runtime are separate groups\n"
+	      "(--merge-rounds merges them). The host is the line's host name (--host), a\n"
 	      "legacy fleetHost label, else the hostname; lines without one (the 2012 tool's)\n"
 	      "take the name of the folder holding the file. The size is a fileSize or span\n"
 	      "label, else target.span, else fileSize. Sizes and thread counts sort as numbers.\n"
@@ -205,6 +218,19 @@ static int parse_within(void *settings, const char *arg)
 	return 0;
 }
 
+/* --tier-threshold PCT: "50", "50%", "12.5"; a step of PCT percent up or down. */
+static int parse_tier_threshold(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v > 0 && v <= 10000))
+		return cmdline_usage_error("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
+	a->o.tier_min = v / 100;
+	return 0;
+}
+
 /* --compare 'A vs B': two non-empty sides around " vs ". */
 static int parse_compare(void *settings, const char *arg)
 {
@@ -248,11 +274,38 @@ static size_t expect_failures(const struct table *t)
 
 static json_t *inputs_json(const struct rep_db *db)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "files", (json_int_t)db->files,
+	json_t *apart = json_object();
+	for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+		json_object_set_new(apart, rep_partial_name(k), json_integer((json_int_t)db->kept_apart[k]));
+	json_object_set_new(apart, "roundsOrDurations", json_boolean(db->runs_split));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "files", (json_int_t)db->files,
 			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
 			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
 			 "durabilityVerdicts", (json_int_t)db->nverdicts, "skipped", (json_int_t)db->skipped,
-			 "manifests", (json_int_t)db->manifests);
+			 "manifests", (json_int_t)db->manifests, "keptApart", apart);
+}
+
+/* What the report kept apart and why, a line each: "kept apart: 1 interrupted run, ...". */
+static void print_kept_apart(const struct rep_db *db)
+{
+	unsigned long total = 0;
+	for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+		total += db->kept_apart[k];
+	if (total) {
+		printf("kept apart: ");
+		const char *sep = "";
+		for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+			if (db->kept_apart[k]) {
+				printf("%s%lu %s run%s", sep, db->kept_apart[k], rep_partial_name(k),
+				       db->kept_apart[k] == 1 ? "" : "s");
+				sep = ", ";
+			}
+		printf(" (marked so after the config; left out of merges and of the fleet's figures; "
+		       "--include-partial merges them)\n");
+	}
+	if (db->runs_split)
+		printf("kept apart: rounds and runs of different durations are separate groups (\"round 2\", "
+		       "\"8 s runs\" in the config; --merge-rounds merges them)\n");
 }
 
 /* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
@@ -281,6 +334,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 {
 	rep_db_init(db, a->quiet ? NULL : stderr);
 	db->jobs = (unsigned)a->jobs;
+	db->include_partial = a->include_partial;
+	db->merge_rounds = a->merge_rounds;
 	for (int i = 0; i < npaths; i++)
 		rep_read_path(db, paths[i]);
 	/* whether a planned host sent results, before --only leaves some out */
@@ -354,6 +409,7 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 		if (db->skipped)
 			printf("; %lu lines skipped", db->skipped);
 		printf("\n");
+		print_kept_apart(db);
 		print_fleet_runs(db);
 		printf("\n");
 		for (int s = 0; s < SEC_COUNT; s++)

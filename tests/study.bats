@@ -159,14 +159,16 @@ make_pair() {
   local dir=$BATS_TEST_TMPDIR/prov
   mkdir -p "$dir"
   {
-    for h in 1 2 3; do "$GEN" "host=h$h threads=4 modes=500000:36000"; done
-    "$GEN" "host=h4 threads=4 modes=500000:17940"
+    for h in 1 2 3; do "$GEN" "host=h$h threads=4 modes=500000:17940"; done
+    "$GEN" "host=h4 threads=4 modes=500000:9000"
   } | jq -c '.provision = {instanceType: "m5.large", volumeType: "gp3", volumeIops: 150, volumeCount: 2}' >"$dir/r.jsonl"
-  run --separate-stderr "$IOBENCH" report --json --section badApples "$dir"
+  run --separate-stderr "$IOBENCH" report --json --section badApples,instances "$dir"
   [ "$status" -eq 0 ]
-  # h4 ran 299 ops/s, under half the median (600) but at 300 = 150 x 2 provisioned
+  # h1-h3 ran 299 ops/s: at the 300 = 150 x 2 provisioned, all three counted; h4 ran half of it
+  jq -e '.instances[0] | .atCap == 3 and .capOpsPerSec == 300 and .badApples == 1 and .note == null' <<<"$output"
   jq -e '.badApples == [.badApples[0]] and .badApples[0].host == "h4" and .badApples[0].capOpsPerSec == 300
-    and .badApples[0].badApple == false' <<<"$output"
+    and .badApples[0].badApple == true' <<<"$output"
+  jq -e '.badApples[0].rule | test("50% below the median \\(>= 20%\\); 4 hosts: too few for a robust z")' <<<"$output"
 }
 
 @test "p95 is listed wherever percentiles are; bonnie++ runs average with their spread, seeks per volume" {

@@ -20,7 +20,7 @@ void rep_opts_default(struct rep_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->floor_ns = 50e3;
-	o->tier_tol = 0.25;
+	o->tier_min = STATS_TIER_MIN;
 	o->regime_rel = 0.2;
 	o->regime_min = 3;
 	o->mode_min_share = 0.01;
@@ -108,20 +108,86 @@ static double fact_num(const struct rep_config *cfg, const char *key)
 	return end != v && *end == '\0' ? d : NAN;
 }
 
-double rep_cell_cap(const struct rep_cell *c)
+/*
+ * What a configuration's volumes may do, each: IOPS (and the I/O size EBS
+ * counts as one), MiB/s, each at burst (*_hi) and after it (*_lo); 0 when
+ * unknown. Given facts win; else the type's baseline (gp3 3000 IOPS and 125
+ * MiB/s; gp2 3 IOPS per GiB, 100 to 16000, bursting to 3000 under 1 TiB;
+ * st1 and sc1 MiB/s per TiB with their burst; io1/io2 only as provisioned).
+ */
+struct vol_limits {
+	double iops_hi, iops_lo, io_unit, mibs_hi, mibs_lo;
+	bool baseline; /* a limit came from the type, not from a given fact */
+};
+
+static struct vol_limits vol_limits_of(const struct rep_config *cfg)
+{
+	struct vol_limits l = { 0, 0, 262144, 0, 0, false };
+	char type[32] = "";
+	rep_label_value(cfg->facts, "volumeType", type, sizeof(type));
+	double iops = fact_num(cfg, "volumeIops"), mibs = fact_num(cfg, "volumeThroughput");
+	double gib = fact_num(cfg, "volumeSize"), tib = gib / 1024;
+	if (strcmp(type, "gp3") == 0) {
+		l.baseline = !(iops > 0) || !(mibs > 0);
+		iops = iops > 0 ? iops : 3000;
+		mibs = mibs > 0 ? mibs : 125;
+	} else if (strcmp(type, "gp2") == 0 && gib > 0 && !(iops > 0)) {
+		l.baseline = true;
+		l.iops_lo = fmin(fmax(3 * gib, 100), 16000);
+		l.iops_hi = fmax(l.iops_lo, 3000);
+		l.mibs_hi = l.mibs_lo = gib > 170 ? 250 : 128;
+		return l;
+	} else if ((strcmp(type, "st1") == 0 || strcmp(type, "sc1") == 0) && gib > 0 && !(mibs > 0)) {
+		bool st1 = type[0] == 's' && type[1] == 't';
+		l.baseline = true;
+		l.io_unit = 1048576;
+		l.iops_hi = l.iops_lo = st1 ? 500 : 250;
+		l.mibs_hi = fmin(tib * (st1 ? 250 : 80), st1 ? 500 : 250);
+		l.mibs_lo = fmin(tib * (st1 ? 40 : 12), st1 ? 500 : 192);
+		return l;
+	}
+	l.iops_hi = l.iops_lo = iops > 0 ? iops : 0;
+	l.mibs_hi = l.mibs_lo = mibs > 0 ? mibs : 0;
+	return l;
+}
+
+/* The ops/s of block-sized operations that count volumes of these IOPS and MiB/s allow; 0 unknown. */
+static double limit_ops(double iops, double mibs, double unit, double count, uint64_t block)
+{
+	double cap = INFINITY;
+	/* EBS counts an I/O of up to unit (256 KiB; 1 MiB on st1/sc1) as one operation, a larger one as several */
+	if (iops > 0)
+		cap = iops * count / (block > unit ? ceil((double)block / unit) : 1);
+	if (mibs > 0 && block)
+		cap = fmin(cap, mibs * count * 1048576 / (double)block);
+	return isinf(cap) ? 0 : cap;
+}
+
+static double cell_cap(const struct rep_cell *c, bool burst)
 {
 	if (c->rate > 0)
 		return c->rate;
-	double iops = fact_num(c->cfg, "volumeIops"), mibs = fact_num(c->cfg, "volumeThroughput");
-	double count = fact_num(c->cfg, "volumeCount"), cap = INFINITY;
+	double count = fact_num(c->cfg, "volumeCount");
 	if (!(count >= 1))
 		count = 1;
-	/* EBS counts an I/O of up to 256 KiB as one operation, a larger one as several */
-	if (iops > 0)
-		cap = iops * count / (c->block > 262144 ? ceil((double)c->block / 262144) : 1);
-	if (mibs > 0 && c->block)
-		cap = fmin(cap, mibs * count * 1048576 / (double)c->block);
-	return isinf(cap) ? 0 : cap;
+	struct vol_limits l = vol_limits_of(c->cfg);
+	return burst ? limit_ops(l.iops_hi, l.mibs_hi, l.io_unit, count, c->block)
+		     : limit_ops(l.iops_lo, l.mibs_lo, l.io_unit, count, c->block);
+}
+
+double rep_cell_cap(const struct rep_cell *c)
+{
+	return cell_cap(c, true);
+}
+
+double rep_cell_cap_after_burst(const struct rep_cell *c)
+{
+	return cell_cap(c, false);
+}
+
+bool rep_cell_cap_is_baseline(const struct rep_cell *c)
+{
+	return !(c->rate > 0) && vol_limits_of(c->cfg).baseline;
 }
 
 static double mb_per_sec(double ops, uint64_t block)
@@ -201,10 +267,12 @@ static const struct tcol instances_cols[] = {
 	{ "madOpsPerSec", "MAD", TC_NUM, 1 },
 	{ "badApples", "bad apples", TC_INT, 0 },
 	{ "atCap", "at cap", TC_INT, 0 },
+	{ "capOpsPerSec", "cap", TC_NUM, 0 },
 	{ "p50Ns", "fleet p50", TC_NS, 0 },
 	{ "p95Ns", "fleet p95", TC_NS, 0 },
 	{ "p99Ns", "fleet p99", TC_NS, 0 },
 	{ "oneInTenChance", NULL, TC_NUM, 3 },
+	{ "note", "note", TC_STR, 0 },
 };
 
 static const struct tcol bad_cols[] = {
@@ -295,6 +363,56 @@ static double planned_hosts(const struct rep_db *db, const struct rep_group *g)
 	return planned;
 }
 
+/* "3000 ops/s provisioned", "125 MiB/s gp3 baseline"-style words for a cell's cap. */
+static void cap_words(const struct rep_cell *c, double cap, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.0f ops/s %s", cap,
+		 c->rate > 0 ? "its --rate" : rep_cell_cap_is_baseline(c) ? "by the volume type's baseline" : "provisioned");
+}
+
+/* Why a flagged host is a bad apple: both tests (or the shortfall alone, said so), and a cap that does not hold. */
+static void bad_rule(char *buf, size_t len, double v, double med, double mad, size_t n, double far_cap)
+{
+	double z = stats_robust_z(v, med, mad);
+	int o = 0;
+	if (n < STATS_Z_MIN_HOSTS)
+		o = snprintf(buf, len, "%.0f%% below the median (>= %.0f%%); %zu hosts: too few for a robust z, "
+			     "the shortfall alone", 100 * (1 - v / med), 100 * STATS_MIN_SHORTFALL, n);
+	else if (isinf(z))
+		o = snprintf(buf, len, "robust z -inf (MAD 0) < %.0f and %.0f%% below the median (>= %.0f%%)",
+			     STATS_BAD_Z, 100 * (1 - v / med), 100 * STATS_MIN_SHORTFALL);
+	else
+		o = snprintf(buf, len, "robust z %.1f < %.0f and %.0f%% below the median (>= %.0f%%)", z, STATS_BAD_Z,
+			     100 * (1 - v / med), 100 * STATS_MIN_SHORTFALL);
+	if (far_cap > 0 && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - (size_t)o,
+			 "; fleet median %.0f ops/s is far above the %.0f ops/s cap: the facts are wrong or the volume "
+			 "was not what was measured, so the host is judged against the fleet", med, far_cap);
+}
+
+/*
+ * Whether host cell c running v ops/s is at its cap in a fleet of median
+ * med: within 5% of the cap (or of what is left after a burst), and, for a
+ * cap from the volume's facts, the fleet's median near it too (a fleet far
+ * above the cap says the cap model does not describe these hosts). *far
+ * gets the provisioned cap the median runs far above, else 0.
+ */
+static bool held_at_cap(const struct rep_cell *c, double v, double med, double *far)
+{
+	double cap = rep_cell_cap(c), lo = rep_cell_cap_after_burst(c);
+	*far = 0;
+	if (!(cap > 0))
+		return false;
+	bool at = stats_at_cap(v, cap) || stats_at_cap(v, lo);
+	if (c->rate > 0)
+		return at;
+	if (stats_cap_far_below_median(med, cap)) {
+		*far = cap;
+		return false;
+	}
+	return at && med >= lo / STATS_CAP_FAR;
+}
+
 /* Both the instances table and the bad apples among them. */
 static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -302,6 +420,9 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 	const struct rep_group *g = ctx->fleet;
 	size_t ng = ctx->nf;
 	for (size_t i = 0; i < ng; i++) {
+		/* partial runs are no host's measure: they stay in the tables that show runs, marked */
+		if (g[i].cells[0]->cfg->partial)
+			continue;
 		double planned = planned_hosts(ctx->db, &g[i]);
 		/* one host is no spread, unless the fleet meant more */
 		if (g[i].n < 2 && !(planned > (double)g[i].n))
@@ -320,29 +441,42 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 			lo = fmin(lo, v[k]);
 			hi = fmax(hi, v[k]);
 		}
-		size_t nbad = stats_flag_low(v, n, flag, &med, &mad), ncap = 0;
+		size_t nbad = 0, ncap = 0;
+		stats_flag_low(v, n, flag, &med, &mad);
+		double far_cap = 0, group_cap = NAN;
 		for (size_t k = 0; k < n; k++) {
-			double cap = rep_cell_cap(g[i].cells[k]);
+			const struct rep_cell *h = g[i].cells[k];
+			double cap = rep_cell_cap(h), far;
+			bool held = held_at_cap(h, v[k], med, &far);
+			ncap += held;
+			if (far > 0)
+				far_cap = far;
+			if (cap > 0 && !(h->rate > 0))
+				group_cap = cap;
 			if (!flag[k])
 				continue;
-			const struct rep_cell *h = g[i].cells[k];
-			bool at_cap = cap > 0 && v[k] >= cap * (1 - STATS_NEAR_MEDIAN);
-			char rule[160];
-			if (at_cap)
-				snprintf(rule, sizeof(rule), "at its cap (%.0f ops/s provisioned): not a bad apple", cap);
-			else
-				snprintf(rule, sizeof(rule), "%s", v[k] < med / 2 ? "below half the median" : "below median - 3 robust sd");
-			nbad -= at_cap;
-			ncap += at_cap;
+			char rule[512], words[96];
+			if (held) {
+				cap_words(h, cap, words, sizeof(words));
+				snprintf(rule, sizeof(rule), "at its cap (%s): not a bad apple", words);
+			} else {
+				bad_rule(rule, sizeof(rule), v[k], med, mad, n, far);
+				nbad++;
+			}
 			table_row(bad, h->sig, h->threads, rep_cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
 				  med > 0 ? v[k] / med : NAN, cap > 0 ? cap : NAN, hist_percentile(&h->total, 0.5),
 				  hist_percentile(&h->total, 0.95), hist_percentile(&h->total, 0.99), (double)h->total.errors,
-				  at_cap ? 0.0 : 1.0, rule);
+				  held ? 0.0 : 1.0, rule);
 		}
+		char note[256] = "";
+		if (far_cap > 0)
+			snprintf(note, sizeof(note), "fleet median %.0f ops/s is far above the %.0f ops/s cap: the facts are "
+				 "wrong or the volume was not what was measured", med, far_cap);
 		const struct rep_cell *c = g[i].cells[0];
 		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, (double)n, planned, of, lo,
-			  med, hi, lo > 0 ? hi / lo : NAN, mad, (double)nbad, (double)ncap, hist_percentile(&g[i].total, 0.5),
-			  hist_percentile(&g[i].total, 0.95), hist_percentile(&g[i].total, 0.99), 1 - pow(0.9, (double)n));
+			  med, hi, lo > 0 ? hi / lo : NAN, mad, (double)nbad, (double)ncap, group_cap,
+			  hist_percentile(&g[i].total, 0.5), hist_percentile(&g[i].total, 0.95),
+			  hist_percentile(&g[i].total, 0.99), 1 - pow(0.9, (double)n), note[0] ? note : NULL);
 		free(v);
 		free(flag);
 	}
@@ -398,7 +532,8 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 		while (j < ng && same_curve(g[i].cells[0], g[j].cells[0]))
 			j++;
 		size_t n = j - i;
-		if (n >= 2) {
+		/* a curve of partial runs finds no optimum (round two would run it) */
+		if (n >= 2 && !g[i].cells[0]->cfg->partial) {
 			double *thr = rep_calloc(n, sizeof(*thr)), *ops = rep_calloc(n, sizeof(*ops));
 			double best = 0;
 			for (size_t k = 0; k < n; k++) {
@@ -660,7 +795,58 @@ static const struct tcol tiers_cols[] = {
 	{ "sizes", "sizes", TC_INT, 0 },
 	{ "p50Ns", "p50", TC_NS, 0 },
 	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "noise", "noise", TC_PCT, 0 },
+	{ "stepNeeded", "step needed", TC_PCT, 0 },
 };
+
+/* The CV of a cell's time buckets' ops/s; NAN with fewer than 3 (or watch periods). */
+static double bucket_cv(const struct rep_cell *c)
+{
+	if (c->watch || c->npts < 3)
+		return NAN;
+	double *x = rep_calloc(c->npts, sizeof(*x));
+	for (size_t k = 0; k < c->npts; k++)
+		x[k] = c->pts[k].ops;
+	double cv = stats_cv(x, c->npts);
+	free(x);
+	return cv;
+}
+
+/* How much one size's figures move by themselves: its hosts' bucket CV, or their p50s' spread. */
+static double size_noise(const struct rep_group *x)
+{
+	double *v = rep_calloc(x->n, sizeof(*v));
+	size_t m = 0;
+	for (size_t k = 0; k < x->n; k++) {
+		double cv = bucket_cv(x->cells[k]);
+		if (!isnan(cv))
+			v[m++] = cv;
+	}
+	double noise = m ? stats_median(v, m) : 0;
+	if (x->n >= 2) {
+		for (size_t k = 0; k < x->n; k++)
+			v[k] = log(fmax(hist_percentile(&x->cells[k]->total, 0.5), 1));
+		double med = stats_median(v, x->n);
+		for (size_t k = 0; k < x->n; k++)
+			v[k] = log(fmax(hist_percentile(&x->cells[k]->total, 0.5), 1));
+		noise = fmax(noise, expm1(1.4826 * stats_mad(v, x->n, med)));
+	}
+	free(v);
+	return noise;
+}
+
+size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
+		       double *p50, struct stats_tier *out, double *noise, double *step)
+{
+	double *nz = rep_calloc(n + 1, sizeof(*nz));
+	for (size_t k = 0; k < n; k++) {
+		p50[k] = hist_percentile(&g[idx[k]].total, 0.5);
+		nz[k] = size_noise(&g[idx[k]]);
+	}
+	*noise = stats_median(nz, n);
+	free(nz);
+	return stats_tiers(p50, n, *noise, o->tier_min, out, n, step);
+}
 
 static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -673,13 +859,12 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 	struct stats_tier *tiers = rep_calloc(ng, sizeof(*tiers));
 	for (size_t i = 0; i < ng; i++) {
 		size_t n = rep_sweep_of(g, ng, i, idx);
-		if (n < 3 || idx[0] != i)
+		if (n < 3 || idx[0] != i || g[i].cells[0]->cfg->partial)
 			continue;
-		for (size_t k = 0; k < n; k++) {
-			p50[k] = hist_percentile(&g[idx[k]].total, 0.5);
+		double noise, step;
+		size_t nt = rep_sweep_tiers(g, idx, n, o, p50, tiers, &noise, &step);
+		for (size_t k = 0; k < n; k++)
 			ops[k] = g[idx[k]].ops;
-		}
-		size_t nt = stats_tiers(p50, n, o->tier_tol, tiers, ng);
 		const struct rep_cell *c = g[i].cells[0];
 		for (size_t k = 0; k < nt; k++) {
 			size_t cnt = tiers[k].last - tiers[k].first + 1;
@@ -690,7 +875,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)(k + 1),
 				  (double)g[idx[tiers[k].first]].cells[0]->size,
 				  (double)g[idx[tiers[k].last]].cells[0]->size, (double)cnt, tiers[k].level,
-				  lvl_ops);
+				  lvl_ops, noise, step);
 		}
 	}
 	free(idx);
@@ -1271,10 +1456,11 @@ static const struct {
 			    "groups that span hosts: N of M hosts, min/median/max per-host ops/s,\n"
 			    "best/worst",
 			    COLS(instances_cols), build_instances },
-	[SEC_BAD_APPLES] = { "badApples", "Bad apples (below median - 3 x 1.4826 x MAD, or below half the median)",
-			     "hosts below median - 3 x 1.4826 x MAD or below half the median, and\n"
-			     "more than 5% below it; one at its provisioned cap is said to be", COLS(bad_cols),
-			     build_instances },
+	[SEC_BAD_APPLES] = { "badApples", "Bad apples (robust z < -3 and >= 20% below the median; under 5 hosts the 20% alone)",
+			     "hosts with a robust z (median, 1.4826 x MAD) below -3 and at least 20%\n"
+			     "below the median (under 5 hosts the 20% alone); one within 5% of its\n"
+			     "cap is said to be, unless the fleet's median runs far above the cap",
+			     COLS(bad_cols), build_instances },
 	[SEC_THREADS] = { "threads", "Thread curves (optimal = fewest threads within --within, 5%, of the best)",
 			  "throughput by thread count; optimal = fewest within 5% (--within)\n"
 			  "of the best", COLS(threads_cols),
@@ -1297,7 +1483,9 @@ static const struct {
 			"peaks of the latency histogram with their share of operations", COLS(modes_cols),
 			build_modes },
 	[SEC_TIERS] = { "tiers", "Cache tiers over the size sweep (level p50 ranges)",
-			"file-size sweep (labels fileSize/span or target.span): level ranges", COLS(tiers_cols),
+			"file-size sweep (labels fileSize/span or target.span): level ranges;\n"
+			"a boundary needs a p50 step above --tier-threshold (50%) and twice\n"
+			"the noise (time buckets' CV, hosts' spread, the tiers' own spread)", COLS(tiers_cols),
 			build_tiers },
 	[SEC_DURABILITY] = { "durability", "Durability check of flushed writes",
 			     "flushed writes faster than the evidence allows: an EBS round trip (by\n"

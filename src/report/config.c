@@ -232,13 +232,16 @@ char *rep_config_name(const char *labels, const char *facts)
 
 /* ---- interning ---- */
 
-static uint64_t config_hash(const char *labels, const char *facts)
+static uint64_t config_hash(const char *labels, const char *facts, const char *runs)
 {
 	uint64_t h = 14695981039346656037ULL;
 	for (const char *p = labels; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	h = (h ^ 0xff) * 1099511628211ULL;
 	for (const char *p = facts; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (const char *p = runs; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	return h;
 }
@@ -250,7 +253,7 @@ static void config_slots_grow(struct rep_db *db)
 	db->config_slots = rep_calloc(n, sizeof(*db->config_slots));
 	db->nconfig_slots = n;
 	for (size_t i = 0; i < db->nconfigs; i++) {
-		size_t s = config_hash(db->configs[i]->labels, db->configs[i]->facts) & (n - 1);
+		size_t s = config_hash(db->configs[i]->labels, db->configs[i]->facts, db->configs[i]->runs) & (n - 1);
 		while (db->config_slots[s])
 			s = (s + 1) & (n - 1);
 		db->config_slots[s] = i + 1;
@@ -259,13 +262,19 @@ static void config_slots_grow(struct rep_db *db)
 
 const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, const char *facts)
 {
+	return rep_config_get_runs(db, labels, facts, "");
+}
+
+const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labels, const char *facts,
+					     const char *runs)
+{
 	if ((db->nconfigs + 1) * 2 > db->nconfig_slots)
 		config_slots_grow(db);
 	size_t mask = db->nconfig_slots - 1;
-	size_t s = config_hash(labels, facts) & mask;
+	size_t s = config_hash(labels, facts, runs) & mask;
 	while (db->config_slots[s]) {
 		struct rep_config *c = db->configs[db->config_slots[s] - 1];
-		if (strcmp(c->labels, labels) == 0 && strcmp(c->facts, facts) == 0)
+		if (strcmp(c->labels, labels) == 0 && strcmp(c->facts, facts) == 0 && strcmp(c->runs, runs) == 0)
 			return c;
 		s = (s + 1) & mask;
 	}
@@ -277,6 +286,8 @@ const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, c
 	c->labels = rep_strdup(labels);
 	c->facts = rep_strdup(facts);
 	c->name = rep_config_name(labels, facts);
+	c->runs = rep_strdup(runs);
+	c->partial = strstr(runs, "partial=") != NULL;
 	db->configs[db->nconfigs++] = c;
 	db->config_slots[s] = db->nconfigs;
 	return c;
@@ -347,4 +358,72 @@ void rep_configs_distinguish(struct rep_db *db)
 		i = j;
 	}
 	free(byname);
+}
+
+/* ---- runs kept apart ---- */
+
+const char *rep_partial_name(enum rep_partial_kind k)
+{
+	static const char *const names[REP_PARTIAL_KINDS] = { "interrupted", "targetLost", "short" };
+	return k < REP_PARTIAL_KINDS ? names[k] : "?";
+}
+
+/* Append text to c's name (" / " first when the name is not empty and sep). */
+static void name_append(struct rep_config *c, const char *sep, const char *text)
+{
+	size_t len = strlen(c->name) + strlen(sep) + strlen(text) + 1;
+	char *name = rep_realloc(NULL, len);
+	snprintf(name, len, "%s%s%s", c->name, c->name[0] ? sep : "", text);
+	free(c->name);
+	c->name = name;
+}
+
+/* True when a configuration of c's labels and facts has another value of key in its runs. */
+static bool runs_differ(const struct rep_db *db, const struct rep_config *c, const char *key)
+{
+	char mine[64] = "", theirs[64];
+	rep_label_value(c->runs, key, mine, sizeof(mine));
+	for (size_t i = 0; i < db->nconfigs; i++) {
+		const struct rep_config *o = db->configs[i];
+		if (o == c || strcmp(o->labels, c->labels) != 0 || strcmp(o->facts, c->facts) != 0)
+			continue;
+		theirs[0] = '\0';
+		rep_label_value(o->runs, key, theirs, sizeof(theirs));
+		if (strcmp(mine, theirs) != 0)
+			return true;
+	}
+	return false;
+}
+
+void rep_configs_mark_runs(struct rep_db *db, bool *split)
+{
+	bool any = false;
+	/* decide for all before renaming any: runs_differ reads only labels, facts and runs */
+	bool *round = rep_calloc(db->nconfigs + 1, sizeof(*round)), *dur = rep_calloc(db->nconfigs + 1, sizeof(*dur));
+	for (size_t i = 0; i < db->nconfigs; i++) {
+		round[i] = runs_differ(db, db->configs[i], "round");
+		dur[i] = runs_differ(db, db->configs[i], "runtime");
+	}
+	for (size_t i = 0; i < db->nconfigs; i++) {
+		struct rep_config *c = db->configs[i];
+		char v[64], text[96];
+		if (round[i] && rep_label_value(c->runs, "round", v, sizeof(v))) {
+			snprintf(text, sizeof(text), "round %s", v);
+			name_append(c, " / ", text);
+			any = true;
+		}
+		if (dur[i] && rep_label_value(c->runs, "runtime", v, sizeof(v))) {
+			snprintf(text, sizeof(text), "%s s runs", v);
+			name_append(c, " / ", text);
+			any = true;
+		}
+		if (rep_label_value(c->runs, "partial", v, sizeof(v))) {
+			snprintf(text, sizeof(text), "[%s]", v);
+			name_append(c, " ", text);
+		}
+	}
+	free(round);
+	free(dur);
+	if (split)
+		*split = any;
 }

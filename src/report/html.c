@@ -125,6 +125,23 @@ static void method(FILE *out, const struct rep_db *db, const struct table tables
 	      "percentiles are those of all its operations; ops/s is operations over run time, and "
 	      "across hosts the mean per host. Counts are successful operations; the 2012 tool's "
 	      "lines, which counted failed samples too, are converted on read.</p>\n", out);
+	unsigned long apart = 0;
+	for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+		apart += db->kept_apart[k];
+	if (apart) {
+		fputs("<p>Kept apart, as groups of their own marked after the config and left out of the "
+		      "fleet's figures:", out);
+		for (int k = 0, first = 1; k < REP_PARTIAL_KINDS; k++)
+			if (db->kept_apart[k]) {
+				fprintf(out, "%s %lu %s run%s", first ? "" : ",", db->kept_apart[k], rep_partial_name(k),
+					db->kept_apart[k] == 1 ? "" : "s");
+				first = 0;
+			}
+		fputs(" (<code>--include-partial</code> merges them).</p>\n", out);
+	}
+	if (db->runs_split)
+		fputs("<p>Rounds and runs of different durations are separate groups, named so in the config "
+		      "(<code>--merge-rounds</code> merges them).</p>\n", out);
 	const struct table *fl = &tables[SEC_FLEET];
 	if (db->manifests || fl->nrows) {
 		/* the fleet section's own columns: always there */

@@ -284,6 +284,10 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 		l->split.labels = rep_strdup(layout_labels);
 	}
 	double nominal = num_or(root, "runtime", 0);
+	l->runtime = nominal > 0 ? nominal : 0;
+	l->interrupted = jv_is_true(jv_object_get(root, "interrupted"));
+	l->target_lost = jv_is_true(jv_object_get(root, "targetLost"));
+	l->count_limited = num_or(root, "maxOps", 0) > 0;
 	l->seconds = num_or(root, "elapsed", 0);
 	if (!(l->seconds > 0))
 		l->seconds = nominal;

@@ -49,6 +49,9 @@ struct rep_line {
 	struct rep_split split;
 	char *host;                /* the line's host, else the file's fallback host */
 	double seconds, launch;
+	double runtime;            /* its nominal "runtime" (s); 0 unknown */
+	bool interrupted, target_lost; /* the line says "interrupted" or "targetLost" */
+	bool count_limited;        /* it ran to a number of operations (maxOps), not for its runtime */
 	int rotational;
 	bool watch;
 	bool legacy;               /* the 2012 tool's line: its counts were converted to iobench's */

@@ -829,9 +829,8 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		size_t n = rep_sweep_of(g, ng, i, idx);
 		if (n < 3 || idx[0] != i)
 			continue;
-		for (size_t k = 0; k < n; k++)
-			p50[k] = hist_percentile(&g[idx[k]].total, 0.5);
-		size_t nt = stats_tiers(p50, n, o->tier_tol, tiers, ng);
+		double noise, step;
+		size_t nt = rep_sweep_tiers(g, idx, n, o, p50, tiers, &noise, &step);
 		char name[64], title[600], what[400];
 		snprintf(name, sizeof(name), "sizes-%zu", ++chart);
 		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
@@ -841,12 +840,13 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		}
 		char head[600];
 		describe(what, sizeof(what), g[i].cells[0], true, false);
-		snprintf(head, sizeof(head), "File-size sweep, %zu tiers: %s", nt, what);
+		snprintf(head, sizeof(head), "File-size sweep, %zu tier%s: %s", nt, nt == 1 ? "" : "s", what);
 		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
 		gp_head(gp, name, title, "size spanned (MiB, log scale)", "p50 latency (us, log scale)");
 		gp_key(gp, 2, 40); /* below: the tier labels sit at the top */
 		fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\nset format y '%g'\n"
-		      "set y2label 'operations per second'\nset y2tics\nset ytics nomirror\n", gp);
+		      "set y2label 'operations per second (from zero)'\nset y2tics\nset ytics nomirror\n"
+		      "set y2range [0:*]\n", gp);
 		for (size_t t = 0; t + 1 < nt; t++) {
 			/* boundary between the last size of a tier and the first of the next */
 			double a = (double)g[idx[tiers[t].last]].cells[0]->size / 1048576.0;

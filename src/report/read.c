@@ -80,6 +80,7 @@ void rep_db_free(struct rep_db *db)
 		free(db->configs[i]->labels);
 		free(db->configs[i]->facts);
 		free(db->configs[i]->name);
+		free(db->configs[i]->runs);
 		free(db->configs[i]);
 	}
 	free(db->configs);
@@ -247,9 +248,52 @@ static void add_target_flag(struct rep_db *db, const struct rep_line *l, const s
 		.finding = rep_strdup(l->target_finding), .runs = 1 };
 }
 
+/* The round a runId note names: "round2" (campaign --rounds 2) is 2; 0 none. */
+static unsigned round_of(const char *notes)
+{
+	char id[128];
+	if (!rep_label_value(notes, "runId", id, sizeof(id)))
+		return 0;
+	size_t n = strlen(id), d = n;
+	while (d > 0 && id[d - 1] >= '0' && id[d - 1] <= '9')
+		d--;
+	if (d == n || d < 5 || strncmp(id + d - 5, "round", 5) != 0 || n - d > 6)
+		return 0;
+	return (unsigned)strtoul(id + d, NULL, 10);
+}
+
+/*
+ * What kind of runs l's are, as rep_config_get_runs() keeps them apart:
+ * partial (unless --include-partial), its round and nominal runtime (unless
+ * --merge-rounds). Counts the partial ones kept apart.
+ */
+static void runs_key(struct rep_db *db, const struct rep_line *l, char *buf, size_t len)
+{
+	int o = 0;
+	buf[0] = '\0';
+	int kind = l->target_lost ? REP_PARTIAL_TARGET_LOST
+		 : l->interrupted ? REP_PARTIAL_INTERRUPTED
+		 /* a run that ended well short of its runtime without saying why (-n N ends on its count) */
+		 : l->runtime > 0 && !l->count_limited && l->seconds < 0.9 * l->runtime ? REP_PARTIAL_SHORT : -1;
+	if (kind >= 0 && !db->include_partial) {
+		o += snprintf(buf + o, len - (size_t)o, "partial=%s", rep_partial_name((enum rep_partial_kind)kind));
+		if (l->nops)
+			db->kept_apart[kind]++;
+	}
+	if (db->merge_rounds || l->watch)
+		return;
+	unsigned round = round_of(l->split.notes);
+	if (round)
+		o += snprintf(buf + o, len - (size_t)o, "%sround=%u", o ? "," : "", round);
+	if (l->runtime > 0)
+		snprintf(buf + o, len - (size_t)o, "%sruntime=%g", o ? "," : "", l->runtime);
+}
+
 static void add_run(struct rep_db *db, const struct rep_line *l)
 {
-	const struct rep_config *cfg = rep_config_get(db, l->split.labels, l->split.facts);
+	char runs[128];
+	runs_key(db, l, runs, sizeof(runs));
+	const struct rep_config *cfg = rep_config_get_runs(db, l->split.labels, l->split.facts, runs);
 	if (l->target_finding)
 		add_target_flag(db, l, cfg);
 	for (size_t i = 0; i < l->nops; i++) {
@@ -1067,7 +1111,9 @@ static int cmp_config(const struct rep_config *a, const struct rep_config *b)
 	int r = strverscmp(a->name, b->name);
 	if (!r)
 		r = strcmp(a->labels, b->labels);
-	return r ? r : strcmp(a->facts, b->facts);
+	if (!r)
+		r = strcmp(a->facts, b->facts);
+	return r ? r : strverscmp(a->runs, b->runs);
 }
 
 static int cmp_cell(const void *a, const void *b)
@@ -1101,6 +1147,7 @@ static int cmp_point(const void *a, const void *b)
 void rep_db_finish(struct rep_db *db)
 {
 	rep_configs_distinguish(db);
+	rep_configs_mark_runs(db, &db->runs_split);
 	if (db->nfleet)
 		qsort(db->fleet, db->nfleet, sizeof(*db->fleet), cmp_fleet_host);
 	if (db->ncells)

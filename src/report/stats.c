@@ -108,6 +108,13 @@ double stats_cv(const double *v, size_t n)
 	return sqrt(sq / (double)n) / fabs(mean);
 }
 
+double stats_robust_z(double v, double median, double mad)
+{
+	if (mad > 0)
+		return (v - median) / (1.4826 * mad);
+	return v < median ? -INFINITY : v > median ? INFINITY : 0;
+}
+
 size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, double *mad)
 {
 	double *s = malloc((n ? n : 1) * sizeof(*s));
@@ -124,11 +131,21 @@ size_t stats_flag_low(const double *v, size_t n, bool *flag, double *median, dou
 		*mad = m;
 	size_t flagged = 0;
 	for (size_t i = 0; i < n; i++) {
-		flag[i] = ((m > 0 && v[i] < med - 3 * 1.4826 * m) || v[i] < med / 2) &&
-			  v[i] < med * (1 - STATS_NEAR_MEDIAN);
+		flag[i] = med > 0 && v[i] <= med * (1 - STATS_MIN_SHORTFALL) &&
+			  (n < STATS_Z_MIN_HOSTS || stats_robust_z(v[i], med, m) < STATS_BAD_Z);
 		flagged += flag[i];
 	}
 	return flagged;
+}
+
+bool stats_at_cap(double v, double cap)
+{
+	return cap > 0 && fabs(v / cap - 1) <= STATS_AT_CAP + 1e-9;
+}
+
+bool stats_cap_far_below_median(double median, double cap)
+{
+	return cap > 0 && median > cap * STATS_CAP_FAR;
 }
 
 size_t stats_thread_optimum(const double *threads, const double *ops, size_t n, double within)
@@ -346,6 +363,13 @@ size_t stats_modes(const uint64_t *counts, size_t n, double min_share,
 
 /* ---- cache tiers ---- */
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+
 static double median_of(const double *v, size_t first, size_t last)
 {
 	size_t n = last - first + 1;
@@ -358,25 +382,91 @@ static double median_of(const double *v, size_t first, size_t last)
 	return m;
 }
 
-size_t stats_tiers(const double *v, size_t n, double tol, struct stats_tier *out, size_t max)
+/* 1.4826 x the MAD of y[lo, hi) around its median m: a robust sd. */
+static double spread_of(const double *y, size_t lo, size_t hi, double m)
 {
+	return 1.4826 * stats_mad(y + lo, hi - lo, m);
+}
+
+struct tier_cut {
+	const double *y; /* log of the values */
+	size_t n;
+	double noise, minlog; /* both in log units */
+	size_t *cuts, ncuts;
+};
+
+/* Sum of |y - m| over y[lo, hi). */
+static double l1_of(const double *y, size_t lo, size_t hi, double m)
+{
+	double d = 0;
+	for (size_t i = lo; i < hi; i++)
+		d += fabs(y[i] - m);
+	return d;
+}
+
+/*
+ * Cut y[lo, hi) where two levels fit best (least absolute deviation from
+ * each side's median: every size on the side it resembles), and keep the
+ * cut when the levels differ by more than the noise; recurse.
+ */
+static void tiers_split(struct tier_cut *t, size_t lo, size_t hi)
+{
+	size_t best = 0;
+	double bestcost = INFINITY, ml = 0, mr = 0;
+	for (size_t c = lo + 1; c < hi; c++) {
+		/* one size between two levels is the transition: only an end may stand alone */
+		if ((c - lo < 2 && lo != 0) || (hi - c < 2 && hi != t->n))
+			continue;
+		double a = median_of(t->y, lo, c - 1), b = median_of(t->y, c, hi - 1);
+		double cost = l1_of(t->y, lo, c, a) + l1_of(t->y, c, hi, b);
+		if (cost < bestcost) {
+			bestcost = cost;
+			best = c;
+			ml = a;
+			mr = b;
+		}
+	}
+	if (!best)
+		return;
+	double spread = fmax(t->noise, fmax(spread_of(t->y, lo, best, ml), spread_of(t->y, best, hi, mr)));
+	if (!(fabs(mr - ml) > fmax(t->minlog, 2 * spread)))
+		return;
+	t->cuts[t->ncuts++] = best;
+	tiers_split(t, lo, best);
+	tiers_split(t, best, hi);
+}
+
+size_t stats_tiers(const double *v, size_t n, double noise, double min_rel, struct stats_tier *out, size_t max,
+		   double *step)
+{
+	double minlog = log1p(fmax(min_rel, 0)), noiselog = noise > 0 ? log1p(noise) : 0;
+	if (step)
+		*step = expm1(fmax(minlog, 2 * noiselog));
 	if (n == 0 || max == 0)
 		return 0;
-	size_t nt = 0, first = 0;
-	double limit = log1p(tol);
-	for (size_t i = 1; i <= n; i++) {
-		double level = median_of(v, first, i - 1);
-		bool end = i == n || v[i] <= 0 || level <= 0 || fabs(log(v[i] / level)) > limit;
-		if (!end)
-			continue;
-		if (nt < max) {
-			out[nt].first = first;
-			out[nt].last = i - 1;
-			out[nt].level = level;
-			nt++;
-		}
-		first = i;
+	double *y = malloc(n * sizeof(*y));
+	size_t *cuts = malloc((n + 1) * sizeof(*cuts));
+	if (!y || !cuts) {
+		free(y);
+		free(cuts);
+		return 0;
 	}
+	for (size_t i = 0; i < n; i++)
+		y[i] = v[i] > 0 ? log(v[i]) : 0;
+	struct tier_cut t = { y, n, noiselog, minlog, cuts, 0 };
+	tiers_split(&t, 0, n);
+	qsort(cuts, t.ncuts, sizeof(*cuts), cmp_size);
+	cuts[t.ncuts] = n;
+	size_t nt = 0, first = 0;
+	for (size_t k = 0; k <= t.ncuts && nt < max; k++) {
+		out[nt].first = first;
+		out[nt].last = cuts[k] - 1;
+		out[nt].level = median_of(v, first, cuts[k] - 1);
+		nt++;
+		first = cuts[k];
+	}
+	free(y);
+	free(cuts);
 	return nt;
 }
 
@@ -456,12 +546,6 @@ static double noise_of(const double *x, size_t n)
 	double m = stats_median(d, n - 1);
 	free(d);
 	return 1.4826 * m / sqrt(2);
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 size_t stats_regimes(const double *x, size_t n, size_t minlen, double min_rel,

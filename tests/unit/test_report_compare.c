@@ -8,7 +8,8 @@
 static bool diff_is(const char *lx, const char *fx, const char *ly, const char *fy, size_t want_n,
 		    const char *want_text, const char *want_dims)
 {
-	struct rep_config x = { (char *)lx, (char *)fx, (char *)"" }, y = { (char *)ly, (char *)fy, (char *)"" };
+	struct rep_config x = { .labels = (char *)lx, .facts = (char *)fx, .name = (char *)"", .runs = (char *)"" },
+			  y = { .labels = (char *)ly, .facts = (char *)fy, .name = (char *)"", .runs = (char *)"" };
 	char buf[1024], dims[256];
 	bool swap;
 	size_t n = rep_config_diff(&x, &y, buf, sizeof(buf), dims, sizeof(dims), &swap);

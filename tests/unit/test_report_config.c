@@ -100,6 +100,29 @@ TEST(configs_with_one_name_are_told_apart_by_the_facts_that_differ)
 	rep_db_free(&db);
 }
 
+TEST(runs_kept_apart_are_named_partial_always_rounds_where_they_differ)
+{
+	struct rep_db db;
+	rep_db_init(&db, NULL);
+	const char *f = "instanceType=m5.large,volumeType=gp3";
+	const struct rep_config *r1 = rep_config_get_runs(&db, "", f, "round=1,runtime=2");
+	const struct rep_config *r2 = rep_config_get_runs(&db, "", f, "round=2,runtime=8");
+	const struct rep_config *cut = rep_config_get_runs(&db, "", f, "partial=interrupted,round=2,runtime=8");
+	/* another config with one kind of runs only: not renamed */
+	const struct rep_config *o = rep_config_get_runs(&db, "", "instanceType=c5.large", "round=1,runtime=2");
+	CHECK(rep_config_get_runs(&db, "", f, "round=1,runtime=2") == r1);
+	CHECK(r1 != r2 && cut->partial && !r1->partial);
+	bool split = false;
+	rep_configs_distinguish(&db);
+	rep_configs_mark_runs(&db, &split);
+	CHECK(split);
+	CHECK(strcmp(r1->name, "m5.large / gp3 / round 1 / 2 s runs") == 0);
+	CHECK(strcmp(r2->name, "m5.large / gp3 / round 2 / 8 s runs") == 0);
+	CHECK(strcmp(cut->name, "m5.large / gp3 / round 2 / 8 s runs [interrupted]") == 0);
+	CHECK(strcmp(o->name, "c5.large") == 0);
+	rep_db_free(&db);
+}
+
 TEST(signatures_sort_by_op_then_size_as_a_number)
 {
 	CHECK(rep_sig_cmp("read,4K,4K", 4096, "read,64K,64K", 65536) < 0);
@@ -115,6 +138,7 @@ int main(void)
 	RUN(per_host_facts_are_left_out_of_the_configuration);
 	RUN(config_names_from_facts_then_labels);
 	RUN(configs_with_one_name_are_told_apart_by_the_facts_that_differ);
+	RUN(runs_kept_apart_are_named_partial_always_rounds_where_they_differ);
 	RUN(signatures_sort_by_op_then_size_as_a_number);
 	return check_summary("report_config");
 }

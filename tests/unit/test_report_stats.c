@@ -99,14 +99,76 @@ TEST(mad_flags_the_slow_host_and_only_it)
 	CHECK_NEAR(mad, 5, 0);
 }
 
-TEST(half_the_median_flags_even_when_mad_is_zero)
+TEST(mad_zero_makes_the_shortfall_decide)
 {
+	/* four hosts agree exactly: MAD 0, any host below has robust z -inf; 20% decides */
 	double v[] = { 100, 100, 100, 100, 49 };
 	bool flag[5];
 	CHECK_EQ_U(stats_flag_low(v, 5, flag, NULL, NULL), 1);
 	CHECK(flag[4]);
-	double w[] = { 100, 100, 100, 100, 60 }; /* MAD 0, above half: not flagged */
-	CHECK_EQ_U(stats_flag_low(w, 5, flag, NULL, NULL), 0);
+	double w[] = { 100, 100, 100, 100, 79 };
+	CHECK_EQ_U(stats_flag_low(w, 5, flag, NULL, NULL), 1);
+	double x[] = { 100, 100, 100, 100, 81 }; /* 19% short: no minimum effect */
+	CHECK_EQ_U(stats_flag_low(x, 5, flag, NULL, NULL), 0);
+	CHECK(isinf(stats_robust_z(81, 100, 0)) && stats_robust_z(81, 100, 0) < 0);
+}
+
+TEST(three_hosts_a_host_at_85_percent_is_no_bad_apple)
+{
+	/* the MAD of two near-equal hosts is ~0: the robust z alone flagged this one */
+	double v[] = { 1000, 1001, 850 };
+	bool flag[3];
+	CHECK_EQ_U(stats_flag_low(v, 3, flag, NULL, NULL), 0);
+	double w[] = { 1000, 1000, 790 }; /* 21% short: the shortfall alone flags it */
+	CHECK_EQ_U(stats_flag_low(w, 3, flag, NULL, NULL), 1);
+	CHECK(flag[2]);
+}
+
+TEST(four_hosts_the_shortfall_alone_judges)
+{
+	/* a wide fleet: robust z of the slow host is about -1, yet it is 40% short */
+	double v[] = { 1000, 1400, 600, 1200 };
+	bool flag[4];
+	double med, mad;
+	CHECK_EQ_U(stats_flag_low(v, 4, flag, &med, &mad), 1);
+	CHECK(flag[2]);
+	CHECK(stats_robust_z(600, med, mad) > -3);
+	double w[] = { 1000, 1000, 1000, 850 };
+	CHECK_EQ_U(stats_flag_low(w, 4, flag, NULL, NULL), 0);
+}
+
+TEST(five_hosts_or_more_need_both_the_z_and_the_shortfall)
+{
+	/* the same 40% short host in a wide fleet of six: z about -1.6, no bad apple */
+	double v[] = { 1000, 1400, 600, 1200, 800, 1300 };
+	bool flag[6];
+	CHECK_EQ_U(stats_flag_low(v, 6, flag, NULL, NULL), 0);
+	/* a tight fleet: 25% short is z far below -3: a bad apple */
+	double w[] = { 1000, 1010, 990, 1005, 995, 750 };
+	CHECK_EQ_U(stats_flag_low(w, 6, flag, NULL, NULL), 1);
+	CHECK(flag[5]);
+	/* and 15% short in the same tight fleet: z below -3, but no minimum effect */
+	double x[] = { 1000, 1010, 990, 1005, 995, 850 };
+	CHECK_EQ_U(stats_flag_low(x, 6, flag, NULL, NULL), 0);
+}
+
+TEST(a_host_within_five_percent_of_its_cap_is_at_it)
+{
+	CHECK(stats_at_cap(2999.3, 3000));
+	CHECK(stats_at_cap(2850, 3000));
+	CHECK(stats_at_cap(3140, 3000)); /* a hair over: the cap still holds it */
+	CHECK(!stats_at_cap(2840, 3000));
+	CHECK(!stats_at_cap(48, 31));    /* 125 MiB/s over 4 MiB: 48 ops/s is not at it */
+	CHECK(!stats_at_cap(100, 0));
+}
+
+TEST(a_fleet_median_far_above_the_cap_says_the_cap_does_not_hold)
+{
+	CHECK(stats_cap_far_below_median(290, 31));
+	CHECK(!stats_cap_far_below_median(3000, 3000));
+	CHECK(!stats_cap_far_below_median(3600, 3000)); /* 1.2x: bursts and rounding */
+	CHECK(stats_cap_far_below_median(3900, 3000));
+	CHECK(!stats_cap_far_below_median(290, 0));
 }
 
 TEST(fast_hosts_are_never_bad_apples)
@@ -141,7 +203,9 @@ TEST(a_host_a_hair_under_the_median_is_never_a_bad_apple)
 	double v[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 49.9 };
 	bool flag[8];
 	CHECK_EQ_U(stats_flag_low(v, 8, flag, NULL, NULL), 0);
-	double w[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 45 }; /* 10% under: flagged */
+	double w[] = { 50.0, 50.01, 49.99, 50.0, 50.01, 49.99, 50.0, 45 }; /* 10% under: z -300, but no 20% */
+	CHECK_EQ_U(stats_flag_low(w, 8, flag, NULL, NULL), 0);
+	w[7] = 35; /* 30% under: flagged */
 	CHECK_EQ_U(stats_flag_low(w, 8, flag, NULL, NULL), 1);
 	CHECK(flag[7]);
 }
@@ -239,7 +303,7 @@ TEST(cache_tiers_of_the_companion_study)
 		p50[i] = base * (1 + 0.04 * ((i % 3) - 1)); /* +-4% wobble */
 	}
 	struct stats_tier t[8];
-	size_t n = stats_tiers(p50, 12, 0.25, t, 8);
+	size_t n = stats_tiers(p50, 12, 0, 0.25, t, 8, NULL);
 	CHECK_EQ_U(n, 3);
 	CHECK_EQ_U(t[0].first, 0);
 	CHECK_EQ_U(t[0].last, 4);  /* 1.25G */
@@ -254,8 +318,55 @@ TEST(a_flat_sweep_is_one_tier)
 {
 	double v[] = { 100, 104, 97, 101, 99, 103 };
 	struct stats_tier t[4];
-	CHECK_EQ_U(stats_tiers(v, 6, 0.25, t, 4), 1);
+	CHECK_EQ_U(stats_tiers(v, 6, 0, 0.25, t, 4, NULL), 1);
 	CHECK_EQ_U(t[0].last, 5);
+	/* the sweep: 64M at p50 116 us, 128M-256M at 109 us */
+	double w[] = { 116e3, 109e3, 109e3 };
+	CHECK_EQ_U(stats_tiers(w, 3, 0, STATS_TIER_MIN, t, 4, NULL), 1);
+	/* even with a stated minimum of 5%: it is within the noise of 4% buckets */
+	CHECK_EQ_U(stats_tiers(w, 3, 0.04, 0.05, t, 4, NULL), 1);
+}
+
+TEST(a_page_cache_cliff_is_two_tiers_not_five)
+{
+	/* cached at ~2 us, one size half cached, then the disk at ~100 us with 30% wobble */
+	double v[] = { 2.0e3, 2.1e3, 1.9e3, 2.0e3, 3.5e3, 40e3, 100e3, 130e3, 80e3, 125e3, 95e3 };
+	struct stats_tier t[8];
+	double step;
+	size_t n = stats_tiers(v, 11, 0.05, STATS_TIER_MIN, t, 8, &step);
+	CHECK_EQ_U(n, 2);
+	CHECK_EQ_U(t[0].first, 0);
+	CHECK_EQ_U(t[1].last, 10);
+	CHECK(t[0].last == 4 || t[0].last == 3); /* the half-cached size goes with a side */
+	CHECK_NEAR(t[0].level, 2.0e3, 0.2e3);
+	CHECK(t[1].level > 80e3);
+	CHECK_NEAR(step, STATS_TIER_MIN, 1e-9); /* 2 x 5% noise is below the 50% minimum */
+	/* a 25% minimum (the old fixed tolerance) does not split the disk side either */
+	CHECK_EQ_U(stats_tiers(v, 11, 0.05, 0.25, t, 8, NULL), 2);
+}
+
+TEST(a_step_inside_the_noise_is_no_tier)
+{
+	/* a real 1.8x step, but buckets that swing by 50% (CV 0.5): 2x noise is 2.25x */
+	double v[] = { 100, 100, 100, 180, 180, 180 };
+	struct stats_tier t[4];
+	double step;
+	CHECK_EQ_U(stats_tiers(v, 6, 0.5, STATS_TIER_MIN, t, 4, &step), 1);
+	CHECK_NEAR(step, 1.25, 1e-9);
+	/* with quiet buckets it is a boundary */
+	CHECK_EQ_U(stats_tiers(v, 6, 0.02, STATS_TIER_MIN, t, 4, NULL), 2);
+	CHECK_EQ_U(t[0].last, 2);
+	/* and the sizes' own spread counts: a wild tier hides a 1.8x step */
+	double w[] = { 70, 130, 100, 80, 120, 180, 250, 140, 180, 200 };
+	CHECK_EQ_U(stats_tiers(w, 10, 0, STATS_TIER_MIN, t, 4, NULL), 1);
+}
+
+TEST(a_cliff_at_the_last_size_is_a_tier_of_one)
+{
+	double v[] = { 10e3, 10e3, 11e3, 900e3 };
+	struct stats_tier t[4];
+	CHECK_EQ_U(stats_tiers(v, 4, 0, STATS_TIER_MIN, t, 4, NULL), 2);
+	CHECK_EQ_U(t[1].first, 3);
 }
 
 TEST(burst_credits_running_out_is_one_step_down)
@@ -335,7 +446,12 @@ int main(void)
 	RUN(mad_of_a_known_sample);
 	RUN(cv_of_constant_and_spread_series);
 	RUN(mad_flags_the_slow_host_and_only_it);
-	RUN(half_the_median_flags_even_when_mad_is_zero);
+	RUN(mad_zero_makes_the_shortfall_decide);
+	RUN(three_hosts_a_host_at_85_percent_is_no_bad_apple);
+	RUN(four_hosts_the_shortfall_alone_judges);
+	RUN(five_hosts_or_more_need_both_the_z_and_the_shortfall);
+	RUN(a_host_within_five_percent_of_its_cap_is_at_it);
+	RUN(a_fleet_median_far_above_the_cap_says_the_cap_does_not_hold);
 	RUN(fast_hosts_are_never_bad_apples);
 	RUN(thread_optimum_is_smallest_count_within_5_percent);
 	RUN(thread_optimum_honours_another_margin);
@@ -348,6 +464,9 @@ int main(void)
 	RUN(empty_histogram_has_no_modes);
 	RUN(cache_tiers_of_the_companion_study);
 	RUN(a_flat_sweep_is_one_tier);
+	RUN(a_page_cache_cliff_is_two_tiers_not_five);
+	RUN(a_step_inside_the_noise_is_no_tier);
+	RUN(a_cliff_at_the_last_size_is_a_tier_of_one);
 	RUN(burst_credits_running_out_is_one_step_down);
 	RUN(noise_and_a_single_spike_are_not_regimes);
 	RUN(step_up_then_down_is_two_regimes);
