@@ -495,6 +495,16 @@ static size_t configs_of(const struct rep_ctx *ctx, const struct rep_config ***o
 	return nc;
 }
 
+/*
+ * Two configurations whose runs are alike: neither partial, same round and
+ * duration. Unlike runs are kept apart (read.c): a ratio across them would
+ * measure the rounds or the interruption, not the configuration.
+ */
+static bool like_runs(const struct rep_config *a, const struct rep_config *b)
+{
+	return !a->partial && !b->partial && strcmp(a->runs, b->runs) == 0;
+}
+
 static const char *side_name(const struct rep_config *c)
 {
 	return c->name[0] ? c->name : "-";
@@ -520,7 +530,8 @@ static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
 	bool swap;
 	for (size_t i = 0; i < nc; i++)
 		for (size_t j = i + 1; j < nc; j++) {
-			if (rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims), &swap) != 1)
+			if (!like_runs(cfgs[i], cfgs[j]) ||
+			    rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims), &swap) != 1)
 				continue;
 			const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
 			size_t before = t->nrows;
@@ -537,8 +548,12 @@ static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
 		why_row(t, nc ? side_name(cfgs[0]) : "-", "-", "-", why);
 	} else if (pairs == 0) {
 		/* side by side: what each ran, and what differs, but no ratio that would blame one dimension */
+		size_t shown = 0;
 		for (size_t i = 0; i < nc; i++)
 			for (size_t j = i + 1; j < nc; j++) {
+				if (!like_runs(cfgs[i], cfgs[j]))
+					continue;
+				shown++;
 				size_t nd = rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims),
 							    &swap);
 				const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
@@ -556,6 +571,11 @@ static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
 					why_row(t, side_name(x), side_name(y), differs, why);
 				}
 			}
+		if (shown == 0)
+			why_row(t, side_name(cfgs[0]), "-", "-",
+				"nothing to compare: the configurations differ only in the kind of their runs (rounds, "
+				"durations, partial runs), which are kept apart; --merge-rounds or --include-partial "
+				"merges them");
 	}
 	free(cfgs);
 	return most;
