@@ -86,24 +86,49 @@ struct side {
 	const struct rep_group **g; /* at their optimum, one per curve */
 	size_t n;
 	char threads[64];   /* "8", or "4,8" when its curves differ */
-	size_t hosts;
+	size_t hosts;       /* compared: its bad apples left out */
+	size_t apples;      /* bad apples left out (the badApples section names them) */
 };
 
+/*
+ * Which of group g's hosts are bad apples (stats_flag_low over their ops/s;
+ * groups of fewer than 3 hosts have none): a comparison of configurations
+ * is of their healthy hosts, as the study's was. flag has g->n entries.
+ * Returns how many are flagged.
+ */
+static size_t group_apples(const struct rep_group *g, bool *flag)
+{
+	memset(flag, 0, g->n * sizeof(*flag));
+	if (g->n < 3)
+		return 0;
+	double *v = rep_calloc(g->n, sizeof(*v));
+	for (size_t k = 0; k < g->n; k++)
+		v[k] = rep_cell_ops(g->cells[k]);
+	size_t n = stats_flag_low(v, g->n, flag, NULL, NULL);
+	free(v);
+	return n;
+}
+
 /* The fleet groups of signature sig whose cells match: each curve at its optimum. */
-static void side_collect(const struct rep_ctx *ctx, const char *sig, bool (*match)(const void *, const struct rep_cell *),
-			 const void *arg, struct side *s)
+static void side_collect(const struct rep_ctx *ctx, const char *sig, uint64_t size,
+			 bool (*match)(const void *, const struct rep_cell *), const void *arg, struct side *s)
 {
 	const struct rep_group *g = ctx->fleet;
 	s->g = rep_calloc(ctx->nf + 1, sizeof(*s->g));
 	s->n = 0;
 	s->hosts = 0;
+	s->apples = 0;
 	s->threads[0] = '\0';
 	for (size_t i = 0; i < ctx->nf;) {
 		size_t end;
 		const struct rep_group *opt = rep_curve_optimum(g, ctx->nf, i, &end, ctx->o->within);
-		if (strcmp(g[i].cells[0]->sig, sig) == 0 && match(arg, g[i].cells[0])) {
+		if (strcmp(g[i].cells[0]->sig, sig) == 0 && g[i].cells[0]->size == size && match(arg, g[i].cells[0])) {
 			s->g[s->n++] = opt;
-			s->hosts += opt->n;
+			bool *flag = rep_calloc(opt->n + 1, sizeof(*flag));
+			size_t apples = group_apples(opt, flag);
+			free(flag);
+			s->hosts += opt->n - apples;
+			s->apples += apples;
 			char t[24];
 			snprintf(t, sizeof(t), "%g", opt->cells[0]->threads);
 			bool seen = false;
@@ -124,7 +149,7 @@ static size_t side_sample(const struct side *s, enum metric m, double **out)
 {
 	double *v;
 	size_t n = 0;
-	if (s->hosts == 1 && m == M_OPS) {
+	if (s->hosts == 1 && m == M_OPS && s->apples == 0) {
 		const struct rep_cell *c = s->g[0]->cells[0];
 		v = rep_calloc(c->npts + 1, sizeof(*v));
 		for (size_t k = 0; k < c->npts; k++)
@@ -137,11 +162,16 @@ static size_t side_sample(const struct side *s, enum metric m, double **out)
 		return n;
 	}
 	v = rep_calloc(s->hosts + 1, sizeof(*v));
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
+		bool *flag = rep_calloc(s->g[i]->n + 1, sizeof(*flag));
+		group_apples(s->g[i], flag);
 		for (size_t k = 0; k < s->g[i]->n; k++) {
 			const struct rep_cell *c = s->g[i]->cells[k];
-			v[n++] = m == M_OPS ? rep_cell_ops(c) : hist_percentile(&c->total, m == M_P50 ? 0.5 : 0.99);
+			if (!flag[k])
+				v[n++] = m == M_OPS ? rep_cell_ops(c) : hist_percentile(&c->total, m == M_P50 ? 0.5 : 0.99);
 		}
+		free(flag);
+	}
 	*out = v;
 	return n;
 }
@@ -164,8 +194,9 @@ static void format_value(enum metric m, double v, char *buf, size_t len)
 }
 
 /* One row: metric m of side b against side a. */
-static void compare_metric(struct table *t, const struct rep_ctx *ctx, const char *sig, const char *differs,
-			   const struct side *a, const struct side *b, enum metric m, uint64_t seed, const char *side_only)
+static void compare_metric(struct table *t, const struct rep_ctx *ctx, const char *sig, const char *size_tag,
+			   const char *differs, const struct side *a, const struct side *b, enum metric m, uint64_t seed,
+			   const char *side_only)
 {
 	static const char *const names[] = { "ops/s", "p50", "p99" };
 	double *va, *vb, ratio, lo, hi;
@@ -178,6 +209,8 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 	double ma = median_of(va, na), mb = median_of(vb, nb);
 	char verdict[600], note[160] = "", sa[32], sb[32], op[64];
 	rep_op_name(sig, op, sizeof(op));
+	if (size_tag)
+		snprintf(op + strlen(op), sizeof(op) - strlen(op), " @%s", size_tag);
 	format_value(m, ma, sa, sizeof(sa));
 	format_value(m, mb, sb, sizeof(sb));
 	const char *what = m == M_OPS ? "" : names[m];
@@ -197,7 +230,10 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 	if (one)
 		snprintf(note, sizeof(note), "rests on one host (%s)%s",
 			 a->hosts == 1 && b->hosts == 1 ? "A and B" : a->hosts == 1 ? "A" : "B",
-			 m == M_OPS ? "; interval over its time buckets" : "");
+			 m == M_OPS && a->apples + b->apples == 0 ? "; interval over its time buckets" : "");
+	if (a->apples || b->apples)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sbad apples left out: %zu of A, %zu of B",
+			 note[0] ? "; " : "", a->apples, b->apples);
 	table_row(t, sig, op, names[m], a->label, b->label, differs, a->threads, b->threads, (double)a->hosts,
 		  (double)b->hosts, ma, mb, sa, sb, ratio, lo, hi, verdict, note[0] ? note : NULL);
 	free(va);
@@ -215,23 +251,33 @@ static size_t compare_sides(struct table *t, const struct rep_ctx *ctx, bool (*m
 {
 	size_t most = 0;
 	const struct rep_group *g = ctx->fleet;
+	/* one comparison per op and swept size: a ratio across sizes would measure the cache, not the config */
 	for (size_t i = 0; i < ctx->nf; i++) {
 		const char *sig = g[i].cells[0]->sig;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = strcmp(g[j].cells[0]->sig, sig) == 0;
+		uint64_t size = g[i].cells[0]->size;
+		bool seen = false, sizes = false;
+		for (size_t j = 0; j < ctx->nf; j++) {
+			if (strcmp(g[j].cells[0]->sig, sig) != 0)
+				continue;
+			seen |= j < i && g[j].cells[0]->size == size;
+			sizes |= g[j].cells[0]->size != size;
+		}
 		if (seen)
 			continue;
 		struct side a = { .label = label_a }, b = { .label = label_b };
-		side_collect(ctx, sig, match, sel_a, &a);
-		side_collect(ctx, sig, match, sel_b, &b);
+		side_collect(ctx, sig, size, match, sel_a, &a);
+		side_collect(ctx, sig, size, match, sel_b, &b);
 		if (a.n && b.n) {
+			char tag[32];
+			if (sizes)
+				units_format_signature_size(tag, sizeof(tag), size);
 			/* the seed depends on what is compared, not on what else was read */
 			uint64_t seed = ctx->o->seed;
 			for (const char *p = sig; *p; p++)
 				seed = (seed ^ (unsigned char)*p) * 1099511628211ULL;
+			seed ^= size;
 			for (enum metric m = M_OPS; m <= M_P99; m++)
-				compare_metric(t, ctx, sig, differs, &a, &b, m, seed + m, side_only);
+				compare_metric(t, ctx, sig, sizes ? tag : NULL, differs, &a, &b, m, seed + m, side_only);
 			most = most > a.hosts ? most : a.hosts;
 			most = most > b.hosts ? most : b.hosts;
 		}
@@ -619,7 +665,7 @@ void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 	if (most)
 		table_note(t,
 			   "Medians over hosts, B/A with a bootstrap %.0f%% interval (%u resamples, seeded); each side "
-			   "at its optimal thread count. To include a one-in-ten bad apple with 95%% probability takes "
+			   "at its optimal thread count, its bad apples (badApples) left out. To include a one-in-ten bad apple with 95%% probability takes "
 			   "%u hosts (log 0.05 / log 0.9); the largest side here has %zu.",
 			   LEVEL * 100, o->rounds, stats_hosts_needed(APPLE_SHARE, 0.95), most);
 }
