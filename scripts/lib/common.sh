@@ -17,6 +17,8 @@
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
 # Files:      common_json_update (a JSON file rewritten atomically, locked),
 #             common_valid_id (run ids and host names: safe folder names)
+# Sizes:      common_to_bytes (4k, 256M, 1G in bytes), common_expand_sizes
+#             (256M,1G or FROM..TO:STEP)
 # The study: COMMON_STUDY_* (its first round's ops and thread counts),
 #             common_shuffle (a seeded order), common_thread_optimum (the
 #             report's optimal thread count per op and config)
@@ -277,6 +279,54 @@ common_json_update() {
 # (no "..", no hidden folders, no path).
 common_valid_id() {
   [[ "$1" =~ ^[A-Za-z0-9_-][A-Za-z0-9._-]*$ ]]
+}
+
+# common_to_bytes SIZE: bytes in SIZE: a whole number, decimal (010M is 10
+# MiB, never octal), then an optional binary unit k m g t (any case, with
+# or without i, b or ib: 4k 4K 4KiB 4kb are 4096); fails on anything else
+# (1.5G, -1M, 4X, a value that would overflow 2^63).
+common_to_bytes() {
+  local s=${1,,} n mult=1
+  [[ "$s" =~ ^([0-9]+)([kmgt]?)(ib|i|b)?$ ]] || return 1
+  [[ -n "${BASH_REMATCH[2]}" || -z "${BASH_REMATCH[3]}" || "${BASH_REMATCH[3]}" == b ]] || return 1
+  n=${BASH_REMATCH[1]}
+  n=${n#"${n%%[!0]*}"}
+  n=${n:-0}
+  # Above 2^63 - 1 bash would wrap around: 19 digits compared in two parts.
+  local max=9223372036854775807
+  ((${#n} < 19)) || { ((${#n} == 19)) && ((${n:0:18} < ${max:0:18} || (${n:0:18} == ${max:0:18} && ${n:18} <= 7))); } ||
+    return 1
+  case ${BASH_REMATCH[2]} in
+    k) mult=1024 ;;
+    m) mult=$((1024 ** 2)) ;;
+    g) mult=$((1024 ** 3)) ;;
+    t) mult=$((1024 ** 4)) ;;
+  esac
+  ((n <= max / mult)) || return 1
+  echo $((n * mult))
+}
+
+# common_expand_sizes LIST: one size in bytes a line from 256M,1G or
+# FROM..TO:STEP (sizes as common_to_bytes takes them, each above 0); fails
+# on anything else.
+common_expand_sizes() {
+  local item from to step b
+  local -a items
+  IFS=, read -r -a items <<<"$1"
+  ((${#items[@]} > 0)) || return 1
+  for item in "${items[@]}"; do
+    if [[ "$item" =~ ^([^.:]+)\.\.([^.:]+):([^.:]+)$ ]]; then
+      from=$(common_to_bytes "${BASH_REMATCH[1]}") || return 1
+      to=$(common_to_bytes "${BASH_REMATCH[2]}") || return 1
+      step=$(common_to_bytes "${BASH_REMATCH[3]}") || return 1
+      ((from > 0 && step > 0 && from <= to)) || return 1
+      for ((b = from; b <= to; b += step)); do echo "$b"; done
+    else
+      b=$(common_to_bytes "$item") || return 1
+      ((b > 0)) || return 1
+      echo "$b"
+    fi
+  done
 }
 
 # ---- locations ----
