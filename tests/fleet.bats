@@ -589,3 +589,16 @@ wait_fetched() {
   [ "$status" -eq 0 ]
   [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight"* ]]
 }
+
+@test "--no-direct and --iobench ARG reach every run (jq 1.6 takes neither for its own option)" {
+  run fleet --run-id nd --threads 1 --no-direct --iobench --note=extra=yes
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c .plan.iobenchArgs "$RESULTS/nd/manifest.json")" == '["--no-direct","--note=extra=yes"]' ]
+  local i f
+  for i in 1 2 3 4; do
+    f=$RESULTS/nd/$(netns_addr "$i")/iobench.jsonl
+    [ "$(wc -l <"$f")" -eq 1 ]
+    [ "$(jq -r '[(.commandLine | tostring | contains("--no-direct")), .notes.extra] | @tsv' "$f")" == "$(printf 'true\tyes')" ]
+  done
+}

@@ -16,7 +16,8 @@
 # Side effects: common_run (run, or print with --dry-run), common_trap_exit
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
 # Files:      common_json_update (a JSON file rewritten atomically, locked),
-#             common_valid_id (run ids and host names: safe folder names)
+#             common_json_array (strings to a JSON array), common_valid_id
+#             (run ids and host names: safe folder names)
 # Sizes:      common_to_bytes (4k, 256M, 1G in bytes), common_expand_sizes
 #             (256M,1G or FROM..TO:STEP)
 # The study: COMMON_STUDY_* (its first round's ops and thread counts),
@@ -279,6 +280,20 @@ common_json_update() {
 # (no "..", no hidden folders, no path).
 common_valid_id() {
   [[ "$1" =~ ^[A-Za-z0-9_-][A-Za-z0-9._-]*$ ]]
+}
+
+# common_json_array VALUE...: the VALUEs as one JSON array of strings (any
+# text, even "--no-direct": jq 1.6 takes what follows --args as its own
+# options, so the values go in as --arg).
+common_json_array() {
+  local -a args=()
+  local expr='' i=0 v
+  for v; do
+    args+=(--arg "v$i" "$v")
+    expr+="${expr:+,}\$v$i"
+    i=$((i + 1))
+  done
+  jq -cn "${args[@]}" "[$expr]"
 }
 
 # common_to_bytes SIZE: bytes in SIZE: a whole number, decimal (010M is 10
