@@ -17,7 +17,8 @@
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
 # Files:      common_json_update (a JSON file rewritten atomically, locked),
 #             common_json_array (strings to a JSON array), common_valid_id
-#             (run ids and host names: safe folder names)
+#             (run ids and host names: safe folder names), common_valid_login
+#             (ssh logins), common_plain_text (no control characters)
 # Sizes:      common_to_bytes (4k, 256M, 1G in bytes), common_expand_sizes
 #             (256M,1G or FROM..TO:STEP)
 # The study: COMMON_STUDY_* (its first round's ops and thread counts),
@@ -277,9 +278,26 @@ common_json_update() {
 
 # common_valid_id TEXT: succeeds when TEXT can name a folder of results (a
 # run id, a host name): letters, digits, . _ - and not starting with a dot
-# (no "..", no hidden folders, no path).
+# or a dash (no "..", no hidden folders, no path, never an option to the
+# commands it reaches: tar -C, rm -rf, ssh).
 common_valid_id() {
-  [[ "$1" =~ ^[A-Za-z0-9_-][A-Za-z0-9._-]*$ ]]
+  [[ "$1" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]]
+}
+
+# common_valid_login TEXT: succeeds when TEXT is an ssh login as the hosts
+# files take it: ADDRESS or USER@ADDRESS, USER letters, digits, . _ -,
+# ADDRESS a name or an IPv4/IPv6 address; neither starts with a dash (ssh
+# would take "-oProxyCommand=..." or "-Jx" as an option) and there is no
+# space, no "=" and no control character.
+common_valid_login() {
+  [[ "$1" =~ ^([A-Za-z0-9_][A-Za-z0-9._-]*@)?[A-Za-z0-9_:][A-Za-z0-9._:-]*$ ]]
+}
+
+# common_plain_text TEXT: succeeds when TEXT holds no control character (a
+# newline in a label or a path would split the lines the scripts and the
+# hosts exchange).
+common_plain_text() {
+  [[ "$1" != *[[:cntrl:]]* ]]
 }
 
 # common_json_array VALUE...: the VALUEs as one JSON array of strings (any
