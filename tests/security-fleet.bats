@@ -187,7 +187,7 @@ no_secret_anywhere() {
 is not a login|.hosts[0].login = "-oProxyCommand=\($pwn)"
 is not a login|.hosts[0].login = "root@-oProxyCommand=\($pwn)"
 ../../escaped-name|.plan.name = "../../escaped-name"
-control character|.plan.remoteDir = "/tmp/x\n$(\($pwn))"
+control character|.plan.remoteDir = "/srv/x\n$(\($pwn))"
 control character|.plan.labels = ["a=1\nb=2"]
 --remote-dir|.plan.remoteDir = "~root/x"
 EOF_EDITS
@@ -220,4 +220,26 @@ EOF_EDITS
   [[ "$stderr" == *"host name '-rf'"* ]]
   [ ! -e "$MARK" ]
   [ ! -e "$RESULTS/dash" ]
+}
+
+@test "what a host prints reaches the terminal, the manifest and fleet.log without its control characters" {
+  local real=${IOBENCH_STATIC:-$ROOT/iobench-static} evil=$BATS_TEST_TMPDIR/evil-iobench
+  # A host whose iobench answers with a terminal title, a screen clear and a
+  # forged line: first to the pre-flight check, then to every run.
+  printf '#!/bin/sh\nprintf "\\033]0;pwned\\007\\033[2Jforged\\rverdict: ok\\n"\nexit 1\n' >"$evil"
+  chmod +x "$evil"
+  run --separate-stderr env IOBENCH_STATIC="$evil" "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" \
+    --ssh-opts "$(netns_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id evil1
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"failed the pre-flight check: no-iobench: the shipped iobench does not run here: ?]0;pwned??[2Jforged"* ]]
+  [[ "$stderr" != *$'\e'* && "$stderr" != *$'\a'* ]]
+  [[ "$(jq -r '.hosts[0].failure.detail' "$RESULTS/evil1/manifest.json")" != *$'\e'* ]]
+  printf '#!/bin/sh\n[ "$1" != --version ] || exec %q "$@"\nprintf "\\033]0;pwned\\007\\033[2Jforged\\n" >&2\nexit 1\n' "$real" >"$evil"
+  run --separate-stderr env IOBENCH_STATIC="$evil" "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" \
+    --ssh-opts "$(netns_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id evil2 \
+    --file-size 32M --duration 1 --bucket 1 --retries 0
+  [ "$status" -eq 1 ]
+  grep -q forged "$RESULTS/evil2/logs/fleet.log"
+  ! grep -q $'[\e\a]' "$RESULTS/evil2/logs/fleet.log"
+  [[ "$stderr" != *$'\e'* && "$stderr" != *$'\a'* ]]
 }
