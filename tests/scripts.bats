@@ -330,3 +330,27 @@ M bad
   [ "$status" -eq 0 ]
   [[ "$output" == *"bonnie++ -q -f -d bdir -s 10240 "* ]]
 }
+
+@test "a thread count beyond iobench's 4096 is refused at once, by fleet-run as read from a manifest too" {
+  echo 10.0.0.1 >hosts
+  local t
+  for t in 4097 1..100000000 99999999999999999999 1..2,0; do
+    run --separate-stderr timeout 60 "$ROOT/scripts/fleet-run" --hosts hosts --threads "$t" --dry-run --results-dir "$PWD/res"
+    [ "$status" -eq 2 ] || { echo "--threads $t: exit $status"; return 1; }
+    [[ "$stderr" == "fleet-run: --threads $t: use 8, 1,2,4 or 1..4,8 (1 to 4096) (see fleet-run --help)" ]]
+  done
+  run --separate-stderr timeout 60 "$ROOT/scripts/fleet-run" --hosts hosts --threads 4096 --ops read4k --dry-run \
+    --results-dir "$PWD/res" --seed 1
+  [ "$status" -eq 0 ]
+  # A manifest's thread list goes through the same check (--resume).
+  mkdir -p res/r
+  jq -n '{tool: "iobench-fleet", version: 1, runId: "r", state: "interrupted",
+    plan: {ops: ["read4k"], threads: "1..100000000", opThreads: {}, sizes: null, duration: 1, bucket: 1,
+           target: "data.bin", fileSize: "32M", seed: 1, labels: [], iobenchArgs: [], name: "iobench",
+           remoteDir: "/srv/{host}", binary: "static"},
+    ssh: {key: "", opts: ""}, hosts: [{name: "x", login: "10.0.0.9", planned: 1, finished: 0, fetched: 0,
+                                        attempts: 1, status: "failed", failure: null}]}' >res/r/manifest.json
+  run --separate-stderr timeout 60 "$ROOT/scripts/fleet-run" --run-id r --resume --results-dir "$PWD/res" --dry-run
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "fleet-run: $PWD/res/r/manifest.json: --threads 1..100000000: use 8, 1,2,4 or 1..4,8 (1 to 4096); not used (was the manifest edited?)" ]]
+}

@@ -300,6 +300,13 @@ common_plain_text() {
   [[ "$1" != *[[:cntrl:]]* ]]
 }
 
+# common_shown TEXT: TEXT for a message: as it is, or shell-quoted ($'a\nb')
+# when it holds a control character, which would break the line or reach
+# the terminal.
+common_shown() {
+  if common_plain_text "$1"; then printf '%s' "$1"; else printf '%q' "$1"; fi
+}
+
 # common_json_array VALUE...: the VALUEs as one JSON array of strings (any
 # text, even "--no-direct": jq 1.6 takes what follows --args as its own
 # options, so the values go in as --arg).
@@ -476,18 +483,21 @@ COMMON_STUDY_READ_THREADS=1,2,4,8,12,16,24,32,48,64
 # shellcheck disable=SC2034
 COMMON_STUDY_OTHER_THREADS=1,2,3,4,6,8,12,16
 
-# common_expand_threads LIST: one thread count a line from 8 | 1,2,4 | 1..4,8.
+# common_expand_threads LIST: one thread count a line from 8 | 1,2,4 | 1..4,8,
+# each from 1 to COMMON_MAX_THREADS (iobench's limit); fails on anything
+# else (a range such as 1..100000000 would be written out line by line).
+COMMON_MAX_THREADS=4096
 common_expand_threads() {
   local item a b i
   local -a items
   IFS=, read -r -a items <<<"$1"
   ((${#items[@]} > 0)) || return 1
   for item in "${items[@]}"; do
-    if [[ "$item" =~ ^([0-9]+)\.\.([0-9]+)$ ]]; then
+    if [[ "$item" =~ ^([0-9]{1,6})\.\.([0-9]{1,6})$ ]]; then
       a=$((10#${BASH_REMATCH[1]})) b=$((10#${BASH_REMATCH[2]}))
-      ((a >= 1 && a <= b)) || return 1
+      ((a >= 1 && a <= b && b <= COMMON_MAX_THREADS)) || return 1
       for ((i = a; i <= b; i++)); do echo "$i"; done
-    elif [[ "$item" =~ ^[0-9]+$ ]] && ((10#$item >= 1)); then
+    elif [[ "$item" =~ ^[0-9]{1,6}$ ]] && ((10#$item >= 1 && 10#$item <= COMMON_MAX_THREADS)); then
       echo $((10#$item))
     else
       return 1
