@@ -303,3 +303,25 @@ instance_id() {
   netns_strays
   [ -z "$(netns_strays)" ]
 }
+
+@test "campaign --no-direct: provisioned, every run without O_DIRECT, torn down (jq 1.6 takes no --no-direct)" {
+  run campaign --run-id nodirect -n 1 -m 1 --threads 1 --no-direct
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local r=$RESULTS/nodirect name
+  assert_nothing_left nodirect
+  [ "$(jq -c .plan.iobenchArgs "$r/manifest.json")" == '["--no-direct"]' ]
+  [ "$(grep -c $'\tok\t' "$r/summary.tsv")" -eq 3 ]
+  for name in $(jq -r '.hosts[].name' "$r/manifest.json"); do
+    [ "$(jq -r '.commandLine | tostring | contains("--no-direct")' "$r/$name/iobench.jsonl")" == true ]
+  done
+}
+
+@test "a fleet run that fails before writing its summary is named as such, not by a summary.tsv that does not exist" {
+  run --separate-stderr "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --results-dir "$RESULTS" --run-id nosum \
+    --threads 4..2
+  [ "$status" -eq 1 ]
+  [ ! -e "$RESULTS/nosum/summary.tsv" ]
+  [[ "$stderr" == *"campaign: fleet run failed (exit 2); see the messages above (no summary.tsv was written)"* ]]
+  [[ "$stderr" != *"summary.tsv"*"summary.tsv"* ]]
+}

@@ -246,12 +246,12 @@ fleet_up() {
 
   # --fetch: nothing is missing; it says so for the run.
   as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --fetch ')")"
-  run "${ARGS[@]}"
+  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
   # --resume: nothing left to run either.
   as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --run-id r1 --resume')")"
-  run "${ARGS[@]}"
+  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok"* ]]
   [ "$(cat results/r1/db-1/iobench.jsonl | wc -l)" -eq 9 ]

@@ -16,6 +16,8 @@ setup() {
 }
 
 teardown() {
+  # The full-disk test's tmpfs, if it failed before unmounting it.
+  ! mountpoint -q "${RESULTS:-/nonexistent}" || umount "$RESULTS"
   netns_fleet_teardown
 }
 
@@ -121,7 +123,7 @@ wait_fetched() {
   for id in .. . .hidden a/b ../up; do
     run --separate-stderr fleet --run-id "$id" --dry-run
     [ "$status" -eq 2 ] || { echo "--run-id $id: exit $status"; return 1; }
-    [ "$stderr" == "fleet-run: --run-id '$id': use letters, digits, . _ - (not starting with a dot) (see fleet-run --help)" ]
+    [ "$stderr" == "fleet-run: --run-id '$id': use letters, digits, . _ - (not starting with a dot or a dash) (see fleet-run --help)" ]
   done
   [ ! -e "$RESULTS" ]
   [ ! -e "$ROOT/summary.tsv" ]
@@ -478,12 +480,17 @@ wait_fetched() {
   [ ! -e "$RESULTS/nf/$h2/iobench.jsonl" ]
   [ "$(awk -F'\t' -v h="$h2" '$1 == h {print $2}' "$RESULTS/nf/summary.tsv")" == not-fetched ]
   # Still unreachable: --fetch says so and changes nothing.
-  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0 --ssh-opts "$(netns_ssh_opts)"
   [ "$status" -eq 1 ]
   [[ "$output" == *"host $h2 ($h2) cannot be reached; its results stay there"* ]]
-  # Back: --fetch (ssh options recorded by the run) brings them, the run is whole.
+  # ssh options come from the command line only: without them --fetch says
+  # what the run was made with, and tries no host.
+  run --separate-stderr "$FLEET" --fetch nf --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [ "$stderr" == "fleet-run: run nf was made with --ssh-opts $(printf '%q' "$(netns_ssh_opts)"); ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]
+  # Back: --fetch brings them, the run is whole.
   netns_start_sshd 2
-  run "$FLEET" --fetch nf --results-dir "$RESULTS"
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
   check_host_results nf "$h2" read4k,write4k 1
@@ -551,7 +558,7 @@ wait_fetched() {
   # --resume takes the recorded plan; another plan is refused.
   run two --run-id re --resume --ops read4k
   [ "$status" -eq 2 ]
-  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume
+  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume --ssh-opts "$(netns_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
   check_host_results re "$h1" read4k,write4k 1,2
@@ -588,4 +595,79 @@ wait_fetched() {
   run script -qec "$cmd --run-id quiet -q" /dev/null
   [ "$status" -eq 0 ]
   [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight"* ]]
+}
+
+@test "--no-direct and --iobench ARG reach every run (jq 1.6 takes neither for its own option)" {
+  run fleet --run-id nd --threads 1 --no-direct --iobench --note=extra=yes
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c .plan.iobenchArgs "$RESULTS/nd/manifest.json")" == '["--no-direct","--note=extra=yes"]' ]
+  local i f
+  for i in 1 2 3 4; do
+    f=$RESULTS/nd/$(netns_addr "$i")/iobench.jsonl
+    [ "$(wc -l <"$f")" -eq 1 ]
+    [ "$(jq -r '[(.commandLine | tostring | contains("--no-direct")), .notes.extra] | @tsv' "$f")" == "$(printf 'true\tyes')" ]
+  done
+}
+
+@test "a label or an --iobench argument with a newline is refused up front (exit 2); no host is touched" {
+  run --separate-stderr fleet --run-id nl --label $'config=a\nb=c'
+  [ "$status" -eq 2 ]
+  [ "$stderr" == "fleet-run: --label \$'config=a\\nb=c': use K=V without control characters (newline, tab, ...) (see fleet-run --help)" ]
+  run --separate-stderr fleet --run-id nl --iobench $'--note=a=1\n'
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "fleet-run: --iobench "*": no control characters"* ]]
+  run --separate-stderr fleet --run-id nl --label nolabel
+  [ "$status" -eq 2 ]
+  [ ! -e "$RESULTS/nl" ]
+  [ ! -e "$REMOTE" ]
+}
+
+@test "--remote-dir ~/DIR is DIR in the login's home, not a folder named ~" {
+  head -n 1 "$NET/hosts" >"$NET/one"
+  local h dir="iobench-test-home-$$-$RANDOM"
+  h=$(head -n 1 "$NET/one")
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "~/$dir/{host}" --file-size 32M --duration 1 --bucket 1 --run-id home
+  echo "$output"
+  local home
+  home=$(getent passwd root | cut -d: -f6)
+  [ -d "$home/$dir/$h/$h/runs" ] && local made=1
+  # A folder named ~ (the bug) would hold $dir: both go, whatever happened.
+  local tilde=0
+  [ ! -e "$home/~/$dir" ] || tilde=1
+  rm -rf -- "${home:?}/$dir" "${home:?}/~/$dir"
+  rmdir -- "$home/~" 2>/dev/null || true
+  [ "$status" -eq 0 ]
+  [ "${made:-0}" -eq 1 ]
+  [ "$tilde" -eq 0 ]
+  [ "$(wc -l <"$RESULTS/home/$h/iobench.jsonl")" -eq 1 ]
+  run --separate-stderr fleet --run-id home2 --remote-dir '~root/x' --dry-run
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"only ~ or ~/DIR (the login's home) is expanded"* ]]
+}
+
+@test "a full results disk stops the run as failed with the reason, not as interrupted; the manifest says so" {
+  mkdir -p "$RESULTS"
+  mount -t tmpfs -o size=4m tmpfs "$RESULTS"
+  local out=$BATS_TEST_TMPDIR/out pid rc=0
+  fleet --run-id full --ops read4k,write4k --threads 1,2,3 --duration 2 >"$out" 2>&1 3>&- &
+  pid=$!
+  wait_fetched full
+  # The disk fills up while the hosts run.
+  dd if=/dev/zero of="$RESULTS/filler" bs=64k 2>/dev/null || true
+  wait "$pid" || rc=$?
+  cat "$out"
+  local state reason
+  state=$(jq -r .state "$RESULTS/full/manifest.json")
+  reason=$(jq -r .failure.detail "$RESULTS/full/manifest.json")
+  local summary=0
+  [ -s "$RESULTS/full/summary.tsv" ] && summary=1
+  umount "$RESULTS"
+  [ "$rc" -eq 1 ]
+  ! grep -q interrupted "$out"
+  grep -q "run full failed here: no space left on the results disk" "$out"
+  [ "$state" == failed ]
+  [[ "$reason" == "no space left on the results disk ($RESULTS/full)"* ]]
+  [ "$summary" -eq 1 ]
 }

@@ -457,3 +457,20 @@ EOF
   grep -E '^read,4K,4K +8 +m5.large / gp3 x4 / raid0 +16M +db1 ' <<<"$output"
   jq -e '.host == "db1" and .notes.runId == "r1" and .provision.volumeCount == 4' "$TMP/r1.jsonl"
 }
+
+@test "a manifest of 40k hosts, one listed twice, read from two folders of one run: each host once, the last entry wins" {
+  mkdir -p "$TMP/big/a" "$TMP/big/b"
+  jq -n '{tool: "iobench-fleet", version: 1, runId: "r40k", state: "complete", plan: {},
+    hosts: ([range(40000) as $i | {name: "h\($i)", login: "h\($i)", planned: 1, finished: 0, fetched: 0,
+             attempts: 1, status: "failed", failure: {kind: "unreachable", detail: "x", exit: 255}}]
+            + [{name: "h7", login: "h7", planned: 1, finished: 0, fetched: 0, attempts: 1, status: "failed",
+                failure: {kind: "auth", detail: "refused", exit: 255}}])}' >"$TMP/big/a/manifest.json"
+  cp "$TMP/big/a/manifest.json" "$TMP/big/b/manifest.json"
+  run --separate-stderr "$IOBENCH" report --json --section fleet "$TMP/big"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.inputs.manifests' <<<"$output")" -eq 2 ]
+  [ "$(jq '.fleet | length' <<<"$output")" -eq 40000 ]
+  [ "$(jq '[.fleet[].host] | unique | length' <<<"$output")" -eq 40000 ]
+  [ "$(jq -r '.fleet[] | select(.host == "h7") | .kind' <<<"$output")" == auth ]
+  [ "$(jq -r '.fleet[] | select(.host == "h39999") | .kind' <<<"$output")" == unreachable ]
+}

@@ -266,3 +266,91 @@ path_without_iobench() {
   cd "$ROOT"
   shellcheck -x scripts/lib/common.sh scripts/lib/aws.sh scripts/lib/raid.sh "${SCRIPTS[@]}"
 }
+
+@test "one size rule for every script (common_to_bytes): decimal, binary units, nothing else" {
+  # SIZE -> bytes, or "bad".
+  local cases='
+512 512
+0 0
+4k 4096
+4K 4096
+4KiB 4096
+4kib 4096
+4kb 4096
+4ki 4096
+4b 4
+010M 10485760
+0010m 10485760
+00000000000000000000001k 1024
+256M 268435456
+1G 1073741824
+8T 8796093022208
+8388607T 9223370937343148032
+8388608T bad
+9223372036854775807 9223372036854775807
+9223372036854775808 bad
+99999999999999999999 bad
+1.5G bad
+-1M bad
++1M bad
+4X bad
+4i bad
+4ib bad
+M bad
+1 M bad
+ bad'
+  local size want got
+  while IFS= read -r line; do
+    [[ -n "$line" ]] || continue
+    size=${line% *} want=${line##* }
+    got=$(bash -c 'source "$1/scripts/lib/common.sh" && common_to_bytes "$2"' _ "$ROOT" "$size") || got=bad
+    [ "$got" == "$want" ] || { echo "common_to_bytes '$size': got $got, want $want"; return 1; }
+  done <<<"$cases"
+  # Lists: a range steps from FROM to TO; 0, a step of 0 or a range backwards is refused.
+  run bash -c 'source "$1/scripts/lib/common.sh" && common_expand_sizes 010M..030M:010M,4k | paste -sd,' _ "$ROOT"
+  [ "$output" == 10485760,20971520,31457280,4096 ]
+  local bad
+  for bad in 0 4M..1M:1M 1M..4M:0 1M.. '' 1M,,2M 1M..4M; do
+    run bash -c 'source "$1/scripts/lib/common.sh" && common_expand_sizes "$2"' _ "$ROOT" "$bad"
+    [ "$status" -ne 0 ] || { echo "common_expand_sizes '$bad' was taken: $output"; return 1; }
+  done
+}
+
+@test "sweep-filesize, fleet-run and bonnie read 010M as 10 MiB, as iobench does (no octal)" {
+  run "$ROOT/scripts/sweep-filesize" --sizes 010M,1M..2M:1M --dry-run --json x.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(grep -o -- '--span [0-9]*' <<<"$output" | paste -sd,)" == "--span 10485760,--span 1048576,--span 2097152" ]
+  echo 10.0.0.1 >hosts
+  run "$ROOT/scripts/fleet-run" --hosts hosts --sizes 010M --file-size 010M --dry-run --results-dir "$PWD/res" --seed 1
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"plan: read4k 1 10485760"* ]]
+  [[ "$output" == *"--file-size\\ 010M"* ]]
+  mkdir bdir
+  run "$ROOT/scripts/bonnie" --size 010G --dry-run bdir
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"bonnie++ -q -f -d bdir -s 10240 "* ]]
+}
+
+@test "a thread count beyond iobench's 4096 is refused at once, by fleet-run as read from a manifest too" {
+  echo 10.0.0.1 >hosts
+  local t
+  for t in 4097 1..100000000 99999999999999999999 1..2,0; do
+    run --separate-stderr timeout 60 "$ROOT/scripts/fleet-run" --hosts hosts --threads "$t" --dry-run --results-dir "$PWD/res"
+    [ "$status" -eq 2 ] || { echo "--threads $t: exit $status"; return 1; }
+    [[ "$stderr" == "fleet-run: --threads $t: use 8, 1,2,4 or 1..4,8 (1 to 4096) (see fleet-run --help)" ]]
+  done
+  run --separate-stderr timeout 60 "$ROOT/scripts/fleet-run" --hosts hosts --threads 4096 --ops read4k --dry-run \
+    --results-dir "$PWD/res" --seed 1
+  [ "$status" -eq 0 ]
+  # A manifest's thread list goes through the same check (--resume).
+  mkdir -p res/r
+  jq -n '{tool: "iobench-fleet", version: 1, runId: "r", state: "interrupted",
+    plan: {ops: ["read4k"], threads: "1..100000000", opThreads: {}, sizes: null, duration: 1, bucket: 1,
+           target: "data.bin", fileSize: "32M", seed: 1, labels: [], iobenchArgs: [], name: "iobench",
+           remoteDir: "/srv/{host}", binary: "static"},
+    ssh: {key: "", opts: ""}, hosts: [{name: "x", login: "10.0.0.9", planned: 1, finished: 0, fetched: 0,
+                                        attempts: 1, status: "failed", failure: null}]}' >res/r/manifest.json
+  run --separate-stderr timeout 60 "$ROOT/scripts/fleet-run" --run-id r --resume --results-dir "$PWD/res" --dry-run
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "fleet-run: $PWD/res/r/manifest.json: --threads 1..100000000: use 8, 1,2,4 or 1..4,8 (1 to 4096); not used (was the manifest edited?)" ]]
+}

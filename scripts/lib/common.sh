@@ -16,7 +16,11 @@
 # Side effects: common_run (run, or print with --dry-run), common_trap_exit
 #             and common_on_exit (a cleanup stack run by the EXIT trap)
 # Files:      common_json_update (a JSON file rewritten atomically, locked),
-#             common_valid_id (run ids and host names: safe folder names)
+#             common_json_array (strings to a JSON array), common_valid_id
+#             (run ids and host names: safe folder names), common_valid_login
+#             (ssh logins), common_plain_text (no control characters)
+# Sizes:      common_to_bytes (4k, 256M, 1G in bytes), common_expand_sizes
+#             (256M,1G or FROM..TO:STEP)
 # The study: COMMON_STUDY_* (its first round's ops and thread counts),
 #             common_shuffle (a seeded order), common_thread_optimum (the
 #             report's optimal thread count per op and config)
@@ -274,9 +278,95 @@ common_json_update() {
 
 # common_valid_id TEXT: succeeds when TEXT can name a folder of results (a
 # run id, a host name): letters, digits, . _ - and not starting with a dot
-# (no "..", no hidden folders, no path).
+# or a dash (no "..", no hidden folders, no path, never an option to the
+# commands it reaches: tar -C, rm -rf, ssh).
 common_valid_id() {
-  [[ "$1" =~ ^[A-Za-z0-9_-][A-Za-z0-9._-]*$ ]]
+  [[ "$1" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]]
+}
+
+# common_valid_login TEXT: succeeds when TEXT is an ssh login as the hosts
+# files take it: ADDRESS or USER@ADDRESS, USER letters, digits, . _ -,
+# ADDRESS a name or an IPv4/IPv6 address; neither starts with a dash (ssh
+# would take "-oProxyCommand=..." or "-Jx" as an option) and there is no
+# space, no "=" and no control character.
+common_valid_login() {
+  [[ "$1" =~ ^([A-Za-z0-9_][A-Za-z0-9._-]*@)?[A-Za-z0-9_:][A-Za-z0-9._:-]*$ ]]
+}
+
+# common_plain_text TEXT: succeeds when TEXT holds no control character (a
+# newline in a label or a path would split the lines the scripts and the
+# hosts exchange).
+common_plain_text() {
+  [[ "$1" != *[[:cntrl:]]* ]]
+}
+
+# common_shown TEXT: TEXT for a message: as it is, or shell-quoted ($'a\nb')
+# when it holds a control character, which would break the line or reach
+# the terminal.
+common_shown() {
+  if common_plain_text "$1"; then printf '%s' "$1"; else printf '%q' "$1"; fi
+}
+
+# common_json_array VALUE...: the VALUEs as one JSON array of strings (any
+# text, even "--no-direct": jq 1.6 takes what follows --args as its own
+# options, so the values go in as --arg).
+common_json_array() {
+  local -a args=()
+  local expr='' i=0 v
+  for v; do
+    args+=(--arg "v$i" "$v")
+    expr+="${expr:+,}\$v$i"
+    i=$((i + 1))
+  done
+  jq -cn "${args[@]}" "[$expr]"
+}
+
+# common_to_bytes SIZE: bytes in SIZE: a whole number, decimal (010M is 10
+# MiB, never octal), then an optional binary unit k m g t (any case, with
+# or without i, b or ib: 4k 4K 4KiB 4kb are 4096); fails on anything else
+# (1.5G, -1M, 4X, a value that would overflow 2^63).
+common_to_bytes() {
+  local s=${1,,} n mult=1
+  [[ "$s" =~ ^([0-9]+)([kmgt]?)(ib|i|b)?$ ]] || return 1
+  [[ -n "${BASH_REMATCH[2]}" || -z "${BASH_REMATCH[3]}" || "${BASH_REMATCH[3]}" == b ]] || return 1
+  n=${BASH_REMATCH[1]}
+  n=${n#"${n%%[!0]*}"}
+  n=${n:-0}
+  # Above 2^63 - 1 bash would wrap around: 19 digits compared in two parts.
+  local max=9223372036854775807
+  ((${#n} < 19)) || { ((${#n} == 19)) && ((${n:0:18} < ${max:0:18} || (${n:0:18} == ${max:0:18} && ${n:18} <= 7))); } ||
+    return 1
+  case ${BASH_REMATCH[2]} in
+    k) mult=1024 ;;
+    m) mult=$((1024 ** 2)) ;;
+    g) mult=$((1024 ** 3)) ;;
+    t) mult=$((1024 ** 4)) ;;
+  esac
+  ((n <= max / mult)) || return 1
+  echo $((n * mult))
+}
+
+# common_expand_sizes LIST: one size in bytes a line from 256M,1G or
+# FROM..TO:STEP (sizes as common_to_bytes takes them, each above 0); fails
+# on anything else.
+common_expand_sizes() {
+  local item from to step b
+  local -a items
+  IFS=, read -r -a items <<<"$1"
+  ((${#items[@]} > 0)) || return 1
+  for item in "${items[@]}"; do
+    if [[ "$item" =~ ^([^.:]+)\.\.([^.:]+):([^.:]+)$ ]]; then
+      from=$(common_to_bytes "${BASH_REMATCH[1]}") || return 1
+      to=$(common_to_bytes "${BASH_REMATCH[2]}") || return 1
+      step=$(common_to_bytes "${BASH_REMATCH[3]}") || return 1
+      ((from > 0 && step > 0 && from <= to)) || return 1
+      for ((b = from; b <= to; b += step)); do echo "$b"; done
+    else
+      b=$(common_to_bytes "$item") || return 1
+      ((b > 0)) || return 1
+      echo "$b"
+    fi
+  done
 }
 
 # ---- locations ----
@@ -393,18 +483,21 @@ COMMON_STUDY_READ_THREADS=1,2,4,8,12,16,24,32,48,64
 # shellcheck disable=SC2034
 COMMON_STUDY_OTHER_THREADS=1,2,3,4,6,8,12,16
 
-# common_expand_threads LIST: one thread count a line from 8 | 1,2,4 | 1..4,8.
+# common_expand_threads LIST: one thread count a line from 8 | 1,2,4 | 1..4,8,
+# each from 1 to COMMON_MAX_THREADS (iobench's limit); fails on anything
+# else (a range such as 1..100000000 would be written out line by line).
+COMMON_MAX_THREADS=4096
 common_expand_threads() {
   local item a b i
   local -a items
   IFS=, read -r -a items <<<"$1"
   ((${#items[@]} > 0)) || return 1
   for item in "${items[@]}"; do
-    if [[ "$item" =~ ^([0-9]+)\.\.([0-9]+)$ ]]; then
+    if [[ "$item" =~ ^([0-9]{1,6})\.\.([0-9]{1,6})$ ]]; then
       a=$((10#${BASH_REMATCH[1]})) b=$((10#${BASH_REMATCH[2]}))
-      ((a >= 1 && a <= b)) || return 1
+      ((a >= 1 && a <= b && b <= COMMON_MAX_THREADS)) || return 1
       for ((i = a; i <= b; i++)); do echo "$i"; done
-    elif [[ "$item" =~ ^[0-9]+$ ]] && ((10#$item >= 1)); then
+    elif [[ "$item" =~ ^[0-9]{1,6}$ ]] && ((10#$item >= 1 && 10#$item <= COMMON_MAX_THREADS)); then
       echo $((10#$item))
     else
       return 1

@@ -46,20 +46,61 @@ static void fleet_host_free(struct rep_fleet_host *h)
 	free(h->facts);
 }
 
-/* The slot for host name of run: the one already there (emptied), or a new one. */
-static struct rep_fleet_host *fleet_slot(struct rep_db *db, const char *run, const char *name)
+/*
+ * The hosts of one run already in db->fleet, by name: an open-addressing
+ * table of indexes into db->fleet (0 empty, else index + 1), so that a
+ * manifest of N hosts is matched in O(N), not O(N^2) (40k hosts: 5.6 s).
+ */
+struct fleet_index {
+	size_t *slot;
+	size_t mask;
+};
+
+static size_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < db->nfleet; i++) {
-		struct rep_fleet_host *h = &db->fleet[i];
-		if (strcmp(h->name, name) == 0 && strcmp(h->run, run) == 0) {
-			fleet_host_free(h);
-			return h;
-		}
+	size_t h = 14695981039346656037ULL; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The table's place for name: the one holding it, else the empty one where it goes. */
+static size_t *fleet_index_find(const struct fleet_index *ix, const struct rep_db *db, const char *name)
+{
+	for (size_t k = name_hash(name) & ix->mask;; k = (k + 1) & ix->mask) {
+		size_t *s = &ix->slot[k];
+		if (*s == 0 || strcmp(db->fleet[*s - 1].name, name) == 0)
+			return s;
+	}
+}
+
+/* An index of run's hosts in db, with room for `more` hosts to come. */
+static void fleet_index_init(struct fleet_index *ix, const struct rep_db *db, const char *run, size_t more)
+{
+	size_t cap = 16;
+	while (cap < 2 * (db->nfleet + more))
+		cap *= 2;
+	ix->slot = rep_calloc(cap, sizeof(*ix->slot));
+	ix->mask = cap - 1;
+	for (size_t i = 0; i < db->nfleet; i++)
+		if (strcmp(db->fleet[i].run, run) == 0)
+			*fleet_index_find(ix, db, db->fleet[i].name) = i + 1;
+}
+
+/* The slot for host name of the run ix indexes: the one already there (emptied), or a new one. */
+static struct rep_fleet_host *fleet_slot(struct rep_db *db, struct fleet_index *ix, const char *name)
+{
+	size_t *s = fleet_index_find(ix, db, name);
+	if (*s) {
+		struct rep_fleet_host *h = &db->fleet[*s - 1];
+		fleet_host_free(h);
+		return h;
 	}
 	if (db->nfleet == db->fleet_cap) {
 		db->fleet_cap = db->fleet_cap ? db->fleet_cap * 2 : 16;
 		db->fleet = rep_realloc(db->fleet, db->fleet_cap * sizeof(*db->fleet));
 	}
+	*s = db->nfleet + 1;
 	return &db->fleet[db->nfleet++];
 }
 
@@ -76,13 +117,15 @@ bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *wher
 	}
 	const json_t *runj = json_object_get(root, "runId");
 	const char *run = json_is_string(runj) ? json_string_value(runj) : "";
+	struct fleet_index ix;
+	fleet_index_init(&ix, db, run, json_array_size(hosts));
 	size_t i;
 	const json_t *h;
 	json_array_foreach(hosts, i, h) {
 		const json_t *name = json_object_get(h, "name");
 		if (!json_is_string(name) || json_string_length(name) == 0)
 			continue;
-		struct rep_fleet_host *f = fleet_slot(db, run, json_string_value(name));
+		struct rep_fleet_host *f = fleet_slot(db, &ix, json_string_value(name));
 		const json_t *failure = json_object_get(h, "failure");
 		memset(f, 0, sizeof(*f));
 		f->run = rep_strdup(run);
@@ -99,6 +142,7 @@ bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *wher
 		f->finished = num_or_nan(h, "finished");
 		f->fetched = num_or_nan(h, "fetched");
 	}
+	free(ix.slot);
 	db->manifests++;
 	return true;
 }
