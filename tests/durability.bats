@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # iobench durability on this machine, without the VM: a server on a loopback
 # port, writers and verifiers on plain files (and a loop device). Losses are
 # made by hand here (an older version or half of one copied back over a

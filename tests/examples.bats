@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=net,cloud,root,slow
 # examples.bats - every example command of README.md and results/README.md,
 # taken from the files themselves and run: the scripts' against real sshd's
 # in network namespaces (tests/lib/netns.bash) and moto's EC2

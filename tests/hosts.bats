@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=net,root
 # hosts.bats - who a host is, what was provisioned, bookkeeping (issue 11):
 # --host, --provision FILE|imds|none, --provision-fact, --note on run and watch;
 # the EC2 metadata service through a stand-in on a network namespace address;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=vm,root,slow
 # raid/ for real: a Debian kernel under qemu (software emulation) with four
 # virtio disks runs raid-create / iobench / raid-destroy for every level
 # (tests/vm/guest-test) and reports one PASS/FAIL line per check on a serial

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=net,cloud,root,slow
 # wholepath.bats - the path a user takes, whole (issue 11): the README's
 # campaign example against moto's EC2 (tests/lib/moto.bash) and four ssh
 # hosts in network namespaces (tests/lib/netns.bash), with a file-size sweep
