@@ -107,10 +107,10 @@ check-all: configure-check
 	$(MAKE) check-sanitizers
 	$(MAKE) distcheck
 
-# The same tests under ASan+UBSan and TSan (clang, a copy of the tree).
+# The same tests under ASan+UBSan and TSan (clang, a copy of the tree each),
+# the two side by side.
 check-sanitizers:
-	tests/sanitize asan
-	tests/sanitize tsan
+	tests/sanitize asan tsan
 
 # libFuzzer targets (clang): build/fuzz/fuzz_*; run them with tests/fuzz/run.
 # The sources are compiled once (instrumented, into build/fuzz/libfuzz.a) and
