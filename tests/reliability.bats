@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bats file_tags=root,security
-# Issue 17: hostile inputs and moments that once hung the program, wrote
+# Hostile inputs and moments that once hung the program, wrote
 # where it must not, or lost or misreported results. Each test names the
 # defect class it guards.
 
