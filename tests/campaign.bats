@@ -6,28 +6,12 @@
 # not real hosts, so --hosts points the fleet at the namespaces.
 
 bats_require_minimum_version 1.5.0
-load lib/moto
-load lib/netns
+load lib/cloudfleet
 
 CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
 
-setup_file() {
-  local why
-  why=$(netns_can_run) || { export CAMPAIGN_SKIP=$why; return 0; }
-  why=$(moto_missing)
-  if [[ -n "$why" ]]; then
-    export CAMPAIGN_SKIP=$why
-    return 0
-  fi
-  moto_up || return 1
-}
-
-teardown_file() {
-  moto_stop
-}
-
 setup() {
-  [[ -z "${CAMPAIGN_SKIP:-}" ]] || skip "$CAMPAIGN_SKIP"
+  cloudfleet_skip
   netns_fleet_setup 3
 }
 

@@ -9,28 +9,12 @@
 # expects (an example that prints nothing is a bug).
 
 bats_require_minimum_version 1.5.0
-load lib/moto
-load lib/netns
+load lib/cloudfleet
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 
-setup_file() {
-  local why
-  why=$(netns_can_run) || { export EXAMPLES_SKIP=$why; return 0; }
-  why=$(moto_missing)
-  if [[ -n "$why" ]]; then
-    export EXAMPLES_SKIP=$why
-    return 0
-  fi
-  moto_up || return 1
-}
-
-teardown_file() {
-  moto_stop
-}
-
 setup() {
-  [[ -z "${EXAMPLES_SKIP:-}" ]] || skip "$EXAMPLES_SKIP"
+  cloudfleet_skip
   IOBENCH=${IOBENCH:-$ROOT/iobench}
   NETS=0
   cd "$BATS_TEST_TMPDIR" || return 1

@@ -12,6 +12,17 @@ core_teardown() {
   [[ -n "${TMP:-}" ]] && rm -rf "$TMP"
 }
 
+# A suite that loads this file has a fresh scratch folder per test ($TMP)
+# without saying so; one with a setup or teardown of its own calls
+# core_setup and core_teardown in it.
+setup() {
+  core_setup
+}
+
+teardown() {
+  core_teardown
+}
+
 # make_file PATH SIZE: a random data file made with iobench create.
 make_file() {
   "$IOBENCH" create -q "$1" "$2"
