@@ -69,6 +69,13 @@ teardown() {
 $RUNNER/pass.bats" ]
 }
 
+@test "a suite tagged alone runs after the others, with none beside it" {
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 4 "$RUNNER/alone.bats" "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "5 passed, 0 failed, 2 skipped" ]
+  [ "$(grep -E '^# .*/data/runner/[a-z]+\.bats$' <<<"$output" | tail -n 1)" = "# $RUNNER/alone.bats" ]
+}
+
 @test "--tags runs only the tests with those tags; --unit-only no suite; bad options exit 2" {
   run env -u CI "$BATS_TEST_DIRNAME/run-tests" --tags quick "$RUNNER/pass.bats" "$RUNNER/other.bats"
   [ "$status" -eq 0 ]

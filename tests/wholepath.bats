@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# bats file_tags=net,cloud,root,slow
+# bats file_tags=net,cloud,root,slow,alone
 # wholepath.bats - the path a user takes, whole: the README's
 # campaign example against moto's EC2 (tests/lib/moto.bash) and four ssh
 # hosts in network namespaces (tests/lib/netns.bash), with a file-size sweep
