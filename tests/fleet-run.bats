@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bats file_tags=net,root,slow
-# fleet.bats - scripts/fleet-run against real sshd's, one per network
+# fleet-run.bats - scripts/fleet-run against real sshd's, one per network
 # namespace on a private /24 (tests/lib/netns.bash), driven by GNU parallel.
 
 bats_require_minimum_version 1.5.0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bats file_tags=net,cloud,root,slow,alone
-# wholepath.bats - the path a user takes, whole: the README's
+# fleet-wholepath.bats - the path a user takes, whole: the README's
 # campaign example against moto's EC2 (tests/lib/moto.bash) and four ssh
 # hosts in network namespaces (tests/lib/netns.bash), with a file-size sweep
 # and a thread sweep; one host throttled by a blkio cgroup (a bad apple with

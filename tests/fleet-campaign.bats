@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bats file_tags=net,cloud,root,slow
-# campaign.bats - scripts/campaign end to end: provisioning with the real aws
+# fleet-campaign.bats - scripts/campaign end to end: provisioning with the real aws
 # CLI against moto on 127.0.0.1 (tests/lib/moto.bash), the fleet against real
 # sshd's in network namespaces (tests/lib/netns.bash): moto's instances are
 # not real hosts, so --hosts points the fleet at the namespaces.
