@@ -26,7 +26,7 @@ UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
 TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC))
 
-.PHONY: all static check check-quick check-all check-sanitizers fuzz unit-tests install uninstall \
+.PHONY: all static check check-quick check-unit check-all check-sanitizers fuzz fuzz-long unit-tests install uninstall \
 	dist distcheck clean distclean configure-check
 
 all: iobench
@@ -87,37 +87,53 @@ unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
 check: iobench iobench-static unit-tests
 	tests/run-tests
 
-# A few minutes: the C unit tests and the suites that need nothing but the
-# build (what `make distcheck` runs from the tarball).
-QUICK_SUITES = tests/run.bats tests/errors.bats tests/badinput.bats tests/report.bats
+# A few minutes: the C unit tests and the tests tagged quick (they need
+# nothing but the build).
 check-quick: iobench unit-tests
-	tests/run-tests --unit $(QUICK_SUITES)
+	tests/run-tests --unit --tags quick
+
+# The C unit tests alone (what `make distcheck` runs from the tarball).
+check-unit: unit-tests
+	tests/run-tests --unit-only
 
 # Everything CI runs (the README's test command, after .ci/install):
 # configure is current, no stray files, the fuzz targets build, all tests,
-# bounded fuzzing, the sanitizer builds, the release tarball.
+# fuzzing within its budget, the sanitizer builds, the release tarball.
 check-all: configure-check
-	$(MAKE) iobench unit-tests
+	$(MAKE) iobench iobench-static unit-tests
 	$(MAKE) fuzz
 	$(MAKE) check
-	tests/fuzz/run 45
+	tests/fuzz/run $(FUZZ_SECS)
 	$(MAKE) check-sanitizers
 	$(MAKE) distcheck
 
-# The same tests under ASan+UBSan and TSan (clang, a copy of the tree).
+# The same tests under ASan+UBSan and TSan (clang, a copy of the tree each),
+# the two side by side.
 check-sanitizers:
-	tests/sanitize asan
-	tests/sanitize tsan
+	tests/sanitize asan tsan
 
 # libFuzzer targets (clang): build/fuzz/fuzz_*; run them with tests/fuzz/run.
+# The sources are compiled once (instrumented, into build/fuzz/libfuzz.a) and
+# every target links that archive.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC)) $(REPORT_SRC)
+FUZZ_LIB_OBJ = $(patsubst src/%.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SRC))
+FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
+	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(BLKID_CFLAGS) -g -O1 -MMD -MP
+# Seconds of fuzzing per target: a budget in CI, longer by `make fuzz-long`.
+FUZZ_SECS = 20
+FUZZ_LONG_SECS = 600
 fuzz: $(FUZZ_BIN)
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) build/gen/commit.h | build
-	$(MKDIR_P) build/fuzz
-	clang -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen $(JANSSON_CFLAGS) $(URING_CFLAGS) \
-		-g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB_SRC) $(ALL_LIBS)
+fuzz-long: fuzz
+	tests/fuzz/run $(FUZZ_LONG_SECS)
+build/fuzz/obj/%.o: src/%.c build/gen/commit.h config.mk
+	@$(MKDIR_P) $(@D)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+build/fuzz/libfuzz.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $(FUZZ_LIB_OBJ)
+build/fuzz/%: tests/fuzz/%.c build/fuzz/libfuzz.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build/fuzz/libfuzz.a $(ALL_LIBS)
 
 # Installed layout (one prefix, default /usr/local):
 #   bin/iobench, share/man/man1/iobench.1
@@ -192,7 +208,7 @@ $(DIST).tar.gz: FORCE
 distcheck: dist
 	rm -rf build/distcheck && $(MKDIR_P) build/distcheck
 	tar -C build/distcheck -xzf $(DIST).tar.gz
-	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-quick
+	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-unit
 	build/distcheck/$(DIST)/iobench --version | grep -qF "(commit $$(cat build/distcheck/$(DIST)/.dist-commit), release tarball)"
 	cd build/distcheck/$(DIST) && $(MAKE) -s install DESTDIR=$(CURDIR)/build/distcheck/stage && \
 		$(MAKE) -s uninstall DESTDIR=$(CURDIR)/build/distcheck/stage
@@ -210,4 +226,4 @@ distclean: clean
 	rm -f config.mk config.log config.status
 	rm -rf autom4te.cache
 
--include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root,slow
 # Building from a clean copy: configure's checks, make install with prefix/DESTDIR.
 
 load lib/core

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # iobench create: size, randomness, refusal to overwrite, cleanup on failure.
 
 load lib/core

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # iobench durability on this machine, without the VM: a server on a loopback
 # port, writers and verifiers on plain files (and a loop device). Losses are
 # made by hand here (an older version or half of one copied back over a
@@ -166,7 +167,7 @@ strace_writer() {
   awk '
     $1 == "W" { last = $2; ok = ($3 == 4096); writes++ }
     $1 == "A" { acks++; if (!ok || last != $2 * 4096) bad++; ok = 0 }
-    END { print writes, acks, bad + 0; exit !(acks > 50 && acks == writes && bad == 0) }' "$TMP/tr"
+    END { print writes, acks, bad + 0; exit !(acks >= 10 && acks == writes && bad == 0) }' "$TMP/tr"
 }
 
 @test "write4k/8 writes through the page cache and acknowledges a batch only after fdatasync returned" {
@@ -180,7 +181,7 @@ strace_writer() {
     $1 == "W" { dirty[$2 / 4096] = 1; writes++ }
     $1 == "S" && $2 == 0 { for (b in dirty) delete dirty[b]; syncs++ }
     $1 == "A" { acks++; if ($2 in dirty) bad++ }
-    END { print writes, syncs, acks, bad + 0; exit !(acks == writes && syncs > 5 && syncs < writes && bad == 0) }' "$TMP/tr"
+    END { print writes, syncs, acks, bad + 0; exit !(acks == writes && syncs >= 2 && syncs < writes && bad == 0) }' "$TMP/tr"
 }
 
 @test "a block overwritten by hand with an older version of the run is reported LOST, with its numbers" {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # Engines (sync, libaio, io_uring), queue depth, and open-loop --rate.
 
 load lib/core

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=net,cloud,root,slow
 # examples.bats - every example command of README.md and results/README.md,
 # taken from the files themselves and run: the scripts' against real sshd's
 # in network namespaces (tests/lib/netns.bash) and moto's EC2
@@ -8,29 +9,13 @@
 # expects (an example that prints nothing is a bug).
 
 bats_require_minimum_version 1.5.0
-load lib/moto
-load lib/netns
+load lib/cloudfleet
 load lib/volumes
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 
-setup_file() {
-  local why
-  why=$(netns_can_run) || { export EXAMPLES_SKIP=$why; return 0; }
-  why=$(moto_missing)
-  if [[ -n "$why" ]]; then
-    export EXAMPLES_SKIP=$why
-    return 0
-  fi
-  moto_up || return 1
-}
-
-teardown_file() {
-  moto_stop
-}
-
 setup() {
-  [[ -z "${EXAMPLES_SKIP:-}" ]] || skip "$EXAMPLES_SKIP"
+  cloudfleet_skip
   IOBENCH=${IOBENCH:-$ROOT/iobench}
   NETS=0
   cd "$BATS_TEST_TMPDIR" || return 1
@@ -93,8 +78,8 @@ fleet_up() {
 ^\.ci/install --core && ./configure && make && ./iobench 	readme.bats
 ^\.ci/install && ./configure && make check-all$	readme.bats
 ^jq -c .\.operations\[\] 	here: iobench run --json, then jq
-^iobench --host db1 --provision-fact 	hosts.bats: the run with --host, --provision-fact and --note
-^iobench report r1\.jsonl 	hosts.bats: then its report
+^iobench --host db1 --provision-fact 	fleet-hosts.bats: the run with --host, --provision-fact and --note
+^iobench report r1\.jsonl 	fleet-hosts.bats: then its report
 ^iobench watch --json /var/lib/iobench/watch\.jsonl --prom 	here: watch --prom
 ^scripts/durability-check --host 	here: durability-check (dry run; durability-check.bats cuts for real)
 ^iobench report --merge-hosts --section instances,badApples results/r1/$	here: the fleet example
@@ -104,7 +89,7 @@ fleet_up() {
 ^scripts/fleet-run --fetch r1$	here: the fleet example
 ^scripts/fleet-run --run-id r1 --resume$	here: the fleet example
 ^iobench report results/r1/$	here: the fleet example
-^scripts/campaign --ami [^ ]* -n 4 -m 1 --volume-type 	wholepath.bats
+^scripts/campaign --ami [^ ]* -n 4 -m 1 --volume-type 	fleet-wholepath.bats
 ^scripts/campaign --ami .*--study-plan --rounds 2 	here: the two rounds of the study
 ^scripts/campaign --ami [^ ]* -n 10 .*--raid 0 	here: the RAID campaign (dry run)
 ^scripts/sweep-filesize --create 	here: the sweeps
@@ -126,8 +111,8 @@ fleet_up() {
     done <<<"$covered"
     [ "$n" -eq 1 ] || { echo "example run by $n tests (want 1): $ex"; return 1; }
   done < <(examples)
-  # wholepath.bats takes the README's first campaign example from the README.
-  grep -q '^readme_campaign()' "$ROOT/tests/wholepath.bats"
+  # fleet-wholepath.bats takes the README's first campaign example from the README.
+  grep -q '^readme_campaign()' "$ROOT/tests/fleet-wholepath.bats"
 }
 
 @test "README: iobench run --json, then the jq line that lists each operation's iops and p99" {

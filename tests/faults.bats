@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # Faults: injected I/O errors (an LD_PRELOAD library, tests/helpers/faultinj.c),
 # real errors from a loop device on a full tmpfs, and targets that vanish.
 # A benchmark must count errors apart from latencies, finish its run, and

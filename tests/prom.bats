@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # iobench watch --prom: the Prometheus page for node_exporter's textfile
 # collector, checked with Debian's promtool, served by a real
 # prometheus-node-exporter and queried by a real prometheus (.ci/apt-watch.txt),

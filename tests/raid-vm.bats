@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=vm,root,slow
 # raid/ for real: a Debian kernel under qemu (software emulation) with four
 # virtio disks runs raid-create / iobench / raid-destroy for every level
 # (tests/vm/guest-test) and reports one PASS/FAIL line per check on a serial
@@ -22,7 +23,7 @@ setup_file() {
   }
   # Each test reads the results; a guest that dies half-way still lets the
   # tests for the finished cases pass and the others say what is missing.
-  "$IOBENCH_ROOT/tests/vm/run-vm" --timeout 360 "$VMDIR" >"$VMDIR/run.log" 2>&1 || true
+  "$IOBENCH_ROOT/tests/vm/run-vm" --timeout 900 "$VMDIR" >"$VMDIR/run.log" 2>&1 || true
   touch "$R"
 }
 

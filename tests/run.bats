@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=quick
 # iobench run: the study's operations, JSON format, sweeps, seeds, spans, signals.
 
 bats_require_minimum_version 1.5.0

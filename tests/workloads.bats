@@ -99,7 +99,7 @@ raw_offsets() {
 @test "watch survives being killed: a restart appends, never rewrites" {
   "$IOBENCH" watch -q --interval 0.1 --period 1 --json "$TMP/w.jsonl" "$TMP/f" &
   WPID=$!
-  sleep 2.5
+  wait_for 30 lines_at_least 2 "$TMP/w.jsonl"
   kill -9 "$WPID"
   wait "$WPID" || true
   WPID=

@@ -12,6 +12,17 @@ core_teardown() {
   [[ -n "${TMP:-}" ]] && rm -rf "$TMP"
 }
 
+# A suite that loads this file has a fresh scratch folder per test ($TMP)
+# without saying so; one with a setup or teardown of its own calls
+# core_setup and core_teardown in it.
+setup() {
+  core_setup
+}
+
+teardown() {
+  core_teardown
+}
+
 # make_file PATH SIZE: a random data file made with iobench create.
 make_file() {
   "$IOBENCH" create -q "$1" "$2"
@@ -28,6 +39,27 @@ stop_after() {
   local rc=0
   wait "$pid" || rc=$?
   echo "$rc"
+}
+
+# wait_for SECS CMD...: run CMD every 0.1 s until it succeeds (0), or give up
+# after SECS seconds (1, with what was waited for on stderr). Tests wait for
+# the condition they need - a file, a line, a port - not for a fixed time.
+wait_for() {
+  local secs=$1 deadline
+  shift
+  deadline=$((${EPOCHREALTIME/./} + secs * 1000000))
+  until "$@"; do
+    if ((${EPOCHREALTIME/./} >= deadline)); then
+      echo "wait_for: gave up after ${secs} s on: $*" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+# lines_at_least N FILE: FILE has N lines or more (for wait_for).
+lines_at_least() {
+  [[ -f $2 ]] && (($(wc -l <"$2") >= $1))
 }
 
 # json_lines FILE: how many lines of FILE parse as JSON (jq fails on the first that does not).

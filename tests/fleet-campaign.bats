@@ -1,33 +1,18 @@
 #!/usr/bin/env bats
-# campaign.bats - scripts/campaign end to end: provisioning with the real aws
+# bats file_tags=net,cloud,root,slow
+# fleet-campaign.bats - scripts/campaign end to end: provisioning with the real aws
 # CLI against moto on 127.0.0.1 (tests/lib/moto.bash), the fleet against real
 # sshd's in network namespaces (tests/lib/netns.bash): moto's instances are
 # not real hosts, so --hosts points the fleet at the namespaces.
 
 bats_require_minimum_version 1.5.0
-load lib/moto
-load lib/netns
+load lib/cloudfleet
 load lib/volumes
 
 CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
 
-setup_file() {
-  local why
-  why=$(netns_can_run) || { export CAMPAIGN_SKIP=$why; return 0; }
-  why=$(moto_missing)
-  if [[ -n "$why" ]]; then
-    export CAMPAIGN_SKIP=$why
-    return 0
-  fi
-  moto_up || return 1
-}
-
-teardown_file() {
-  moto_stop
-}
-
 setup() {
-  [[ -z "${CAMPAIGN_SKIP:-}" ]] || skip "$CAMPAIGN_SKIP"
+  cloudfleet_skip
   command -v losetup >/dev/null || skip "losetup not installed"
   command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
   netns_fleet_setup 3

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# cloud.bats - scripts/ec2-provision and scripts/ec2-teardown with the real
+# bats file_tags=cloud
+# cloud-ec2.bats - scripts/ec2-provision and scripts/ec2-teardown with the real
 # aws CLI against moto's EC2 server on 127.0.0.1 (tests/lib/moto.bash).
 
 bats_require_minimum_version 1.5.0

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# hosts.bats - who a host is, what was provisioned, bookkeeping (issue 11):
+# bats file_tags=net,root
+# fleet-hosts.bats - who a host is, what was provisioned, bookkeeping:
 # --host, --provision FILE|imds|none, --provision-fact, --note on run and watch;
 # the EC2 metadata service through a stand-in on a network namespace address;
 # how the report groups such lines and reads a fleet's manifest.json.

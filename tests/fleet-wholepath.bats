@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# wholepath.bats - the path a user takes, whole (issue 11): the README's
+# bats file_tags=net,cloud,root,slow,alone
+# fleet-wholepath.bats - the path a user takes, whole: the README's
 # campaign example against moto's EC2 (tests/lib/moto.bash) and four ssh
 # hosts in network namespaces (tests/lib/netns.bash), with a file-size sweep
 # and a thread sweep; one host throttled by a blkio cgroup (a bad apple with
@@ -12,30 +13,14 @@
 # every run must have measured it, not the root disk.
 
 bats_require_minimum_version 1.5.0
-load lib/moto
-load lib/netns
+load lib/cloudfleet
 load lib/volumes
 
 ROOT=$BATS_TEST_DIRNAME/..
 CAMPAIGN=$ROOT/scripts/campaign
 
-setup_file() {
-  local why
-  why=$(netns_can_run) || { export WHOLE_SKIP=$why; return 0; }
-  why=$(moto_missing)
-  if [[ -n "$why" ]]; then
-    export WHOLE_SKIP=$why
-    return 0
-  fi
-  moto_up || return 1
-}
-
-teardown_file() {
-  moto_stop
-}
-
 setup() {
-  [[ -z "${WHOLE_SKIP:-}" ]] || skip "$WHOLE_SKIP"
+  cloudfleet_skip
   [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle a host with"
   command -v gnuplot >/dev/null || skip "gnuplot not installed (.ci/apt-report.txt)"
   [[ -x "$ROOT/iobench-static" ]] || skip "iobench-static not built (make static)"

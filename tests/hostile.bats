@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# Issue 17: hostile inputs and moments that once hung the program, wrote
+# bats file_tags=root,security
+# Hostile inputs and moments that once hung the program, wrote
 # where it must not, or lost or misreported results. Each test names the
 # defect class it guards.
 
@@ -177,7 +178,7 @@ in_pids_cgroup() {
   [ "$(df --output=avail -B1 "$TMP" | tail -1)" -gt $((6 * 1024 * 1024 * 1024)) ] || skip "env: needs 6 GiB free"
   "$IOBENCH" create -q "$TMP/big" 4G &
   pid=$!
-  sleep 0.5
+  wait_for 20 compgen -G "$TMP/big.partial.*"
   kill -KILL "$pid"
   wait "$pid" || true
   [ ! -e "$TMP/big" ]

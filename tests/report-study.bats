@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# study.bats - the 2012 study's analyses in `iobench report`: its archive layout,
+# report-study.bats - the 2012 study's analyses in `iobench report`: its archive layout,
 # what count means across 2012 and today, comparisons with confidence, bad apples
 # and caps, the study's charts, the one-page HTML report, and --expect.
 # Fixtures are made by tests/data/report/gen-lines (histograms with known buckets).

@@ -1,0 +1,106 @@
+#!/usr/bin/env bats
+# bats file_tags=quick
+# testrunner.bats - tests/run-tests itself, on the fixture suites of
+# tests/data/runner/: the closing counts, the CI rule on skips, suites side
+# by side with each one's output whole, the timing table, tags; and two runs
+# of a namespace suite at once on one machine.
+
+bats_require_minimum_version 1.5.0
+load lib/core
+
+RUNNER=$BATS_TEST_DIRNAME/data/runner
+
+setup() {
+  core_setup
+  export IOBENCH_TEST_TIMES=$TMP/times
+}
+
+teardown() {
+  core_teardown
+}
+
+@test "run-tests counts passes, failures and skips, and ends with them" {
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 2 "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "4 passed, 0 failed, 2 skipped" ]
+  [[ $output == *"  $RUNNER/other.bats: other skip: frobnicate not installed"* ]]
+  RUNNER_FAIL=1 run env -u CI "$BATS_TEST_DIRNAME/run-tests" "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 1 ]
+  [ "${lines[-1]}" = "3 passed, 1 failed, 2 skipped" ]
+  [[ $output == *"failed: $RUNNER/other.bats"* ]]
+}
+
+@test "under CI a skip is a failure unless its reason starts with env:" {
+  CI=true run "$BATS_TEST_DIRNAME/run-tests" "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 1 ]
+  [ "${lines[-1]}" = "4 passed, 1 failed, 1 skipped" ]
+  [[ $output == *"FAILED (a skip under CI): $RUNNER/other.bats: other skip: frobnicate not installed"* ]]
+  [[ $output == *"  $RUNNER/pass.bats: pass env skip: env: a fact of the machine"* ]]
+}
+
+@test "suites side by side: each suite's lines stay together, under its name" {
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 2 "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 0 ]
+  local suite='' line n=0
+  for line in "${lines[@]}"; do
+    case $line in
+      "# $RUNNER/"*.bats) suite=${line##*/} ;;
+      "# pass.bats: "* | "# other.bats: "*)
+        [ "${line#\# }" != "${line#\# "$suite": }" ] || { echo "'$line' under $suite"; return 1; }
+        n=$((n + 1)) ;;
+      "#   "*" passed, "*) suite= ;;
+    esac
+  done
+  [ "$n" -eq 4 ]
+}
+
+@test "the table has a row per suite, slowest first, with its tests and skips; the run's wall time" {
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 2 "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 0 ]
+  local table
+  table=$(sed -n '/^suites by wall time (2 at a time):$/,/^slowest tests/p' <<<"$output" | sed '1,2d;$d')
+  [ "$(wc -l <<<"$table")" -eq 2 ]
+  [ "$(awk '{print $2, $3, $4}' <<<"$table" | sort -k3)" = "3 1 $RUNNER/other.bats
+3 1 $RUNNER/pass.bats" ]
+  [ "$(awk '{print $1}' <<<"$table")" = "$(awk '{print $1}' <<<"$table" | sort -nr)" ]
+  [[ $output == *$'\n'"wall time: "*" s"$'\n'"4 passed, 0 failed, 2 skipped" ]]
+  # the times are kept for the next run's order
+  [ "$(awk '{print $2}' "$IOBENCH_TEST_TIMES")" = "$RUNNER/other.bats
+$RUNNER/pass.bats" ]
+}
+
+@test "a suite tagged alone runs after the others, with none beside it" {
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 4 "$RUNNER/alone.bats" "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "5 passed, 0 failed, 2 skipped" ]
+  [ "$(grep -E '^# .*/data/runner/[a-z]+\.bats$' <<<"$output" | tail -n 1)" = "# $RUNNER/alone.bats" ]
+}
+
+@test "--tags runs only the tests with those tags; --unit-only no suite; bad options exit 2" {
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --tags quick "$RUNNER/pass.bats" "$RUNNER/other.bats"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "1 passed, 0 failed, 0 skipped" ]
+  [[ $output != *other.bats* ]]
+  run "$BATS_TEST_DIRNAME/run-tests" --jobs 0
+  [ "$status" -eq 2 ]
+  [ "$output" = "run-tests: --jobs needs a count of 1 or more; say --jobs 4" ]
+  run "$BATS_TEST_DIRNAME/run-tests" "$TMP/none.bats"
+  [ "$status" -eq 2 ]
+  [ "$output" = "run-tests: no suite $TMP/none.bats; name files like tests/run.bats" ]
+}
+
+# bats test_tags=root,net
+@test "two runs of a namespace suite at once: each its own hosts and subnet, neither's cleanup touches the other's" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
+  command -v /usr/sbin/sshd >/dev/null || skip "sshd not installed (.ci/apt-fleet.txt)"
+  IOBENCH=$IOBENCH RUNNER_SYNC=$TMP RUNNER_ME=a RUNNER_OTHER=b bats --tap "$RUNNER/fleet2.bats" >"$TMP/a.tap" 2>&1 3>&- &
+  local a=$!
+  IOBENCH=$IOBENCH RUNNER_SYNC=$TMP RUNNER_ME=b RUNNER_OTHER=a bats --tap "$RUNNER/fleet2.bats" >"$TMP/b.tap" 2>&1 3>&-
+  local rb=$? ra=0
+  wait "$a" || ra=$?
+  cat "$TMP/a.tap" "$TMP/b.tap"
+  [ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]
+  grep -qx 'ok 1 a fleet that lives beside another run'"'"'s' "$TMP/a.tap"
+  grep -qx 'ok 1 a fleet that lives beside another run'"'"'s' "$TMP/b.tap"
+  [ -e "$TMP/a.down" ]
+}
