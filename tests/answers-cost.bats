@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=report,cloud
 # answers-cost.bats - the study's first question answered right: which
 # configuration gives the most I/O per dollar (one price model for
 # ec2-provision's estimate and the report), which pairs of configurations

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=report,root,slow
 # answers-judge.bats - what `iobench report` concludes about hosts, caps, tiers
 # and unlike runs, on result files whose truth is known: a throttled host is a
 # bad apple and not excused by a cap its fleet runs far above, every host at

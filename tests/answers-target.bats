@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=net,root
 # answers-target.bats - a fleet measures disks, not memory (issue 21): a
 # host whose remote dir is on tmpfs (as /tmp is on many systems, and
 # fleet-run's default remote dir is under /tmp) fails fleet-run's pre-flight

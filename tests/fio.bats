@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # Agreement with fio on what reaches the kernel, seen through strace: the same
 # operation in both tools opens the file with the same flags and issues the
 # same calls (size, alignment, count, syncs). What each tool then measures

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=security,root
 # The durability server and client against hostile peers (issue 22, items
 # 1-7): the server listens on the network, so every peer may lie, stall or
 # flood; a verifier may be talking to a fake server. The peers are

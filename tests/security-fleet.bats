@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=security,net,root,slow
 # security-fleet.bats - a benchmark host, a results tree and a manifest are
 # not trusted (docs/security.md, "Fleet hosts, manifests and results
 # trees"): scripts/fleet-run and campaign against hostile hosts (real sshd's

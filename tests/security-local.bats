@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=security,root
 # Issue 22, local files and results: what another local user, a planted file
 # or a hostile results tree can make iobench do to files, pages and reports
 # (docs/security.md, "Local files and results"). Each test names the defect

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# bats file_tags=root
 # What iobench asks of the kernel, seen through strace: open flags, pread/pwrite
 # sizes, and fdatasync frequency.
 
