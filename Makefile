@@ -99,9 +99,11 @@ check-unit: unit-tests
 # Everything CI runs (the README's test command, after .ci/install):
 # configure is current, no stray files, the fuzz targets build, all tests,
 # fuzzing within its budget, the sanitizer builds, the release tarball.
+# The builds use every CPU (BUILD_JOBS); the suites schedule their own.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-all: configure-check
-	$(MAKE) iobench iobench-static unit-tests
-	$(MAKE) fuzz
+	$(MAKE) -j$(BUILD_JOBS) iobench iobench-static unit-tests
+	$(MAKE) -j$(BUILD_JOBS) fuzz
 	$(MAKE) check
 	tests/fuzz/run $(FUZZ_SECS)
 	$(MAKE) check-sanitizers
@@ -208,7 +210,7 @@ $(DIST).tar.gz: FORCE
 distcheck: dist
 	rm -rf build/distcheck && $(MKDIR_P) build/distcheck
 	tar -C build/distcheck -xzf $(DIST).tar.gz
-	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s && $(MAKE) -s check-unit
+	cd build/distcheck/$(DIST) && ./configure -q && $(MAKE) -s -j$(BUILD_JOBS) && $(MAKE) -s -j$(BUILD_JOBS) check-unit
 	build/distcheck/$(DIST)/iobench --version | grep -qF "(commit $$(cat build/distcheck/$(DIST)/.dist-commit), release tarball)"
 	cd build/distcheck/$(DIST) && $(MAKE) -s install DESTDIR=$(CURDIR)/build/distcheck/stage && \
 		$(MAKE) -s uninstall DESTDIR=$(CURDIR)/build/distcheck/stage
