@@ -83,13 +83,43 @@ port_of() { sed -n 's/.*server listening on port \([0-9]*\),.*/\1/p' "$RESULTS/$
   # --opt=value as --opt value (the shared option parser)
   run --separate-stderr check --target=/dev/nvme1n1 --force --cut=sysrq --write-time=30 --run-id d1 --dry-run
   [ "$status" -eq 0 ]
-  [[ $output == *"durability serve --listen 0.0.0.0:0 --dir $RESULTS/d1/server"* ]]
-  [[ $output == *"root@$BOX 'cd $REMOTE/rd && { nohup ./iobench durability write --server SERVER_ADDR:0 --host $BOX -o write4k -t 2 --force /dev/nvme1n1 >write.log"* ]]
+  [[ $output == *"durability serve --listen 0.0.0.0:0 --dir $RESULTS/d1/server --token-file $RESULTS/d1/token"* ]]
+  [[ $output == *"root@$BOX 'umask 077 && cat > $REMOTE/rd/token'"* ]]
+  [[ $output == *"root@$BOX 'cd $REMOTE/rd && { nohup ./iobench durability write --server SERVER_ADDR:0 --token-file token --host $BOX -o write4k -t 2 --force /dev/nvme1n1 >write.log"* ]]
   [[ $output == *"'echo 1 > /proc/sys/kernel/sysrq; echo b > /proc/sysrq-trigger'"* ]]
   [[ $output == *"# wait up to 900 s until root@$BOX answers ssh with a new boot id"* ]]
-  [[ $output == *"./iobench durability verify --server SERVER_ADDR:0 --run RUN --host $BOX --json durability.jsonl --label run=d1 --label cut=sysrq /dev/nvme1n1'"* ]]
+  [[ $output == *"./iobench durability verify --server SERVER_ADDR:0 --token-file token --run RUN --host $BOX --json durability.jsonl --label run=d1 --label cut=sysrq /dev/nvme1n1'"* ]]
   [ ! -e "$RESULTS" ]
   [ ! -e "$REMOTE/rd" ]
+  # --allow reaches the server
+  run --separate-stderr check --target=/dev/nvme1n1 --force --cut=sysrq --run-id d2 --allow 10.0.0.0/8 --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"--token-file $RESULTS/d2/token --allow 10.0.0.0/8"* ]]
+}
+
+@test "the run's server takes only the box's writer and verify: a peer without the run's token is refused" {
+  # The writer writes for 3 s; meanwhile a stranger on the server's port
+  # (it listens on every address) sends a HELLO with no token.
+  check --target "$REMOTE/dur.dat" --size 4M --write-time 3 --cut kill --run-id t1 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  local pid=$! port='' i reply
+  for ((i = 0; i < 300; i++)); do
+    port=$(port_of t1 2>/dev/null) && [[ -n $port ]] && break
+    sleep 0.1
+  done
+  [[ -n $port ]]
+  reply=$(exec 7<>"/dev/tcp/127.0.0.1/$port" && printf 'HELLO 00000000000000ee 1 0 1 4096 4096 x write4k /x\n' >&7 &&
+    timeout 10 head -n 1 <&7) || true
+  wait "$pid"
+  [[ $reply == "ERR "*token* ]]
+  [[ $reply != OK* ]]
+  # the token: the run's own, readable by its owner only, here and on the box
+  [ "$(stat -c %a "$RESULTS/t1/token")" = 600 ]
+  [ "$(stat -c %a "$REMOTE/rd/token")" = 600 ]
+  [ "$(wc -c <"$RESULTS/t1/token")" -eq 64 ]
+  cmp -s "$RESULTS/t1/token" "$REMOTE/rd/token"
+  # the stranger's run was never logged; the box's was, and was verified
+  [ "$(ls "$RESULTS/t1/server" | grep -c '^00000000000000ee')" -eq 0 ]
+  grep -q '^verdict: ok' "$RESULTS/t1/$BOX/verify.txt"
 }
 
 @test "a writer that cannot start: the script says why from the box's log, exit 1, nothing left running" {
