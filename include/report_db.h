@@ -61,6 +61,7 @@ struct rep_cell {
 	uint64_t block;     /* bytes per operation; 0 unknown */
 	enum rep_kind kind;
 	int rotational;     /* -1 unknown, 0 no, 1 yes */
+	char model[64];     /* the target's device model (target.model), "" unknown */
 	bool watch;         /* its points are `iobench watch` periods (latency over time) */
 	double rate;        /* ops/s the runs were held to (--rate: the op's rate.target); 0 none */
 	double launch;      /* earliest launchTime of its runs (Unix seconds; uptime for the 2012 tool); 0 unknown */

@@ -2,7 +2,7 @@
  * target.h - what is being benchmarked: a regular file or a block device.
  *
  * target_probe() gathers facts (size, filesystem, mount point, device, its
- * size and serial, whether it holds /, whether it is RAM, rotational,
+ * size, serial and model, whether it holds /, whether it is RAM, rotational,
  * scheduler, RAID level, O_DIRECT alignment) without opening the target for
  * writing. target_write_refusal() says why a write benchmark must not run
  * on a block device (mounted, in use by md/dm, or carrying a signature).
@@ -34,6 +34,7 @@ struct target_info {
 	char mount_point[PATH_MAX]; /* where the filesystem holding a file is mounted ("" for devices) */
 	uint64_t device_size;  /* bytes of the block device named by device (0 if none) */
 	char serial[64];       /* serial of device's disk (a partition: its disk's; "" for md, dm, loop...) */
+	char model[64];        /* model of device's disk, as serial ("Amazon Elastic Block Store"; "" if none) */
 	bool root_device;      /* device's disk is the disk that holds / */
 	bool memory;           /* on tmpfs, ramfs, zram, a RAM disk, or a loop device over one: measures RAM */
 	char memory_kind[48];  /* what the memory is, for messages: "tmpfs", "zram", "a loop device over tmpfs" */

@@ -144,7 +144,7 @@ struct output_run output_run_of(const struct run_config *cfg, const struct run_m
 static json_t *target_json(const struct output_run *run)
 {
 	const struct target_info *t = run->target;
-	return json_pack("{s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:o, s:o, s:o}",
 			 "path", text(t->path),
 			 "type", t->is_block ? "block" : "file",
 			 "size", (json_int_t)t->size,
@@ -154,6 +154,7 @@ static json_t *target_json(const struct output_run *run)
 			 "device", json_str_or_null(t->device),
 			 "deviceSize", t->device_size ? json_integer((json_int_t)t->device_size) : json_null(),
 			 "serial", json_str_or_null(t->serial),
+			 "model", json_str_or_null(t->model),
 			 "rootDevice", t->root_device,
 			 "memory", t->memory,
 			 "rotational", t->rotational < 0 ? json_null() : json_boolean(t->rotational),

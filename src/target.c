@@ -77,7 +77,7 @@ static const char *memory_device_kind(const char *disk)
 }
 
 /*
- * Fill device, device_size, serial, root_device, memory, rotational,
+ * Fill device, device_size, serial, model, root_device, memory, rotational,
  * scheduler, raid_level from /sys/dev/block/MAJ:MIN.
  */
 static void probe_block_sysfs(dev_t dev, struct target_info *t)
@@ -116,6 +116,11 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	}
 	trim(line);
 	snprintf(t->serial, sizeof(t->serial), "%s", line);
+	/* SCSI, ATA and NVMe (the controller's, under device/) pad it with spaces; md, dm, loop have none. */
+	snprintf(path, sizeof(path), "%s/device/model", base);
+	read_line(path, line, sizeof(line));
+	trim(line);
+	snprintf(t->model, sizeof(t->model), "%s", line);
 
 	char disk[64], root_disk[64];
 	struct stat root;

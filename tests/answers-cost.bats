@@ -257,6 +257,30 @@ flushed() {
   grep -E '^writeFlush,4K,4K .* \* +EBS round trip +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
 }
 
+@test "durability: a flushed write under an EBS round trip is suspicious, by the device model with no provision facts" {
+  # a real run's target object, its model set as an EBS volume on Nitro reports it
+  local target
+  target=$("$IOBENCH" run -q -o read4k -d 1 -n 200 --size 16M "$BATS_TEST_TMPDIR/data.bin" --json - | jq -c .target)
+  jq -e 'has("model")' <<<"$target" >/dev/null
+  # 70 us beside 200 us reads: only the model says the device is EBS
+  flushed 70000 200000 | jq -c --argjson t "$target" '.target = ($t | .model = "Amazon Elastic Block Store")' \
+    >"$BATS_TEST_TMPDIR/ebs.jsonl"
+  jq -e 'has("provision") | not' "$BATS_TEST_TMPDIR/ebs.jsonl" >/dev/null
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/ebs.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.durability | length == 1 and (.[0] | .suspicious == true and .floorNs == 100000
+    and .evidence == "device model Amazon Elastic Block Store: EBS is a network round trip (100us)"
+    and (.verdict | contains("on EBS (by the device model Amazon Elastic Block Store)")))' <<<"$output"
+  # another model is no evidence of a network round trip
+  jq -c '.target.model = "Samsung SSD 980 PRO 1TB"' "$BATS_TEST_TMPDIR/ebs.jsonl" >"$BATS_TEST_TMPDIR/ssd.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/ssd.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.durability[0] | .suspicious == false and .floorNs == 50000 and .verdict == "plausible"' <<<"$output"
+  # the text row names the model
+  run --separate-stderr "$IOBENCH" report --section durability "$BATS_TEST_TMPDIR/ebs.jsonl"
+  grep -E '^writeFlush,4K,4K .* \* +device model Amazon Elastic Block Store: EBS is a network round trip \(100us\) +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
+}
+
 @test "durability: a flushed write far faster than a read of the same target is suspicious; a little faster is not" {
   flushed 200000 1000000 >"$BATS_TEST_TMPDIR/far.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section durability "$BATS_TEST_TMPDIR/far.jsonl"

@@ -309,6 +309,28 @@ teardown() {
     "[\"block\",false,\"${loop#/dev/}\",67108864,null,false,null]" ]
 }
 
+@test "the line records the device's model: the disk's from sysfs for a file, null for a loop device" {
+  "$IOBENCH" -q -o read4k -d 1 --json "$TMP/out.jsonl" "$TMP/f"
+  jq -e '.target | has("model")' "$TMP/out.jsonl" >/dev/null
+  local src disk want
+  src=$(findmnt -no MAJ:MIN --target "$TMP/f" | tr -d " ")
+  if [[ "$src" != 0:* ]]; then
+    # A partition's model is its disk's; md, dm, virtio and loop have none.
+    disk=/sys/dev/block/$src
+    [[ ! -e $disk/partition ]] || disk=$disk/..
+    want=$(cat "$disk/device/model" 2>/dev/null || true)
+    want=$(xargs <<<"$want")
+    [ "$(jq -r '.target.model // ""' "$TMP/out.jsonl")" == "$want" ]
+  fi
+  command -v losetup >/dev/null || skip "losetup not installed"
+  local loop
+  loop=$(losetup --find --show "$TMP/f") || skip "env: no free loop device"
+  run --separate-stderr "$IOBENCH" -q -o read4k -d 1 --json "$TMP/loop.jsonl" "$loop"
+  losetup -d "$loop"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c '.target | [.device, has("model"), .model]' "$TMP/loop.jsonl")" == "[\"${loop#/dev/}\",true,null]" ]
+}
+
 @test "the report flags a run on the root disk, or on a device of another size, whose facts name a volume" {
   command -v losetup >/dev/null || skip "losetup not installed"
   local loop big root

@@ -923,10 +923,13 @@ static int cmp_group_ptr(const void *a, const void *b)
 /*
  * A flushed write on an EBS volume waits for a network round trip to the
  * replicas: none returns in under this (single-digit hundreds of us in
- * practice). EBS is known from the provision facts, never from the device
- * (virtio and Nitro NVMe say nothing of what is behind them).
+ * practice). EBS is known from the provision facts, or from the device's
+ * model where Nitro's NVMe names it; never from the rotational flag (virtio
+ * and loop devices say 1 whatever is behind them).
  */
 #define DUR_EBS_FLOOR_NS 100e3
+/* The model an EBS volume reports on Nitro (NVMe); Xen's virtio and blkfront say none. */
+#define DUR_EBS_MODEL "Amazon Elastic Block Store"
 /* A flush that returns in under this share of a read of the same target wrote to a cache, not the media. */
 #define DUR_READ_SHARE 0.25
 
@@ -976,19 +979,28 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 		double wp = hist_percentile(&g[i].total, 0.5);
 		double rp = r ? hist_percentile(&r->total, 0.5) : NAN;
 		char vtype[64], fb[32], wb[32], rb[32], rop[64], why[600] = "", checked[200] = "";
-		bool ebs = dur_ebs_type(w->cfg, vtype, sizeof(vtype));
+		bool by_facts = dur_ebs_type(w->cfg, vtype, sizeof(vtype));
+		bool by_model = !by_facts && strcmp(w->model, DUR_EBS_MODEL) == 0;
+		bool ebs = by_facts || by_model;
 		double floor_ns = ebs ? fmax(o->floor_ns, DUR_EBS_FLOOR_NS) : o->floor_ns;
 		units_format_ns(wb, sizeof(wb), wp);
 		evidence[0] = '\0';
 		/* each piece of evidence that fires, said with its figures; what was checked when none does */
 		if (ebs) {
 			units_format_ns(fb, sizeof(fb), DUR_EBS_FLOOR_NS);
-			if (wp < DUR_EBS_FLOOR_NS) {
+			if (wp < DUR_EBS_FLOOR_NS && by_facts) {
 				snprintf(why + strlen(why), sizeof(why) - strlen(why),
 					 "%s%s on EBS (%s, by the provision facts), a network round trip that takes "
 					 "%s at least", why[0] ? "; " : "", wb, vtype, fb);
 				snprintf(evidence + strlen(evidence), sizeof(evidence) - strlen(evidence), "%sEBS round trip",
 					 evidence[0] ? ", " : "");
+			} else if (wp < DUR_EBS_FLOOR_NS) {
+				snprintf(why + strlen(why), sizeof(why) - strlen(why),
+					 "%s%s on EBS (by the device model %s), a network round trip that takes %s at least",
+					 why[0] ? "; " : "", wb, w->model, fb);
+				snprintf(evidence + strlen(evidence), sizeof(evidence) - strlen(evidence),
+					 "%sdevice model %s: EBS is a network round trip (%s)", evidence[0] ? ", " : "",
+					 w->model, fb);
 			}
 			snprintf(checked + strlen(checked), sizeof(checked) - strlen(checked), "%sEBS round trip",
 				 checked[0] ? ", " : "");
@@ -1489,7 +1501,8 @@ static const struct {
 			build_tiers },
 	[SEC_DURABILITY] = { "durability", "Durability check of flushed writes",
 			     "flushed writes faster than the evidence allows: an EBS round trip (by\n"
-			     "the provision facts), a quarter of a read of the same target, the floor",
+			     "the provision facts or the device model), a quarter of a read of the\n"
+			     "same target, the floor",
 			     COLS(durability_cols), build_durability },
 	[SEC_COST] = { "cost", "Operations per dollar", "per op and config at its optimal thread count: $/h (instance, GB-months,\n"
 		       "provisioned IOPS and MiB/s above the free baseline, per-I/O charges),\n"

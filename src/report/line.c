@@ -307,6 +307,9 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 	const struct jv *target = jv_object_get(root, "target");
 	const struct jv *rot = jv_object_get(target, "rotational");
 	l->rotational = jv_is_boolean(rot) ? jv_is_true(rot) : -1;
+	const struct jv *model = jv_object_get(target, "model");
+	if (jv_is_string(model))
+		snprintf(l->model, sizeof(l->model), "%s", jv_string_value(model));
 	l->target_finding = target_finding(root);
 	if (l->target_finding)
 		l->target_path = str_or_null(target, "path");

@@ -53,6 +53,7 @@ struct rep_line {
 	bool interrupted, target_lost; /* the line says "interrupted" or "targetLost" */
 	bool count_limited;        /* it ran to a number of operations (maxOps), not for its runtime */
 	int rotational;
+	char model[64];            /* target.model, the device's model ("" none) */
 	bool watch;
 	bool legacy;               /* the 2012 tool's line: its counts were converted to iobench's */
 	uint64_t size;

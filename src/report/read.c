@@ -308,6 +308,8 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 			c->block = o->block;
 		if (l->rotational >= 0)
 			c->rotational = l->rotational;
+		if (l->model[0])
+			snprintf(c->model, sizeof(c->model), "%s", l->model);
 		if (o->rate > 0)
 			c->rate = o->rate;
 		if (l->launch > 0 && (c->launch == 0 || l->launch < c->launch))
