@@ -71,14 +71,6 @@ int cmd_create(int argc, char **argv)
 	if (rc < 0 || size == 0)
 		return cmdline_usage_error("bad size '%s'; use e.g. 512M, 10G (binary units)", argv[first + 1]);
 
-	/* The file, or the folder it goes into: on tmpfs it would be RAM, not a disk. */
-	char dir[PATH_MAX], kind[16], mnt[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
-	if (target_path_in_memory(access(path, F_OK) == 0 ? path : dir, kind, sizeof(kind), mnt, sizeof(mnt)))
-		fprintf(stderr, "iobench: %s is %s: a benchmark of %s measures memory, not a disk; create it on a disk's filesystem\n",
-			mnt[0] ? mnt : dir, kind, path);
-
 	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .progress = !a.quiet,
 				 .seed = a.seed };
 	sigset_t sigs;
@@ -86,8 +78,14 @@ int cmd_create(int argc, char **argv)
 	o.stop_signals = &sigs;
 	char err[512];
 	rc = create_file(path, size, &o, err, sizeof(err));
-	if (rc == 0)
+	if (rc == 0) {
+		/* Made, on tmpfs or the like: a benchmark of it would measure RAM, not a disk (a refusal says only why). */
+		char kind[16], mnt[PATH_MAX];
+		if (target_path_in_memory(path, kind, sizeof(kind), mnt, sizeof(mnt)))
+			fprintf(stderr, "iobench: %s is %s: a benchmark of %s measures memory, not a disk; create it on a disk's filesystem\n",
+				mnt[0] ? mnt : path, kind, path);
 		return EXIT_OK;
+	}
 	fprintf(stderr, "iobench: %s\n", err);
 	return rc == -EINTR ? EXIT_INTERRUPTED : EXIT_RUNTIME;
 }

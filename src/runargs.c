@@ -11,6 +11,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -521,10 +522,19 @@ static void warn_sparse(const struct run_args *a, const struct target_info *t)
  * tmpfs takes O_DIRECT (since 6.6) and zram looks like a disk: the numbers
  * would be RAM's, millions of IOPS. Say so before the run, not after.
  */
-static void warn_memory(const struct target_info *t)
+static void warn_memory(const struct run_args *a, const struct target_info *t)
 {
 	if (!t->memory)
 		return;
+	/* A run that cannot open its target (ramfs refuses O_DIRECT) fails with its one line, no warning first. */
+	for (size_t i = 0; i < a->nops; i++) {
+		bool direct;
+		int flags = run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &direct) & (O_ACCMODE | O_DIRECT);
+		int fd = open(t->path, flags | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		close(fd);
+	}
 	if (t->is_block)
 		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; give a disk's device\n",
 			t->path, t->memory_kind);
@@ -597,7 +607,7 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 		return probe_failed(a, rc);
 	rc = check_target(a, t);
 	if (rc == 0) {
-		warn_memory(t);
+		warn_memory(a, t);
 		warn_sparse(a, t);
 	}
 	return rc;
