@@ -168,7 +168,9 @@ fleet_up() {
     [[ $output == *"$host '"*"durability write --server SERVER_ADDR:7340 "*" --force $target "* ]]
     [[ $output == *"# cut the power:"$'\n'"bash -c $(printf '%q' "$cut")"$'\n'* ]]
     [[ $output == *"# power on:"$'\n'"bash -c $(printf '%q' "$boot")"$'\n'* ]]
-    [[ $output == *"durability verify --server SERVER_ADDR:7340 --run RUN "*" $target'"* ]]
+    [[ $output == *"durability verify --server SERVER_ADDR:7340 --token-file token --run RUN "*" $target'"* ]]
+    # the run's own token: the server demands it, the box gets it
+    [[ $output == *"durability serve --listen 0.0.0.0:7340 --dir "*" --token-file "*"/token"* ]]
   done < <(examples | grep '^scripts/durability-check ')
   [ "$n" -eq 2 ]
 }

@@ -102,7 +102,10 @@ rss_peak_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 
 @test "a flood of records: the server reads no faster than it logs, its memory stays bounded, others go on" {
   start_server
-  hostile flood.out flood 127.0.0.1 "$PORT" 00000000000000dd 8
+  # 3M records (36 MB) at most: past the 16 MB memory bound, and few enough
+  # that a loaded machine logs them all within the wait (an 8-s flood sent
+  # 257M records here, a 3 GB log to catch up with)
+  hostile flood.out flood 127.0.0.1 "$PORT" 00000000000000dd 8 3000000
   wait_for grep -q '^sent' "$TMP/flood.out"
   # the old server read as fast as the peer sent, logging nothing meanwhile: 90 MB in 6 s here
   peak=$(rss_peak_kb "$SERVER_PID")

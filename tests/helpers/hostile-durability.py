@@ -5,9 +5,11 @@ Speaks the protocol README.md documents (TCP, ASCII lines) badly on purpose.
 
   idle HOST PORT N             open N connections, say nothing; print "ready N", hold them
   stall HOST PORT REQUEST      send REQUEST (e.g. "GET 00000000000000cc"), never read; print "sent"
-  flood HOST PORT RUN SECS     HELLO for RUN (16 blocks), then "I 0 N" lines as fast as the
-                               server takes them, for SECS; print "sent N", then the server's
-                               last line ("ERR ..." or "closed")
+  flood HOST PORT RUN SECS [MAX]
+                               HELLO for RUN (16 blocks), then "I 0 N" lines as fast as the
+                               server takes them, for SECS (or until MAX lines are sent);
+                               print "sent N", then the server's last line ("ERR ..." or
+                               "closed")
   raw HOST PORT HEXBYTES       send the bytes (hex), print each reply line with repr()
                                (HOSTILE_FROM=ADDR: from that local address)
   fake-server MODE PORTFILE    a server on 127.0.0.1: writes its port to PORTFILE, answers
@@ -62,7 +64,7 @@ def hello(run, blocks=16, writer=0, writers=1):
             "op=write4k host=hostile target=/dev/null start=1\n" % (run, writer, writers, blocks)).encode()
 
 
-def flood(host, port, run, secs):
+def flood(host, port, run, secs, most=None):
     s = connect(host, port)
     s.sendall(hello(run))
     f = s.makefile("rb")
@@ -75,7 +77,7 @@ def flood(host, port, run, secs):
     sent = 0
     s.settimeout(2)
     try:
-        while time.monotonic() < end:
+        while time.monotonic() < end and (most is None or sent < int(most)):
             s.sendall(chunk)
             sent += 20000
     except (socket.timeout, OSError):
