@@ -14,6 +14,7 @@
 #define IOBENCH_RAW_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -71,8 +72,11 @@ struct raw_writer *raw_writer_start(FILE *f, struct raw_buf **bufs, size_t nbufs
  * After the workers have stopped: write what is left in every buffer, stop
  * the thread. Returns the number of records dropped in all, or -errno when
  * writing failed; the log then ends with its last whole line (raw_cut_to_line).
+ * abandoned (nbufs entries, or NULL): buffers whose worker was abandoned
+ * stuck in I/O and may still write to them; their partial chunk and counts
+ * are never read (what they handed over whole was written).
  */
-int64_t raw_writer_finish(struct raw_writer *w);
+int64_t raw_writer_finish(struct raw_writer *w, const bool *abandoned);
 
 /*
  * After a write to f failed (a full disk): drop what stdio still holds and,

@@ -57,7 +57,12 @@ void worker_gate_destroy(struct worker_gate *g);
 
 struct worker {
 	/* Set by the run layer before start; read-only in the loop. */
-	const struct op_spec *op;
+	const struct op_spec *op; /* &op_copy */
+	/*
+	 * The worker's own copy: a thread abandoned stuck in I/O outlives its
+	 * run, and the op specs it came from are reused by the next run of a sweep.
+	 */
+	struct op_spec op_copy;
 	struct engine eng;        /* eng.fd is this thread's own descriptor */
 	uint64_t nslots;          /* aligned offsets to choose from: 0 .. nslots-1 */
 	struct io_req *reqs;      /* eng.depth requests, each with its own buffer */

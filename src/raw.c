@@ -96,13 +96,15 @@ struct raw_writer *raw_writer_start(FILE *f, struct raw_buf **bufs, size_t nbufs
 	return w;
 }
 
-int64_t raw_writer_finish(struct raw_writer *w)
+int64_t raw_writer_finish(struct raw_writer *w, const bool *abandoned)
 {
 	atomic_store(&w->stop, true);
 	pthread_join(w->tid, NULL);
-	/* The workers are gone: the partly filled chunks are ours now. */
+	/* The joined workers are gone: their partly filled chunks are ours now. */
 	int64_t dropped = 0;
 	for (size_t i = 0; i < w->nbufs; i++) {
+		if (abandoned && abandoned[i])
+			continue;
 		struct raw_buf *b = w->bufs[i];
 		write_recs(w, b, b->chunk[b->cur], b->n);
 		b->n = 0;

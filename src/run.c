@@ -237,7 +237,8 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 	}
 	memset(w, 0, sizeof(*w));
 	w->eng.fd = -1;
-	w->op = &op->spec;
+	w->op_copy = op->spec;
+	w->op = &w->op_copy;
 	w->eng.ops = cfg->engine;
 	w->eng.depth = cfg->iodepth ? cfg->iodepth : 1;
 	w->nslots = (cfg->span - op->spec.size) / op->spec.align + 1;
@@ -572,15 +573,21 @@ static void join_threads(struct run_state *st, struct run_result *res)
 		fprintf(stderr, "\r\033[K");
 }
 
-/* The --raw writer's last drain; stuck threads may still write to their buffers: give up on those. */
+/*
+ * The --raw writer's last drain. A thread abandoned stuck in I/O may still
+ * write to its buffer, and was never joined: its buffer is not touched (a
+ * write here raced its next record), its partial chunk given up.
+ */
 static void finish_raw(struct run_state *st, struct run_result *res)
 {
 	if (!st->rw)
 		return;
-	for (size_t i = 0; i < st->nw; i++)
-		if (!st->ws[i])
-			st->rawbufs[i]->n = 0;
-	res->raw_dropped = raw_writer_finish(st->rw);
+	bool *abandoned = res->stuck_threads ? calloc(st->nw, sizeof(*abandoned)) : NULL;
+	for (size_t i = 0; abandoned && i < st->nw; i++)
+		abandoned[i] = st->ws[i] == NULL;
+	/* (no memory for the mask: every buffer drained, as before the mask) */
+	res->raw_dropped = raw_writer_finish(st->rw, abandoned);
+	free(abandoned);
 }
 
 /* Each op's result from its threads. */
