@@ -23,24 +23,13 @@ teardown() {
   core_teardown
 }
 
-# wait_for CMD...: poll CMD every 0.1 s for up to 30 s.
-wait_for() {
-  local i
-  for ((i = 0; i < 300; i++)); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  echo "timed out waiting for: $*" >&2
-  return 1
-}
-
 # start_server: a server on a free loopback port logging into $LOGS; sets PORT and SERVER_PID.
 start_server() {
   : >"$TMP/serve.err"
   "$IOBENCH" durability serve --listen 127.0.0.1:0 --dir "$LOGS" 2>>"$TMP/serve.err" &
   SERVER_PID=$!
   PORT=
-  wait_for grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
+  wait_for 30 grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
   PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err")
   [[ -n $PORT ]]
 }
@@ -86,11 +75,11 @@ write_with_snapshot() {
   start_server
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 64K -d 60 "$TMP/f" 2>"$TMP/w.err" &
   local wpid=$!
-  wait_for acked_lines 200
+  wait_for 30 acked_lines 200
   cp "$TMP/f" "$TMP/snap"
   local n
   n=$(grep -c '^A ' "$LOGS"/*.log)
-  wait_for acked_lines $((n + 400))
+  wait_for 30 acked_lines $((n + 400))
   kill -TERM "$wpid"
   local rc=0
   wait "$wpid" || rc=$?
@@ -230,7 +219,7 @@ strace_writer() {
   start_server
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 4M -t 2 -d 60 "$TMP/f" 2>"$TMP/w.err" &
   wpid=$!
-  wait_for acked_lines 500
+  wait_for 30 acked_lines 500
   kill -KILL "$SERVER_PID"
   wait "$SERVER_PID" || true
   SERVER_PID=
@@ -261,7 +250,7 @@ strace_writer() {
   printf 'I 5 1\nA 5 1\nA 6 ' >&7
   exec 7>&-
   log=$LOGS/00000000000000aa.log
-  wait_for grep -q '^GONE 0 2$' "$log"
+  wait_for 30 grep -q '^GONE 0 2$' "$log"
   grep -qx 'A 0 5 1' "$log"
   [ "$(grep -c '^A 0 6' "$log" || true)" -eq 0 ]
   # still serving: a real run and its verify
@@ -295,11 +284,11 @@ strace_writer() {
   start_server
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 4M -t 2 -d 60 "$TMP/f" &
   wpid=$!
-  wait_for acked_lines 500
+  wait_for 30 acked_lines 500
   kill -KILL "$wpid"
   wait "$wpid" || true
   log=$(log_file)
-  wait_for grep -q '^GONE 1 ' "$log"
+  wait_for 30 grep -q '^GONE 1 ' "$log"
   grep -q '^GONE 0 ' "$log"
   run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
@@ -393,7 +382,7 @@ strace_writer() {
   start_server
   "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -t 3 "$TMP/f" 2>"$TMP/w.err" &
   wpid=$!
-  wait_for acked_lines 300
+  wait_for 30 acked_lines 300
   kill -TERM "$wpid"
   rc=0
   wait "$wpid" || rc=$?

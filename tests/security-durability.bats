@@ -32,18 +32,6 @@ teardown() {
   core_teardown
 }
 
-# wait_for CMD...: until CMD succeeds, at most 120 s (a loaded machine with
-# suites side by side fsyncs slowly: 30 s timed out here under load).
-wait_for() {
-  local i
-  for ((i = 0; i < 1200; i++)); do
-    "$@" && return 0
-    sleep 0.1
-  done
-  echo "timed out waiting for: $*" >&2
-  return 1
-}
-
 # start_server [OPTIONS...]: a server on a free port of ADDR (default
 # 127.0.0.1; LISTEN=0.0.0.0 for every address) logging into $LOGS; sets PORT.
 start_server() {
@@ -51,7 +39,7 @@ start_server() {
   : >"$TMP/serve.err"
   "$IOBENCH" durability serve --listen "$addr:0" --dir "$LOGS" "$@" 2>>"$TMP/serve.err" &
   SERVER_PID=$!
-  wait_for grep -q "listening on $addr:" "$TMP/serve.err"
+  wait_for 120 grep -q "listening on $addr:" "$TMP/serve.err"
   PORT=$(sed -n "s/.*listening on ${addr//./\\.}:\([0-9]*\),.*/\1/p" "$TMP/serve.err")
   [[ -n $PORT ]]
 }
@@ -86,9 +74,9 @@ rss_peak_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
   fake_log 00000000000000cc 1500000
   start_server
   hostile idle.out idle 127.0.0.1 "$PORT" 1000
-  wait_for grep -q '^ready 1000' "$TMP/idle.out"
+  wait_for 120 grep -q '^ready 1000' "$TMP/idle.out"
   hostile stall.out stall 127.0.0.1 "$PORT" "GET 00000000000000cc"
-  wait_for grep -q '^sent' "$TMP/stall.out"
+  wait_for 120 grep -q '^sent' "$TMP/stall.out"
   sleep 1 # the server is now sending the stalled peer its 18 MB reply
   # The old server blocked 30 s on the stalled peer: the writer's HELLO went unanswered.
   run timeout 10 "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
@@ -106,13 +94,13 @@ rss_peak_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
   # that a loaded machine logs them all within the wait (an 8-s flood sent
   # 257M records here, a 3 GB log to catch up with)
   hostile flood.out flood 127.0.0.1 "$PORT" 00000000000000dd 8 3000000
-  wait_for grep -q '^sent' "$TMP/flood.out"
+  wait_for 120 grep -q '^sent' "$TMP/flood.out"
   # the old server read as fast as the peer sent, logging nothing meanwhile: 90 MB in 6 s here
   peak=$(rss_peak_kb "$SERVER_PID")
   [ "$peak" -lt 16384 ]
   sent=$(sed -n 's/^sent //p' "$TMP/flood.out")
   # and what it took, it logged
-  wait_for logged_at_least "$LOGS/00000000000000dd.log" "$sent"
+  wait_for 120 logged_at_least "$LOGS/00000000000000dd.log" "$sent"
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
   run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
   [ "$status" -eq 0 ]
@@ -121,8 +109,8 @@ rss_peak_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 @test "a flood of records stops at --max-records with an ERR to its writer; the log holds no more" {
   start_server --max-records 200000
   hostile flood.out flood 127.0.0.1 "$PORT" 00000000000000dd 8
-  wait_for grep -q '^sent' "$TMP/flood.out"
-  wait_for grep -q 'ERR\|closed' "$TMP/flood.out"
+  wait_for 120 grep -q '^sent' "$TMP/flood.out"
+  wait_for 120 grep -q 'ERR\|closed' "$TMP/flood.out"
   grep -q "ERR the run reached the server's limit of 200000 records" "$TMP/flood.out"
   nlog=$(wc -l <"$LOGS/00000000000000dd.log")
   [ "$nlog" -le 200002 ]
@@ -150,18 +138,18 @@ for line in f:
     print(line.decode().strip(), flush=True)
 EOF
   PIDS+=("$!")
-  wait_for grep -qx OK "$TMP/peer.out"
+  wait_for 120 grep -qx OK "$TMP/peer.out"
   # and a real writer, as the README runs it
   "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 60 "$TMP/g" 2>"$TMP/w.err" &
   wpid=$!
   PIDS+=("$wpid")
-  wait_for any_acked
+  wait_for 120 any_acked
   dd if=/dev/zero of="$MNT/fill" bs=4k status=none 2>/dev/null || true
   rc=0
   wait "$wpid" || rc=$?
   [ "$rc" -eq 1 ]
   grep -q "^iobench: lost the durability server at 127.0.0.1:$PORT: it says: the server cannot append to the run's log: No space left on device; the run is stopped" "$TMP/w.err"
-  wait_for grep -q '^ERR' "$TMP/peer.out"
+  wait_for 120 grep -q '^ERR' "$TMP/peer.out"
   grep -q "^ERR the server cannot append to the run's log: No space left on device" "$TMP/peer.out"
   run ! grep -q '^OK [0-9]' "$TMP/peer.out"
   kill -0 "$SERVER_PID"
@@ -179,7 +167,7 @@ EOF
   : >"$TMP/serve.err"
   (ulimit -n 32 && exec "$IOBENCH" durability serve --listen 127.0.0.1:0 --dir "$LOGS") 2>>"$TMP/serve.err" &
   SERVER_PID=$!
-  wait_for grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
+  wait_for 120 grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
   PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err")
   python3 - "$PORT" >"$TMP/runs.out" <<'EOF'
 import socket, sys
@@ -204,11 +192,11 @@ EOF
   : >"$TMP/serve.err"
   (ulimit -n 24 && exec "$IOBENCH" durability serve --listen 127.0.0.1:0 --dir "$LOGS") 2>>"$TMP/serve.err" &
   SERVER_PID=$!
-  wait_for grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
+  wait_for 120 grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
   PORT=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err")
   hostile idle.out idle 127.0.0.1 "$PORT" 40
-  wait_for grep -q '^ready 40' "$TMP/idle.out"
-  wait_for grep -q 'cannot accept a connection: Too many open files; pausing for 1000 ms at a time' "$TMP/serve.err"
+  wait_for 120 grep -q '^ready 40' "$TMP/idle.out"
+  wait_for 120 grep -q 'cannot accept a connection: Too many open files; pausing for 1000 ms at a time' "$TMP/serve.err"
   kill -KILL "${PIDS[0]}"
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
   run "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
@@ -238,7 +226,7 @@ EOF
 
 @test "verify against a fake server: ESC, BEL and a forged verdict line never reach the terminal; the real verdict is LOST" {
   hostile fake.out fake-server forge "$TMP/port"
-  wait_for test -s "$TMP/port"
+  wait_for 120 test -s "$TMP/port"
   head -c 64K /dev/zero >"$TMP/f"
   run "$IOBENCH" durability verify --no-direct --server "127.0.0.1:$(cat "$TMP/port")" "$TMP/f"
   [ "$status" -eq 1 ]
@@ -250,7 +238,7 @@ EOF
 
 @test "verify against a fake server: an ERR line with ESC and CR is printed escaped" {
   hostile fake.out fake-server errline "$TMP/port"
-  wait_for test -s "$TMP/port"
+  wait_for 120 test -s "$TMP/port"
   head -c 64K /dev/zero >"$TMP/f"
   run "$IOBENCH" durability verify --server "127.0.0.1:$(cat "$TMP/port")" "$TMP/f"
   [ "$status" -eq 1 ]
@@ -260,7 +248,7 @@ EOF
 
 @test "verify against a fake server with an endless RUNS listing stops at a bound, in bounded memory" {
   hostile fake.out fake-server endless "$TMP/port"
-  wait_for test -s "$TMP/port"
+  wait_for 120 test -s "$TMP/port"
   head -c 64K /dev/zero >"$TMP/f"
   run bash -c 'ulimit -v 400000 && exec "$@"' _ "$IOBENCH" durability verify --server "127.0.0.1:$(cat "$TMP/port")" "$TMP/f"
   [ "$status" -eq 1 ]
@@ -271,7 +259,7 @@ EOF
   LISTEN=0.0.0.0 start_server --allow 127.0.0.1/32
   run env HOSTILE_FROM=127.0.0.2 python3 "$HOSTILE" raw 127.0.0.1 "$PORT" "$(printf 'RUNS\n' | od -An -tx1 | tr -d ' \n')"
   [ -z "$output" ]
-  wait_for grep -q 'refused 127.0.0.2:[0-9]*: not in --allow' "$TMP/serve.err"
+  wait_for 120 grep -q 'refused 127.0.0.2:[0-9]*: not in --allow' "$TMP/serve.err"
   run env HOSTILE_FROM=127.0.0.1 python3 "$HOSTILE" raw 127.0.0.1 "$PORT" "$(printf 'RUNS\n' | od -An -tx1 | tr -d ' \n')"
   [ "$output" = "b'END 0\\n'" ]
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
