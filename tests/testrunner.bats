@@ -54,16 +54,16 @@ teardown() {
   [ "$n" -eq 4 ]
 }
 
-@test "the table has a row per suite, slowest first, with its tests and skips; the run's wall time" {
+@test "the table has a row per suite, slowest first, with its CPU time, tests and skips; the run's wall time" {
   run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 2 "$RUNNER/pass.bats" "$RUNNER/other.bats"
   [ "$status" -eq 0 ]
   local table
   table=$(sed -n '/^suites by wall time (2 at a time):$/,/^slowest tests/p' <<<"$output" | sed '1,2d;$d')
   [ "$(wc -l <<<"$table")" -eq 2 ]
-  [ "$(awk '{print $2, $3, $4}' <<<"$table" | sort -k3)" = "3 1 $RUNNER/other.bats
+  [ "$(awk '{print $3, $4, $5}' <<<"$table" | sort -k3)" = "3 1 $RUNNER/other.bats
 3 1 $RUNNER/pass.bats" ]
   [ "$(awk '{print $1}' <<<"$table")" = "$(awk '{print $1}' <<<"$table" | sort -nr)" ]
-  [[ $output == *$'\n'"wall time: "*" s"$'\n'"4 passed, 0 failed, 2 skipped" ]]
+  [[ $output == *$'\n'"wall time: "*" s"*$'\n'"4 passed, 0 failed, 2 skipped" ]]
   # the times are kept for the next run's order
   [ "$(awk '{print $2}' "$IOBENCH_TEST_TIMES")" = "$RUNNER/other.bats
 $RUNNER/pass.bats" ]
@@ -103,4 +103,18 @@ $RUNNER/pass.bats" ]
   grep -qx 'ok 1 a fleet that lives beside another run'"'"'s' "$TMP/a.tap"
   grep -qx 'ok 1 a fleet that lives beside another run'"'"'s' "$TMP/b.tap"
   [ -e "$TMP/a.down" ]
+}
+
+@test "the CPU column counts what a suite's processes spent: a suite that burns CPU shows it, the others do not" {
+  [[ $(id -u) == 0 ]] || skip "needs root (a cgroup per suite)"
+  [[ -f /sys/fs/cgroup/cpuacct/cpuacct.usage || -f /sys/fs/cgroup/unified/cgroup.controllers ||
+    -f /sys/fs/cgroup/cgroup.controllers ]] || skip "env: no cgroup file system for CPU accounting"
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 2 "$RUNNER/burn.bats" "$RUNNER/pass.bats"
+  [ "$status" -eq 0 ]
+  local burn pass
+  burn=$(awk -v s="$RUNNER/burn.bats" '$5 == s {print $2}' <<<"$output")
+  pass=$(awk -v s="$RUNNER/pass.bats" '$5 == s {print $2}' <<<"$output")
+  [[ $burn =~ ^[0-9]+$ && $pass =~ ^[0-9]+$ ]]
+  ((burn >= 1 && burn > pass))
+  [[ $output == *"CPU time of the suites: "*" s"* ]]
 }
