@@ -25,6 +25,13 @@
 
 NETNS_SLOTS_DIR=${NETNS_SLOTS_DIR:-/run/iobench-tests}
 NETNS_DIR=
+# The share of one CPU each host may use, in percent (0: no limit). A real
+# fleet's hosts have CPUs of their own; here they share the machine with
+# every other suite, and one host's 64-thread run for a second would take
+# all of it. The runs are timed, not counted, so a host under a cap does the
+# same steps with less CPU. Needs the cpu controller (cgroup v1 or v2);
+# without it the hosts run uncapped.
+NETNS_CPU=${NETNS_CPU:-25}
 
 # netns_claim_slot: sets NETNS_SLOT, NETNS_PREFIX and NETNS_SUBNET for this
 # bats run (the same in every test of the run: the claim is kept in
@@ -108,6 +115,46 @@ _netns_remove_all() {
     ip link del "$link" 2>/dev/null || true
   done
   ip link del "${NETNS_PREFIX}br" 2>/dev/null || true
+  _netns_cpu_remove
+}
+
+# _netns_cpu_dir I: host I's cpu cgroup (made, its cap set); prints its
+# path, or nothing where there is no cpu controller or no cap.
+_netns_cpu_dir() {
+  local root d
+  ((NETNS_CPU > 0)) || return 0
+  if [[ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]]; then
+    root=/sys/fs/cgroup/cpu/iobench-tests
+    d=$root/$NETNS_PREFIX$1
+    mkdir -p "$d" 2>/dev/null || return 0
+    echo 100000 >"$d/cpu.cfs_period_us" 2>/dev/null &&
+      echo $((NETNS_CPU * 1000)) >"$d/cpu.cfs_quota_us" 2>/dev/null || return 0
+  elif [[ -f /sys/fs/cgroup/cgroup.controllers ]] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
+    root=/sys/fs/cgroup/iobench-tests
+    mkdir -p "$root" 2>/dev/null || return 0
+    grep -qw cpu "$root/cgroup.subtree_control" 2>/dev/null ||
+      echo +cpu >"/sys/fs/cgroup/cgroup.subtree_control" 2>/dev/null
+    echo +cpu >"$root/cgroup.subtree_control" 2>/dev/null
+    d=$root/$NETNS_PREFIX$1
+    mkdir -p "$d" 2>/dev/null || return 0
+    echo "$((NETNS_CPU * 1000)) 100000" >"$d/cpu.max" 2>/dev/null || return 0
+  else
+    return 0
+  fi
+  printf '%s' "$d"
+}
+
+# _netns_cpu_remove: our hosts' cpu cgroups go (once their processes have).
+_netns_cpu_remove() {
+  local d tries
+  for d in /sys/fs/cgroup/cpu/iobench-tests/"$NETNS_PREFIX"[0-9]* /sys/fs/cgroup/iobench-tests/"$NETNS_PREFIX"[0-9]*; do
+    [[ -d $d ]] || continue
+    # Killed processes leave their cgroup when they are reaped.
+    for ((tries = 0; tries < 50; tries++)); do
+      rmdir "$d" 2>/dev/null && break
+      sleep 0.1
+    done
+  done
 }
 
 # netns_fleet_up N DIR: start N hosts; files go to DIR.
@@ -172,8 +219,25 @@ EOF
 # netns_start_sshd I: start host I's sshd (its listener).
 netns_start_sshd() {
   # fd 3 closed: bats would wait for whatever holds it. An absolute config
-  # path: sshd re-executes itself with it for every session.
-  ip netns exec "$NETNS_PREFIX$1" /usr/sbin/sshd -f "$NETNS_DIR/sshd$1.conf" -E "$NETNS_DIR/sshd$1.log" 3>&-
+  # path: sshd re-executes itself with it for every session. In the host's
+  # cpu cgroup (NETNS_CPU), with every session and benchmark it starts.
+  #
+  # The host's root has a fresh system's ~/.bashrc (bash reads it for every
+  # ssh command): this machine's own (a pyenv init, say) is bound over by
+  # NETNS_DIR/bashrc in the host's mount namespace only, as an EC2 image's
+  # root has none of it. The files under it are the machine's, as before.
+  local cg
+  cg=$(_netns_cpu_dir "$1")
+  [[ -f $NETNS_DIR/bashrc ]] ||
+    printf '%s\n' "# a test host's ~/.bashrc (tests/lib/netns.bash): a fresh system's, empty" >"$NETNS_DIR/bashrc"
+  (
+    [[ -z $cg ]] || echo "$BASHPID" >"$cg/cgroup.procs"
+    # shellcheck disable=SC2016 # expanded by the inner sh
+    exec ip netns exec "$NETNS_PREFIX$1" sh -c 'rc=$(getent passwd root | cut -d: -f6)/.bashrc
+      [ ! -f "$rc" ] || mount --bind "$1" "$rc" || exit 1
+      shift; exec "$@"' sh "$NETNS_DIR/bashrc" \
+      /usr/sbin/sshd -f "$NETNS_DIR/sshd$1.conf" -E "$NETNS_DIR/sshd$1.log" 3>&-
+  )
 }
 
 # netns_stop_sshd I: host I's sshd listener stops: no new session, while the
