@@ -64,8 +64,9 @@ struct rep_opts;
  * n) by stats_tiers with o->tier_min and the runs' noise: per size, the
  * median over its hosts of the time buckets' CV of ops/s, or the spread of
  * its hosts' p50 when larger; the median over the sizes. *noise gets that,
- * *step the smallest step a boundary needed (factor - 1). Returns the
- * number of tiers.
+ * *step the smallest step a boundary needed (factor - 1). Closed-loop
+ * runs also need that step in ops/s (a volume held to a rate keeps its
+ * ops/s while its p50 wanders: one tier). Returns the number of tiers.
  */
 size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
 		       double *p50, struct stats_tier *out, double *noise, double *step);

@@ -111,13 +111,33 @@ IO2='{"instanceType": "m5.large", "volumeType": "io2", "volumeSize": 200, "volum
   jq -e '.badApples[0].rule | test("^robust z -[0-9.]+ < -3 and 30% below the median \\(>= 20%\\)$")' <<<"$output"
 }
 
-# sweep SPEC...: one run line per "SIZE_MIB:P50_NS:OPS" on host sw, as a file-size sweep labels it.
+# sweep SPEC...: one run line per "SIZE_MIB:P50_NS:OPS" on host sw, as a
+# file-size sweep labels it (SWEEP_EXTRA: more gen-lines words).
 sweep() {
   local s mb p50 ops
   for s in "$@"; do
     IFS=: read -r mb p50 ops <<<"$s"
-    "$GEN" "host=sw labels=fileSize=${mb}M bucket=10 runtime=60 modes=$p50:$((ops * 60))"
+    "$GEN" "host=sw labels=fileSize=${mb}M bucket=10 runtime=60 modes=$p50:$((ops * 60)) ${SWEEP_EXTRA:-}"
   done
+}
+
+@test "a volume held to its IOPS: p50 doubles at the large sizes, ops/s does not move: one tier; at --rate latency alone decides" {
+  # A blkio-capped volume: the throttle's queueing moves the p50 (21 -> 45
+  # us), the closed-loop threads get the same 8000 ops/s at every size.
+  sweep 16:21000:8000 32:21000:8010 64:45000:7990 128:45000:8005 >"$BATS_TEST_TMPDIR/capped.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section tiers "$BATS_TEST_TMPDIR/capped.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.tiers | length == 1 and .[0].sizes == 4' <<<"$output"
+  # A real cliff moves both: two tiers.
+  sweep 16:21000:40000 32:21000:40100 64:200000:4000 128:200000:4010 >"$BATS_TEST_TMPDIR/cliff2.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section tiers "$BATS_TEST_TMPDIR/cliff2.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.tiers | length == 2 and .[0].toSize == 33554432' <<<"$output"
+  # Open loop (--rate 8000): ops/s is the schedule's; the p50 step is the tier.
+  SWEEP_EXTRA=rate=8000 sweep 16:21000:8000 32:21000:8010 64:45000:7990 128:45000:8005 >"$BATS_TEST_TMPDIR/rate.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section tiers "$BATS_TEST_TMPDIR/rate.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.tiers | length == 2' <<<"$output"
 }
 
 @test "a flat sweep (64M at p50 116 us, 128M-256M at 109 us, same ops/s) is one tier, its ops/s axis from zero" {
@@ -166,10 +186,10 @@ sweep() {
   run --separate-stderr "$IOBENCH" report --json --section tiers "$BATS_TEST_TMPDIR/noisy.jsonl"
   [ "$status" -eq 0 ]
   jq -e '.tiers | length == 1 and .[0].noise > 0.4 and .[0].stepNeeded > 0.8' <<<"$output"
-  # the same p50s from quiet runs: two tiers
+  # the same p50s from quiet runs (one thread, closed loop: ops/s is 1 / latency): two tiers
   for s in 256:100000 512:100000 1024:180000 2048:180000; do
     IFS=: read -r mb p50 <<<"$s"
-    "$GEN" "host=n labels=fileSize=${mb}M runtime=60 bucket=10 modes=$p50:6000"
+    "$GEN" "host=n labels=fileSize=${mb}M runtime=60 bucket=10 modes=$p50:$((60000000000 / p50))"
   done >"$BATS_TEST_TMPDIR/quiet.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section tiers "$BATS_TEST_TMPDIR/quiet.jsonl"
   [ "$status" -eq 0 ]

@@ -43,7 +43,8 @@ make_sweep() {
   for i in $(seq 1 12); do
     mb=$((256 * i))
     if ((mb <= 1280)); then p50=100000; elif ((mb <= 2304)); then p50=600000; else p50=8000000; fi
-    specs+=("host=s labels=config=large/ephemeral;fileSize=${mb}M modes=$p50:1000")
+    # one thread, closed loop: ops/s is 1 / latency (60 s runs)
+    specs+=("host=s labels=config=large/ephemeral;fileSize=${mb}M modes=$p50:$((60000000000 / p50))")
   done
   "$GEN" "${specs[@]}"
 }

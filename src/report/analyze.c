@@ -835,6 +835,18 @@ static double size_noise(const struct rep_group *x)
 	return noise;
 }
 
+/* The median ops/s of tier t's sizes. */
+static double rep_tier_ops(const struct rep_group *g, const size_t *idx, const struct stats_tier *t)
+{
+	size_t cnt = t->last - t->first + 1;
+	double *v = rep_calloc(cnt, sizeof(*v));
+	for (size_t k = 0; k < cnt; k++)
+		v[k] = g[idx[t->first + k]].ops;
+	double m = stats_median(v, cnt);
+	free(v);
+	return m;
+}
+
 size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
 		       double *p50, struct stats_tier *out, double *noise, double *step)
 {
@@ -845,7 +857,36 @@ size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, c
 	}
 	*noise = stats_median(nz, n);
 	free(nz);
-	return stats_tiers(p50, n, *noise, o->tier_min, out, n, step);
+	size_t nt = stats_tiers(p50, n, *noise, o->tier_min, out, n, step);
+	/*
+	 * A cache tier changes what the threads get done, not only how long
+	 * half of the operations take: with a fixed number of threads (closed
+	 * loop) ops/s steps with it. A volume held to a rate (EBS IOPS, a
+	 * blkio cap) keeps its ops/s at every size while its p50 wanders with
+	 * the throttle's queueing: that is one tier. Adjacent tiers whose ops/s
+	 * differ by less than the step needed are one. Runs held to --rate
+	 * (open loop) cannot show a step in ops/s: latency alone decides.
+	 */
+	if (nt < 2 || g[idx[0]].cells[0]->rate > 0)
+		return nt;
+	double need = log1p(*step);
+	size_t m = 0;
+	for (size_t k = 0; k < nt; k++) {
+		if (m > 0) {
+			double a = rep_tier_ops(g, idx, &out[m - 1]), b = rep_tier_ops(g, idx, &out[k]);
+			if (a > 0 && b > 0 && !(fabs(log(b / a)) > need)) {
+				size_t cnt = out[k].last - out[m - 1].first + 1;
+				double *v = rep_calloc(cnt, sizeof(*v));
+				memcpy(v, p50 + out[m - 1].first, cnt * sizeof(*v));
+				out[m - 1].last = out[k].last;
+				out[m - 1].level = stats_median(v, cnt);
+				free(v);
+				continue;
+			}
+		}
+		out[m++] = out[k];
+	}
+	return m;
 }
 
 static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
