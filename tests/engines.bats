@@ -123,10 +123,15 @@ uring_trace() {
   inst=$tracefs/instances/iobench-test-$$-$BATS_TEST_NUMBER
   mkdir "$inst"
   echo 1 > "$inst/options/event-fork"
-  echo 1 > "$inst/events/io_uring/io_uring_submit_req/enable"
-  bash -c 'echo $$ > "$1/set_event_pid"; shift; exec "$@"' _ "$inst" "$@"
+  # The event is on only while the pid list holds this wrapper: an empty list
+  # means no filter, and the instance would record every process's requests
+  # (before the pid is written, and after CMD exits), another suite's too.
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  bash -c 'ev=$1/events/io_uring/io_uring_submit_req/enable
+    echo $$ > "$1/set_event_pid" && echo 1 > "$ev" || exit 1
+    shift; "$@"; rc=$?
+    echo 0 > "$ev"; exit "$rc"' _ "$inst" "$@"
   grep -v '^#' "$inst/trace" > "$out"
-  echo 0 > "$inst/events/io_uring/io_uring_submit_req/enable"
   rmdir "$inst"
   if [[ -n $mounted ]]; then umount "$mounted"; fi
 }
