@@ -97,16 +97,18 @@ check-unit: unit-tests
 	tests/run-tests --unit-only
 
 # Everything CI runs (the README's test command, after .ci/install):
-# configure is current, no stray files, the fuzz targets build, all tests,
-# fuzzing within its budget, the sanitizer builds, the release tarball.
+# configure is current, no stray files, the fuzz targets build, all tests
+# and the sanitizer builds' suites in one queue (tests/run-tests
+# --sanitizers: the short sanitizer suites fill the CPUs the long fleet
+# suites leave idle), fuzzing within its budget, the release tarball.
 # The builds use every CPU (BUILD_JOBS); the suites schedule their own.
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-all: configure-check
 	$(MAKE) -j$(BUILD_JOBS) iobench iobench-static unit-tests
 	$(MAKE) -j$(BUILD_JOBS) fuzz
-	$(MAKE) check
+	tests/sanitize --build-only asan tsan
+	tests/run-tests --sanitizers asan,tsan
 	tests/fuzz/run $(FUZZ_SECS)
-	$(MAKE) check-sanitizers
 	$(MAKE) distcheck
 
 # The same tests under ASan+UBSan and TSan (clang, a copy of the tree each),

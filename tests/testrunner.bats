@@ -118,3 +118,35 @@ $RUNNER/pass.bats" ]
   ((burn >= 1 && burn > pass))
   [[ $output == *"CPU time of the suites: "*" s"* ]]
 }
+
+@test "--sanitizers: a sanitizer build's suites run in its tree, against its iobench, in the one queue" {
+  # A tree of its own: run-tests, sanitize and a fake asan build whose every
+  # suite is a fixture saying where it ran.
+  local tree=$TMP/tree s
+  mkdir -p "$tree/tests" "$tree/build/sanitize/asan/tests"
+  cp "$BATS_TEST_DIRNAME/run-tests" "$BATS_TEST_DIRNAME/sanitize" "$tree/tests/"
+  run env -u CI "$tree/tests/run-tests" --sanitizers asan --sanitized-only
+  [ "$status" -eq 2 ]
+  [ "$output" = "run-tests: no asan build in build/sanitize/asan; run tests/sanitize --build-only asan" ]
+  printf '#!/bin/sh\n' >"$tree/build/sanitize/asan/iobench"
+  chmod +x "$tree/build/sanitize/asan/iobench"
+  for s in $("$tree/tests/sanitize" --suites asan); do
+    cp "$RUNNER/sanitized.bats" "$tree/build/sanitize/asan/tests/$s.bats"
+  done
+  cp "$RUNNER/pass.bats" "$tree/tests/pass.bats"
+  run env -u CI "$tree/tests/run-tests" --sanitizers asan tests/pass.bats
+  echo "$output"
+  [ "$status" -eq 0 ]
+  local n
+  n=$("$tree/tests/sanitize" --suites asan | wc -l)
+  [ "${lines[-1]}" = "$((n + 2)) passed, 0 failed, 1 skipped" ]
+  [ "$(grep -c "^# ran in $tree/build/sanitize/asan with IOBENCH=$tree/build/sanitize/asan/iobench ASAN_OPTIONS=abort_on_error=1" <<<"$output")" -eq "$n" ]
+  grep -qE '^ +[0-9]+ +[0-9-]+ +1 +0  asan:tests/run\.bats$' <<<"$output"
+  # --sanitized-only: those suites alone.
+  run env -u CI "$tree/tests/run-tests" --sanitizers asan --sanitized-only
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "$n passed, 0 failed, 0 skipped" ]
+  [[ $output != *pass.bats* ]]
+  run env -u CI "$tree/tests/run-tests" --sanitized-only
+  [ "$status" -eq 2 ]
+}
