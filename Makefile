@@ -100,16 +100,17 @@ check-unit: unit-tests
 # configure is current, no stray files, the fuzz targets build, all tests
 # and the sanitizer builds' suites in one queue (tests/run-tests
 # --sanitizers: the short sanitizer suites fill the CPUs the long fleet
-# suites leave idle), fuzzing within its budget, the release tarball.
+# suites leave idle), fuzzing within its budget and the release tarball
+# at idle priority beside the suites that run alone (they measure the
+# machine and leave most of it idle), so that no CPU waits.
 # The builds use every CPU (BUILD_JOBS); the suites schedule their own.
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-all: configure-check
 	$(MAKE) -j$(BUILD_JOBS) iobench iobench-static unit-tests
 	$(MAKE) -j$(BUILD_JOBS) fuzz
 	tests/sanitize --build-only asan tsan
-	tests/run-tests --sanitizers asan,tsan
-	tests/fuzz/run $(FUZZ_SECS)
-	$(MAKE) distcheck
+	tests/run-tests --sanitizers asan,tsan \
+		--beside-alone 'tests/fuzz/run $(FUZZ_SECS) && $(MAKE) -s distcheck'
 
 # The same tests under ASan+UBSan and TSan (clang, a copy of the tree each),
 # the two side by side.

@@ -150,3 +150,22 @@ $RUNNER/pass.bats" ]
   run env -u CI "$tree/tests/run-tests" --sanitized-only
   [ "$status" -eq 2 ]
 }
+
+@test "--beside-alone: the command runs at idle priority once the others are done, beside the alone suite; its failure fails the run" {
+  # The command records its scheduling policy and whether pass.bats (not an
+  # alone suite) still runs; the alone fixture is what it runs beside.
+  local cmd="chrt -p \$\$ > '$TMP/policy'; pgrep -f 'bats-exec-[a-z]+ .*/pass\\.bats' > '$TMP/others' || true; echo beside-done"
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --jobs 4 --beside-alone "$cmd" "$RUNNER/alone.bats" "$RUNNER/pass.bats"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "${lines[-1]}" = "3 passed, 0 failed, 1 skipped" ]
+  grep -q 'SCHED_IDLE' "$TMP/policy"
+  [ ! -s "$TMP/others" ]
+  grep -qx 'beside-done' <<<"$output"
+  # With no alone suite it starts once every suite has; a failure counts.
+  run env -u CI "$BATS_TEST_DIRNAME/run-tests" --beside-alone 'echo broken; exit 3' "$RUNNER/pass.bats"
+  [ "$status" -eq 1 ]
+  grep -qx 'broken' <<<"$output"
+  [[ $output == *"failed: --beside-alone 'echo broken; exit 3'"* ]]
+  [ "${lines[-1]}" = "2 passed, 1 failed, 1 skipped" ]
+}
