@@ -73,14 +73,18 @@ offsets_of() {
 }
 
 # trace OUT SYSCALLS CMD...: run CMD under strace (one file per thread, so no
-# "unfinished" lines), then gather every thread's calls into OUT.
+# "unfinished" lines), then gather every thread's calls into OUT, thread by
+# thread in the order they started (by thread id, not as the file names
+# sort: "10001" before "9999" put the workers' calls before the main
+# thread's, and a test taking the last calls took the main thread's).
 trace() {
-  local out=$1 calls=$2
+  local out=$1 calls=$2 f
   shift 2
   rm -f "$out".tr.*
   # LeakSanitizer cannot run under ptrace: keep the rest of ASan.
   ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
     strace -ff -qq -e trace="$calls" -o "$out.tr" "$@"
-  cat "$out".tr.* > "$out"
+  for f in "$out".tr.*; do printf '%s %s\n' "${f##*.}" "$f"; done | sort -n |
+    while read -r _ f; do cat "$f"; done >"$out"
   rm -f "$out".tr.*
 }
