@@ -122,7 +122,9 @@ wait_for_state() {
     "$(jq -r '[.volumes[] | "\(.id) \(.instance) \(.device)"] | sort | join(";")' "$state")" ]
   # 4 per instance, on /dev/sdf..sdi.
   [ "$(jq '[group_by(.Attachments[0].InstanceId)[] | length] | unique' -c <<<"$vols")" = "[4]" ]
-  # The state file agrees.
+  # The state file agrees, and records gp3's baseline (no --volume-iops or
+  # --volume-throughput given): what EC2 provisions, the cap the report uses.
+  [ "$(jq -c '[.volumes[] | [.iops, .throughput]] | unique' "$state")" = '[[3000,125]]' ]
   [ "$(jq -r .status "$state")" = ready ]
   [ "$(jq -r .runId "$state")" = big ]
   [ "$(jq -r .endpoint "$state")" = "$MOTO_ENDPOINT" ]
