@@ -271,7 +271,7 @@ sweep() {
 # disk holding FILE (shared notes: throttling-under-test).
 run_throttled() {
   local name=$1 iops=$2 file=$3 out=$4 disk majmin cg
-  disk=$(findmnt -no SOURCE --target "$file")
+  disk=$(findmnt -nvo SOURCE --target "$file")
   [[ "$(lsblk -dno TYPE "$disk" 2>/dev/null)" == disk ]] || disk=/dev/$(lsblk -no PKNAME "$disk" | head -n 1)
   majmin=$(lsblk -dno MAJ:MIN "$disk" | tr -d ' ')
   cg=/sys/fs/cgroup/blkio/iobench-answers-judge-$$-$name

@@ -176,7 +176,7 @@ part_node() {
   echo precious > "$MNT/file"
   sync
   # The table zeroed: the kernel still has the partition, and it is mounted.
-  dd if=/dev/zero of="$LOOP" bs=512 count=1 conv=notrunc status=none
+  dd if=/dev/zero of="$LOOP" bs=512 count=1 conv=notrunc,fsync status=none
   sync
   refused_intact "$LOOP" "iobench: $LOOP has its partition $(basename "$LOOP")p1 mounted on $MNT; a write benchmark would destroy it*"
   [ "$(cat "$MNT/file")" = precious ]
@@ -187,7 +187,7 @@ part_node() {
   mkswap "$p2" >/dev/null
   if swapon "$p2" 2>/dev/null; then
     SWAP=$p2
-    dd if=/dev/zero of="$LOOP" bs=512 count=1 conv=notrunc status=none
+    dd if=/dev/zero of="$LOOP" bs=512 count=1 conv=notrunc,fsync status=none
     b=$(basename "$LOOP")
     refused_intact "$LOOP" "iobench: $LOOP has its partition ${b}p2 in use as swap*" \
       $(($(cat "/sys/block/$b/${b}p2/start") * 512)) $(($(cat "/sys/block/$b/${b}p2/size") * 512))

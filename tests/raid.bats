@@ -233,10 +233,10 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
 
 @test "the disk holding / is refused even with --force" {
   local root
-  root=$(findmnt -n -o SOURCE / 2>/dev/null || true)
+  root=$(findmnt -nv -o SOURCE / 2>/dev/null || true)
   [[ -b $root ]] || skip "env: / is not on a block device here"
   root=/dev/$(lsblk -n -o PKNAME "$root" | head -n 1)
-  [[ $root != /dev/ ]] || root=$(findmnt -n -o SOURCE /)
+  [[ $root != /dev/ ]] || root=$(findmnt -nv -o SOURCE /)
   run "$CREATE" --level 0 --force --dry-run "$root" "${L[0]}"
   [ "$status" -eq 1 ]
   [[ $output == *"$root holds the root filesystem"* ]]

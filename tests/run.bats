@@ -252,8 +252,9 @@ teardown() {
   want_serial=$(cat "$disk/serial" 2>/dev/null || cat "$disk/device/serial" 2>/dev/null || true)
   want_serial=$(xargs <<<"$want_serial")
   [ "$(jq -r '.serial // ""' <<<"$t")" == "$want_serial" ]
-  root_disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)" 2>/dev/null | head -n 1) || true
-  [[ -n "$root_disk" ]] || root_disk=$(basename "$(findmnt -no SOURCE /)")
+  # -v: the device alone, not "/dev/vda[/dir]" where / is a bind mount (a chroot).
+  root_disk=$(lsblk -no PKNAME "$(findmnt -nvo SOURCE /)" 2>/dev/null | head -n 1) || true
+  [[ -n "$root_disk" ]] || root_disk=$(basename "$(findmnt -nvo SOURCE /)")
   local disk_name
   disk_name=$(basename "$(readlink -f "$disk")")
   [ "$(jq -r .rootDevice <<<"$t")" == "$([[ "$disk_name" == "$root_disk" ]] && echo true || echo false)" ]
