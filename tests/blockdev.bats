@@ -180,6 +180,11 @@ part_node() {
   sync
   refused_intact "$LOOP" "iobench: $LOOP has its partition $(basename "$LOOP")p1 mounted on $MNT; a write benchmark would destroy it*"
   [ "$(cat "$MNT/file")" = precious ]
+  # Read-only before it goes: a mount namespace made meanwhile by another
+  # suite (a namespace host's sshd, where / is private as in a chroot) keeps
+  # its copy of this mount after our umount, and ext4 would go on writing
+  # (its lazy inode-table init) into the image the swap case compares.
+  mount -o remount,ro "$MNT"
   umount "$MNT"
   MNT=
   # A partition in use as swap.
