@@ -72,6 +72,7 @@ size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, c
 		       double *p50, struct stats_tier *out, double *noise, double *step);
 
 enum rep_section {
+	SEC_SUMMARY, /* the answers, a finding a row, each naming its evidence's section (report/summary.c) */
 	SEC_FLEET,  /* failed and missing hosts of a fleet's manifest.json: first, above all */
 	SEC_TARGETS, /* runs on RAM, or not on the volume provisioned (report/targets.c) */
 	SEC_GROUPS,

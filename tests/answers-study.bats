@@ -40,6 +40,8 @@ setup_file() {
   export STUDY_NET=$NET STUDY_RESULTS=$RESULTS
   study_volumes
   study_run >"$BATS_FILE_TMPDIR/fleet.out" 2>&1 || { cat "$BATS_FILE_TMPDIR/fleet.out" >&2; return 1; }
+  # STUDY_KEEP=DIR keeps the results (how tests/data/study was made).
+  [[ -z ${STUDY_KEEP:-} ]] || cp -r "$RESULTS/." "$STUDY_KEEP/"
 }
 
 teardown_file() {
@@ -121,8 +123,9 @@ fleet() {
 # the cap holds at every size); a buffered size sweep on gp3 with the page
 # cache limited to 48 MiB (a cliff between 8 MiB and 96 MiB).
 study_run() {
-  fleet gp3 gp3 --ops read4k --threads 1,4 &&
-    fleet io2 io2 --ops read4k --threads 1,4 &&
+  local ops=${STUDY_OPS:-read4k} threads=${STUDY_THREADS:-1,4}
+  fleet gp3 gp3 --ops "$ops" --threads "$threads" &&
+    fleet io2 io2 --ops "$ops" --threads "$threads" &&
     fleet io2 io2-sizes --ops read4k --threads 4 --sizes 16M,32M,64M,128M || return 1
   local i
   for ((i = 1; i <= 4; i++)); do

@@ -1494,6 +1494,13 @@ static const struct {
 	size_t ncols;
 	void (*build)(struct table *tables, const struct rep_ctx *ctx);
 } sections[SEC_COUNT] = {
+	[SEC_SUMMARY] = { "summary", "Summary",
+			  "the answers, a finding a line: per op the best config by ops/s and\n"
+			  "by ops (MB) per dollar at its optimal threads, the comparisons and\n"
+			  "their verdicts, bad apples and hosts at their cap, failed or missing\n"
+			  "hosts, the thread optima (config x op), cache tiers, durability,\n"
+			  "runs left out; each names the section that holds its evidence",
+			  rep_summary_cols, 0, rep_build_summary },
 	[SEC_FLEET] = { "fleet", "Failed and missing hosts (from the fleet's manifest.json)",
 			"hosts a fleet run's manifest.json names that failed or sent no results:\n"
 			"status, failure kind, runs planned/finished/fetched, detail", COLS(fleet_cols),
@@ -1601,6 +1608,12 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 	tables[SEC_COMPARE].ncols = rep_compare_ncols;
 	tables[SEC_EXPECT].ncols = rep_expect_ncols;
 	tables[SEC_TARGETS].ncols = rep_targets_ncols;
+	tables[SEC_SUMMARY].ncols = rep_summary_ncols;
+	/* the summary reads other sections' tables: they are built first, then it */
+	bool build[SEC_COUNT];
+	memcpy(build, want, sizeof(build));
+	if (want[SEC_SUMMARY])
+		rep_summary_needs(build);
 	struct rep_group *fleet, *view;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);
@@ -1608,12 +1621,14 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 		view = fleet;
 	struct rep_ctx ctx = { .db = db, .o = o, .fleet = fleet, .nf = nf, .view = view, .nv = nv };
 	for (int s = 0; s < SEC_COUNT; s++) {
-		bool built = false;
+		bool built = s == SEC_SUMMARY;
 		for (int e = 0; e < s; e++)
-			built |= want[e] && sections[e].build == sections[s].build;
-		if (want[s] && !built)
+			built |= build[e] && sections[e].build == sections[s].build;
+		if (build[s] && !built)
 			sections[s].build(tables, &ctx);
 	}
+	if (build[SEC_SUMMARY])
+		rep_build_summary(tables, &ctx);
 	if (view != fleet)
 		free(view);
 	free(fleet);

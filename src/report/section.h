@@ -46,4 +46,14 @@ extern const struct tcol rep_expect_cols[];
 extern const size_t rep_expect_ncols;
 void rep_build_expect(struct table *tables, const struct rep_ctx *ctx);
 
+/*
+ * summary.c: the findings, drawn from the other sections' tables (SEC_SUMMARY).
+ * rep_summary_needs marks in want[] the sections it reads; the summary is
+ * built after them.
+ */
+extern const struct tcol rep_summary_cols[];
+extern const size_t rep_summary_ncols;
+void rep_summary_needs(bool want[SEC_COUNT]);
+void rep_build_summary(struct table *tables, const struct rep_ctx *ctx);
+
 #endif
