@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "report_db.h"
 #include "report_stats.h"
@@ -124,6 +125,13 @@ struct rep_opts {
 };
 
 void rep_opts_default(struct rep_opts *o);
+
+/*
+ * The summary table as text: a finding a line (wrapped within width
+ * columns, at most 100; 0 for 100), its evidence's section in brackets,
+ * the thread optima as a config x op matrix.
+ */
+void rep_summary_print_text(const struct table *t, FILE *out, size_t width);
 
 /*
  * Fill tables[SEC_COUNT]: every table is table_init'ed (caller table_free()s

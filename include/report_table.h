@@ -71,6 +71,12 @@ int table_col(const struct table *t, const char *key);
 /* Title, blank-free aligned columns, a blank line after. Nothing for an empty table. */
 void table_print_text(const struct table *t, FILE *out);
 
+/*
+ * The same within max columns (0: no limit): the least important columns
+ * are left out until a row fits, and a line under the table names them.
+ */
+void table_print_text_fit(const struct table *t, FILE *out, size_t max);
+
 /* <section id=NAME> with the title as <h2>, a <table> of the text cells, the note. Nothing for an empty table. */
 void table_print_html(const struct table *t, FILE *out);
 

@@ -1,6 +1,8 @@
 /* cmd_report.c - `iobench report`: options, reading, and which sections to print how. */
 #include <errno.h>
 #include <jansson.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@
 #define MAX_COMPARE 16
 
 struct report_args {
-	bool csv, json, quiet;
+	bool csv, json, quiet, detail;
 	bool include_partial, merge_rounds;
 	bool want[SEC_COUNT], chosen; /* --section: which; chosen when given */
 	const char *prices_path, *plot_dir;
@@ -51,6 +53,8 @@ static const struct cmdline_opt report_opts[] = {
 	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", FLAG(json) },
 	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
 	  "but series, notes only in JSON; the sections are listed below)", CUSTOM(parse_section) },
+	{ "detail", 0, NULL, 0, "also the per-host sections in text: groups, time, regimes, modes\n"
+	  "(the default text is the summary and the fleet's sections)", FLAG(detail) },
 	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
 	  FLAG(o.merge_hosts) },
 	{ "include-partial", 0, NULL, 0, "merge interrupted, targetLost and short runs with whole ones\n"
@@ -376,6 +380,21 @@ static void print_fleet_runs(const struct rep_db *db)
 	}
 }
 
+/*
+ * Columns of text: the terminal's on one, else $COLUMNS; 0 (no limit) when
+ * neither says (a pipe into a file keeps every column).
+ */
+static size_t text_columns(void)
+{
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n = env ? strtol(env, &end, 10) : 0;
+	return env && *env && !*end && n >= 40 && n <= 10000 ? (size_t)n : 0;
+}
+
 /* The wanted tables on stdout: one JSON object, CSV, or aligned text. */
 static void print_tables(const struct report_args *a, const struct rep_db *db, const struct table *tables)
 {
@@ -412,9 +431,15 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 		print_kept_apart(db);
 		print_fleet_runs(db);
 		printf("\n");
-		for (int s = 0; s < SEC_COUNT; s++)
-			if (a->want[s])
-				table_print_text(&tables[s], stdout);
+		size_t width = text_columns();
+		for (int s = 0; s < SEC_COUNT; s++) {
+			if (!a->want[s])
+				continue;
+			if (s == SEC_SUMMARY)
+				rep_summary_print_text(&tables[s], stdout, width);
+			else
+				table_print_text_fit(&tables[s], stdout, width);
+		}
 	}
 	fflush(stdout);
 }
@@ -453,14 +478,18 @@ int cmd_report(int argc, char **argv)
 	}
 	rep_db_finish(&db);
 	/*
-	 * By default every section but series (notes only in JSON); CSV: the
-	 * groups; with --expect, its verdicts alone.
+	 * By default every section but series (notes only in JSON); text leaves
+	 * the per-host ones to --detail; CSV: the groups; with --expect, its
+	 * verdicts alone.
 	 */
 	if (!a.chosen)
-		for (int s = 0; s < SEC_COUNT; s++)
+		for (int s = 0; s < SEC_COUNT; s++) {
+			bool per_host = s == SEC_GROUPS || s == SEC_TIME || s == SEC_REGIMES || s == SEC_MODES;
 			a.want[s] = a.expect_path ? s == SEC_EXPECT
 						  : s != SEC_SERIES && s != SEC_EXPECT && (s != SEC_NOTES || a.json) &&
-							    (!a.csv || s == SEC_GROUPS);
+							    (!a.csv || s == SEC_GROUPS) &&
+							    (a.json || a.csv || a.detail || !per_host);
+		}
 	if (a.expect_path)
 		a.want[SEC_EXPECT] = true;
 	/* Plots draw on the cost table. */

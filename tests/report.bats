@@ -146,7 +146,7 @@ make_sweep() {
 }
 
 @test "text output is aligned tables with a summary line" {
-  run --separate-stderr "$IOBENCH" report --merge-hosts "$FIX/fleet"
+  run --separate-stderr "$IOBENCH" report --merge-hosts --detail "$FIX/fleet"
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" == "iobench report: 13 files, 36 runs, 36 operations in 36 cells, 0 bonnie++ lines" ]]
   [[ "$output" == *"Groups (signature x threads x config x size x host)"* ]]
@@ -478,7 +478,7 @@ make_many() {
     ([$runs[].operations[0] | (.cpuUserSeconds + .cpuSystemSeconds) * 1e9] | add) as $ns |
     ([$runs[].operations[0] | .total.count + .total.errorCount] | add) as $ops |
     (.groups | length) == 1 and .groups[0].cpuNsPerOp > 0 and ((.groups[0].cpuNsPerOp - $ns / $ops) | fabs) < 1e-6 * $ns / $ops' <<<"$output"
-  run "$IOBENCH" report "$out"
+  run "$IOBENCH" report --detail "$out"
   [[ "$(grep -E '^op ' <<<"$output" | head -n 1)" == *" cpu/op" ]]
   grep -E '^read,4K,4K .* [0-9.]+(ns|us|ms)$' <<<"$output"
 }

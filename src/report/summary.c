@@ -1,42 +1,809 @@
-/* report/summary.c - the report's answers, one finding a row, drawn from the other sections. */
+/*
+ * report/summary.c - the report's answers, one finding a row, drawn from the
+ * other sections' tables (by column key, so a section can change its layout).
+ *
+ * Per op (as typed, at the size most of its thread curves ran): the config
+ * with the most ops/s at its optimal thread count, the one with the most
+ * ops (MB) per dollar, each comparison's verdict and its ratio per dollar.
+ * Then the hosts (bad apples, at their cap, failed or missing), the thread
+ * optima as a config x op matrix, cache tiers, durability and what was left
+ * out. Every finding names the section holding its evidence.
+ */
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "section.h"
+#include "units.h"
 
-/*
- * topic: what a reader scans for (an op as typed, "hosts", "threads",
- * "tiers", "durability", "left out"); kind: the finding's machine name;
- * finding: the sentence; section: where its evidence is.
- */
 const struct tcol rep_summary_cols[] = {
-	{ "topic", "", TC_STR, 0 },
-	{ "kind", NULL, TC_STR, 0 },
+	{ "topic", "", TC_STR, 0 },        /* what a reader scans for: an op, "hosts", "threads", ... */
+	{ "kind", NULL, TC_STR, 0 },       /* the finding's machine name: best, perDollar, compare, ... */
 	{ "op", NULL, TC_STR, 0 },
 	{ "config", NULL, TC_STR, 0 },
-	{ "value", NULL, TC_NUM, 6 },
-	{ "low", NULL, TC_NUM, 6 },
+	{ "value", NULL, TC_NUM, 6 },      /* the finding's figure: ops/s, ops/$, a ratio, a count */
+	{ "low", NULL, TC_NUM, 6 },        /* its 95% interval, for a ratio */
 	{ "high", NULL, TC_NUM, 6 },
 	{ "threads", NULL, TC_INT, 0 },
 	{ "finding", "finding", TC_STR, 0 },
-	{ "section", "see", TC_STR, 0 },
+	{ "section", "see", TC_STR, 0 },   /* the section with the evidence */
 };
 const size_t rep_summary_ncols = sizeof(rep_summary_cols) / sizeof(rep_summary_cols[0]);
 
+enum { S_TOPIC, S_KIND, S_OP, S_CONFIG, S_VALUE, S_LOW, S_HIGH, S_THREADS, S_FINDING, S_SECTION };
+
 void rep_summary_needs(bool want[SEC_COUNT])
 {
-	static const enum rep_section needs[] = { SEC_FLEET, SEC_TARGETS,  SEC_INSTANCES,  SEC_BAD_APPLES,
-						  SEC_THREADS, SEC_COMPARE, SEC_TIERS, SEC_DURABILITY,
-						  SEC_COST, SEC_DUR_VERIFY };
+	static const enum rep_section needs[] = { SEC_GROUPS, SEC_FLEET,   SEC_TARGETS, SEC_INSTANCES,  SEC_BAD_APPLES,
+						  SEC_THREADS, SEC_COMPARE, SEC_TIERS,	    SEC_DURABILITY,
+						  SEC_COST,    SEC_DUR_VERIFY };
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		want[needs[i]] = true;
 }
 
+/* ---- reading the other tables by column key ---- */
+
+static const char *str_at(const struct table *t, size_t r, const char *key)
+{
+	int c = table_col(t, key);
+	return c < 0 ? NULL : t->vals[r * t->ncols + (size_t)c].s;
+}
+
+static double num_at(const struct table *t, size_t r, const char *key)
+{
+	int c = table_col(t, key);
+	return c < 0 ? NAN : t->vals[r * t->ncols + (size_t)c].v;
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* The row's op as typed: its "op" column, else its signature's short name; " @SIZE" cut off. */
+static void op_at(const struct table *t, size_t r, char *buf, size_t len)
+{
+	const char *op = str_at(t, r, "op"), *sig = str_at(t, r, "signature");
+	if (op && op[0])
+		snprintf(buf, len, "%s", op);
+	else if (sig)
+		rep_op_name(sig, buf, len);
+	else
+		snprintf(buf, len, "-");
+	char *at = strstr(buf, " @");
+	if (at)
+		*at = '\0';
+}
+
+/* ---- numbers and names for people ---- */
+
+/* 812, 8,120, 81,200, 1.31M, 104M. */
+static void people(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v < 10)
+		snprintf(buf, len, "%.2g", v);
+	else if (v < 1e6) {
+		long n = lround(v);
+		if (n >= 1000)
+			snprintf(buf, len, "%ld,%03ld", n / 1000, n % 1000);
+		else
+			snprintf(buf, len, "%ld", n);
+	} else if (v < 1e9)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else
+		snprintf(buf, len, "%.3gG", v / 1e9);
+}
+
+/*
+ * Two config names with the parts they share left out ("m5.large / gp3 x1"
+ * and "m5.large / io2 x1" are "gp3 x1" and "io2 x1"); whole when every part
+ * differs or nothing would be left.
+ */
+static void short_names(const char *a, const char *b, char *sa, size_t la, char *sb, size_t lb)
+{
+	char pa[8][96], pb[8][96];
+	size_t na = 0, nb = 0;
+	for (const char *p = a; p && na < 8;) {
+		const char *e = strstr(p, " / ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		snprintf(pa[na++], sizeof(pa[0]), "%.*s", (int)n, p);
+		p = e ? e + 3 : NULL;
+	}
+	for (const char *p = b; p && nb < 8;) {
+		const char *e = strstr(p, " / ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		snprintf(pb[nb++], sizeof(pb[0]), "%.*s", (int)n, p);
+		p = e ? e + 3 : NULL;
+	}
+	snprintf(sa, la, "%s", a ? a : "-");
+	snprintf(sb, lb, "%s", b ? b : "-");
+	if (na != nb)
+		return;
+	char ka[256] = "", kb[256] = "";
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(pa[i], pb[i]) != 0) {
+			snprintf(ka + strlen(ka), sizeof(ka) - strlen(ka), "%s%s", ka[0] ? " / " : "", pa[i]);
+			snprintf(kb + strlen(kb), sizeof(kb) - strlen(kb), "%s%s", kb[0] ? " / " : "", pb[i]);
+		}
+	if (ka[0] && kb[0]) {
+		snprintf(sa, la, "%s", ka);
+		snprintf(sb, lb, "%s", kb);
+	}
+}
+
+__attribute__((format(printf, 8, 9)))
+static void finding(struct table *s, const char *topic, const char *kind, const char *op, const char *config,
+		    const double fig[4], const char *section, const char *fmt, ...)
+{
+	char text[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	static const double none[4] = { NAN, NAN, NAN, NAN };
+	if (!fig)
+		fig = none;
+	table_row(s, topic, kind, op, config, fig[0], fig[1], fig[2], fig[3], text, section);
+}
+
+/* ---- the ops: which, at which size ---- */
+
+#define MAX_OPS 32
+
+struct op_size {
+	char op[64];
+	double size;   /* the size most of the op's thread-curve rows ran at (the larger on a tie) */
+	size_t rows;
+	size_t sizes;  /* how many sizes it ran at */
+};
+
+/* The ops of the threads table (else the cost table), in the order they first appear, each at its main size. */
+static size_t ops_of(const struct table *t, struct op_size *ops)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		char op[64];
+		op_at(t, r, op, sizeof(op));
+		size_t i = 0;
+		while (i < n && strcmp(ops[i].op, op) != 0)
+			i++;
+		if (i == n) {
+			if (n == MAX_OPS)
+				continue;
+			snprintf(ops[n].op, sizeof(ops[n].op), "%s", op);
+			ops[n].size = NAN;
+			ops[n].rows = 0;
+			ops[n].sizes = 0;
+			n++;
+		}
+		double size = num_at(t, r, "size");
+		size_t here = 0;
+		for (size_t q = 0; q < t->nrows; q++) {
+			char o2[64];
+			op_at(t, q, o2, sizeof(o2));
+			here += strcmp(o2, op) == 0 && num_at(t, q, "size") == size;
+		}
+		bool seen = false;
+		for (size_t q = 0; q < r && !seen; q++) {
+			char o2[64];
+			op_at(t, q, o2, sizeof(o2));
+			seen = strcmp(o2, op) == 0 && num_at(t, q, "size") == size;
+		}
+		ops[i].sizes += !seen;
+		if (here > ops[i].rows || (here == ops[i].rows && size > ops[i].size)) {
+			ops[i].rows = here;
+			ops[i].size = size;
+		}
+	}
+	return n;
+}
+
+static bool row_is(const struct table *t, size_t r, const struct op_size *o)
+{
+	char op[64];
+	op_at(t, r, op, sizeof(op));
+	double size = num_at(t, r, "size");
+	return strcmp(op, o->op) == 0 && (isnan(size) || isnan(o->size) || size == o->size);
+}
+
+/* ---- per op ---- */
+
+/* A config's figure for an op: from its thread curve's optimum, else its fleet, else its best host. */
+struct best {
+	const char *config;
+	double ops, mb, threads, hosts, p50, p99;
+	const char *host;    /* the host, when one host's run is the figure */
+	const char *section;
+};
+
+/* Partial runs and other rounds are configs of their own ("... [interrupted]"): left out of the answers. */
+static bool is_whole(const char *cfg)
+{
+	return !cfg || !strchr(cfg, '[');
+}
+
+/* The median host's ops/s of the instances row like row r of table t (op, threads, config, size), or NAN. */
+static double fleet_median(const struct table *inst, const struct table *t, size_t r, double *hosts)
+{
+	char op[64], o2[64];
+	op_at(t, r, op, sizeof(op));
+	for (size_t q = 0; q < inst->nrows; q++) {
+		op_at(inst, q, o2, sizeof(o2));
+		if (strcmp(op, o2) == 0 && num_at(inst, q, "threads") == num_at(t, r, "threads") &&
+		    num_at(inst, q, "size") == num_at(t, r, "size") &&
+		    str_eq(str_at(inst, q, "config"), str_at(t, r, "config"))) {
+			*hosts = num_at(inst, q, "hosts");
+			return num_at(inst, q, "medianOpsPerSec");
+		}
+	}
+	return NAN;
+}
+
+/* Config cfg's figure for op o, false when it has none. */
+static bool best_of(const struct table *const *tables, const struct op_size *o, const char *cfg, struct best *b)
+{
+	const struct table *th = tables[0], *inst = tables[1], *gr = tables[2];
+	memset(b, 0, sizeof(*b));
+	b->config = cfg;
+	b->ops = NAN;
+	/* the optimum of its thread curve, as its median host ran it */
+	for (size_t r = 0; r < th->nrows; r++)
+		if (row_is(th, r, o) && str_eq(str_at(th, r, "config"), cfg) && num_at(th, r, "optimal") > 0) {
+			double hosts = num_at(th, r, "hosts"), med = fleet_median(inst, th, r, &hosts);
+			b->ops = isnan(med) ? num_at(th, r, "opsPerSec") : med;
+			b->mb = num_at(th, r, "mbPerSec") / num_at(th, r, "opsPerSec") * b->ops;
+			b->threads = num_at(th, r, "threads");
+			b->hosts = hosts;
+			b->p50 = num_at(th, r, "p50Ns");
+			b->p99 = num_at(th, r, "p99Ns");
+			b->section = "threads";
+			return true;
+		}
+	/* one thread count: the fleet's median host at the best one */
+	for (size_t r = 0; r < inst->nrows; r++)
+		if (row_is(inst, r, o) && str_eq(str_at(inst, r, "config"), cfg) &&
+		    (isnan(b->ops) || num_at(inst, r, "medianOpsPerSec") > b->ops)) {
+			b->ops = num_at(inst, r, "medianOpsPerSec");
+			b->threads = num_at(inst, r, "threads");
+			b->hosts = num_at(inst, r, "hosts");
+			b->p50 = num_at(inst, r, "p50Ns");
+			b->p99 = num_at(inst, r, "p99Ns");
+			b->section = "instances";
+		}
+	if (!isnan(b->ops)) {
+		b->mb = NAN;
+		return true;
+	}
+	/* one host: its best run */
+	for (size_t r = 0; r < gr->nrows; r++)
+		if (row_is(gr, r, o) && str_eq(str_at(gr, r, "config"), cfg) &&
+		    (isnan(b->ops) || num_at(gr, r, "opsPerSec") > b->ops)) {
+			b->ops = num_at(gr, r, "opsPerSec");
+			b->mb = num_at(gr, r, "mbPerSec");
+			b->threads = num_at(gr, r, "threads");
+			b->hosts = num_at(gr, r, "hosts");
+			b->host = str_at(gr, r, "host");
+			b->p50 = num_at(gr, r, "p50Ns");
+			b->p99 = num_at(gr, r, "p99Ns");
+			b->section = "groups";
+		}
+	return !isnan(b->ops);
+}
+
+/* The most ops/s per op: each config at its optimum, the best named, the runner-up beside it. */
+static void best_ops(struct table *s, const struct table *const *tables, const struct op_size *o)
+{
+	const struct table *gr = tables[2];
+	struct best best = { 0 }, second = { 0 }, b;
+	size_t configs = 0;
+	for (size_t r = 0; r < gr->nrows; r++) {
+		const char *cfg = str_at(gr, r, "config");
+		bool seen = false;
+		for (size_t q = 0; q < r && !seen; q++)
+			seen = row_is(gr, q, o) && str_eq(str_at(gr, q, "config"), cfg);
+		if (seen || !row_is(gr, r, o) || !is_whole(cfg) || !best_of(tables, o, cfg, &b))
+			continue;
+		configs++;
+		if (configs == 1 || b.ops > best.ops) {
+			second = best;
+			best = b;
+		} else if (configs == 2 || b.ops > second.ops) {
+			second = b;
+		}
+	}
+	if (!configs)
+		return;
+	char v[32], m[48] = "", who[64], other[160] = "", size[16] = "";
+	people(best.ops, v, sizeof(v));
+	/* big ops are read as bandwidth */
+	if (best.mb > 0 && best.mb / best.ops >= 0.5)
+		snprintf(m, sizeof(m), " ops/s, %.0f MB/s", best.mb);
+	if (best.host)
+		snprintf(who, sizeof(who), "host %s, ", best.host);
+	else if (best.hosts > 1)
+		snprintf(who, sizeof(who), "median host, ");
+	else
+		who[0] = '\0';
+	if (configs > 1) {
+		char sv[32], sa[128], sb[128];
+		people(second.ops, sv, sizeof(sv));
+		short_names(best.config, second.config, sa, sizeof(sa), sb, sizeof(sb));
+		snprintf(other, sizeof(other), "; %s: %s", sb, sv);
+	}
+	if (o->size > 0 && o->sizes > 1)
+		units_format_signature_size(size, sizeof(size), (uint64_t)o->size);
+	char lat[64] = "";
+	if (configs == 1 && best.p99 > 0) {
+		char p50[24], p99[24];
+		units_format_ns(p50, sizeof(p50), best.p50);
+		units_format_ns(p99, sizeof(p99), best.p99);
+		snprintf(lat, sizeof(lat), ", p50 %s, p99 %s", p50, p99);
+	}
+	const double fig[4] = { best.ops, NAN, NAN, best.threads };
+	finding(s, o->op, "best", o->op, best.config, fig, best.section, "%s%s%s%s%s%s (%s%.0f thread%s%s%s)%s",
+		configs > 1 ? "most ops/s: " : "", best.config ? best.config : "", best.config ? (configs > 1 ? ", " : ": ") : "", v,
+		m[0] ? m : configs > 1 ? "" : " ops/s", lat, who, best.threads, best.threads == 1 ? "" : "s",
+		size[0] ? ", " : "", size, other);
+}
+
+/* The most ops (MB) per dollar, from the cost table (rank 1 at the op's size). */
+static void best_dollar(struct table *s, const struct table *cost, const struct op_size *o)
+{
+	size_t best = SIZE_MAX, n = 0, runner = SIZE_MAX;
+	for (size_t r = 0; r < cost->nrows; r++) {
+		if (!row_is(cost, r, o))
+			continue;
+		n++;
+		double rank = num_at(cost, r, "rank");
+		if (rank == 1)
+			best = r;
+		else if (rank == 2)
+			runner = r;
+	}
+	if (best == SIZE_MAX)
+		return;
+	const char *cfg = str_at(cost, best, "config");
+	double opd = num_at(cost, best, "opsPerDollar"), mbd = num_at(cost, best, "mbPerDollar");
+	double ops = num_at(cost, best, "opsPerSec"), mb = num_at(cost, best, "mbPerSec");
+	bool bandwidth = mb > 0 && ops > 0 && mb / ops >= 0.5;
+	char v[32], other[160] = "";
+	people(bandwidth ? mbd : opd, v, sizeof(v));
+	if (runner != SIZE_MAX) {
+		char rv[32], sa[128], sb[128];
+		people(num_at(cost, runner, bandwidth ? "mbPerDollar" : "opsPerDollar"), rv, sizeof(rv));
+		short_names(cfg, str_at(cost, runner, "config"), sa, sizeof(sa), sb, sizeof(sb));
+		snprintf(other, sizeof(other), "; %s: %s", sb, rv);
+	}
+	const double fig[4] = { bandwidth ? mbd : opd, NAN, NAN, num_at(cost, best, "threads") };
+	finding(s, o->op, bandwidth ? "perDollarMB" : "perDollar", o->op, cfg, fig, "cost", "%s %s, %s %s/$ at $%.3g/h%s",
+		n > 1 ? "most per $:" : "per $:", cfg ? cfg : "-", v, bandwidth ? "MB" : "ops",
+		num_at(cost, best, "dollarsPerHour"), other);
+}
+
+/* Ops (MB) per dollar of config cfg for op o, NAN when not priced. */
+static double per_dollar(const struct table *cost, const struct op_size *o, const char *cfg, bool bandwidth)
+{
+	for (size_t r = 0; r < cost->nrows; r++)
+		if (row_is(cost, r, o) && str_eq(str_at(cost, r, "config"), cfg))
+			return num_at(cost, r, bandwidth ? "mbPerDollar" : "opsPerDollar");
+	return NAN;
+}
+
+/* Each comparison of the op's throughput: B vs A with its interval, and per dollar. */
+static void comparisons(struct table *s, const struct table *cmp, const struct table *cost, const struct op_size *o)
+{
+	bool side_said = false;
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		char op[64];
+		op_at(cmp, r, op, sizeof(op));
+		if (strcmp(op, o->op) != 0 || !str_eq(str_at(cmp, r, "metric"), "ops/s"))
+			continue;
+		const char *a = str_at(cmp, r, "a"), *b = str_at(cmp, r, "b");
+		double ratio = num_at(cmp, r, "ratio"), lo = num_at(cmp, r, "low"), hi = num_at(cmp, r, "high");
+		char sa[128], sb[128];
+		short_names(a, b, sa, sizeof(sa), sb, sizeof(sb));
+		if (isnan(ratio)) {
+			if (!side_said)
+				finding(s, o->op, "sideBySide", o->op, NULL, NULL, "compare", "%s and %s: %s", sa, sb,
+					str_at(cmp, r, "verdict") ? str_at(cmp, r, "verdict") : "not compared");
+			side_said = true;
+			continue;
+		}
+		char interval[64] = "", dollar[64] = "";
+		if (!isnan(lo))
+			snprintf(interval, sizeof(interval), " [%.2f, %.2f]", lo, hi);
+		else
+			snprintf(interval, sizeof(interval), " (one host: no interval)");
+		double da = per_dollar(cost, o, a, false), db = per_dollar(cost, o, b, false);
+		if (da > 0 && db > 0)
+			snprintf(dollar, sizeof(dollar), "; %.2fx per dollar", db / da);
+		const double fig[4] = { ratio, lo, hi, NAN };
+		if (!isnan(lo) && lo <= 1 && hi >= 1)
+			finding(s, o->op, "compare", o->op, b, fig, "compare", "%s vs %s: no difference at this sample size%s%s",
+				sb, sa, interval, dollar);
+		else
+			finding(s, o->op, "compare", o->op, b, fig, "compare", "%s is %.2fx %s%s%s", sb, ratio, sa, interval,
+				dollar);
+	}
+}
+
+/* ---- hosts ---- */
+
+/* Bad apples by host and config: in how many of the config's cells, how far below at worst. */
+static void bad_apples(struct table *s, const struct table *bad, const struct table *inst)
+{
+	bool *done = rep_calloc(bad->nrows + 1, sizeof(*done));
+	for (size_t r = 0; r < bad->nrows; r++) {
+		if (done[r] || !(num_at(bad, r, "badApple") > 0))
+			continue;
+		const char *host = str_at(bad, r, "host"), *cfg = str_at(bad, r, "config");
+		size_t cells = 0, of = 0;
+		double worst = INFINITY;
+		for (size_t q = r; q < bad->nrows; q++)
+			if (num_at(bad, q, "badApple") > 0 && str_eq(str_at(bad, q, "host"), host) &&
+			    str_eq(str_at(bad, q, "config"), cfg)) {
+				done[q] = true;
+				cells++;
+				worst = fmin(worst, num_at(bad, q, "vsMedian"));
+			}
+		for (size_t q = 0; q < inst->nrows; q++)
+			of += str_eq(str_at(inst, q, "config"), cfg);
+		const double fig[4] = { worst, NAN, NAN, NAN };
+		finding(s, "hosts", "badApple", NULL, cfg, fig, "badApples",
+			"bad apple %s (%s): %zu of %zu cells, worst %.2g%% of median", host ? host : "-",
+			cfg ? cfg : "-", cells, of ? of : cells, worst * 100);
+	}
+	free(done);
+}
+
+/* Per config, the most hosts any of its cells found at their cap. */
+static void at_cap(struct table *s, const struct table *inst)
+{
+	bool *done = rep_calloc(inst->nrows + 1, sizeof(*done));
+	for (size_t r = 0; r < inst->nrows; r++) {
+		if (done[r])
+			continue;
+		const char *cfg = str_at(inst, r, "config");
+		size_t most = r;
+		for (size_t q = r; q < inst->nrows; q++)
+			if (str_eq(str_at(inst, q, "config"), cfg)) {
+				done[q] = true;
+				if (num_at(inst, q, "atCap") > num_at(inst, most, "atCap"))
+					most = q;
+			}
+		double n = num_at(inst, most, "atCap");
+		if (!(n > 0))
+			continue;
+		char cap[32], op[64];
+		people(num_at(inst, most, "capOpsPerSec"), cap, sizeof(cap));
+		op_at(inst, most, op, sizeof(op));
+		const double fig[4] = { n, NAN, NAN, NAN };
+		finding(s, "hosts", "atCap", NULL, cfg, fig, "instances",
+			"at their cap: %.0f of %.0f hosts of %s (%s ops/s, %s)", n, num_at(inst, most, "hosts"),
+			cfg ? cfg : "-", cap, op);
+	}
+	free(done);
+}
+
+/* The fleets' failed and missing hosts, one finding. */
+static void fleet_hosts(struct table *s, const struct table *fl)
+{
+	if (fl->nrows == 0)
+		return;
+	char text[600] = "";
+	size_t shown = 0;
+	for (size_t r = 0; r < fl->nrows && shown < 6; r++, shown++) {
+		const char *kind = str_at(fl, r, "kind"), *status = str_at(fl, r, "status");
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s (%s)", shown ? ", " : "",
+			 str_at(fl, r, "host") ? str_at(fl, r, "host") : "-",
+			 kind && kind[0] ? kind : status && status[0] ? status : "sent nothing");
+	}
+	if (fl->nrows > shown)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " and %zu more", fl->nrows - shown);
+	const double fig[4] = { (double)fl->nrows, NAN, NAN, NAN };
+	finding(s, "hosts", "failed", NULL, NULL, fig, "fleet", "failed or sent nothing: %s", text);
+}
+
+/* ---- threads, tiers, durability ---- */
+
+/* The thread optimum per config and op: a row each (the text shows them as a matrix). */
+static void optima(struct table *s, const struct table *th, const struct op_size *ops, size_t nops)
+{
+	for (size_t r = 0; r < th->nrows; r++) {
+		if (!(num_at(th, r, "optimal") > 0))
+			continue;
+		for (size_t i = 0; i < nops; i++)
+			if (row_is(th, r, &ops[i])) {
+				double thr = num_at(th, r, "threads");
+				const double fig[4] = { num_at(th, r, "opsPerSec"), NAN, NAN, thr };
+				finding(s, "threads", "optimum", ops[i].op, str_at(th, r, "config"), fig, "threads", "%s %s: %.0f",
+					str_at(th, r, "config") ? str_at(th, r, "config") : "-", ops[i].op, thr);
+			}
+	}
+}
+
+static void tiers(struct table *s, const struct table *t)
+{
+	for (size_t r = 0; r < t->nrows;) {
+		size_t q = r + 1;
+		while (q < t->nrows && num_at(t, q, "tier") > num_at(t, q - 1, "tier"))
+			q++;
+		char op[64], from[16], to[16], text[600] = "";
+		op_at(t, r, op, sizeof(op));
+		const char *cfg = str_at(t, r, "config");
+		for (size_t k = r; k < q; k++) {
+			char p50[24];
+			table_format_cell(t, k, (size_t)table_col(t, "fromSize"), from, sizeof(from));
+			table_format_cell(t, k, (size_t)table_col(t, "toSize"), to, sizeof(to));
+			units_format_ns(p50, sizeof(p50), num_at(t, k, "p50Ns"));
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s%s%s p50 %s", k > r ? "; " : "", from,
+				 strcmp(from, to) ? "-" : "", strcmp(from, to) ? to : "", p50);
+		}
+		const double fig[4] = { (double)(q - r), NAN, NAN, num_at(t, r, "threads") };
+		if (q - r == 1)
+			finding(s, "tiers", "tiers", op, cfg, fig, "tiers", "%s %s: one tier, no cache cliff (%s)",
+				cfg ? cfg : "-", op, text);
+		else
+			finding(s, "tiers", "tiers", op, cfg, fig, "tiers", "%s %s: %zu tiers (%s)", cfg ? cfg : "-", op, q - r,
+				text);
+		r = q;
+	}
+}
+
+/* Flushed writes: per op and config, how many hosts' were faster than the evidence allows. */
+static void durability(struct table *s, const struct table *d, const struct table *verify)
+{
+	size_t total = 0, suspicious = 0;
+	bool *done = rep_calloc(d->nrows + 1, sizeof(*done));
+	for (size_t r = 0; r < d->nrows; r++) {
+		total++;
+		if (done[r] || !(num_at(d, r, "suspicious") > 0))
+			continue;
+		char op[64];
+		op_at(d, r, op, sizeof(op));
+		const char *cfg = str_at(d, r, "config");
+		size_t n = 0, of = 0;
+		for (size_t q = 0; q < d->nrows; q++) {
+			char o2[64];
+			op_at(d, q, o2, sizeof(o2));
+			if (strcmp(o2, op) || !str_eq(str_at(d, q, "config"), cfg))
+				continue;
+			of++;
+			if (num_at(d, q, "suspicious") > 0 && !done[q]) {
+				done[q] = true;
+				n++;
+			}
+		}
+		suspicious += n;
+		char p50[24], floor[24];
+		units_format_ns(p50, sizeof(p50), num_at(d, r, "writeP50Ns"));
+		units_format_ns(floor, sizeof(floor), num_at(d, r, "floorNs"));
+		const double fig[4] = { (double)n, NAN, NAN, NAN };
+		finding(s, "durability", "suspicious", op, cfg, fig, "durability",
+			"%s on %s: %zu of %zu faster than a flush allows (p50 %s, floor %s): not on stable storage?", op,
+			cfg ? cfg : "-", n, of, p50, floor);
+	}
+	free(done);
+	if (total && !suspicious) {
+		const double fig[4] = { 0, NAN, NAN, NAN };
+		finding(s, "durability", "durable", NULL, NULL, fig, "durability",
+			"no flushed write faster than the evidence allows (%zu checked)", total);
+	}
+	size_t lost = 0, runs = verify->nrows;
+	for (size_t r = 0; r < runs; r++)
+		lost += num_at(verify, r, "lost") > 0;
+	if (runs) {
+		const double fig[4] = { (double)lost, NAN, NAN, NAN };
+		finding(s, "durability", "powerCut", NULL, NULL, fig, "durabilityVerify",
+			lost ? "after a power cut: %zu of %zu verifications LOST acknowledged blocks"
+			     : "after a power cut: %zu of %zu verifications lost nothing acknowledged",
+			lost ? lost : runs, runs);
+	}
+}
+
+/* ---- what to distrust, what was left out ---- */
+
+static void targets(struct table *s, const struct table *t)
+{
+	size_t shown = 0;
+	for (size_t r = 0; r < t->nrows; r++, shown++) {
+		if (shown == 3) {
+			finding(s, "targets", "target", NULL, NULL, NULL, "targets", "and %zu more hosts' targets",
+				t->nrows - shown);
+			break;
+		}
+		finding(s, "targets", "target", NULL, str_at(t, r, "config"), NULL, "targets", "%s: %s",
+			str_at(t, r, "host") ? str_at(t, r, "host") : "-",
+			str_at(t, r, "finding") ? str_at(t, r, "finding") : "not the volume provisioned");
+	}
+}
+
+static void left_out(struct table *s, const struct rep_db *db)
+{
+	char text[400] = "";
+	unsigned long total = 0;
+	for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+		if (db->kept_apart[k]) {
+			total += db->kept_apart[k];
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%lu %s run%s", text[0] ? ", " : "",
+				 db->kept_apart[k], rep_partial_name(k), db->kept_apart[k] == 1 ? "" : "s");
+		}
+	if (total) {
+		const double fig[4] = { (double)total, NAN, NAN, NAN };
+		finding(s, "left out", "keptApart", NULL, NULL, fig, "groups",
+			"%s: kept apart, out of the figures (--include-partial merges them)", text);
+	}
+	if (db->runs_split)
+		finding(s, "left out", "rounds", NULL, NULL, NULL, "groups",
+			"rounds or runs of other durations are groups of their own (--merge-rounds)");
+	if (db->skipped) {
+		const double fig[4] = { (double)db->skipped, NAN, NAN, NAN };
+		finding(s, "left out", "skipped", NULL, NULL, fig, "inputs",
+			"%lu unreadable line%s skipped (said on stderr)", db->skipped, db->skipped == 1 ? "" : "s");
+	}
+}
+
+/* How many whole configs the groups ran. */
+static size_t configs_in(const struct table *gr)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < gr->nrows; r++) {
+		const char *cfg = str_at(gr, r, "config");
+		bool seen = false;
+		for (size_t q = 0; q < r && !seen; q++)
+			seen = str_eq(str_at(gr, q, "config"), cfg);
+		n += !seen && is_whole(cfg);
+	}
+	return n;
+}
+
 void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 {
-	(void)tables;
-	(void)ctx;
+	struct table *s = &tables[SEC_SUMMARY];
+	const struct table *th = &tables[SEC_THREADS], *cost = &tables[SEC_COST];
+	const struct table *const sources[3] = { th, &tables[SEC_INSTANCES], &tables[SEC_GROUPS] };
+	struct op_size ops[MAX_OPS];
+	size_t nops = ops_of(&tables[SEC_GROUPS], ops);
+	targets(s, &tables[SEC_TARGETS]);
+	for (size_t i = 0; i < nops; i++) {
+		best_ops(s, sources, &ops[i]);
+		best_dollar(s, cost, &ops[i]);
+		comparisons(s, &tables[SEC_COMPARE], cost, &ops[i]);
+	}
+	if (!ctx->o->prices && configs_in(&tables[SEC_GROUPS]) > 1)
+		finding(s, "cost", "noPrices", NULL, NULL, NULL, "cost",
+			"which config gives the most per dollar: add --prices FILE (share/prices-sample.json)");
+	bad_apples(s, &tables[SEC_BAD_APPLES], &tables[SEC_INSTANCES]);
+	at_cap(s, &tables[SEC_INSTANCES]);
+	fleet_hosts(s, &tables[SEC_FLEET]);
+	optima(s, th, ops, nops);
+	tiers(s, &tables[SEC_TIERS]);
+	durability(s, &tables[SEC_DURABILITY], &tables[SEC_DUR_VERIFY]);
+	left_out(s, ctx->db);
+}
+
+/* ---- text ---- */
+
+/* Columns text takes on a terminal: UTF-8 continuation bytes take none. */
+static size_t cols_of(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n && s[i]; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* text (then "[section]") after a topic column of tw, wrapped at width at blanks. */
+static void print_wrapped(FILE *out, const char *topic, size_t tw, const char *text, const char *section, size_t width)
+{
+	char line[1024];
+	/* the section sticks to the last word: \001 is a blank that does not break */
+	snprintf(line, sizeof(line), "%s\001\001[%s]", text, section ? section : "-");
+	size_t room = width > tw + 20 ? width - tw : 20;
+	const char *p = line;
+	bool first = true;
+	while (*p) {
+		size_t n = strlen(p);
+		if (cols_of(p, n) > room) {
+			/* the last blank that keeps the line within room */
+			size_t cut = 0, w = 0;
+			for (size_t i = 0; p[i] && w <= room; i++) {
+				if (p[i] == ' ')
+					cut = i;
+				w += ((unsigned char)p[i] & 0xc0) != 0x80;
+			}
+			n = cut ? cut : n;
+		}
+		fprintf(out, "%-*s", (int)tw, first ? topic : "");
+		for (size_t i = 0; i < n; i++)
+			fputc(p[i] == '\001' ? ' ' : p[i], out);
+		fputc('\n', out);
+		first = false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* The optimum rows as a matrix: a row per config, a column per op. */
+static void print_optima(FILE *out, const struct table *t, size_t tw)
+{
+	const char *cfgs[64], *ops[MAX_OPS];
+	size_t nc = 0, no = 0, cw = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		if (!str_eq(str_at(t, r, "kind"), "optimum"))
+			continue;
+		const char *c = str_at(t, r, "config") ? str_at(t, r, "config") : "-", *o = str_at(t, r, "op");
+		size_t i = 0;
+		while (i < nc && strcmp(cfgs[i], c) != 0)
+			i++;
+		if (i == nc && nc < 64) {
+			cfgs[nc++] = c;
+			cw = cw > cols_of(c, strlen(c)) ? cw : cols_of(c, strlen(c));
+		}
+		for (i = 0; i < no && strcmp(ops[i], o) != 0;)
+			i++;
+		if (i == no && no < MAX_OPS)
+			ops[no++] = o;
+	}
+	if (!nc)
+		return;
+	fprintf(out, "%-*s%-*s", (int)tw, "threads", (int)cw + 2, "optimal threads");
+	for (size_t j = 0; j < no; j++)
+		fprintf(out, "  %10s", ops[j]);
+	fprintf(out, "  [threads]\n");
+	for (size_t i = 0; i < nc; i++) {
+		fprintf(out, "%-*s  %-*s", (int)tw, "", (int)cw, cfgs[i]);
+		for (size_t j = 0; j < no; j++) {
+			double thr = NAN;
+			for (size_t r = 0; r < t->nrows; r++)
+				if (str_eq(str_at(t, r, "kind"), "optimum") && str_eq(str_at(t, r, "op"), ops[j]) &&
+				    str_eq(str_at(t, r, "config") ? str_at(t, r, "config") : "-", cfgs[i]))
+					thr = num_at(t, r, "threads");
+			if (isnan(thr))
+				fprintf(out, "  %10s", "-");
+			else
+				fprintf(out, "  %10.0f", thr);
+		}
+		fputc('\n', out);
+	}
+}
+
+void rep_summary_print_text(const struct table *t, FILE *out, size_t width)
+{
+	if (t->nrows == 0)
+		return;
+	if (width == 0 || width > 100)
+		width = 100;
+	size_t tw = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *topic = str_at(t, r, "topic");
+		size_t w = topic ? cols_of(topic, strlen(topic)) : 0;
+		tw = tw > w ? tw : w;
+	}
+	tw += 2;
+	fprintf(out, "Summary (the section with the evidence in [brackets]; --section NAME shows it)\n");
+	const char *last = NULL;
+	bool optima_said = false;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *topic = str_at(t, r, "topic");
+		if (str_eq(str_at(t, r, "kind"), "optimum")) {
+			if (!optima_said)
+				print_optima(out, t, tw);
+			optima_said = true;
+			last = topic;
+			continue;
+		}
+		/* a topic is said once, at its first finding */
+		print_wrapped(out, last && str_eq(last, topic) ? "" : topic ? topic : "", tw, str_at(t, r, "finding"),
+			      str_at(t, r, "section"), width);
+		last = topic;
+	}
+	fputc('\n', out);
 }

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,97 @@ static void text_cell(FILE *out, const char *text, bool first, bool last, bool l
 		fprintf(out, "%*s", (int)pad, "");
 }
 
+/*
+ * Columns a narrow terminal loses first, least important first (by key, or
+ * by heading for a text-only column); then the rightmost left, but never
+ * the first two shown (what a row is about). A comparison's verdict says
+ * its ratio and interval: those columns go before it, and before A and B.
+ */
+static const char *const drop_order[] = {
+	"cpuPerOp", "p999Ns", "maxNs", "meanNs", "p90Ns", "oneInTenChance", "madOpsPerSec", "bestWorstRatio",
+	"errors", "count", "runs", "stepNeeded", "noise", "p95Ns", "mbPerSec", "minOpsPerSec", "maxOpsPerSec",
+	"threadsA", "threadsB", "hostsA", "hostsB", "median A", "median B", "ratio", "low", "high",
+	"capOpsPerSec", "readSignature", "floorNs", "note", "a", "b", "differs",
+};
+
+/* The column drop_order[i] names: its key, else a text-only column's heading; -1 none. */
+static int drop_col(const struct table *t, const char *name)
+{
+	int c = table_col(t, name);
+	for (size_t k = 0; c < 0 && k < t->ncols; k++)
+		if (!t->cols[k].key && t->cols[k].head && strcmp(t->cols[k].head, name) == 0)
+			c = (int)k;
+	return c;
+}
+
+/* text wrapped at blanks within max columns (0: as it is), a line each. */
+static void print_wrapped(FILE *out, const char *text, size_t max)
+{
+	while (max > 0 && text_width(text) > max) {
+		size_t cut = 0, w = 0;
+		for (size_t i = 0; text[i] && w <= max; i++) {
+			if (text[i] == ' ')
+				cut = i;
+			w += ((unsigned char)text[i] & 0xc0) != 0x80;
+		}
+		if (cut == 0)
+			break;
+		fprintf(out, "%.*s\n", (int)cut, text);
+		text += cut + 1;
+	}
+	fprintf(out, "%s\n", text);
+}
+
+/* The shown width of the columns kept, two blanks between. */
+static size_t row_width(const struct table *t, const size_t *width, const bool *keep)
+{
+	size_t w = 0, n = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (keep[c]) {
+			w += width[c];
+			n++;
+		}
+	return w + (n ? 2 * (n - 1) : 0);
+}
+
+/* Leave out columns until the row fits in max (0: no limit); their heads into dropped. */
+static void fit_columns(const struct table *t, const size_t *width, bool *keep, size_t max, char *dropped, size_t len)
+{
+	dropped[0] = '\0';
+	if (max == 0)
+		return;
+	size_t shown[2] = { SIZE_MAX, SIZE_MAX };
+	for (size_t c = 0, k = 0; c < t->ncols && k < 2; c++)
+		if (keep[c])
+			shown[k++] = c;
+	for (size_t pass = 0; row_width(t, width, keep) > max; pass++) {
+		size_t drop = SIZE_MAX;
+		if (pass < sizeof(drop_order) / sizeof(drop_order[0])) {
+			int c = drop_col(t, drop_order[pass]);
+			if (c < 0 || !keep[c] || (size_t)c == shown[0] || (size_t)c == shown[1])
+				continue;
+			drop = (size_t)c;
+		} else {
+			for (size_t c = t->ncols; c-- > 0;)
+				if (keep[c] && c != shown[0] && c != shown[1]) {
+					drop = c;
+					break;
+				}
+			if (drop == SIZE_MAX)
+				break;
+		}
+		keep[drop] = false;
+		snprintf(dropped + strlen(dropped), len - strlen(dropped), "%s%s", dropped[0] ? ", " : "",
+			 t->cols[drop].head);
+	}
+}
+
 void table_print_text(const struct table *t, FILE *out)
+{
+	table_print_text_fit(t, out, 0);
+}
+
+void table_print_text_fit(const struct table *t, FILE *out, size_t max)
 {
 	/* an empty table is left out, unless its note says why it is empty */
 	if (t->nrows == 0 && t->note)
@@ -153,31 +244,38 @@ void table_print_text(const struct table *t, FILE *out)
 	if (t->nrows == 0)
 		return;
 	size_t *width = calloc(t->ncols, sizeof(*width));
-	if (!width)
+	bool *keep = calloc(t->ncols, sizeof(*keep));
+	if (!width || !keep) {
+		free(width);
+		free(keep);
 		return;
-	char buf[512];
-	size_t first = t->ncols, last = 0;
+	}
+	char buf[512], dropped[512];
 	for (size_t c = 0; c < t->ncols; c++) {
+		keep[c] = t->cols[c].head != NULL;
 		width[c] = t->cols[c].head ? text_width(t->cols[c].head) : 0;
-		if (t->cols[c].head) {
-			first = first < c ? first : c;
-			last = c;
-		}
 	}
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
-			if (text_width(buf) > width[c])
+			if (keep[c] && text_width(buf) > width[c])
 				width[c] = text_width(buf);
+		}
+	fit_columns(t, width, keep, max, dropped, sizeof(dropped));
+	size_t first = t->ncols, last = 0;
+	for (size_t c = 0; c < t->ncols; c++)
+		if (keep[c]) {
+			first = first < c ? first : c;
+			last = c;
 		}
 	fprintf(out, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)
-		if (t->cols[c].head)
+		if (keep[c])
 			text_cell(out, t->cols[c].head, c == first, c == last, t->cols[c].type == TC_STR, width[c]);
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
-			if (!t->cols[c].head)
+			if (!keep[c])
 				continue;
 			format_text(&t->cols[c], &t->vals[r * t->ncols + c], buf, sizeof(buf));
 			text_cell(out, buf, c == first, c == last, t->cols[c].type == TC_STR, width[c]);
@@ -185,9 +283,15 @@ void table_print_text(const struct table *t, FILE *out)
 		fputc('\n', out);
 	}
 	if (t->note)
-		fprintf(out, "%s\n", t->note);
+		print_wrapped(out, t->note, max);
+	if (dropped[0]) {
+		char said[700];
+		snprintf(said, sizeof(said), "(left out to fit %zu columns: %s; --csv or --json has them)", max, dropped);
+		print_wrapped(out, said, max);
+	}
 	fputc('\n', out);
 	free(width);
+	free(keep);
 }
 
 /* Text with &, <, >, " escaped for HTML. */
