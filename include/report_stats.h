@@ -150,4 +150,48 @@ struct stats_step {
 size_t stats_regimes(const double *x, size_t n, size_t minlen, double min_rel,
 		     struct stats_step *out, size_t max);
 
+/* A series needs this many values before a period is looked for. */
+#define STATS_PERIOD_MIN_N 8
+/* A period must repeat at least this many times in the series. */
+#define STATS_PERIOD_MIN_CYCLES 3
+/* The largest p-value that counts as a period (false alarms on noise: 1 in 100). */
+#define STATS_PERIOD_ALPHA 0.01
+
+/* A periodic component of a time series. */
+struct stats_period {
+	double period;    /* in the unit of dt */
+	double cycles;    /* how many periods the series spans: n x dt / period */
+	double swing;     /* amplitude of the fitted sinusoid, in the unit of x */
+	double level;     /* median of x */
+	double amplitude; /* swing / level (0.4: "+-40%"); NAN when level <= 0 */
+	double p;         /* the peak's p-value against a red-noise background */
+	double acf;       /* autocorrelation of the detrended series at the period */
+	double acf_half;  /* ... and at half the period */
+};
+
+/*
+ * A periodic component of x[0..n), values dt apart (any unit: the period
+ * comes out in it). The series is detrended (least-squares line); its
+ * periodogram is divided by the spectrum of a red-noise process (AR(1),
+ * with the series' own lag-1 autocorrelation) so that a random walk, a
+ * step or a drift, all of them loud at low frequencies, raise no peak; the
+ * largest normalised ordinate of STATS_PERIOD_MIN_CYCLES (3) cycles or more
+ * is Fisher's g, whose p-value (the first term of Fisher's exact sum:
+ * m (1 - g)^(m - 1), over m ordinates) must be below STATS_PERIOD_ALPHA.
+ * The peak's frequency is then refined between the Fourier frequencies;
+ * the period must still fit 3 times in the series, and the detrended
+ * series must correlate positively with itself one period apart and more
+ * than half a period apart (an oscillation; a decaying memory does not).
+ * The amplitude is that of the least-squares sinusoid at the period (a
+ * square wave of half-height h reads 4h/pi).
+ *
+ * Returns 1 and fills *out when a period is found; 0 when none is (n <
+ * STATS_PERIOD_MIN_N, a flat series, no significant peak: *out then holds
+ * the best candidate when there was one, period 0 when not); -EINVAL when
+ * a value is not finite or dt <= 0 (a gap must be filled or the series
+ * cut by the caller: dropping it would shift the phase); -ENOMEM.
+ * Deterministic; allocates nothing that outlives the call.
+ */
+int stats_periodic(const double *x, size_t n, double dt, struct stats_period *out);
+
 #endif

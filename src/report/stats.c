@@ -1,6 +1,7 @@
-/* report/stats.c - medians, MAD, peaks, tiers and regimes for the report. */
+/* report/stats.c - medians, MAD, peaks, tiers, regimes and periods for the report. */
 #include "report_stats.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -582,4 +583,213 @@ size_t stats_regimes(const double *x, size_t n, size_t minlen, double min_rel,
 	free(sum);
 	free(sq);
 	return nc;
+}
+
+/* ---- periodicity ---- */
+
+/* y = x minus its least-squares line (a drift is no oscillation). */
+static void detrend(const double *x, size_t n, double *y)
+{
+	double tm = (double)(n - 1) / 2, xm = 0, sxy = 0, stt = 0;
+	for (size_t t = 0; t < n; t++)
+		xm += x[t];
+	xm /= (double)n;
+	for (size_t t = 0; t < n; t++) {
+		sxy += ((double)t - tm) * (x[t] - xm);
+		stt += ((double)t - tm) * ((double)t - tm);
+	}
+	double slope = stt > 0 ? sxy / stt : 0;
+	for (size_t t = 0; t < n; t++)
+		y[t] = x[t] - xm - slope * ((double)t - tm);
+}
+
+/*
+ * The Fourier sums of y at f cycles per series (f need not be whole):
+ * *c = sum y_t cos(2 pi f t / n), *s = sum y_t sin(...). The angle is
+ * advanced by a rotation, not a sin/cos per value.
+ */
+static void fourier(const double *y, size_t n, double f, double *c, double *s)
+{
+	double w = 2 * M_PI * f / (double)n, cw = cos(w), sw = sin(w);
+	double re = 0, im = 0, cr = 1, ci = 0;
+	for (size_t t = 0; t < n; t++) {
+		re += y[t] * cr;
+		im += y[t] * ci;
+		double nr = cr * cw - ci * sw;
+		ci = ci * cw + cr * sw;
+		cr = nr;
+	}
+	*c = re;
+	*s = im;
+}
+
+/* The periodogram ordinate of y at f cycles per series: |sum y_t e^(-2 pi i f t / n)|^2 / n. */
+static double ordinate(const double *y, size_t n, double f)
+{
+	double c, s;
+	fourier(y, n, f, &c, &s);
+	return (c * c + s * s) / (double)n;
+}
+
+/* Autocorrelation of y (mean 0) at a lag that need not be whole: linear between whole lags. */
+static double acf_at(const double *y, size_t n, double sumsq, double lag)
+{
+	size_t lo = (size_t)lag;
+	double r[2];
+	for (int j = 0; j < 2; j++) {
+		size_t l = lo + (size_t)j;
+		double acc = 0;
+		for (size_t t = 0; t + l < n; t++)
+			acc += y[t] * y[t + l];
+		r[j] = acc / sumsq;
+	}
+	return r[0] + (lag - (double)lo) * (r[1] - r[0]);
+}
+
+/*
+ * The frequency (cycles per series) between k - 0.5 and k + 0.5 where the
+ * periodogram peaks: a grid of 0.05, then a parabola through the best
+ * point and its neighbours.
+ */
+static double refine_peak(const double *y, size_t n, size_t k)
+{
+	enum { STEPS = 20 };
+	double v[STEPS + 1], step = 1.0 / STEPS, lo = (double)k - 0.5;
+	size_t best = 0;
+	for (size_t i = 0; i <= STEPS; i++) {
+		v[i] = ordinate(y, n, lo + (double)i * step);
+		if (v[i] > v[best])
+			best = i;
+	}
+	double f = lo + (double)best * step;
+	if (best > 0 && best < STEPS) {
+		double den = v[best - 1] - 2 * v[best] + v[best + 1];
+		if (den < 0)
+			f += step * 0.5 * (v[best - 1] - v[best + 1]) / den;
+	}
+	return f;
+}
+
+/* Amplitude of the least-squares sinusoid a cos + b sin at f cycles per series. */
+static double sine_fit(const double *y, size_t n, double f)
+{
+	double w = 2 * M_PI * f / (double)n, cc = 0, ss = 0, cs = 0, yc = 0, ys = 0;
+	for (size_t t = 0; t < n; t++) {
+		double c = cos(w * (double)t), s = sin(w * (double)t);
+		cc += c * c;
+		ss += s * s;
+		cs += c * s;
+		yc += y[t] * c;
+		ys += y[t] * s;
+	}
+	double det = cc * ss - cs * cs;
+	if (!(det > 0))
+		return 0;
+	double a = (yc * ss - ys * cs) / det, b = (ys * cc - yc * cs) / det;
+	return sqrt(a * a + b * b);
+}
+
+/* Neighbours each side of a peak that its local test compares it with (past the adjacent one). */
+#define PERIOD_NEIGHBOURS 8
+
+/*
+ * The periodogram of y over k = kmin..m divided by the spectrum of an
+ * AR(1) process with y's lag-1 autocorrelation (its scale cancels in g).
+ * Returns the k of the largest ratio and its two p-values: *p, Fisher's
+ * (the largest of m ratios against their sum), and *plocal, the ratio
+ * against its neighbours (2 to PERIOD_NEIGHBOURS + 1 away: the adjacent
+ * ones share the peak's leakage), F(2, 2L) distributed under a locally
+ * flat background, times the m ordinates searched. A background that is
+ * not AR(1) (a random walk under measurement noise bends where one
+ * overtakes the other) raises a broad hump, which the global test alone
+ * takes for a peak; the local test does not.
+ */
+static size_t red_noise_peak(const double *y, size_t n, double sumsq, size_t kmin, size_t m, double *p,
+			     double *plocal)
+{
+	double lag1 = 0;
+	for (size_t t = 0; t + 1 < n; t++)
+		lag1 += y[t] * y[t + 1];
+	double rho = fmax(-0.99, fmin(0.99, lag1 / sumsq));
+	double *r = malloc((m + 1) * sizeof(*r));
+	*p = *plocal = 1;
+	if (!r)
+		return 0;
+	double sum = 0;
+	size_t best = kmin;
+	for (size_t k = 1; k <= m; k++) {
+		double back = (1 - rho * rho) /
+			      (1 - 2 * rho * cos(2 * M_PI * (double)k / (double)n) + rho * rho);
+		r[k] = ordinate(y, n, (double)k) / back;
+		if (k < kmin)
+			continue;
+		sum += r[k];
+		if (r[k] > r[best])
+			best = k;
+	}
+	double g = sum > 0 ? r[best] / sum : 0, mm = (double)(m - kmin + 1);
+	*p = g > 0 ? fmin(1, mm * pow(1 - g, mm - 1)) : 1;
+	double near = 0, l = 0;
+	for (size_t d = 2; d <= PERIOD_NEIGHBOURS + 1; d++) {
+		if (best > d) {
+			near += r[best - d];
+			l++;
+		}
+		if (best + d <= m) {
+			near += r[best + d];
+			l++;
+		}
+	}
+	if (near > 0)
+		*plocal = fmin(1, mm * pow(1 + r[best] / near, -l));
+	free(r);
+	return best;
+}
+
+int stats_periodic(const double *x, size_t n, double dt, struct stats_period *out)
+{
+	if (!x || !out || !(dt > 0) || !isfinite(dt))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->amplitude = NAN;
+	out->p = 1;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return -EINVAL;
+	size_t kmin = STATS_PERIOD_MIN_CYCLES, m = n ? (n - 1) / 2 : 0;
+	if (n < STATS_PERIOD_MIN_N || m < kmin + 1)
+		return 0;
+	double *y = malloc(n * sizeof(*y));
+	if (!y)
+		return -ENOMEM;
+	memcpy(y, x, n * sizeof(*y));
+	out->level = stats_median(y, n);
+	detrend(x, n, y);
+	double sumsq = 0, scale = 0;
+	for (size_t t = 0; t < n; t++) {
+		sumsq += y[t] * y[t];
+		scale = fmax(scale, fabs(x[t]));
+	}
+	/* A flat series leaves only rounding after the detrend: no period in that. */
+	if (!(sqrt(sumsq / (double)n) > 1e-9 * scale)) {
+		free(y);
+		return 0;
+	}
+	double plocal;
+	size_t k = red_noise_peak(y, n, sumsq, kmin, m, &out->p, &plocal);
+	if (!k) {
+		free(y);
+		return -ENOMEM;
+	}
+	out->p = fmax(out->p, plocal);
+	double f = refine_peak(y, n, k);
+	out->period = (double)n / f * dt;
+	out->cycles = f;
+	out->swing = sine_fit(y, n, f);
+	out->amplitude = out->level > 0 ? out->swing / out->level : NAN;
+	out->acf = acf_at(y, n, sumsq, (double)n / f);
+	out->acf_half = acf_at(y, n, sumsq, (double)n / f / 2);
+	free(y);
+	return out->p < STATS_PERIOD_ALPHA && f >= STATS_PERIOD_MIN_CYCLES && out->acf > 0 &&
+	       out->acf > out->acf_half;
 }
