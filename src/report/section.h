@@ -47,6 +47,15 @@ extern const size_t rep_expect_ncols;
 void rep_build_expect(struct table *tables, const struct rep_ctx *ctx);
 
 /*
+ * periodic.c: a period in the probes' p50 and p99 (watch cells) and in runs'
+ * ops/s per time bucket (cells with 24 buckets or more), by stats_periodic
+ * over the longest evenly spaced stretch (SEC_PERIODIC).
+ */
+extern const struct tcol rep_periodic_cols[];
+extern const size_t rep_periodic_ncols;
+void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx);
+
+/*
  * summary.c: the findings, drawn from the other sections' tables (SEC_SUMMARY).
  * rep_summary_needs marks in want[] the sections it reads; the summary is
  * built after them.

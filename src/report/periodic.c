@@ -1,0 +1,134 @@
+/* report/periodic.c - oscillations in the probes' latency and in runs' throughput over time. */
+#include "alloc.h"
+#include "section.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A series shorter than this (evenly spaced points) is not searched: 3 cycles of 8. */
+#define PERIODIC_MIN_POINTS 24
+
+const struct tcol rep_periodic_cols[] = {
+	{ "host", "host", TC_STR, 0 },
+	{ "op", "op", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "config", "config", TC_STR, 0 },
+	{ "labels", NULL, TC_STR, 0 },
+	{ "size", "size", TC_SIZE, 0 },
+	{ "series", "series", TC_STR, 0 },
+	{ "periodSeconds", NULL, TC_NUM, 1 },
+	{ "periodHuman", "period", TC_STR, 0 },
+	{ "amplitude", "+-", TC_PCT, 0 },
+	{ "cycles", "cycles", TC_NUM, 1 },
+	{ "pValue", NULL, TC_NUM, 6 },
+	{ "points", "points", TC_INT, 0 },
+	{ "finding", "finding", TC_STR, 0 },
+};
+const size_t rep_periodic_ncols = sizeof(rep_periodic_cols) / sizeof(rep_periodic_cols[0]);
+
+/* The series a cell offers: a probe's latency per period, a run's throughput per time bucket. */
+static const struct {
+	const char *name;
+	bool watch; /* of watch cells; else of runs' */
+} series[] = {
+	{ "p50", true },
+	{ "p99", true },
+	{ "ops/s", false },
+};
+
+static double value_of(const struct rep_point *p, size_t s)
+{
+	return s == 0 ? p->p50 : s == 1 ? p->p99 : p->ops;
+}
+
+/*
+ * The longest stretch of c's points that are evenly spaced (each step
+ * within a quarter of the median step) with a finite value of series s:
+ * its values into x (room for c->npts), its step (seconds) into *dt.
+ * A restart, a lost period or the next run breaks a stretch: filling the
+ * gap would invent values, closing it would shift every later phase.
+ */
+static size_t even_stretch(const struct rep_cell *c, size_t s, double *x, double *dt)
+{
+	double *d = rep_calloc(c->npts, sizeof(*d));
+	size_t nd = 0;
+	for (size_t k = 1; k < c->npts; k++)
+		if (c->pts[k].t > c->pts[k - 1].t)
+			d[nd++] = c->pts[k].t - c->pts[k - 1].t;
+	*dt = stats_median(d, nd);
+	free(d);
+	if (!(*dt > 0))
+		return 0;
+	size_t from = 0, len = 0, best = 0, best_n = 0;
+	for (size_t k = 0; k < c->npts; k++) {
+		if (!isfinite(value_of(&c->pts[k], s))) {
+			len = 0;
+			continue;
+		}
+		if (len > 0 && fabs(c->pts[k].t - c->pts[k - 1].t - *dt) <= 0.25 * *dt) {
+			len++;
+		} else {
+			from = k;
+			len = 1;
+		}
+		if (len > best_n) {
+			best = from;
+			best_n = len;
+		}
+	}
+	for (size_t k = 0; k < best_n; k++)
+		x[k] = value_of(&c->pts[best + k], s);
+	return best_n;
+}
+
+/* A duration as a reader says it: "45 s", "7.5 min", "2.5 h", "3 d". */
+static void human_duration(double sec, char *buf, size_t len)
+{
+	static const struct {
+		double below, unit; /* up to `below` seconds, in `unit` seconds */
+		const char *name;
+	} units[] = {
+		{ 90, 1, "s" },
+		{ 90 * 60, 60, "min" },
+		{ 36 * 3600, 3600, "h" },
+		{ INFINITY, 86400, "d" },
+	};
+	size_t u = 0;
+	while (sec >= units[u].below)
+		u++;
+	snprintf(buf, len, "%.3g %s", sec / units[u].unit, units[u].name);
+}
+
+void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_PERIODIC];
+	const struct rep_db *db = ctx->db;
+	for (size_t i = 0; i < db->ncells; i++) {
+		const struct rep_cell *c = db->cells[i];
+		if (c->npts < PERIODIC_MIN_POINTS)
+			continue;
+		double *x = rep_calloc(c->npts, sizeof(*x));
+		char op[64];
+		rep_op_name(c->sig, op, sizeof(op));
+		for (size_t s = 0; s < sizeof(series) / sizeof(series[0]); s++) {
+			if (series[s].watch != c->watch)
+				continue;
+			double dt;
+			size_t n = even_stretch(c, s, x, &dt);
+			struct stats_period p;
+			if (n < PERIODIC_MIN_POINTS || stats_periodic(x, n, dt, &p) != 1)
+				continue;
+			char when[32], finding[128];
+			human_duration(p.period, when, sizeof(when));
+			if (isfinite(p.amplitude))
+				snprintf(finding, sizeof(finding), "%s oscillates every %s, +-%.0f%%", series[s].name, when,
+					 100 * p.amplitude);
+			else
+				snprintf(finding, sizeof(finding), "%s oscillates every %s", series[s].name, when);
+			table_row(t, c->host, op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size,
+				  series[s].name, p.period, when, p.amplitude, p.cycles, p.p, (double)n, finding);
+		}
+		free(x);
+	}
+}
