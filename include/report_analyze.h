@@ -92,6 +92,7 @@ enum rep_section {
 	SEC_BONNIE_RUNS, /* bonnie++ per host and config: mean and spread over runs */
 	SEC_WATCH,         /* `iobench watch` lines: latency per period */
 	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
+	SEC_PERIODIC,      /* a period in the probes' p50/p99 or in runs' ops/s (report/periodic.c) */
 	SEC_NOTES,         /* each run's bookkeeping: only when named, or in --json */
 	SEC_DUR_VERIFY,    /* `iobench durability verify` verdicts (report/durability.c) */
 	SEC_EXPECT,        /* --expect FILE: PASS/FAIL per expected figure */

@@ -1568,6 +1568,10 @@ static const struct {
 	[SEC_WATCH_REGIMES] = { "watchRegimes", "Regime changes in the probes' p99 (lasting steps)",
 				"lasting steps in the probes' p99 (a tail that jumped and stayed)",
 				COLS(watch_regimes_cols), build_watch },
+	[SEC_PERIODIC] = { "periodic", "Oscillations (a period in the probes' p50/p99 or in runs' ops/s)",
+			   "a regular oscillation in the probes' p50/p99 or in runs' ops/s\n"
+			   "(24 time buckets or more): its period, amplitude and p-value",
+			   rep_periodic_cols, 0, rep_build_periodic },
 	[SEC_NOTES] = { "notes", "Bookkeeping (notes of each run, and older files' run/planStep/... labels)",
 			"each run's notes (--note; legacy bookkeeping labels); ask by name,\n"
 			"or in --json", COLS(notes_cols), build_notes },
@@ -1609,6 +1613,7 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 	tables[SEC_EXPECT].ncols = rep_expect_ncols;
 	tables[SEC_TARGETS].ncols = rep_targets_ncols;
 	tables[SEC_SUMMARY].ncols = rep_summary_ncols;
+	tables[SEC_PERIODIC].ncols = rep_periodic_ncols;
 	/* the summary reads other sections' tables: they are built first, then it */
 	bool build[SEC_COUNT];
 	memcpy(build, want, sizeof(build));
