@@ -16,7 +16,7 @@ GEN=$BATS_TEST_DIRNAME/data/report/gen-lines
 PM='function unif() { seed = (seed * 16807) % 2147483647; return seed / 2147483647 }'
 
 # watch_lines FILE: 96 one-minute watch periods of two hosts: w1's latency
-# 1 ms +-40% over a 7.5-minute sine, w2's log-normal noise (sd 0.3) around 1 ms.
+# 1 ms ±40% over a 7.5-minute sine, w2's log-normal noise (sd 0.3) around 1 ms.
 watch_lines() {
   awk "$PM"'
   BEGIN { seed = 7; pi = atan2(0, -1)
@@ -47,14 +47,14 @@ run_lines() {
   }' | "$GEN" > "$1"
 }
 
-@test "periodic: a probe's p50 swinging +-40% every 7.5 min is found with that period and amplitude" {
+@test "periodic: a probe's p50 swinging ±40% every 7.5 min is found with that period and amplitude" {
   watch_lines "$TMP/w.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section periodic "$TMP/w.jsonl"
   [ "$status" -eq 0 ]
   jq -e '[.periodic[] | select(.host == "w1" and .series == "p50")] | length == 1 and (.[0]
     | .op == "read4k" and (.periodSeconds - 450 | fabs) < 450 * 0.05 and .periodHuman == "7.5 min"
       and (.amplitude - 0.4 | fabs) < 0.4 * 0.15 and .cycles > 12 and .pValue < 0.01 and .points == 96
-      and .finding == "p50 oscillates every 7.5 min, +-40%")' <<<"$output"
+      and .finding == "p50 oscillates every 7.5 min, ±40%")' <<<"$output"
   # one mode a period: p99 is that latency too
   jq -e '[.periodic[] | select(.host == "w1")] | map(.series) == ["p50", "p99"]' <<<"$output"
 }
@@ -75,7 +75,7 @@ run_lines() {
   jq -e '[.time[] | .buckets] | sort == [20, 48, 48, 48]' <<<"$output"
   jq -e '.periodic | length == 1 and (.[0] | .host == "r1" and .series == "ops/s"
     and (.periodSeconds - 80 | fabs) < 80 * 0.05 and (.amplitude - 0.3 | fabs) < 0.3 * 0.15
-    and .finding == "ops/s oscillates every 80.3 s, +-30%")' <<<"$output"
+    and .finding == "ops/s oscillates every 80.3 s, ±30%")' <<<"$output"
 }
 
 @test "periodic: the text table says the finding" {
@@ -83,5 +83,15 @@ run_lines() {
   run --separate-stderr "$IOBENCH" report --section periodic "$TMP/w.jsonl"
   [ "$status" -eq 0 ]
   [[ "$output" == *"Oscillations"* ]]
-  [[ "$output" == *"w1    read4k"*"7.5 min  40.0%"*"p50 oscillates every 7.5 min, +-40%"* ]]
+  [[ "$output" == *"w1    read4k"*"7.5 min  40.0%"*"p50 oscillates every 7.5 min, ±40%"* ]]
+}
+
+@test "periodic: the summary names the oscillation and points at its section" {
+  watch_lines "$TMP/w.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section summary "$TMP/w.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '[.summary[] | select(.kind == "oscillation")] | length == 2 and all(.section == "periodic")
+    and (.[0].finding == "w1 read4k: p50 oscillates every 7.5 min, ±40%")' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --section summary "$TMP/w.jsonl"
+  grep -E '^time +w1 read4k: p50 oscillates every 7\.5 min, ±40%  \[periodic\]$' <<<"$output"
 }

@@ -19,7 +19,7 @@ const struct tcol rep_periodic_cols[] = {
 	{ "series", "series", TC_STR, 0 },
 	{ "periodSeconds", NULL, TC_NUM, 1 },
 	{ "periodHuman", "period", TC_STR, 0 },
-	{ "amplitude", "+-", TC_PCT, 0 },
+	{ "amplitude", "±", TC_PCT, 0 },
 	{ "cycles", "cycles", TC_NUM, 1 },
 	{ "pValue", NULL, TC_NUM, 6 },
 	{ "points", "points", TC_INT, 0 },
@@ -122,7 +122,7 @@ void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
 			char when[32], finding[128];
 			human_duration(p.period, when, sizeof(when));
 			if (isfinite(p.amplitude))
-				snprintf(finding, sizeof(finding), "%s oscillates every %s, +-%.0f%%", series[s].name, when,
+				snprintf(finding, sizeof(finding), "%s oscillates every %s, ±%.0f%%", series[s].name, when,
 					 100 * p.amplitude);
 			else
 				snprintf(finding, sizeof(finding), "%s oscillates every %s", series[s].name, when);

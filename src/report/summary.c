@@ -40,7 +40,7 @@ void rep_summary_needs(bool want[SEC_COUNT])
 {
 	static const enum rep_section needs[] = { SEC_GROUPS, SEC_FLEET,   SEC_TARGETS, SEC_INSTANCES,  SEC_BAD_APPLES,
 						  SEC_THREADS, SEC_COMPARE, SEC_TIERS,	    SEC_DURABILITY,
-						  SEC_COST,    SEC_DUR_VERIFY };
+						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC };
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		want[needs[i]] = true;
 }
@@ -607,6 +607,24 @@ static void durability(struct table *s, const struct table *d, const struct tabl
 	}
 }
 
+/* Oscillations over time (the periodic section): the first three, then how many more. */
+static void oscillations(struct table *s, const struct table *p)
+{
+	for (size_t r = 0; r < p->nrows; r++) {
+		if (r == 3) {
+			finding(s, "time", "oscillation", NULL, NULL, NULL, "periodic", "and %zu more series oscillate",
+				p->nrows - r);
+			break;
+		}
+		char op[64];
+		op_at(p, r, op, sizeof(op));
+		const double fig[4] = { num_at(p, r, "periodSeconds"), NAN, NAN, num_at(p, r, "threads") };
+		finding(s, "time", "oscillation", op, str_at(p, r, "config"), fig, "periodic", "%s %s: %s",
+			str_at(p, r, "host") ? str_at(p, r, "host") : "-", op,
+			str_at(p, r, "finding") ? str_at(p, r, "finding") : "oscillates");
+	}
+}
+
 /* ---- what to distrust, what was left out ---- */
 
 static void targets(struct table *s, const struct table *t)
@@ -684,6 +702,7 @@ void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	fleet_hosts(s, &tables[SEC_FLEET]);
 	optima(s, th, ops, nops);
 	tiers(s, &tables[SEC_TIERS]);
+	oscillations(s, &tables[SEC_PERIODIC]);
 	durability(s, &tables[SEC_DURABILITY], &tables[SEC_DUR_VERIFY]);
 	left_out(s, ctx->db);
 }
