@@ -266,8 +266,10 @@ make_fleet() {
   [ "$(awk '/^# h3$/ { f = 1; next } f && /^[0-9]/ { print $2; exit }' "$out/time-1.dat")" = 107.1 ]
   grep -q "using 1:2 " "$out/time-1.gp"
   grep -q "using 1:3 " "$out/timenorm-1.gp"
-  # apples-1: the 5 hosts in their levels (92 to 112 ops/s)
-  [ "$(awk '!/^#/ && NF { n += $2 } END { print n }' "$out/apples-1.dat")" -eq 5 ]
+  # apples-1: the 5 hosts in their levels (92 to 112 ops/s), bins of equal ratio on a log axis
+  [ "$(awk '!/^#/ && NF { n += $3 } END { print n }' "$out/apples-1.dat")" -eq 5 ]
+  awk '!/^#/ && NF && ($2 / $1 < 1.25 || $2 / $1 > 1.26) { exit 1 }' "$out/apples-1.dat"
+  grep -q '^set logscale x 10' "$out/apples-1.gp"
   grep -q "median 102 ops/s" "$out/apples-1.gp"
   # instances-1: hosts named on the axis, five percentiles
   grep -q 'xtic(1)' "$out/instances-1.gp"
@@ -275,9 +277,16 @@ make_fleet() {
   [ "$(grep -v '^#' "$out/instances-1.dat" | awk '{ print $1 }' | tr '\n' ' ')" = '"h1" "h2" "h3" "h4" "h5" ' ]
   # every chart titled with its run and date; legends name the op as typed
   for gp in "$out"/*.gp; do
-    grep -qE "^set title '.*'\\.\"\\\\n\"\\.'run r7, 2025-11-22'\$" "$gp" || { echo "$gp: $(grep '^set title' "$gp")"; return 1; }
+    grep -qE "^set (title|multiplot layout [0-9]+,[0-9]+ title) '.*'\\.\"\\\\n\"\\.'run r7, 2025-11-22'\$" "$gp" ||
+      { echo "$gp: $(grep '^set title' "$gp")"; return 1; }
   done
-  grep -q "title 'read4k config=large/ebs1 1G (best 8)'" "$out/threads.gp"
+  # threads: a panel per op with a thread curve (read4k), ops/s over p50/p95/p99, a line per config
+  grep -q "^set multiplot layout 2,1 " "$out/threads.gp"
+  grep -q "^set title 'read4k: operations per second by threads'" "$out/threads.gp"
+  grep -q "^set title 'read4k: latency by threads, p50 solid, p95 dashed, p99 dotted'" "$out/threads.gp"
+  grep -q "title 'config=large/ebs1 (best 8)'" "$out/threads.gp"
+  # p50, p95 and p99 of read4k on ebs1: columns 3, 4, 5 of its block
+  [ "$(grep -c "index 0 using 1:[345] " "$out/threads.gp")" -eq 6 ]
   ! grep -q 'read,4K,4K' "$out/threads.gp"
 }
 
