@@ -15,7 +15,7 @@
  *   compare      B/A per op and metric with its 95% interval, 1.0 marked
  * Scripts name their data files relatively, so DIR can be moved. gnuplot's
  * own messages are appended to DIR/gnuplot.log. DIR/index.html holds the
- * method, every table with rows and every chart (its SVG inline) on one page.
+ * findings, every table with rows and every chart (its SVG inline) on one page.
  */
 #ifndef IOBENCH_REPORT_PLOT_H
 #define IOBENCH_REPORT_PLOT_H
@@ -39,9 +39,12 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	     const struct table tables[SEC_COUNT], const char *dir);
 
 /*
- * Write DIR/index.html (through a temp file and rename): the method (what was
- * read, how runs group and merge, the fleet's failed hosts), every table of
- * tables[] with rows, then the charts names[0..ncharts) with their titles,
+ * Write DIR/index.html (through a temp file and rename): the findings (the
+ * summary table's rows, each linked to its evidence's section) with the cost
+ * and compare charts; then a block per section with rows or charts, its
+ * table beside (or over) its charts of names[0..ncharts), per-host tables
+ * and sections of many charts folded in <details>; the method last (what was
+ * read, how runs group and merge, the fleet's failed hosts). Each chart is
  * DIR/NAME.svg inline (an <img> of NAME.png when it is missing).
  * Returns 0 or -errno.
  */
