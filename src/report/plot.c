@@ -195,7 +195,7 @@ static void gp_lat_tics(FILE *f, const char *axis)
 	fputs(")\n", f);
 }
 
-/* A number for a .dat file people may open: 4 significant digits, no exponent (69297, 0.5123). */
+/* A number for a .dat file people may open: 4 significant digits, no exponent (69297, 0.5123, 128). */
 static void dat_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v)) {
@@ -203,7 +203,17 @@ static void dat_num(FILE *f, double v)
 		return;
 	}
 	int mag = v == 0 ? 0 : (int)floor(log10(fabs(v)));
-	fprintf(f, "%.*f", mag >= 3 ? 0 : 3 - mag, v);
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.*f", mag >= 3 ? 0 : 3 - mag, v);
+	/* 128 rather than 128.0: the zeros say nothing */
+	if (strchr(buf, '.')) {
+		size_t n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (buf[n - 1] == '.')
+			buf[n - 1] = '\0';
+	}
+	fputs(buf, f);
 }
 
 /* Append to buf (NUL-terminated, len bytes) without overflowing. */
