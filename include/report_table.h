@@ -77,7 +77,12 @@ void table_print_text(const struct table *t, FILE *out);
  */
 void table_print_text_fit(const struct table *t, FILE *out, size_t max);
 
-/* <section id=NAME> with the title as <h2>, a <table> of the text cells, the note. Nothing for an empty table. */
+/*
+ * A <div class="tbl"> (the table's own box, which the page lets scroll
+ * sideways) holding a <table> of the text cells, then the note as
+ * <p class="note">. Nothing for an empty table; the section and its heading
+ * are the page's.
+ */
 void table_print_html(const struct table *t, FILE *out);
 
 /* s with &, <, >, " escaped for HTML (nothing for NULL). */

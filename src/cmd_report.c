@@ -83,7 +83,8 @@ static const struct cmdline_opt report_opts[] = {
 	  "threads', 'write4k p99 <= 5ms'): PASS/FAIL per line and host, exit 1\n"
 	  "on a FAIL; prints only that section unless --section names more", STRING(expect_path) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
-	  "DIR/index.html: every table and chart on one page", STRING(plot_dir) },
+	  "DIR/index.html: the findings first, then each section's table\n"
+	  "beside its charts (needs gnuplot; said before reading)", STRING(plot_dir) },
 	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
 	  "at most 8); the report is the same with any number", U64(jobs, 1, 64) },
 	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
@@ -147,8 +148,9 @@ static const struct cmdline_cmd report_cmd = {
 		 "  iobench report --only config='large/*' --only signature='read,*' results/\n"
 		 "  iobench report --compare 'config=large/ebs1 vs config=large/ebs4' iobench_1/\n"
 		 "  iobench report --expect box.expect results/\n"
-		 "Exit: 0 ok, 1 nothing usable read, gnuplot failed or an expectation failed,\n"
-		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
+		 "Exit: 0 ok, 1 nothing usable read, gnuplot missing (said before reading) or\n"
+		 "failing, or an expectation failed; 2 usage error (a bad --expect file is one,\n"
+		 "said as FILE:LINE).\n",
 };
 
 /* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
@@ -458,6 +460,11 @@ int cmd_report(int argc, char **argv)
 		return cmdline_usage_error("--csv and --json exclude each other; give one");
 	if (first >= argc)
 		return cmdline_usage_error("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
+	/* before any reading: a missing gnuplot is one line, not the work's end */
+	if (a.plot_dir && rep_plot_check() != 0) {
+		fputs("iobench: report: gnuplot not found; install it (Debian: gnuplot-nox), or leave out --plot\n", stderr);
+		return EXIT_RUNTIME;
+	}
 	struct rep_expect *expect = NULL;
 	if (a.expect_path && load_expect(a.expect_path, &expect, &a.o.nexpect) != 0)
 		return EXIT_USAGE;
@@ -492,11 +499,14 @@ int cmd_report(int argc, char **argv)
 		}
 	if (a.expect_path)
 		a.want[SEC_EXPECT] = true;
-	/* Plots draw on the cost table. */
+	/* Plots draw on the cost and compare tables, and the page leads with the summary. */
 	bool build[SEC_COUNT];
 	memcpy(build, a.want, sizeof(build));
 	if (a.plot_dir)
-		build[SEC_COST] = true;
+		build[SEC_COST] = build[SEC_COMPARE] = build[SEC_SUMMARY] = true;
+	/* the page folds the per-host tables the default text leaves to --detail */
+	if (a.plot_dir && !a.chosen)
+		build[SEC_GROUPS] = build[SEC_TIME] = build[SEC_REGIMES] = build[SEC_MODES] = true;
 	struct table tables[SEC_COUNT];
 	rep_build_tables(&db, &a.o, build, tables);
 	print_tables(&a, &db, tables);

@@ -266,8 +266,10 @@ make_fleet() {
   [ "$(awk '/^# h3$/ { f = 1; next } f && /^[0-9]/ { print $2; exit }' "$out/time-1.dat")" = 107.1 ]
   grep -q "using 1:2 " "$out/time-1.gp"
   grep -q "using 1:3 " "$out/timenorm-1.gp"
-  # apples-1: the 5 hosts in their levels (92 to 112 ops/s)
-  [ "$(awk '!/^#/ && NF { n += $2 } END { print n }' "$out/apples-1.dat")" -eq 5 ]
+  # apples-1: the 5 hosts in their levels (92 to 112 ops/s), bins of equal ratio on a log axis
+  [ "$(awk '!/^#/ && NF { n += $3 } END { print n }' "$out/apples-1.dat")" -eq 5 ]
+  awk '!/^#/ && NF && ($2 / $1 < 1.25 || $2 / $1 > 1.26) { exit 1 }' "$out/apples-1.dat"
+  grep -q '^set logscale x 10' "$out/apples-1.gp"
   grep -q "median 102 ops/s" "$out/apples-1.gp"
   # instances-1: hosts named on the axis, five percentiles
   grep -q 'xtic(1)' "$out/instances-1.gp"
@@ -275,9 +277,16 @@ make_fleet() {
   [ "$(grep -v '^#' "$out/instances-1.dat" | awk '{ print $1 }' | tr '\n' ' ')" = '"h1" "h2" "h3" "h4" "h5" ' ]
   # every chart titled with its run and date; legends name the op as typed
   for gp in "$out"/*.gp; do
-    grep -qE "^set title '.*'\\.\"\\\\n\"\\.'run r7, 2025-11-22'\$" "$gp" || { echo "$gp: $(grep '^set title' "$gp")"; return 1; }
+    grep -qE "^set (title|multiplot layout [0-9]+,[0-9]+ title) '.*'\\.\"\\\\n\"\\.'run r7, 2025-11-22'\$" "$gp" ||
+      { echo "$gp: $(grep '^set title' "$gp")"; return 1; }
   done
-  grep -q "title 'read4k config=large/ebs1 1G (best 8)'" "$out/threads.gp"
+  # threads: a panel per op with a thread curve (read4k), ops/s over p50/p95/p99, a line per config
+  grep -q "^set multiplot layout 2,1 " "$out/threads.gp"
+  grep -q "^set title 'read4k: operations per second by threads'" "$out/threads.gp"
+  grep -q "^set title 'read4k: latency by threads, p50 solid, p95 dashed, p99 dotted'" "$out/threads.gp"
+  grep -q "title 'config=large/ebs1 (best 8)'" "$out/threads.gp"
+  # p50, p95 and p99 of read4k on ebs1: columns 3, 4, 5 of its block
+  [ "$(grep -c "index 0 using 1:[345] " "$out/threads.gp")" -eq 6 ]
   ! grep -q 'read,4K,4K' "$out/threads.gp"
 }
 
@@ -346,22 +355,29 @@ PY
   run --separate-stderr "$IOBENCH" report --plot "$out" "$dir"
   [ "$status" -eq 0 ]
   [ -s "$out/index.html" ]
-  local nsections ncharts
-  nsections=$("$IOBENCH" report --json "$dir" | jq '[to_entries[] | select(.key != "inputs" and .key != "notes" and (.value | length) > 0)] | length')
+  local nsections ncharts nkey
+  # the summary's rows are the findings' list, not a table
+  nsections=$("$IOBENCH" report --json "$dir" |
+    jq '[to_entries[] | select(.key != "inputs" and .key != "notes" and .key != "summary" and (.value | length) > 0)] | length')
   ncharts=$(ls "$out"/*.svg | wc -l)
   [ "$ncharts" -ge 14 ]
+  # the key charts (compare; cost with --prices) lead the page under the findings, and sit in their sections too
+  nkey=$(ls "$out"/compare.svg "$out"/cost.svg 2>/dev/null | wc -l)
+  [ "$nkey" -ge 1 ]
   local flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
     --disable-component-update --disable-sync --user-data-dir="$ud")
   timeout 120 chromium "${flags[@]}" --dump-dom "file://$out/index.html" >"$BATS_TEST_TMPDIR/dom.html" 2>/dev/null
   # the DOM as the browser built it: a table per section with rows, an inline SVG per chart with its lines
   [ "$(grep -o '<table>' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$nsections" ]
-  [ "$(grep -o '<svg' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$ncharts" ]
+  [ "$(grep -o '<svg' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq $((ncharts + nkey)) ]
+  [ "$(grep -o '<figure id="key-' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$nkey" ]
   [ "$(grep -o '<figure id="chart-' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$ncharts" ]
   [ "$(grep -o '<path [^>]*stroke' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -gt 100 ]
   grep -q '<section id="threads">' "$BATS_TEST_TMPDIR/dom.html"
   grep -q '<td class="s">h9</td>' "$BATS_TEST_TMPDIR/dom.html"
   grep -q 'h9 (unreachable): ssh: connect to host h9 port 22: timed out' "$BATS_TEST_TMPDIR/dom.html"
   grep -q 'Read 2 files: 35 runs of 35 operations from 5 hosts in 2 configs' "$BATS_TEST_TMPDIR/dom.html"
+  grep -q '<section id="findings">' "$BATS_TEST_TMPDIR/dom.html"
   grep -q '@media print' "$BATS_TEST_TMPDIR/dom.html"
   grep -q 'name="viewport"' "$BATS_TEST_TMPDIR/dom.html"
   # a screenshot at a phone's width: a PNG of that size, not blank
@@ -370,5 +386,84 @@ PY
   local w h colours
   read -r w h colours < <(png_facts "$BATS_TEST_TMPDIR/phone.png")
   [ "$w" -eq 412 ] && [ "$h" -eq 1600 ]
+  [ "$colours" -gt 8 ] || { echo "$colours colours: blank"; return 1; }
+}
+
+# measure_page HTML WIDTH OUT: render a copy of HTML in headless Chromium at
+# WIDTH px with a script that writes, into a <pre id="measure">, the page's
+# height, where the findings start, how far the page scrolls sideways, then
+# with every <details> open each table box's scroll and client widths and
+# its overflow-x; the DOM as Chromium dumps it into OUT.
+measure_page() {
+  local html=$1 width=$2 out=$3 copy=${1%.html}-measure.html
+  sed 's|</body>|<script>\
+(function () {\
+  var r = [], de = document.documentElement, f = document.getElementById("findings");\
+  r.push("height " + de.scrollHeight);\
+  r.push("findings " + Math.round(f.getBoundingClientRect().top + scrollY));\
+  r.push("findings-text " + Math.round(f.querySelector("ul, p").getBoundingClientRect().bottom + scrollY));\
+  r.push("pagex " + (de.scrollWidth - de.clientWidth));\
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });\
+  document.querySelectorAll(".tbl").forEach(function (w) {\
+    r.push("box " + w.closest("section").id + " " + w.scrollWidth + " " + w.clientWidth + " " + getComputedStyle(w).overflowX);\
+  });\
+  var pre = document.createElement("pre");\
+  pre.id = "measure";\
+  pre.textContent = r.join("\\n");\
+  document.body.appendChild(pre);\
+})();\
+</script></body>|' "$html" >"$copy"
+  timeout 60 chromium "${CHROMIUM_FLAGS[@]}" --window-size="$width,900" --dump-dom "file://$copy" 2>/dev/null |
+    sed -n '/<pre id="measure">/,/<\/pre>/{s/<[^>]*>//g;p}' >"$out"
+}
+
+@test "the study's page: findings in the first screen, no table cut, under 8000 px at 1400 px wide" {
+  command -v gnuplot >/dev/null || skip "env: gnuplot is not installed (Debian: gnuplot-nox)"
+  command -v chromium >/dev/null || skip "env: chromium is not installed (Debian: chromium)"
+  local out=$BATS_TEST_TMPDIR/plots study=$BATS_TEST_DIRNAME/data/study
+  CHROMIUM_FLAGS=(--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --hide-scrollbars
+    --disable-background-networking --disable-component-update --disable-sync
+    --user-data-dir="$BATS_TEST_TMPDIR/chromium")
+  run --separate-stderr "$IOBENCH" report --prices "$BATS_TEST_DIRNAME/../share/prices-sample.json" --plot "$out" "$study"
+  [ "$status" -eq 0 ]
+  [ "$stderr" = "plots: $out/index.html ($(ls "$out"/*.svg | wc -l) charts)" ]
+  # self-contained: nothing fetched from a network, no stylesheet or script from elsewhere
+  ! grep -qiE '(src|href)="(https?:)?//' "$out/index.html"
+  ! grep -qiE '<link |<script src' "$out/index.html"
+  # per-host tables folded with their row counts; the per-group charts folded with theirs
+  grep -q '<summary>Groups: 96 rows</summary>' "$out/index.html"
+  grep -q '<summary>Throughput over time: 96 rows</summary>' "$out/index.html"
+  [ "$(grep -c '<summary>Charts: 12, hosts per throughput level' "$out/index.html")" -eq 1 ]
+  # the cost chart: one bar per config (gp3, io2) for read4k and write4k/64 at 256M, not one per thread count
+  [ "$(grep -c '^"m5.large / \(gp3\|io2\) x1" ' "$out/cost.dat")" -eq 4 ]
+  # the compare chart: a point per op and metric, io2/gp3 read4k ops/s ~2.7 with an interval that misses 1
+  awk '/read4k @256M ops\/s/ { exit !($(NF - 3) > 2.4 && $(NF - 3) < 3 && $(NF - 2) > 1 && $NF == 1) }' "$out/compare.dat"
+  # no number of more digits than a person reads in the data files
+  ! grep -qE '[0-9]\.[0-9]{5,}' "$out"/*.dat
+  local m=$BATS_TEST_TMPDIR/measure-1400.txt shot=${BATS_RUN_TMPDIR:-$BATS_TEST_TMPDIR}/study-page-1400.png
+  measure_page "$out/index.html" 1400 "$m"
+  cat "$m"
+  local height findings text
+  height=$(awk '$1 == "height" { print $2 }' "$m")
+  findings=$(awk '$1 == "findings" { print $2 }' "$m")
+  text=$(awk '$1 == "findings-text" { print $2 }' "$m")
+  [ -n "$height" ] && [ -n "$findings" ]
+  # the findings in the first screen (900 px), the page under 8000 px, nothing wider than the window
+  [ "$findings" -lt 900 ] && [ "$text" -lt 900 ]
+  [ "$height" -lt 8000 ] || { echo "page $height px tall"; return 1; }
+  [ "$(awk '$1 == "pagex" { print $2 }' "$m")" -eq 0 ]
+  # every table box (details open): as wide as its table, or a box that scrolls sideways
+  [ "$(grep -c '^box ' "$m")" -ge 8 ]
+  awk '$1 == "box" && $3 > $4 && $5 != "auto" && $5 != "scroll" { print "cut: " $0; bad = 1 } END { exit bad }' "$m"
+  # at a phone's width too
+  measure_page "$out/index.html" 700 "$BATS_TEST_TMPDIR/measure-700.txt"
+  [ "$(awk '$1 == "pagex" { print $2 }' "$BATS_TEST_TMPDIR/measure-700.txt")" -eq 0 ]
+  awk '$1 == "box" && $3 > $4 && $5 != "auto" && $5 != "scroll" { bad = 1 } END { exit bad }' "$BATS_TEST_TMPDIR/measure-700.txt"
+  # the first screen as a reader sees it, kept for a look
+  timeout 60 chromium "${CHROMIUM_FLAGS[@]}" --window-size=1400,900 --screenshot="$shot" "file://$out/index.html" 2>/dev/null
+  echo "screenshot: $shot"
+  local w h colours
+  read -r w h colours < <(png_facts "$shot")
+  [ "$w" -eq 1400 ] && [ "$h" -eq 900 ]
   [ "$colours" -gt 8 ] || { echo "$colours colours: blank"; return 1; }
 }

@@ -364,20 +364,22 @@ make_sweep() {
   run --separate-stderr "$IOBENCH" report --prices "$BATS_TEST_DIRNAME/../share/prices-sample.json" \
     --plot "$out" "$FIX/fleet" "$BATS_TEST_TMPDIR/sweep.jsonl"
   [ "$status" -eq 0 ]
-  [ -z "$stderr" ]
+  # one line says where the page is and how many charts it holds
+  [ "$stderr" = "plots: $out/index.html ($(ls "$out"/*.svg | wc -l) charts)" ]
   for name in latency-1 time-1 threads instances-1 sizes-1 cost; do
     [ -f "$out/$name.gp" ] || { echo "no $name.gp"; return 1; }
   done
   for gp in "$out"/*.gp; do
     name=$(basename "$gp" .gp)
-    # the script plots its own data file, names PNG and SVG outputs, and labels the chart
-    dat=$(sed -n "s/^plot '\([^']*\)'.*/\1/p" "$gp")
+    # the script plots its own data file (in each panel), names PNG and SVG outputs, and labels the chart
+    dat=$(sed -n "s/^plot '\([^']*\)'.*/\1/p" "$gp" | sort -u)
     [ "$dat" = "$name.dat" ] || { echo "$gp plots '$dat'"; return 1; }
     [ -s "$out/$dat" ]
     grep -q "^set output '$name.png'" "$gp"
     grep -q "^set output '$name.svg'" "$gp"
     grep -q "^set title '" "$gp"
-    grep -q "^set xlabel '" "$gp"
+    # panels (multiplot) name their axis in each panel's title
+    grep -q "^set xlabel '" "$gp" || grep -q "^set multiplot" "$gp"
     grep -q "^set ylabel '" "$gp"
     [ -s "$out/$name.png" ]
     [ "$(head -c 4 "$out/$name.png" | tail -c 3)" = PNG ]
@@ -391,14 +393,21 @@ make_sweep() {
   [ "$(grep -vc '^#' "$out/instances-1.dat")" -eq 6 ]
 }
 
-@test "--plot without gnuplot keeps the scripts, says what to install and exits 1" {
-  local out=$BATS_TEST_TMPDIR/plots
-  run --separate-stderr env PATH=/nonexistent "$IOBENCH" report --plot "$out" "$FIX/fleet"
+@test "--plot without gnuplot says so in one line before any work, and exits 1" {
+  local out=$BATS_TEST_TMPDIR/plots bin=$BATS_TEST_TMPDIR/bin
+  # a PATH with the tools a shell has, but no gnuplot
+  mkdir "$bin"
+  ln -s "$(command -v env)" "$bin/env"
+  run --separate-stderr env PATH="$bin" "$IOBENCH" report --plot "$out" "$FIX/fleet"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == *"gnuplot not found"*"gnuplot-nox"* ]]
-  [ -s "$out/threads.gp" ]
-  [ -s "$out/threads.dat" ]
-  [[ "$output" == *"Groups"* ]]
+  [ "$stderr" = "iobench: report: gnuplot not found; install it (Debian: gnuplot-nox), or leave out --plot" ]
+  # nothing read, nothing printed, nothing written
+  [ -z "$output" ]
+  [ ! -e "$out" ]
+  # an unreadable PATH is not read either: the check comes first
+  run --separate-stderr env PATH="$bin" "$IOBENCH" report --plot "$out" "$BATS_TEST_TMPDIR/none.jsonl"
+  [ "$status" -eq 1 ]
+  [ "${#stderr_lines[@]}" -eq 1 ]
 }
 
 @test "real iobench run lines: counts, rates and p50 agree with what run wrote" {

@@ -129,6 +129,8 @@ setup() {
     [ "$(awk -F'\t' -v op="$op" '$1 == op {print $2}' <<<"$output")" -eq "$want" ]
   done
   [ "$(head -n 1 <<<"$output")" == "$(printf 'op\tchosenThreads\tchosenIops\tbestThreads\tbestIops')" ]
+  # ops/s as a person reads them: whole numbers, not 69296.9406219561
+  [ "$(awk -F'\t' 'NR > 1 && $3 ~ /^[0-9]+$/ && $5 ~ /^[0-9]+$/' <<<"$output" | wc -l)" -eq 2 ]
 }
 
 @test "sweep-threads ignores lines of other sweeps in the same file" {

@@ -540,7 +540,8 @@ COMMON_OPTIMUM_JQ='
 # the JSON lines on stdin, the thread count the report finds optimal, one
 # tab-separated line each:
 #   op  chosenThreads  chosenOpsPerSec  bestThreads  bestOpsPerSec  config
-# (an op run at one count only: that count). Fails when the report does.
+# (an op run at one count only: that count; ops/s as whole numbers, for
+# people reading round2-threads.tsv). Fails when the report does.
 common_thread_optimum() {
   local bin=$1 lines report sigs op
   shift
@@ -550,7 +551,7 @@ common_thread_optimum() {
   sigs=$(jq -sc '[.[] | .operations[]? | {(.name): .signature}] | add // {}' <<<"$lines") || return 1
   for op; do
     jq -r --arg op "$op" --argjson sigs "$sigs" "$COMMON_OPTIMUM_JQ"'
-      | [$op, .[0].threads, .[0].opsPerSec, .[1].threads, .[1].opsPerSec, .[0].config] | @tsv' \
+      | [$op, .[0].threads, (.[0].opsPerSec | round), .[1].threads, (.[1].opsPerSec | round), .[0].config] | @tsv' \
       <<<"$report" || return 1
   done
 }

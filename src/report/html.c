@@ -1,7 +1,9 @@
 /*
- * report/html.c - DIR/index.html for `iobench report --plot DIR`: the method,
- * every table and every chart on one self-contained page (the SVGs inline),
- * readable on a phone and printable.
+ * report/html.c - DIR/index.html for `iobench report --plot DIR`: the
+ * findings and their key charts first, then a block per section with its
+ * table beside its charts, the per-host tables and per-group charts folded
+ * in <details>; self-contained (the SVGs inline), readable on a phone and
+ * printable.
  */
 #include "report_plot.h"
 
@@ -15,25 +17,41 @@
 #include "report_analyze.h"
 
 static const char page_css[] =
-	"body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:0 1em;color:#222;"
+	"body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1240px;padding:0 1em 2em;color:#222;"
 	"line-height:1.4}\n"
-	"h1{font-size:1.6em;margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.4em 0 .4em;"
+	"h1{font-size:1.5em;margin:.5em 0 .1em}h2{font-size:1.2em;margin:1.2em 0 .4em;"
 	"border-bottom:1px solid #ccc}\n"
-	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}\n"
-	".long{max-height:32em;overflow-y:auto}\n"
+	".sub{margin:.1em 0;color:#555;font-size:.9em}\n"
+	"nav{font-size:.9em;margin:.3em 0}nav a{margin-right:.8em;white-space:nowrap}\n"
+	".findings{margin:.3em 0 .8em;padding-left:1.3em}.findings li{margin:.2em 0}\n"
+	".topic{font-weight:600;margin-right:.4em}.see{font-size:.85em;margin-left:.4em}\n"
+	/* a table scrolls sideways in its own box: the page never cuts a column, nor grows a scroll bar */
+	".tbl{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch}\n"
 	"table{border-collapse:collapse;font-size:.85em;font-variant-numeric:tabular-nums}\n"
-	"th,td{padding:.15em .6em;text-align:right;white-space:nowrap;border-bottom:1px solid #eee}\n"
-	"th{background:#f4f4f4;position:sticky;top:0}th.s,td.s{text-align:left}\n"
+	"th,td{padding:.12em .55em;text-align:right;white-space:nowrap;border-bottom:1px solid #eee}\n"
+	"th{background:#f4f4f4}th.s,td.s{text-align:left}\n"
 	"tbody tr:nth-child(even){background:#fafafa}\n"
-	".note{font-size:.85em;color:#555;white-space:pre-wrap}\n"
-	"figure{margin:1em 0;page-break-inside:avoid;break-inside:avoid}\n"
+	".note{font-size:.85em;color:#555;white-space:pre-wrap;max-width:60em}\n"
+	/* a section: its table beside its charts on a wide screen, under them on a narrow one */
+	".block{display:grid;gap:1em;align-items:start;grid-template-columns:minmax(0,1fr)}\n"
+	"@media (min-width:1000px){.block.side{grid-template-columns:fit-content(58%) minmax(0,1fr)}}\n"
+	".figs{display:grid;gap:.8em;grid-template-columns:repeat(auto-fill,minmax(min(100%,440px),1fr))}\n"
+	".figs.one{grid-template-columns:minmax(0,1fr)}\n"
+	"figure{margin:0;break-inside:avoid}figure.wide{grid-column:1/-1;max-width:1000px}\n"
 	"figure svg{width:100%;height:auto;display:block}\n"
-	"figcaption{font-size:.85em;color:#555}\n"
-	".failed{color:#a00}nav a{margin-right:.8em;white-space:nowrap}\n"
+	"figcaption{font-size:.8em;color:#555}\n"
+	"details{margin:.4em 0}details>summary{cursor:pointer;font-weight:600;font-size:.95em}\n"
+	".failed{color:#a00}\n"
 	"@media (max-width:600px){body{padding:0 .4em}table{font-size:.75em}h1{font-size:1.3em}}\n"
-	"@media print{body{max-width:none;padding:0}nav{display:none}.scroll,.long{overflow:visible;max-height:none}"
-	"table{font-size:7pt}th{position:static}section,figure{break-inside:avoid}"
+	"@media print{body{max-width:none;padding:0}nav{display:none}.tbl{overflow:visible}"
+	".block.side{grid-template-columns:minmax(0,1fr)}"
+	"details::details-content{content-visibility:visible;display:contents}"
+	"table{font-size:7pt}section,figure{break-inside:avoid}"
 	"h2{break-after:avoid}a{color:inherit;text-decoration:none}}\n";
+
+/* Printing opens every <details>: a folded table or chart is printed, not its summary alone. */
+static const char page_js[] =
+	"addEventListener('beforeprint',()=>document.querySelectorAll('details').forEach(d=>d.open=true));\n";
 
 /* Copy NAME.svg from dir into out from its <svg> on, titled; false when it cannot be read. */
 static bool inline_svg(FILE *out, const char *dir, const char *name, const char *title)
@@ -172,12 +190,216 @@ static void method(FILE *out, const struct rep_db *db, const struct table tables
 	fputs("</section>\n", out);
 }
 
+/* Where each chart goes: its section, and what a fold of several says they are. */
+static const struct {
+	const char *name; /* the chart's name, or with a trailing '-' its prefix before the number */
+	enum rep_section sec;
+	const char *what; /* "Charts: 12, WHAT" over a fold */
+} chart_home[] = {
+	{ "cost", SEC_COST, NULL },
+	{ "compare", SEC_COMPARE, NULL },
+	{ "threads", SEC_THREADS, NULL },
+	{ "apples-", SEC_BAD_APPLES, "hosts per throughput level, one per op, config and size at its optimum" },
+	{ "instances-", SEC_INSTANCES, "percentiles per instance, one per op, config and size at its optimum" },
+	{ "time-", SEC_TIME, "throughput over time per host, absolute and over each host's median" },
+	{ "timenorm-", SEC_TIME, NULL },
+	{ "latency-", SEC_MODES, "latency histograms, one per op and thread count" },
+	{ "sizes-", SEC_TIERS, "file-size sweeps" },
+	{ "watch-", SEC_WATCH, "latency over time per host" },
+};
+#define NHOMES (sizeof(chart_home) / sizeof(chart_home[0]))
+
+/* Index into chart_home of a chart's home, or -1 (it goes under "Other charts"). */
+static int home_of(const char *name)
+{
+	for (size_t h = 0; h < NHOMES; h++) {
+		size_t n = strlen(chart_home[h].name);
+		if (chart_home[h].name[n - 1] == '-' ? strncmp(name, chart_home[h].name, n) == 0
+						      : strcmp(name, chart_home[h].name) == 0)
+			return (int)h;
+	}
+	return -1;
+}
+
+/* The charts drawn: names and titles, each with its home. */
+struct charts {
+	const char *dir;
+	const char *const *names, *const *titles;
+	size_t n;
+};
+
+/* One chart as a figure: its SVG inline (its PNG when the SVG is missing), its title and files. */
+static void figure(FILE *out, const struct charts *ch, size_t i, const char *idprefix)
+{
+	bool wide = strcmp(ch->names[i], "threads") == 0;
+	fprintf(out, "<figure id=\"%s%s\"%s>\n", idprefix, ch->names[i], wide ? " class=\"wide\"" : "");
+	if (!inline_svg(out, ch->dir, ch->names[i], ch->titles[i]))
+		fprintf(out, "<img src=\"%s.png\" alt=\"\">\n", ch->names[i]);
+	fputs("<figcaption>", out);
+	table_html_text(ch->titles[i], out);
+	fprintf(out, " (<a href=\"%s.png\">png</a>, <a href=\"%s.gp\">gp</a>)</figcaption>\n</figure>\n",
+		ch->names[i], ch->names[i]);
+}
+
+/* The width in pixels the table takes unscrolled, about: its widest cells' characters per column. */
+static size_t table_px(const struct table *t)
+{
+	size_t px = 0;
+	char buf[512];
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (!t->cols[c].head)
+			continue;
+		size_t w = strlen(t->cols[c].head);
+		for (size_t r = 0; r < t->nrows; r++) {
+			table_format_cell(t, r, c, buf, sizeof(buf));
+			w = strlen(buf) > w ? strlen(buf) : w;
+		}
+		px += w * 15 / 2 + 16;
+	}
+	return px;
+}
+
+/*
+ * A table of one line per host (and per time bucket, per mode...) is the
+ * evidence, not the answer: folded. So is any long table.
+ */
+static bool fold_table(const struct table *t)
+{
+	static const char *const per_host[] = { "groups", "time", "regimes", "series", "modes", "notes", "watch" };
+	if (t->nrows > 40)
+		return true;
+	int host = table_col(t, "host");
+	if (host < 0 || t->nrows <= 8)
+		return false;
+	bool many = false;
+	for (size_t r = 1; r < t->nrows && !many; r++) {
+		const char *a = t->vals[host].s, *b = t->vals[r * t->ncols + (size_t)host].s;
+		many = a && b && strcmp(a, b) != 0;
+	}
+	for (size_t k = 0; many && k < sizeof(per_host) / sizeof(per_host[0]); k++)
+		if (strcmp(t->name, per_host[k]) == 0)
+			return true;
+	return false;
+}
+
+/* "Groups" of "Groups (signature x threads ...)": the title's head, for a fold's summary. */
+static void short_title(const struct table *t, FILE *out)
+{
+	char head[160];
+	snprintf(head, sizeof(head), "%.*s", (int)strcspn(t->title, "(,:"), t->title);
+	for (size_t n = strlen(head); n > 0 && head[n - 1] == ' '; n--)
+		head[n - 1] = '\0';
+	table_html_text(head, out);
+}
+
+/* A section's block: its table (folded when per host) beside or over its charts (folded when many). */
+static void section_block(FILE *out, int sec, const struct table *t, const struct charts *ch, const int *home)
+{
+	size_t nfig = 0;
+	const char *what = NULL;
+	for (size_t i = 0; i < ch->n; i++)
+		if (home[i] >= 0 && chart_home[home[i]].sec == (enum rep_section)sec) {
+			nfig++;
+			what = what ? what : chart_home[home[i]].what;
+		}
+	if (t->nrows == 0 && nfig == 0)
+		return;
+	bool fold = fold_table(t), fold_charts = nfig > 2;
+	/* side by side when the table is narrow enough to leave the charts half the page */
+	bool side = t->nrows && nfig && !fold && !fold_charts && table_px(t) <= 680 && strcmp(t->name, "threads") != 0;
+	fprintf(out, "<section id=\"%s\">\n<h2>", t->name);
+	table_html_text(t->title, out);
+	fprintf(out, "</h2>\n<div class=\"block%s\">\n", side ? " side" : "");
+	if (t->nrows) {
+		fputs("<div>\n", out);
+		if (fold) {
+			fputs("<details><summary>", out);
+			short_title(t, out);
+			fprintf(out, ": %zu rows</summary>\n", t->nrows);
+		}
+		table_print_html(t, out);
+		if (fold)
+			fputs("</details>\n", out);
+		fputs("</div>\n", out);
+	}
+	if (nfig) {
+		if (fold_charts) {
+			fprintf(out, "<details><summary>Charts: %zu", nfig);
+			if (what) {
+				fputs(", ", out);
+				table_html_text(what, out);
+			}
+			fputs("</summary>\n", out);
+		}
+		fprintf(out, "<div class=\"figs%s\">\n", side ? " one" : "");
+		for (size_t i = 0; i < ch->n; i++)
+			if (home[i] >= 0 && chart_home[home[i]].sec == (enum rep_section)sec)
+				figure(out, ch, i, "chart-");
+		fputs("</div>\n", out);
+		if (fold_charts)
+			fputs("</details>\n", out);
+	}
+	fputs("</div>\n</section>\n", out);
+}
+
+/*
+ * The findings: the summary's rows, each its sentence and a link to the
+ * section holding its evidence; under them the key charts (cost, compare).
+ */
+static void findings(FILE *out, const struct table *sum, const struct table tables[SEC_COUNT], const struct charts *ch)
+{
+	int topic = table_col(sum, "topic"), finding = table_col(sum, "finding"), section = table_col(sum, "section");
+	fputs("<section id=\"findings\">\n<h2>Findings</h2>\n", out);
+	if (sum->nrows == 0 || finding < 0) {
+		fputs("<p>The summary draws no findings from these results; the sections below hold the figures.</p>\n", out);
+	} else {
+		fputs("<ul class=\"findings\">\n", out);
+		for (size_t r = 0; r < sum->nrows; r++) {
+			const struct tval *row = &sum->vals[r * sum->ncols];
+			const char *top = topic >= 0 ? row[topic].s : NULL, *sec = section >= 0 ? row[section].s : NULL;
+			fputs("<li>", out);
+			if (top && top[0]) {
+				fputs("<span class=\"topic\">", out);
+				table_html_text(top, out);
+				fputs("</span>", out);
+			}
+			table_html_text(row[finding].s, out);
+			/* the link only to a section the page holds */
+			for (int s = 0; sec && sec[0] && s < SEC_COUNT; s++)
+				if (strcmp(tables[s].name, sec) == 0) {
+					fputs(" <a class=\"see\" href=\"#", out);
+					table_html_text(sec, out);
+					fputs("\">", out);
+					table_html_text(sec, out);
+					fputs("</a>", out);
+					break;
+				}
+			fputs("</li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	size_t key = 0;
+	for (size_t i = 0; i < ch->n; i++)
+		key += strcmp(ch->names[i], "cost") == 0 || strcmp(ch->names[i], "compare") == 0;
+	if (key) {
+		fputs("<div class=\"figs\">\n", out);
+		for (size_t i = 0; i < ch->n; i++)
+			if (strcmp(ch->names[i], "cost") == 0 || strcmp(ch->names[i], "compare") == 0)
+				figure(out, ch, i, "key-");
+		fputs("</div>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
 int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], const char *dir,
 	     const char *const *names, const char *const *titles, size_t ncharts)
 {
 	char path[4096], tmp[4200];
 	snprintf(path, sizeof(path), "%s/index.html", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	int *home = calloc(ncharts + 1, sizeof(*home));
+	if (!home)
+		return -ENOMEM;
 	/* O_NOFOLLOW: never written through a link planted at the temporary name. */
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -185,40 +407,49 @@ int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], cons
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
+		free(home);
 		return -e;
+	}
+	struct charts ch = { .dir = dir, .names = names, .titles = titles, .n = ncharts };
+	size_t other = 0;
+	for (size_t i = 0; i < ncharts; i++) {
+		home[i] = home_of(names[i]);
+		other += home[i] < 0;
 	}
 	char date[32];
 	time_t now = time(NULL);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	size_t nhosts = count_hosts(db);
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		     "<title>iobench report, %s</title>\n<style>\n%s</style>\n</head>\n<body>\n"
-		     "<h1>iobench report</h1>\n<p>Written %s by <code>iobench report --plot</code>.</p>\n",
-		date, page_css, date);
-	fputs("<nav><a href=\"#method\">method</a>", out);
-	for (int s = 0; s < SEC_COUNT; s++)
-		if (tables[s].nrows)
+		     "<title>iobench report, %s</title>\n<style>\n%s</style>\n<script>\n%s</script>\n</head>\n<body>\n"
+		     "<h1>iobench report</h1>\n<p class=\"sub\">%lu run%s from %zu host%s in %zu config%s; "
+		     "written %s by <code>iobench report --plot</code>.</p>\n",
+		date, page_css, page_js, db->runs, db->runs == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s",
+		db->nconfigs, db->nconfigs == 1 ? "" : "s", date);
+	fputs("<nav><a href=\"#findings\">findings</a>", out);
+	for (int s = 0; s < SEC_COUNT; s++) {
+		bool charts = false;
+		for (size_t i = 0; i < ncharts && !charts; i++)
+			charts = home[i] >= 0 && chart_home[home[i]].sec == (enum rep_section)s;
+		if (s != SEC_SUMMARY && (tables[s].nrows || charts))
 			fprintf(out, "\n<a href=\"#%s\">%s</a>", tables[s].name, tables[s].name);
-	if (ncharts)
-		fputs("\n<a href=\"#charts\">charts</a>", out);
-	fputs("</nav>\n", out);
-	method(out, db, tables);
-	for (int s = 0; s < SEC_COUNT; s++)
-		table_print_html(&tables[s], out);
-	if (ncharts)
-		fputs("<section id=\"charts\">\n<h2>Charts</h2>\n", out);
-	for (size_t i = 0; i < ncharts; i++) {
-		fprintf(out, "<figure id=\"chart-%s\">\n", names[i]);
-		if (!inline_svg(out, dir, names[i], titles[i]))
-			fprintf(out, "<img src=\"%s.png\" alt=\"\">\n", names[i]);
-		fputs("<figcaption>", out);
-		table_html_text(titles[i], out);
-		fprintf(out, " (<a href=\"%s.png\">%s.png</a>, <a href=\"%s.gp\">%s.gp</a>)</figcaption>\n</figure>\n",
-			names[i], names[i], names[i], names[i]);
 	}
-	if (ncharts)
-		fputs("</section>\n", out);
+	fputs("\n<a href=\"#method\">method</a></nav>\n", out);
+	findings(out, &tables[SEC_SUMMARY], tables, &ch);
+	for (int s = 0; s < SEC_COUNT; s++)
+		if (s != SEC_SUMMARY)
+			section_block(out, s, &tables[s], &ch, home);
+	if (other) {
+		fputs("<section id=\"charts\">\n<h2>Other charts</h2>\n<div class=\"figs\">\n", out);
+		for (size_t i = 0; i < ncharts; i++)
+			if (home[i] < 0)
+				figure(out, &ch, i, "chart-");
+		fputs("</div>\n</section>\n", out);
+	}
+	method(out, db, tables);
 	fputs("</body>\n</html>\n", out);
+	free(home);
 	int rc = ferror(out) ? -EIO : 0;
 	if (fclose(out) != 0 && rc == 0)
 		rc = -errno;

@@ -20,6 +20,15 @@
 
 #define MAX_LINES 12      /* lines in one chart before it stops being readable */
 #define MAX_TIME_LINES 20 /* the "twisty maze" tolerates more */
+#define MAX_PANELS 6      /* small multiples in one chart */
+/*
+ * A histogram of fewer operations draws noise, not modes: one op in a bucket
+ * is 5% of 20. The modes table's share threshold does not see counts.
+ */
+#define MIN_HIST_OPS 20
+/* The SVG for the page: smaller than the PNG so that its text reads at half the page's width. */
+#define SVG_W 640
+#define SVG_H 400
 
 struct plotter {
 	const char *dir;
@@ -29,6 +38,7 @@ struct plotter {
 	int failed;
 	char run[160]; /* "run r1" / "runs r1, r2": what every title names; "" unknown */
 	bool lost;     /* the chart being written did not reach the disk (set by close_pair) */
+	double launch; /* the earliest run's launch: the date of charts across groups (cost, compare) */
 };
 
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
@@ -151,8 +161,59 @@ static void gp_key(FILE *f, size_t nlines, size_t longest)
 
 static void gp_tail(FILE *f, const char *name)
 {
-	fprintf(f, "set terminal svg noenhanced size 1100,650 dynamic font 'sans,10'\n");
+	fprintf(f, "set terminal svg noenhanced size %d,%d dynamic font 'sans,10'\n", SVG_W, SVG_H);
 	fprintf(f, "set output '%s.svg'\nreplot\nunset output\n", name);
+}
+
+/*
+ * A chart of several panels (multiplot), which replot cannot redraw: body
+ * (its commands, from "set multiplot" to "unset multiplot") is written once
+ * for the PNG and once for the SVG, each w x h pixels.
+ */
+static void gp_twice(FILE *f, const char *name, const char *body, int w, int h)
+{
+	fprintf(f, "# %s.gp - written by iobench report; run: gnuplot %s.gp\n", name, name);
+	fputs("reset\nset encoding utf8\n", f);
+	fprintf(f, "set terminal pngcairo noenhanced size %d,%d font 'sans,10'\n", w, h);
+	fprintf(f, "set output '%s.png'\n%s", name, body);
+	/* a panel's text as large as a single chart's: panels make the canvas larger, not the text smaller */
+	fprintf(f, "set terminal svg noenhanced size %d,%d dynamic font 'sans,10'\n", w * 3 / 4, h * 3 / 4);
+	fprintf(f, "set output '%s.svg'\n%s", name, body);
+	fputs("unset output\n", f);
+}
+
+/*
+ * Tics of a latency axis in microseconds, log scale, labelled as people
+ * read them (100us, 1ms, 1s) instead of 1e+06. axis: "x" or "y".
+ */
+static void gp_lat_tics(FILE *f, const char *axis)
+{
+	static const char *const unit[] = { "1us", "10us", "100us", "1ms", "10ms", "100ms", "1s", "10s" };
+	fprintf(f, "set logscale %s 10\nset %stics (", axis, axis);
+	for (int k = 0; k < 8; k++)
+		fprintf(f, "%s'%s' %g", k ? ", " : "", unit[k], pow(10, k));
+	fputs(")\n", f);
+}
+
+/* A number for a .dat file people may open: 4 significant digits, no exponent (69297, 0.5123, 128). */
+static void dat_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v)) {
+		fputs("NaN", f);
+		return;
+	}
+	int mag = v == 0 ? 0 : (int)floor(log10(fabs(v)));
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.*f", mag >= 3 ? 0 : 3 - mag, v);
+	/* 128 rather than 128.0: the zeros say nothing */
+	if (strchr(buf, '.')) {
+		size_t n = strlen(buf);
+		while (buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (buf[n - 1] == '.')
+			buf[n - 1] = '\0';
+	}
+	fputs(buf, f);
 }
 
 /* Append to buf (NUL-terminated, len bytes) without overflowing. */
@@ -275,9 +336,12 @@ static void dat_hist(FILE *f, const struct hist *h, const char *title)
 		first++;
 	while (last > first && h->buckets[last - 1] == 0)
 		last--;
-	for (unsigned k = first > 0 ? first - 1 : 0; k < last + 1 && k < HIST_NBUCKETS; k++)
-		fprintf(f, "%.6g %.6g\n", hist_bucket_start(k) * sqrt(HIST_RATIO) / 1e3,
-			h->count ? 100.0 * (double)h->buckets[k] / (double)h->count : 0);
+	for (unsigned k = first > 0 ? first - 1 : 0; k < last + 1 && k < HIST_NBUCKETS; k++) {
+		dat_num(f, hist_bucket_start(k) * sqrt(HIST_RATIO) / 1e3);
+		fputc(' ', f);
+		dat_num(f, h->count ? 100.0 * (double)h->buckets[k] / (double)h->count : 0);
+		fputc('\n', f);
+	}
 	fputs("\n\n", f);
 }
 
@@ -377,6 +441,14 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 				if (same_group(hosts[j].cells[0], c))
 					pick[n++] = j;
 		}
+		/* a line of fewer than MIN_HIST_OPS operations would draw noise as modes */
+		size_t kept = 0;
+		for (size_t k = 0; k < n; k++)
+			if (src[pick[k]].total.count >= MIN_HIST_OPS)
+				pick[kept++] = pick[k];
+		n = kept;
+		if (n == 0)
+			continue;
 		size_t total = n;
 		qsort_r(pick, n, sizeof(*pick), cmp_count_desc, (void *)src);
 		if (n > MAX_LINES)
@@ -404,9 +476,10 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 			 by_host && c->cfg->name[0] ? ", " : "", by_host ? c->cfg->name : "",
 			 total > n ? " (busiest lines)" : "");
 		chart_title(title, sizeof(title), p, head, group_launch(&fleet[i]));
-		gp_head(gp, name, title, "latency (us, log scale)", "share of operations (%)");
+		gp_head(gp, name, title, "latency (log scale)", "share of operations (%)");
 		gp_key(gp, n, longest_of(what, n));
-		fputs("set logscale x 10\nset format x '%g'\nset yrange [0:*]\n", gp);
+		gp_lat_tics(gp, "x");
+		fputs("set yrange [0:*]\n", gp);
 		for (size_t k = 0; k < n; k++) {
 			dat_hist(dat, &src[lines[k].idx].total, what[k]);
 			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what[k], k + 1 == n);
@@ -513,8 +586,12 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 				for (size_t t = 0; t <= c->npts; t++) {
 					size_t u = t < c->npts ? t : c->npts - 1;
 					double at = t < c->npts ? c->pts[t].t : 2 * c->pts[u].t - c->pts[u - 1].t;
-					fprintf(dat, "%.6g %.6g %.6g\n", at - c->pts[0].t, c->pts[u].ops,
-						med > 0 ? c->pts[u].ops / med : 0);
+					dat_num(dat, at - c->pts[0].t);
+					fputc(' ', dat);
+					dat_num(dat, c->pts[u].ops);
+					fputc(' ', dat);
+					dat_num(dat, med > 0 ? c->pts[u].ops / med : 0);
+					fputc('\n', dat);
 				}
 				fputs("\n\n", dat);
 				gp_line(gp, name, k == 0, k, norm ? "1:3" : "1:2", "steps lw 1.5", c->host, k + 1 == n);
@@ -547,21 +624,25 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 			lo = fmin(lo, v[k]);
 			hi = fmax(hi, v[k]);
 		}
-		/* about 20 bins of a round width from 0, so that levels read off the axis */
-		double raw = hi / 20.0, mag = pow(10, floor(log10(raw > 0 ? raw : 1))), width = mag;
-		for (const double *m = (const double[]){ 1, 2, 2.5, 5, 10 }; *m <= 10; m++)
-			if (mag * *m >= raw) {
-				width = mag * *m;
-				break;
-			}
-		size_t nbins = (size_t)floor(hi / width) + 1;
+		/*
+		 * Bins of equal ratio on a log axis, as the 2012 study drew them: a
+		 * host at a tenth of the others sits a decade left, not crushed
+		 * against zero. Ten bins a decade (each 26% wide), edges at 10^(k/10).
+		 */
+		long kmin = (long)floor(log10(lo > 0 ? lo : 1) * 10), kmax = (long)floor(log10(hi > 0 ? hi : 1) * 10);
+		size_t nbins = (size_t)(kmax - kmin + 1);
 		size_t *cnt = calloc(nbins, sizeof(*cnt));
 		if (!cnt) {
 			free(v);
 			return;
 		}
-		for (size_t k = 0; k < g->n; k++)
-			cnt[(size_t)floor(v[k] / width) < nbins ? (size_t)floor(v[k] / width) : nbins - 1]++;
+		for (size_t k = 0; k < g->n; k++) {
+			long bin = (long)floor(log10(v[k] > 0 ? v[k] : 1) * 10) - kmin;
+			cnt[bin < 0 ? 0 : (size_t)bin < nbins ? (size_t)bin : nbins - 1]++;
+		}
+		size_t most = 0;
+		for (size_t k = 0; k < nbins; k++)
+			most = cnt[k] > most ? cnt[k] : most;
 		double med = stats_median(v, g->n);
 		char name[64], title[700], head[600], what[400];
 		snprintf(name, sizeof(name), "apples-%zu", ++chart);
@@ -575,15 +656,21 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 		describe(what, sizeof(what), g->cells[0], true, true);
 		snprintf(head, sizeof(head), "Hosts per throughput level (bad apples sit left): %s, %zu hosts", what, g->n);
 		chart_title(title, sizeof(title), p, head, group_launch(g));
-		gp_head(gp, name, title, "operations per second (whole run, per host)", "hosts");
-		fputs("set key inside top left opaque box\nset style fill solid 0.6 border -1\n"
-		      "set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\nset ytics 1\nset xrange [0:*]\n", gp);
-		fprintf(gp, "set boxwidth %.6g absolute\n", width * 0.9);
+		gp_head(gp, name, title, "operations per second (whole run, per host; log scale)", "hosts");
+		fprintf(gp, "set key inside top left opaque box\nset style fill solid 0.6 border -1\n"
+			    "set yrange [0:%zu]\nset ytics 1\nset logscale x 10\nset format x '%%g'\nset xrange [%.6g:%.6g]\n",
+			most + 1, pow(10, (double)kmin / 10) / 1.5, pow(10, (double)(kmax + 1) / 10) * 1.5);
 		fprintf(gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead front dt 2 lw 2 lc rgb '#cc0000'\n", med, med);
-		fputs("# ops_per_sec_bin_middle hosts\n", dat);
-		for (size_t b = 0; b < nbins; b++)
-			fprintf(dat, "%.6g %zu\n", (b + 0.5) * width, cnt[b]);
-		fprintf(gp, "plot '%s.dat' using 1:2 with boxes title 'hosts', \\\n"
+		fputs("# ops_per_sec_from ops_per_sec_to hosts\n", dat);
+		for (size_t k = 0; k < nbins; k++)
+			if (cnt[k]) {
+				dat_num(dat, pow(10, (double)(kmin + (long)k) / 10));
+				fputc(' ', dat);
+				dat_num(dat, pow(10, (double)(kmin + (long)k + 1) / 10));
+				fprintf(dat, " %zu\n", cnt[k]);
+			}
+		/* a box from bin edge to bin edge: boxxyerror's x, y, xlow, xhigh, ylow, yhigh */
+		fprintf(gp, "plot '%s.dat' using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror title 'hosts', \\\n"
 			    "     NaN with lines dt 2 lw 2 lc rgb '#cc0000' title 'median %.0f ops/s'\n", name, med);
 		gp_tail(gp, name);
 		close_pair(p, dat, gp);
@@ -632,17 +719,49 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 		describe(what, sizeof(what), g->cells[0], false, true);
 		snprintf(head, sizeof(head), "Latency over time (iobench watch): %s, p50 solid, p99 dashed%s", what, more);
 		chart_title(title, sizeof(title), p, head, group_launch(g));
-		gp_head(gp, name, title, "time (UTC)", "latency (us, log scale)");
+		gp_head(gp, name, title, "time (UTC)", "latency (log scale)");
 		gp_key(gp, 2 * n, longest);
-		fputs("set xdata time\nset timefmt '%s'\nset format x \"%m-%d\\n%H:%M\"\nset xtics rotate by 0\n"
-		      "set logscale y 10\nset format y '%g'\n", gp);
+		/*
+		 * A date on every tick says one thing many times: within a day the
+		 * ticks are hours and the date is in the axis label; over days they
+		 * are days.
+		 */
+		double t0 = INFINITY, t1 = 0;
+		for (size_t k = 0; k < n; k++)
+			for (size_t t = 0; t < hv[k].c->npts; t++) {
+				t0 = fmin(t0, hv[k].c->pts[t].t);
+				t1 = fmax(t1, hv[k].c->pts[t].t);
+			}
+		char day0[32] = "", day1[32] = "";
+		launch_date(day0, sizeof(day0), t0);
+		launch_date(day1, sizeof(day1), t1);
+		if (strcmp(day0, day1) == 0)
+			fprintf(gp, "set xlabel 'time (UTC) on %s'\nset format x '%%H:%%M'\n", day0);
+		else if (t1 - t0 <= 3 * 86400) {
+			/* hours on the ticks, each midnight a line named by its date, once */
+			fprintf(gp, "set xlabel 'time (UTC), %s to %s'\nset format x '%%H:%%M'\nset xtics 21600\n", day0, day1);
+			for (double d = floor(t0 / 86400 + 1) * 86400; d <= t1; d += 86400) {
+				char day[32];
+				launch_date(day, sizeof(day), d);
+				fprintf(gp, "set arrow from %.0f, graph 0 to %.0f, graph 1 nohead dt 3 lc rgb '#888888'\n"
+					    "set label '%s' at %.0f, graph 0.97 left offset 0.5, 0\n", d, d, day, d);
+			}
+		} else
+			fprintf(gp, "set xlabel 'date (UTC), %s to %s'\nset format x '%%m-%%d'\n", day0, day1);
+		fputs("set xdata time\nset timefmt '%s'\nset xtics rotate by 0\n", gp);
+		gp_lat_tics(gp, "y");
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *c = hv[k].c;
 			fputs("# ", dat);
 			put_line(dat, c->host);
 			fputs("\n# unix_seconds p50_us p99_us\n", dat);
-			for (size_t t = 0; t < c->npts; t++)
-				fprintf(dat, "%.0f %.6g %.6g\n", c->pts[t].t, c->pts[t].p50 / 1e3, c->pts[t].p99 / 1e3);
+			for (size_t t = 0; t < c->npts; t++) {
+				fprintf(dat, "%.0f ", c->pts[t].t);
+				dat_num(dat, c->pts[t].p50 / 1e3);
+				fputc(' ', dat);
+				dat_num(dat, c->pts[t].p99 / 1e3);
+				fputc('\n', dat);
+			}
 			fputs("\n\n", dat);
 		}
 		for (size_t k = 0; k < n; k++) {
@@ -671,13 +790,50 @@ static size_t curve_end(const struct rep_group *g, size_t ng, size_t i)
 	return j;
 }
 
-/* Thread curves: ops/s by thread count, a line per op x configuration x size, in name order. */
+/* The ops of the curves lines[0..n), each once in order; their count (at most MAX_PANELS). */
+static size_t panel_ops(const struct rep_group *g, const struct legend_line *lines, size_t n,
+			const char *ops[MAX_PANELS])
+{
+	size_t np = 0;
+	for (size_t k = 0; k < n; k++) {
+		const char *sig = g[lines[k].idx].cells[0]->sig;
+		bool seen = false;
+		for (size_t q = 0; q < np && !seen; q++)
+			seen = strcmp(ops[q], sig) == 0;
+		if (!seen && np < MAX_PANELS)
+			ops[np++] = sig;
+	}
+	return np;
+}
+
+/* Whether op's curves among lines[0..n) span several sizes (then each legend names its size). */
+static bool op_sizes_differ(const struct rep_group *g, const struct legend_line *lines, size_t n, const char *sig)
+{
+	uint64_t size = 0;
+	bool any = false;
+	for (size_t k = 0; k < n; k++) {
+		const struct rep_cell *c = g[lines[k].idx].cells[0];
+		if (strcmp(c->sig, sig) != 0)
+			continue;
+		if (any && c->size != size)
+			return true;
+		size = c->size;
+		any = true;
+	}
+	return false;
+}
+
+/*
+ * Thread curves as small multiples: a panel per op, a line per config (and
+ * size), ops/s above and p50, p95 and p99 below, so that the thread count
+ * that buys throughput and the one that only buys queueing show together.
+ */
 static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng, const struct rep_opts *o)
 {
 	size_t ncurves = 0;
 	for (size_t i = 0; i < ng;) {
 		size_t j = curve_end(g, ng, i);
-		ncurves += j - i >= 2;
+		ncurves += j - i >= 2 && !g[i].cells[0]->watch;
 		i = j;
 	}
 	if (ncurves == 0)
@@ -689,17 +845,17 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	size_t n = 0;
 	for (size_t i = 0; i < ng;) {
 		size_t j = curve_end(g, ng, i);
-		if (j - i >= 2) {
+		if (j - i >= 2 && !g[i].cells[0]->watch) {
 			size_t end;
 			const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
 			const struct rep_cell *c = g[i].cells[0];
-			char op[64], sz[32] = "";
-			rep_op_name(c->sig, op, sizeof(op));
+			char sz[32] = "";
 			if (c->size)
 				units_format_signature_size(sz, sizeof(sz), c->size);
 			lines[n].idx = i;
-			snprintf(lines[n].what, sizeof(lines[n].what), "%s%s%s%s%s (best %.0f)", op,
-				 c->cfg->name[0] ? " " : "", c->cfg->name, sz[0] ? " " : "", sz, opt->cells[0]->threads);
+			/* the legend: the config, its size when the op's curves differ in it, its optimum */
+			snprintf(lines[n].what, sizeof(lines[n].what), "%s%s%s (best %.0f)",
+				 c->cfg->name[0] ? c->cfg->name : "all", sz[0] ? " " : "", sz, opt->cells[0]->threads);
 			n++;
 			for (size_t k = i; k < j; k++) {
 				double l = group_launch(&g[k]);
@@ -709,34 +865,100 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		i = j;
 	}
 	qsort(lines, n, sizeof(*lines), cmp_legend);
+	const char *ops[MAX_PANELS];
+	size_t np = panel_ops(g, lines, n, ops);
 	FILE *dat = plot_open(p, "threads", "dat"), *gp = plot_open(p, "threads", "gp");
-	if (!dat || !gp) {
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *b = dat && gp ? open_memstream(&body, &blen) : NULL;
+	if (!b) {
 		close_pair(p, dat, gp);
 		free(lines);
 		return;
 	}
 	char head[200], title[400];
-	snprintf(head, sizeof(head), "Throughput by thread count, mean per host (best = fewest threads within %.0f%% of the top)",
+	snprintf(head, sizeof(head), "Throughput and latency by thread count (best = fewest threads within %.0f%% of the top)",
 		 o->within * 100);
 	chart_title(title, sizeof(title), p, head, first);
-	gp_head(gp, "threads", title, "threads", "operations per second (log scale)");
-	size_t longest = 0;
-	for (size_t k = 0; k < n; k++)
-		longest = strlen(lines[k].what) > longest ? strlen(lines[k].what) : longest;
-	gp_key(gp, n, longest);
-	fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\n", gp);
+	size_t cols = np < 3 ? np : 3, rows = (np + cols - 1) / cols;
+	fprintf(b, "set multiplot layout %zu,%zu title ", 2 * rows, cols);
+	gp_text(b, title, true);
+	fputs("\nset grid\nset logscale x 2\nset format x '%g'\nunset xlabel\nset key below font ',9'\n", b);
+	/* the data: a block per curve, in legend order */
 	for (size_t k = 0; k < n; k++) {
 		size_t i = lines[k].idx, end;
 		const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
-		fputs("# ", dat);
+		char op[64];
+		rep_op_name(g[i].cells[0]->sig, op, sizeof(op));
+		fprintf(dat, "# %s ", op);
 		put_line(dat, lines[k].what);
-		fputs("\n# threads ops_per_sec optimal\n", dat);
-		for (size_t x = i; x < end; x++)
-			fprintf(dat, "%.6g %.6g %d\n", g[x].cells[0]->threads, g[x].ops, &g[x] == opt);
+		fputs("\n# threads ops_per_sec p50_us p95_us p99_us optimal\n", dat);
+		for (size_t x = i; x < end; x++) {
+			fprintf(dat, "%g", g[x].cells[0]->threads);
+			double v[4] = { g[x].ops, hist_percentile(&g[x].total, 0.5) / 1e3,
+					hist_percentile(&g[x].total, 0.95) / 1e3, hist_percentile(&g[x].total, 0.99) / 1e3 };
+			for (int q = 0; q < 4; q++) {
+				fputc(' ', dat);
+				dat_num(dat, v[q]);
+			}
+			fprintf(dat, " %d\n", &g[x] == opt);
+		}
 		fputs("\n\n", dat);
-		gp_line(gp, "threads", k == 0, k, "1:2", "linespoints lw 2 pt 7", lines[k].what, k + 1 == n);
 	}
-	gp_tail(gp, "threads");
+	/* gnuplot fills a layout row by row: the ops/s panels, then the latency panels under them */
+	for (int lat = 0; lat < 2; lat++)
+		for (size_t q = 0; q < rows * cols; q++) {
+			if (q >= np) {
+				fputs("set multiplot next\n", b);
+				continue;
+			}
+			char op[64], ptitle[160];
+			rep_op_name(ops[q], op, sizeof(op));
+			bool sizes = op_sizes_differ(g, lines, n, ops[q]);
+			snprintf(ptitle, sizeof(ptitle), lat ? "%s: latency by threads, p50 solid, p95 dashed, p99 dotted"
+							       : "%s: operations per second by threads", op);
+			fputs("set title ", b);
+			gp_str(b, ptitle);
+			if (lat) {
+				fputs("\nset ylabel 'latency (log scale)'\nset yrange [*:*]\n", b);
+				gp_lat_tics(b, "y");
+			} else {
+				fputs("\nset ylabel 'operations per second'\nunset logscale y\nset ytics autofreq\n"
+				      "set format y '%g'\nset yrange [0:*]\n", b);
+			}
+			bool firstline = true;
+			for (size_t k = 0, colour = 0; k < n; k++) {
+				const struct rep_cell *c = g[lines[k].idx].cells[0];
+				if (strcmp(c->sig, ops[q]) != 0)
+					continue;
+				colour++;
+				char what[200];
+				snprintf(what, sizeof(what), "%s", lines[k].what);
+				if (!sizes) { /* one size: the legend need not name it */
+					char *sp = strstr(what, " (best");
+					const char *cfg = c->cfg->name[0] ? c->cfg->name : "all";
+					if (sp)
+						snprintf(what, sizeof(what), "%s%s", cfg, strstr(lines[k].what, " (best"));
+				}
+				for (int pc = lat ? 0 : 3; pc < (lat ? 3 : 4); pc++) {
+					fputs(firstline ? "plot 'threads.dat'" : ", \\\n     ''", b);
+					firstline = false;
+					fprintf(b, " index %zu using 1:%d with linespoints lw 2 pt 7 ps 0.7 lc %zu dt %d", k,
+						pc == 3 ? 2 : pc + 3, colour, pc == 3 ? 1 : pc + 1);
+					if (pc == 3 || pc == 0) {
+						fputs(" title ", b);
+						gp_str(b, what);
+					} else {
+						fputs(" notitle", b);
+					}
+				}
+			}
+			fputc('\n', b);
+		}
+	fputs("unset multiplot\n", b);
+	fclose(b);
+	gp_twice(gp, "threads", body, 1100, (int)(300 * 2 * rows + 60));
+	free(body);
 	close_pair(p, dat, gp);
 	plot_done(p, "threads", title);
 	free(lines);
@@ -787,9 +1009,10 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 		describe(what, sizeof(what), g[i].cells[0], true, true);
 		snprintf(head, sizeof(head), "Variation across %zu instances, best p50 first: %s", g[i].n, what);
 		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
-		gp_head(gp, name, title, "", "latency (us, log scale)");
+		gp_head(gp, name, title, "", "latency (log scale)");
 		gp_key(gp, INST_NPCT, 6);
-		fputs("set logscale y 10\nset format y '%g'\nset offsets 0.5, 0.5, 0, 0\n", gp);
+		gp_lat_tics(gp, "y");
+		fputs("set offsets 0.5, 0.5, 0, 0\n", gp);
 		if (g[i].n > 12 || longest > 10)
 			fprintf(gp, "set xtics rotate by -45 left font ',%d'\nset bmargin %zu\n", g[i].n > 40 ? 7 : 9,
 				longest / 2 + 3 < 16 ? longest / 2 + 3 : 16);
@@ -799,8 +1022,10 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			for (const char *s = rows[h].host; *s; s++)
 				fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, dat);
 			fputc('"', dat);
-			for (int q = 0; q < INST_NPCT; q++)
-				fprintf(dat, " %.6g", rows[h].p[q]);
+			for (int q = 0; q < INST_NPCT; q++) {
+				fputc(' ', dat);
+				dat_num(dat, rows[h].p[q]);
+			}
 			fputc('\n', dat);
 		}
 		for (int q = 0; q < INST_NPCT; q++) {
@@ -842,10 +1067,11 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		describe(what, sizeof(what), g[i].cells[0], true, false);
 		snprintf(head, sizeof(head), "File-size sweep, %zu tier%s: %s", nt, nt == 1 ? "" : "s", what);
 		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
-		gp_head(gp, name, title, "size spanned (MiB, log scale)", "p50 latency (us, log scale)");
+		gp_head(gp, name, title, "size spanned (MiB, log scale)", "p50 latency (log scale)");
 		gp_key(gp, 2, 40); /* below: the tier labels sit at the top */
-		fputs("set logscale x 2\nset logscale y 10\nset format x '%g'\nset format y '%g'\n"
-		      "set y2label 'operations per second (from zero)'\nset y2tics\nset ytics nomirror\n"
+		gp_lat_tics(gp, "y");
+		fputs("set logscale x 2\nset format x '%g'\n"
+		      "set y2label 'operations per second (from zero)'\nset y2tics\nset format y2 '%.1s%c'\nset ytics nomirror\n"
 		      "set y2range [0:*]\n", gp);
 		for (size_t t = 0; t + 1 < nt; t++) {
 			/* boundary between the last size of a tier and the first of the next */
@@ -862,8 +1088,12 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		for (size_t k = 0, t = 0; k < n; k++) {
 			while (t + 1 < nt && k > tiers[t].last)
 				t++;
-			fprintf(dat, "%.6g %.6g %.6g %zu\n", (double)g[idx[k]].cells[0]->size / 1048576.0,
-				p50[k] / 1e3, g[idx[k]].ops, t + 1);
+			double v[3] = { (double)g[idx[k]].cells[0]->size / 1048576.0, p50[k] / 1e3, g[idx[k]].ops };
+			for (int q = 0; q < 3; q++) {
+				dat_num(dat, v[q]);
+				fputc(' ', dat);
+			}
+			fprintf(dat, "%zu\n", t + 1);
 		}
 		fprintf(gp, "plot '%s.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'p50 latency (us)', \\\n"
 			    "     '' index 0 using 1:3 axes x1y2 with linespoints lw 2 pt 5 title 'ops/s'\n", name);
@@ -876,44 +1106,230 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 	free(tiers);
 }
 
-/* Operations per dollar per config and operation, from the cost table. */
+/* A count for people: 139.5M, 38.3k, 950. */
+static void human_count(char *buf, size_t len, double v)
+{
+	static const char suffix[] = " kMGTP";
+	int k = 0;
+	while (fabs(v) >= 999.95 && k < 5) {
+		v /= 1000;
+		k++;
+	}
+	if (k == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f%c", v, suffix[k]);
+}
+
+/* A table cell's string, "" when missing or the column absent. */
+static const char *cell_str(const struct table *t, size_t r, int col)
+{
+	const char *s = col >= 0 ? t->vals[r * t->ncols + (size_t)col].s : NULL;
+	return s ? s : "";
+}
+
+static double cell_num(const struct table *t, size_t r, int col)
+{
+	return col >= 0 ? t->vals[r * t->ncols + (size_t)col].v : NAN;
+}
+
+/* An op of a table row as typed: its "op" column, else its "signature" converted. */
+static void row_op(const struct table *t, size_t r, int opcol, int sigcol, char *buf, size_t len)
+{
+	if (cell_str(t, r, opcol)[0])
+		snprintf(buf, len, "%s", cell_str(t, r, opcol));
+	else
+		rep_op_name(cell_str(t, r, sigcol), buf, len);
+}
+
+/*
+ * Operations (or MB, for bulk ops) per dollar: a panel per op, one bar per
+ * config at its optimal thread count, named by its config. Of a size sweep,
+ * the size most configs ran (the largest of a tie): the bars compare configs.
+ */
 static void plot_cost(struct plotter *p, const struct table *t, const struct rep_opts *o)
 {
 	/* Columns by key: the cost section may gain or reorder columns. */
-	int sig = table_col(t, "signature"), threads = table_col(t, "threads"), size = table_col(t, "size");
-	int config = table_col(t, "config"), inst = table_col(t, "instance"), opd = table_col(t, "opsPerDollar");
-	if (t->nrows == 0 || sig < 0 || threads < 0 || size < 0 || config < 0 || inst < 0 || opd < 0)
+	int sig = table_col(t, "signature"), opc = table_col(t, "op"), threads = table_col(t, "threads");
+	int size = table_col(t, "size"), config = table_col(t, "config"), inst = table_col(t, "instance");
+	int opd = table_col(t, "opsPerDollar"), mbd = table_col(t, "mbPerDollar");
+	if (t->nrows == 0 || (sig < 0 && opc < 0) || config < 0 || opd < 0)
 		return;
+	char ops[MAX_PANELS][64];
+	double psize[MAX_PANELS];
+	size_t np = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		char op[64];
+		row_op(t, r, opc, sig, op, sizeof(op));
+		bool seen = false;
+		for (size_t q = 0; q < np && !seen; q++)
+			seen = strcmp(ops[q], op) == 0;
+		if (seen || np == MAX_PANELS)
+			continue;
+		/* the size with the most rows (configs) of this op */
+		size_t best = 0;
+		psize[np] = NAN;
+		for (size_t a = r; a < t->nrows; a++) {
+			char opa[64];
+			row_op(t, a, opc, sig, opa, sizeof(opa));
+			if (strcmp(opa, op) != 0)
+				continue;
+			size_t same = 0;
+			for (size_t b = r; b < t->nrows; b++) {
+				char opb[64];
+				row_op(t, b, opc, sig, opb, sizeof(opb));
+				same += strcmp(opb, op) == 0 && cell_num(t, b, size) == cell_num(t, a, size);
+			}
+			if (same > best || (same == best && cell_num(t, a, size) > psize[np])) {
+				best = same;
+				psize[np] = cell_num(t, a, size);
+			}
+		}
+		snprintf(ops[np++], sizeof(ops[0]), "%s", op);
+	}
 	FILE *dat = plot_open(p, "cost", "dat"), *gp = plot_open(p, "cost", "gp");
-	if (!dat || !gp) {
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *b = dat && gp ? open_memstream(&body, &blen) : NULL;
+	if (!b) {
 		close_pair(p, dat, gp);
 		return;
 	}
 	const json_t *date = json_object_get(o->prices, "date");
 	char head[200], title[400];
-	snprintf(head, sizeof(head), "Operations per dollar by configuration (prices of %s)",
+	snprintf(head, sizeof(head), "Per dollar, each config at its optimal thread count (prices of %s)",
 		 json_is_string(date) ? json_string_value(date) : "unknown date");
-	chart_title(title, sizeof(title), p, head, 0);
-	gp_head(gp, "cost", title, "configuration / operation", "operations per dollar (log scale)");
-	fputs("set style data histograms\nset style fill solid 0.7 border -1\nset boxwidth 0.8\n"
-	      "set logscale y 10\nset xtics rotate by -40\nset key off\nset yrange [1:*]\n"
-	      "set bmargin 12\nset rmargin 12\n", gp);
-	fputs("# label ops_per_dollar\n", dat);
-	for (size_t r = 0; r < t->nrows; r++) {
-		const struct tval *row = &t->vals[r * t->ncols];
-		char sz[32] = "";
-		if (row[size].v > 0)
-			units_format_signature_size(sz, sizeof(sz), (uint64_t)row[size].v);
-		char op[64];
-		rep_op_name(row[sig].s, op, sizeof(op));
-		fprintf(dat, "\"%s %s x%.0f%s%s\" %.6g\n",
-			row[config].s && row[config].s[0] ? row[config].s : row[inst].s, op, row[threads].v,
-			sz[0] ? " " : "", sz, isnan(row[opd].v) ? 0 : row[opd].v);
+	chart_title(title, sizeof(title), p, head, p->launch);
+	size_t cols = np < 3 ? np : 3, rows = (np + cols - 1) / cols;
+	fprintf(b, "set multiplot layout %zu,%zu title ", rows, cols);
+	gp_text(b, title, true);
+	fputs("\nset grid ytics\nset style fill solid 0.7 border -1\nset boxwidth 0.6\nset key off\n"
+	      "set yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\nset format y '%.0s%c'\nunset xlabel\n", b);
+	for (size_t q = 0; q < np; q++) {
+		bool bulk = false;
+		size_t nbars = 0, longest = 0;
+		for (size_t r = 0; r < t->nrows; r++) {
+			char op[64];
+			row_op(t, r, opc, sig, op, sizeof(op));
+			if (strcmp(op, ops[q]) == 0 && (cell_num(t, r, size) == psize[q] || isnan(psize[q]))) {
+				bulk |= !isnan(cell_num(t, r, mbd));
+				nbars++;
+				size_t len = strlen(cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst));
+				longest = len > longest ? len : longest;
+			}
+		}
+		char sz[32] = "", ptitle[200];
+		if (psize[q] > 0)
+			units_format_signature_size(sz, sizeof(sz), (uint64_t)psize[q]);
+		snprintf(ptitle, sizeof(ptitle), "%s%s%s: %s per $", ops[q], sz[0] ? " @" : "", sz,
+			 bulk ? "MB" : "operations");
+		fputs("# ", dat);
+		put_line(dat, ptitle);
+		fputs("\n# config per_dollar per_dollar_for_people threads\n", dat);
+		for (size_t r = 0; r < t->nrows; r++) {
+			char op[64];
+			row_op(t, r, opc, sig, op, sizeof(op));
+			if (strcmp(op, ops[q]) != 0 || !(cell_num(t, r, size) == psize[q] || isnan(psize[q])))
+				continue;
+			double v = cell_num(t, r, bulk ? mbd : opd);
+			char people[32];
+			human_count(people, sizeof(people), isnan(v) ? 0 : v);
+			const char *name = cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst);
+			fputc('"', dat);
+			for (const char *s = name; *s; s++)
+				fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, dat);
+			fprintf(dat, "\" %.0f \"%s\" %.0f\n", isnan(v) ? 0 : v, people, cell_num(t, r, threads));
+		}
+		fputs("\n\n", dat);
+		fputs("set title ", b);
+		gp_str(b, ptitle);
+		fprintf(b, "\nset ylabel '%s per dollar'\nset xrange [-0.6:%zu.6]\n", bulk ? "MB" : "operations", nbars - 1);
+		/* names side by side while they fit under their bars, else slanted */
+		fputs(nbars * (longest + 2) > 36 ? "set xtics nomirror rotate by -25 left\nset bmargin 8\n"
+						 : "set xtics nomirror norotate\nset bmargin 3\n", b);
+		fprintf(b, "plot 'cost.dat' index %zu using 0:2:xtic(1) with boxes lc 1, \\\n"
+			   "     '' index %zu using 0:2:3 with labels offset 0,0.8\n", q, q);
 	}
-	fprintf(gp, "plot 'cost.dat' using 2:xtic(1) title 'ops per $'\n");
-	gp_tail(gp, "cost");
+	fputs("unset multiplot\n", b);
+	fclose(b);
+	gp_twice(gp, "cost", body, cols == 1 ? 700 : (int)(420 * cols), (int)(380 * rows + 60));
+	free(body);
 	close_pair(p, dat, gp);
 	plot_done(p, "cost", title);
+}
+
+/*
+ * The compare section as a chart: B/A per op and metric with its 95%
+ * interval, 1.0 (no difference) marked; an interval that misses 1.0 is a
+ * difference, drawn red, else grey. Log scale: 2x and 0.5x sit as far from 1.
+ */
+static void plot_compare(struct plotter *p, const struct table *t)
+{
+	int sig = table_col(t, "signature"), opc = table_col(t, "op"), metric = table_col(t, "metric");
+	int a = table_col(t, "a"), b = table_col(t, "b"), ratio = table_col(t, "ratio");
+	int low = table_col(t, "low"), high = table_col(t, "high");
+	if (t->nrows == 0 || (sig < 0 && opc < 0) || ratio < 0 || low < 0 || high < 0)
+		return;
+	/* one pair of sides names itself in the title; several, in each label */
+	bool one_pair = true;
+	size_t n = 0, longest = 0;
+	double lo = 1, hi = 1;
+	for (size_t r = 0; r < t->nrows; r++) {
+		one_pair &= strcmp(cell_str(t, r, a), cell_str(t, 0, a)) == 0 &&
+			    strcmp(cell_str(t, r, b), cell_str(t, 0, b)) == 0;
+		double v[3] = { cell_num(t, r, ratio), cell_num(t, r, low), cell_num(t, r, high) };
+		if (isnan(v[0]) || v[0] <= 0)
+			continue;
+		n++;
+		for (int k = 0; k < 3; k++)
+			if (!isnan(v[k]) && v[k] > 0) {
+				lo = fmin(lo, v[k]);
+				hi = fmax(hi, v[k]);
+			}
+	}
+	if (n == 0)
+		return;
+	FILE *dat = plot_open(p, "compare", "dat"), *gp = plot_open(p, "compare", "gp");
+	if (!dat || !gp) {
+		close_pair(p, dat, gp);
+		return;
+	}
+	fputs("# label ratio_b_over_a low_95 high_95 differs\n", dat);
+	for (size_t r = 0; r < t->nrows; r++) {
+		double v = cell_num(t, r, ratio), l = cell_num(t, r, low), h = cell_num(t, r, high);
+		if (isnan(v) || v <= 0)
+			continue;
+		char op[64], label[300];
+		row_op(t, r, opc, sig, op, sizeof(op));
+		snprintf(label, sizeof(label), "%s%s%s%s %s", one_pair ? "" : cell_str(t, r, b), one_pair ? "" : " vs ",
+			 one_pair ? "" : cell_str(t, r, a), op, cell_str(t, r, metric));
+		flatten(label);
+		longest = strlen(label) > longest ? strlen(label) : longest;
+		fputc('"', dat);
+		for (const char *s = label; *s; s++)
+			fputc(*s == '"' ? '\'' : *s, dat);
+		fprintf(dat, "\" %.3f %.3f %.3f %d\n", v, isnan(l) ? v : l, isnan(h) ? v : h,
+			!isnan(l) && !isnan(h) && (l > 1 || h < 1));
+	}
+	char head[600], title[800];
+	if (one_pair) {
+		char sides[500];
+		snprintf(sides, sizeof(sides), "B = %s, A = %s", cell_str(t, 0, b), cell_str(t, 0, a));
+		snprintf(head, sizeof(head), "B/A per op with its 95%% interval (1.0: no difference), %s", sides);
+	} else {
+		snprintf(head, sizeof(head), "B/A per op with its 95%% interval (1.0: no difference)");
+	}
+	chart_title(title, sizeof(title), p, head, p->launch);
+	gp_head(gp, "compare", title, "B / A (log scale)", "");
+	fprintf(gp, "set logscale x 2\nset format x '%%gx'\nset xrange [%.3g:%.3g]\nset yrange [%zu.5:-0.5]\n"
+		    "set ytics scale 0\nset grid noytics\nset key off\nset lmargin %zu\n",
+		lo / 1.25, hi * 1.25, n - 1, longest + 2 < 60 ? longest + 2 : 60);
+	fputs("set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb '#555555'\n", gp);
+	fputs("plot 'compare.dat' using 2:0:3:4:($5 > 0 ? 0xcc0000 : 0x888888):ytic(1) with xerrorbars pt 7 ps 1.3 lw 2 lc rgb variable, \\\n"
+	      "     '' using 2:0:(sprintf('%.2f', $2)) with labels offset 0,0.9 font ',9'\n", gp);
+	gp_tail(gp, "compare");
+	close_pair(p, dat, gp);
+	plot_done(p, "compare", title);
 }
 
 /*
@@ -1043,6 +1459,25 @@ static void run_context(char *buf, size_t len, const struct rep_db *db)
 		append(buf, len, ", ...");
 }
 
+int rep_plot_check(void)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	char file[4096];
+	for (const char *dir = path;; dir++) {
+		size_t len = strcspn(dir, ":");
+		/* an empty PATH entry is the current folder, as execlp takes it */
+		snprintf(file, sizeof(file), "%.*s%sgnuplot", (int)len, len ? dir : ".", "/");
+		if (access(file, X_OK) == 0)
+			return 0;
+		dir += len;
+		if (!*dir)
+			break;
+	}
+	return -ENOENT;
+}
+
 int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	     const struct table tables[SEC_COUNT], const char *dir)
 {
@@ -1064,6 +1499,9 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	}
 	struct plotter p = { .dir = dir };
 	run_context(p.run, sizeof(p.run), db);
+	for (size_t i = 0; i < db->ncells; i++)
+		if (db->cells[i]->launch > 0 && (p.launch == 0 || db->cells[i]->launch < p.launch))
+			p.launch = db->cells[i]->launch;
 	struct rep_group *fleet, *hosts;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nh = rep_groups(db, true, &hosts);
@@ -1075,6 +1513,7 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	plot_sizes(&p, fleet, nf, o);
 	plot_watch(&p, fleet, nf);
 	plot_cost(&p, &tables[SEC_COST], o);
+	plot_compare(&p, &tables[SEC_COMPARE]);
 	free(fleet);
 	free(hosts);
 	int rc = p.failed ? -1 : 0;
@@ -1094,6 +1533,9 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	if (h != 0) {
 		fprintf(stderr, "iobench: %s/index.html: %s\n", dir, strerror(-h));
 		rc = -1;
+	} else {
+		/* where to look, said once (stderr: stdout may be --json) */
+		fprintf(stderr, "plots: %s/index.html (%zu chart%s)\n", dir, p.n, p.n == 1 ? "" : "s");
 	}
 	for (size_t i = 0; i < p.n; i++) {
 		free(p.names[i]);

@@ -313,10 +313,8 @@ void table_print_html(const struct table *t, FILE *out)
 	if (t->nrows == 0)
 		return;
 	char buf[512];
-	fprintf(out, "<section id=\"%s\">\n<h2>", t->name);
-	table_html_text(t->title, out);
-	/* a long table scrolls in a box on screen (the page stays readable) and prints whole */
-	fprintf(out, "</h2>\n<div class=\"scroll%s\"><table>\n<thead><tr>", t->nrows > 40 ? " long" : "");
+	/* the table scrolls sideways in its own box when wider than the page: no column is ever cut */
+	fputs("<div class=\"tbl\"><table>\n<thead><tr>", out);
 	for (size_t c = 0; c < t->ncols; c++)
 		if (t->cols[c].head) {
 			fprintf(out, "<th%s>", t->cols[c].type == TC_STR ? " class=\"s\"" : "");
@@ -342,7 +340,6 @@ void table_print_html(const struct table *t, FILE *out)
 		table_html_text(t->note, out);
 		fputs("</p>\n", out);
 	}
-	fputs("</section>\n", out);
 }
 
 static void csv_string(const char *s, FILE *out)
