@@ -368,7 +368,10 @@ PY
     --disable-component-update --disable-sync --user-data-dir="$ud")
   timeout 120 chromium "${flags[@]}" --dump-dom "file://$out/index.html" >"$BATS_TEST_TMPDIR/dom.html" 2>/dev/null
   # the DOM as the browser built it: a table per section with rows, an inline SVG per chart with its lines
-  [ "$(grep -o '<table>' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$nsections" ]
+  # (and the findings' matrix of thread optima when the summary has them)
+  local matrix
+  matrix=$("$IOBENCH" report --json --section summary "$dir" | jq '[.summary[] | select(.kind == "optimum")] | if length > 0 then 1 else 0 end')
+  [ "$(grep -o '<table>' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq $((nsections + matrix)) ]
   [ "$(grep -o '<svg' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq $((ncharts + nkey)) ]
   [ "$(grep -o '<figure id="key-' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$nkey" ]
   [ "$(grep -o '<figure id="chart-' "$BATS_TEST_TMPDIR/dom.html" | wc -l)" -eq "$ncharts" ]

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -342,6 +343,59 @@ static void section_block(FILE *out, int sec, const struct table *t, const struc
 	fputs("</div>\n</section>\n", out);
 }
 
+/* The summary's thread optima as the study's round-two table: a row per config, a column per op. */
+static void optima_matrix(FILE *out, const struct table *sum)
+{
+	int kind = table_col(sum, "kind"), op = table_col(sum, "op"), cfg = table_col(sum, "config");
+	int thr = table_col(sum, "threads");
+	const char *ops[32], *cfgs[64];
+	size_t no = 0, nc = 0;
+	for (size_t r = 0; r < sum->nrows; r++) {
+		const struct tval *row = &sum->vals[r * sum->ncols];
+		if (!row[kind].s || strcmp(row[kind].s, "optimum") != 0 || !row[op].s)
+			continue;
+		const char *c = row[cfg].s ? row[cfg].s : "-";
+		size_t i = 0;
+		while (i < no && strcmp(ops[i], row[op].s) != 0)
+			i++;
+		if (i == no && no < 32)
+			ops[no++] = row[op].s;
+		for (i = 0; i < nc && strcmp(cfgs[i], c) != 0;)
+			i++;
+		if (i == nc && nc < 64)
+			cfgs[nc++] = c;
+	}
+	fputs("<p>Optimal thread count (fewest within 5% of the best), per config and op "
+	      "<a class=\"see\" href=\"#threads\">threads</a></p>\n<div class=\"tbl\"><table>\n<thead><tr><th class=\"s\">config</th>",
+	      out);
+	for (size_t j = 0; j < no; j++) {
+		fputs("<th>", out);
+		table_html_text(ops[j], out);
+		fputs("</th>", out);
+	}
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < nc; i++) {
+		fputs("<tr><td class=\"s\">", out);
+		table_html_text(cfgs[i], out);
+		fputs("</td>", out);
+		for (size_t j = 0; j < no; j++) {
+			double v = NAN;
+			for (size_t r = 0; r < sum->nrows; r++) {
+				const struct tval *row = &sum->vals[r * sum->ncols];
+				if (row[kind].s && strcmp(row[kind].s, "optimum") == 0 && row[op].s &&
+				    strcmp(row[op].s, ops[j]) == 0 && strcmp(row[cfg].s ? row[cfg].s : "-", cfgs[i]) == 0)
+					v = row[thr].v;
+			}
+			if (isnan(v))
+				fputs("<td>-</td>", out);
+			else
+				fprintf(out, "<td>%.0f</td>", v);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table></div>\n", out);
+}
+
 /*
  * The findings: the summary's rows, each its sentence and a link to the
  * section holding its evidence; under them the key charts (cost, compare).
@@ -349,6 +403,8 @@ static void section_block(FILE *out, int sec, const struct table *t, const struc
 static void findings(FILE *out, const struct table *sum, const struct table tables[SEC_COUNT], const struct charts *ch)
 {
 	int topic = table_col(sum, "topic"), finding = table_col(sum, "finding"), section = table_col(sum, "section");
+	int kind = table_col(sum, "kind");
+	bool optima = false;
 	fputs("<section id=\"findings\">\n<h2>Findings</h2>\n", out);
 	if (sum->nrows == 0 || finding < 0) {
 		fputs("<p>The summary draws no findings from these results; the sections below hold the figures.</p>\n", out);
@@ -357,6 +413,11 @@ static void findings(FILE *out, const struct table *sum, const struct table tabl
 		for (size_t r = 0; r < sum->nrows; r++) {
 			const struct tval *row = &sum->vals[r * sum->ncols];
 			const char *top = topic >= 0 ? row[topic].s : NULL, *sec = section >= 0 ? row[section].s : NULL;
+			/* the thread optima are a matrix, under the list */
+			if (kind >= 0 && row[kind].s && strcmp(row[kind].s, "optimum") == 0) {
+				optima = true;
+				continue;
+			}
 			fputs("<li>", out);
 			if (top && top[0]) {
 				fputs("<span class=\"topic\">", out);
@@ -378,6 +439,8 @@ static void findings(FILE *out, const struct table *sum, const struct table tabl
 		}
 		fputs("</ul>\n", out);
 	}
+	if (optima)
+		optima_matrix(out, sum);
 	size_t key = 0;
 	for (size_t i = 0; i < ch->n; i++)
 		key += strcmp(ch->names[i], "cost") == 0 || strcmp(ch->names[i], "compare") == 0;
