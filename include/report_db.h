@@ -53,7 +53,8 @@ struct rep_config {
 };
 
 struct rep_cell {
-	char *sig;          /* "read,4K,4K" */
+	char *sig;          /* "read,4K,4K": the 2012 signature, a data column ("signature") */
+	char *op;           /* the op as typed, "read4k" (rep_op_name): what tables show and --only op= matches */
 	const struct rep_config *cfg;
 	char *host;
 	double threads;

@@ -92,7 +92,10 @@ static const struct cmdline_table report_table = { report_opts, sizeof(report_op
 static void report_help_sections(FILE *out)
 {
 	fputs("\n"
-	      "Grouping: runs merge exactly by signature x thread count x config x size, per\n"
+	      "Ops are named as typed (read4k, write4k/64, read64k@4k, rw4k:70); JSON and CSV\n"
+	      "also carry each one's 2012 signature (read,4K,4K) as \"signature\".\n"
+	      "\n"
+	      "Grouping: runs merge exactly by op x thread count x config x size, per\n"
 	      "host. The config is the user's labels (--label k=v) and the provisioned\n"
 	      "configuration facts (instanceType, volumeType, volumeCount, raidLevel, ...),\n"
 	      "named from the facts (\"m5.large / gp3 x4 / raid0\"), else by the labels.\n"

@@ -49,6 +49,7 @@ void rep_db_init(struct rep_db *db, FILE *diag)
 static void cell_free(struct rep_cell *c)
 {
 	free(c->sig);
+	free(c->op);
 	free(c->host);
 	free(c->pts);
 	free(c);
@@ -184,6 +185,9 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	}
 	struct rep_cell *c = rep_calloc(1, sizeof(*c));
 	c->sig = rep_strdup(sig);
+	char op[128];
+	rep_op_name(sig, op, sizeof(op));
+	c->op = rep_strdup(op);
 	c->cfg = cfg;
 	c->host = rep_strdup(host);
 	c->threads = threads;

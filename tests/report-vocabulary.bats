@@ -1,0 +1,179 @@
+#!/usr/bin/env bats
+# bats file_tags=report,quick
+# report-vocabulary.bats - `iobench report` names ops as they were typed
+# (read4k, write4k/64) in every text table; the 2012 signature (read,4K,4K)
+# stays a data column of JSON and CSV. Fixtures are made by
+# tests/data/report/gen-lines.
+
+bats_require_minimum_version 1.5.0
+
+load lib/core
+
+setup_file() {
+  export GEN=$BATS_TEST_DIRNAME/data/report/gen-lines
+  export FIX=$BATS_FILE_TMPDIR/fix
+  export PRICES=$BATS_TEST_DIRNAME/../share/prices-sample.json
+  mkdir -p "$FIX/ops" "$FIX/pair"
+  make_ops "$FIX/ops"
+  make_pair "$FIX/pair"
+}
+
+# Three hosts of config=large/ebs4, each 7 runs: read4k at 1, 2 and 4
+# threads (h3 at 40%: a bad apple), write4k/64, write4k (flushed, 1 ms beside
+# 13 ms reads: durability suspicious), read64k@4k and rw16k:70.
+make_ops() {
+  local dir=$1 h t scale ops
+  local -A base=([1]=100 [2]=190 [4]=370)
+  local -A hscale=([h1]=1.00 [h2]=1.02 [h3]=0.40)
+  for h in h1 h2 h3; do
+    scale=${hscale[$h]}
+    for t in 1 2 4; do
+      ops=$(awk -v b="${base[$t]}" -v s="$scale" 'BEGIN { printf "%d", b * s * 60 }')
+      echo "host=$h threads=$t labels=config=large/ebs4 modes=13000000:$ops"
+    done
+    echo "host=$h sig=write64,4K,4K labels=config=large/ebs4 modes=1000000:6000"
+    echo "host=$h sig=writeFlush,4K,4K labels=config=large/ebs4 modes=1000000:6000"
+    echo "host=$h sig=read,64K,4K labels=config=large/ebs4 modes=200000:6000"
+    echo "host=$h sig=rw70,16K,16K labels=config=large/ebs4 modes=300000:6000"
+  done | "$GEN" >"$dir/runs.jsonl"
+}
+
+# Two configs that differ in one label part (large/ebs1, large/ebs4), two
+# hosts each, read4k and write4k/64: a comparison per op.
+make_pair() {
+  local dir=$1 h
+  for h in p1 p2; do
+    echo "host=$h labels=config=large/ebs1 modes=100000:6000"
+    echo "host=$h sig=write64,4K,4K labels=config=large/ebs1 modes=200000:6000"
+    echo "host=q$h labels=config=large/ebs4 modes=100000:24000"
+    echo "host=q$h sig=write64,4K,4K labels=config=large/ebs4 modes=200000:24000"
+  done | "$GEN" >"$dir/runs.jsonl"
+}
+
+# shows_ops OP...: $output (a text report) has a row for each OP, an "op"
+# column heading, and no signature anywhere.
+shows_ops() {
+  local op
+  for op; do
+    grep -qE "^$op " <<<"$output" || { echo "no row of $op" >&2; return 1; }
+  done
+  grep -qE '^op ' <<<"$output" || { echo "no op column" >&2; return 1; }
+  ! grep -E '[a-zA-Z]+[0-9]*,[0-9]+[KMGTP]?,[0-9]+[KMGTP]?' <<<"$output"
+}
+
+@test "groups: the op column reads read4k, write4k/64, write4k, read64k@4k, rw16k:70" {
+  run --separate-stderr "$IOBENCH" report --section groups "$FIX/ops"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"Groups (op x threads x config x size x host)"* ]]
+  shows_ops read4k write4k/64 write4k read64k@4k rw16k:70
+  [ "$(grep -cE '^read4k ' <<<"$output")" -eq 9 ]
+}
+
+@test "instances and badApples: the op column reads read4k" {
+  run --separate-stderr "$IOBENCH" report --section instances "$FIX/ops"
+  [ "$status" -eq 0 ]
+  shows_ops read4k write4k/64
+  run --separate-stderr "$IOBENCH" report --section badApples "$FIX/ops"
+  [ "$status" -eq 0 ]
+  shows_ops read4k
+  [ "$(grep -cE '^read4k .* h3 ' <<<"$output")" -eq 3 ]
+}
+
+@test "threads: the op column reads read4k, one curve of three counts" {
+  run --separate-stderr "$IOBENCH" report --section threads "$FIX/ops"
+  [ "$status" -eq 0 ]
+  shows_ops read4k
+  [ "$(grep -cE '^read4k ' <<<"$output")" -eq 3 ]
+}
+
+@test "time, series and modes: the op column reads read4k and write4k/64" {
+  local s
+  for s in time series modes; do
+    run --separate-stderr "$IOBENCH" report --section "$s" "$FIX/ops"
+    [ "$status" -eq 0 ]
+    shows_ops read4k write4k/64 write4k read64k@4k rw16k:70
+  done
+}
+
+@test "regimes: a burst-credit cliff of write4k/64 is said as write4k/64" {
+  "$GEN" "host=burst sig=write64,4K,4K runtime=120 bucket=10 modes=100000:180000 series=3000,3000,3000,3000,3000,3000,100,100,100,100,100,100" \
+    >"$TMP/burst.jsonl"
+  run --separate-stderr "$IOBENCH" report --section regimes "$TMP/burst.jsonl"
+  [ "$status" -eq 0 ]
+  shows_ops write4k/64
+  [ "$(grep -cE '^write4k/64 .* down$' <<<"$output")" -eq 1 ]
+}
+
+@test "tiers: a size sweep of read4k is said as read4k" {
+  local mb p50 specs=()
+  for mb in 256 512 768 1536 1792 2048 2560 2816 3072; do
+    if ((mb <= 768)); then p50=100000; elif ((mb <= 2048)); then p50=600000; else p50=8000000; fi
+    specs+=("host=s labels=config=large/ephemeral;fileSize=${mb}M modes=$p50:$((60000000000 / p50))")
+  done
+  "$GEN" "${specs[@]}" >"$TMP/sweep.jsonl"
+  run --separate-stderr "$IOBENCH" report --section tiers "$TMP/sweep.jsonl"
+  [ "$status" -eq 0 ]
+  shows_ops read4k
+  [ "$(grep -cE '^read4k ' <<<"$output")" -eq 3 ]
+}
+
+@test "durability: the flushed write is write4k and its read op read4k" {
+  run --separate-stderr "$IOBENCH" report --merge-hosts --section durability "$FIX/ops"
+  [ "$status" -eq 0 ]
+  shows_ops write4k
+  grep -qE '^op +threads .* read op ' <<<"$output"
+  grep -qE '^write4k .* read4k .*durability suspicious: 1.00ms is under a quarter of a read4k' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --json --merge-hosts --section durability "$FIX/ops"
+  jq -e '.durability == [.durability[0]] and .durability[0].op == "write4k" and .durability[0].signature == "writeFlush,4K,4K"
+    and .durability[0].readOp == "read4k" and .durability[0].readSignature == "read,4K,4K"' <<<"$output"
+}
+
+@test "cost and compare: the op column reads read4k and write4k/64" {
+  run --separate-stderr "$IOBENCH" report --section cost --prices "$PRICES" "$FIX/ops"
+  [ "$status" -eq 0 ]
+  shows_ops read4k write4k/64
+  run --separate-stderr "$IOBENCH" report --section compare "$FIX/pair"
+  [ "$status" -eq 0 ]
+  shows_ops read4k write4k/64
+  [ "$(grep -cE '^(read4k|write4k/64) +(ops/s|p50|p99) +config=large/ebs1 +config=large/ebs4 ' <<<"$output")" -eq 6 ]
+}
+
+@test "watch and watchRegimes: probes are said as read4k and write4k/64" {
+  local k p50
+  for k in 0 1 2 3 4 5 6 7; do
+    p50=$((k < 4 ? 100000 : 5000000))
+    echo "host=w launch=$((1763770000 + k * 3600)) runtime=3600 bucket=3600 modes=$p50:360"
+    echo "host=w sig=write64,4K,4K launch=$((1763770000 + k * 3600)) runtime=3600 bucket=3600 modes=$p50:360"
+  done | "$GEN" | jq -c '.mode = "watch"' >"$TMP/watch.jsonl"
+  run --separate-stderr "$IOBENCH" report --section watch "$TMP/watch.jsonl"
+  [ "$status" -eq 0 ]
+  shows_ops read4k write4k/64
+  run --separate-stderr "$IOBENCH" report --section watchRegimes "$TMP/watch.jsonl"
+  [ "$status" -eq 0 ]
+  shows_ops read4k write4k/64
+  [ "$(grep -cE ' up$' <<<"$output")" -eq 2 ]
+}
+
+@test "notes: a run's ops read as typed; JSON keeps its signatures" {
+  "$GEN" "host=n" "host=n sig=write64,4K,4K" | jq -c '.notes = {runId: "r1"}' >"$TMP/n.jsonl"
+  run --separate-stderr "$IOBENCH" report --section notes "$TMP/n.jsonl"
+  [ "$status" -eq 0 ]
+  grep -qE '^host .* ops +notes$' <<<"$output"
+  [ "$(grep -cE ' (read4k|write4k/64) +runId=r1$' <<<"$output")" -eq 2 ]
+  [[ "$output" != *",4K,4K"* ]]
+  run --separate-stderr "$IOBENCH" report --json --section notes "$TMP/n.jsonl"
+  jq -e '[.notes[] | [.ops, .signatures]] == [["read4k", "read,4K,4K"], ["write4k/64", "write64,4K,4K"]]' <<<"$output"
+}
+
+@test "JSON and CSV carry both the signature and the op of every row that names an op" {
+  run --separate-stderr "$IOBENCH" report --json --prices "$PRICES" \
+    --section groups,instances,badApples,threads,time,series,modes,durability,cost "$FIX/ops"
+  [ "$status" -eq 0 ]
+  jq -e '[.groups, .instances, .badApples, .threads, .time, .series, .modes, .durability, .cost]
+    | all(length > 0) and all(.[][]; (.signature | type) == "string" and (.op | type) == "string")' <<<"$output"
+  jq -e '[.groups[] | [.signature, .op]] | unique == [["read,4K,4K", "read4k"], ["read,64K,4K", "read64k@4k"],
+    ["rw70,16K,16K", "rw16k:70"], ["write64,4K,4K", "write4k/64"], ["writeFlush,4K,4K", "write4k"]]' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --csv --section instances "$FIX/ops"
+  [[ "${lines[0]}" == signature,op,threads,config,* ]]
+  [[ "${lines[1]}" == '"read,4K,4K",read4k,1,'* ]]
+}
