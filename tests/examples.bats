@@ -96,7 +96,7 @@ fleet_up() {
 ^scripts/sweep-threads --size 	here: the sweeps
 ^iobench report --json --section threads results/round1/ \| jq 	here: the sweeps (the optimum for scripts)
 ^scripts/bonnie -x 3 	here: bonnie
-^iobench report --section threads,compare --only op=.read,\*. results/$	here: a study, start to finish
+^iobench report --section threads,compare --only op=read4k results/$	here: a study, start to finish
 ^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
 ^iobench report --expect box\.expect results/$	here: a study, start to finish
 ^jq -r .\[\.host, \.operations\[0\]\.name	here: the fleet example

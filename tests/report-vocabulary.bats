@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # bats file_tags=report,quick
 # report-vocabulary.bats - `iobench report` names ops as they were typed
-# (read4k, write4k/64) in every text table; the 2012 signature (read,4K,4K)
-# stays a data column of JSON and CSV. Fixtures are made by
-# tests/data/report/gen-lines.
+# (read4k, write4k/64), in every text table and in --only; the 2012
+# signature (read,4K,4K) stays a data column of JSON and CSV. Fixtures are
+# made by tests/data/report/gen-lines.
 
 bats_require_minimum_version 1.5.0
 
@@ -59,6 +59,11 @@ shows_ops() {
   done
   grep -qE '^op ' <<<"$output" || { echo "no op column" >&2; return 1; }
   ! grep -E '[a-zA-Z]+[0-9]*,[0-9]+[KMGTP]?,[0-9]+[KMGTP]?' <<<"$output"
+}
+
+# runs_kept ARGS...: the runs the groups of `report --json ARGS` hold.
+runs_kept() {
+  "$IOBENCH" report --json "$@" | jq '[.groups[].runs] | add // 0'
 }
 
 @test "groups: the op column reads read4k, write4k/64, write4k, read64k@4k, rw16k:70" {
@@ -176,4 +181,48 @@ shows_ops() {
   run --separate-stderr "$IOBENCH" report --csv --section instances "$FIX/ops"
   [[ "${lines[0]}" == signature,op,threads,config,* ]]
   [[ "${lines[1]}" == '"read,4K,4K",read4k,1,'* ]]
+}
+
+@test "--only op=read4k keeps the read4k runs alone" {
+  [ "$(runs_kept --only op=read4k "$FIX/ops")" -eq 9 ]
+  run --separate-stderr "$IOBENCH" report --json --only op=read4k "$FIX/ops"
+  jq -e '[.groups[].op] | unique == ["read4k"]' <<<"$output"
+}
+
+@test "--only op='write4k/*' keeps write4k/64, not the flushed write4k" {
+  [ "$(runs_kept --only 'op=write4k/*' "$FIX/ops")" -eq 3 ]
+  run --separate-stderr "$IOBENCH" report --json --only 'op=write4k/*' "$FIX/ops"
+  jq -e '[.groups[].signature] | unique == ["write64,4K,4K"]' <<<"$output"
+  [ "$(runs_kept --only op=write4k "$FIX/ops")" -eq 3 ]
+  [ "$(runs_kept --only 'op=read*' "$FIX/ops")" -eq 12 ]
+}
+
+@test "--only signature='read,*' still matches signatures: read4k and read64k@4k" {
+  [ "$(runs_kept --only 'signature=read,*' "$FIX/ops")" -eq 12 ]
+  run --separate-stderr "$IOBENCH" report --json --only 'signature=read,*' "$FIX/ops"
+  jq -e '[.groups[].op] | unique == ["read4k", "read64k@4k"]' <<<"$output"
+}
+
+@test "--only op='read,4K,4K' (a signature) is taken as the op it names" {
+  [ "$(runs_kept --only 'op=read,4K,4K' "$FIX/ops")" -eq 9 ]
+  [ "$(runs_kept --only 'op=read,4K,*' "$FIX/ops")" -eq 9 ]
+  run --separate-stderr "$IOBENCH" report --json --only 'op=read,4K,4K' "$FIX/ops"
+  jq -e '[.groups[].op] | unique == ["read4k"]' <<<"$output"
+}
+
+# shellcheck disable=SC2154 # $stderr and $stderr_lines are set by run --separate-stderr
+@test "--only op= that matches no op says so with the ops read, exit 1" {
+  run --separate-stderr "$IOBENCH" report --only op=read4 "$FIX/ops"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "iobench: report: --only op=read4 matches no op; the ops read are read4k, read64k@4k, rw16k:70, write4k/64, write4k" ]
+  [ -z "$output" ]
+  # signature= matches signatures only: the hint names both forms
+  run --separate-stderr "$IOBENCH" report --only signature=read4k "$FIX/ops"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "iobench: report: --only signature=read4k matches no op; the ops read are read4k (read,4K,4K), "* ]]
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  # after another filter: the ops that filter left
+  run --separate-stderr "$IOBENCH" report --only 'op=read*' --only op=write4k "$FIX/ops"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "iobench: report: --only op=write4k matches no op; the ops read are read4k, read64k@4k" ]
 }
