@@ -77,8 +77,9 @@ static const struct cmdline_opt report_opts[] = {
 	  "configuration fact; repeatable (default: every two configs that\n"
 	  "differ in one label, label part or fact)", CUSTOM(parse_compare) },
 	{ "expect", 0, "FILE", 0, "check the expected figures in FILE ('read4k >= 15000 iops at 16\n"
-	  "threads', 'write4k p99 <= 5ms'): PASS/FAIL per line and host, exit 1\n"
-	  "on a FAIL; prints only that section unless --section names more", STRING(expect_path) },
+	  "threads', 'write4k p99 <= 5ms'; a latency says its unit: ns, us or\n"
+	  "\xc2\xb5s, ms, s): PASS/FAIL per line and host, exit 1 on a FAIL; prints\n"
+	  "only that section unless --section names more", STRING(expect_path) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
 	  "DIR/index.html: every table and chart on one page", STRING(plot_dir) },
 	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"

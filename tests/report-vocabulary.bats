@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # bats file_tags=report,quick
 # report-vocabulary.bats - `iobench report` names ops as they were typed
-# (read4k, write4k/64), in every text table and in --only; the 2012
-# signature (read,4K,4K) stays a data column of JSON and CSV. Fixtures are
-# made by tests/data/report/gen-lines.
+# (read4k, write4k/64), in every text table and in --only, --expect; the 2012
+# signature (read,4K,4K) stays a data column of JSON and CSV. And --expect
+# says its units: a latency without one, a fractional thread count, hex are
+# usage errors. Fixtures are made by tests/data/report/gen-lines.
 
 bats_require_minimum_version 1.5.0
 
@@ -225,4 +226,90 @@ runs_kept() {
   run --separate-stderr "$IOBENCH" report --only 'op=read*' --only op=write4k "$FIX/ops"
   [ "$status" -eq 1 ]
   [ "$stderr" = "iobench: report: --only op=write4k matches no op; the ops read are read4k, read64k@4k" ]
+}
+
+@test "--expect takes the op as typed or as a signature; rows show it typed" {
+  printf '%s\n' 'read,4K,4K >= 300 iops at 4 threads' 'write4k/64 p99 <= 2ms' 'write64,4K,4K p99 <= 500µs' >"$TMP/box.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/box.expect" "$FIX/ops"
+  [ "$status" -eq 1 ]
+  # h1 370 and h2 377 iops pass, h3 148 does not; the writes' p99 is 1 ms
+  [ "$(grep -cE '^PASS +1 +read4k >= 300 iops at 4 threads +h[12] ' <<<"$output")" -eq 2 ]
+  [ "$(grep -cE '^FAIL +1 +read4k >= 300 iops at 4 threads +h3 ' <<<"$output")" -eq 1 ]
+  [ "$(grep -cE '^PASS +2 +write4k/64 p99 <= 2ms ' <<<"$output")" -eq 3 ]
+  [ "$(grep -cE '^FAIL +3 +write4k/64 p99 <= 500µs ' <<<"$output")" -eq 3 ]
+  [[ "$output" != *",4K,4K"* ]]
+  [ "${lines[-1]}" = "FAIL: 5 of 9 checks passed" ]
+  run --separate-stderr "$IOBENCH" report --json --expect "$TMP/box.expect" "$FIX/ops"
+  jq -e '[.expect[] | [.op, .signature]] | unique == [["read4k", "read,4K,4K"], ["write4k/64", "write64,4K,4K"]]' <<<"$output"
+  printf 'write4k/16 p99 <= 2ms\n' >"$TMP/none.expect"
+  run --separate-stderr "$IOBENCH" report --json --expect "$TMP/none.expect" "$FIX/ops"
+  [ "$status" -eq 1 ]
+  jq -e '.expect == [.expect[0]] and .expect[0].op == "write4k/16" and .expect[0].signature == null
+    and .expect[0].detail == "no write4k/16 results were read"' <<<"$output"
+}
+
+@test "--expect: a latency without a unit is a usage error that names both readings" {
+  printf 'read4k >= 100 iops\nwrite4k/64 p99 <= 600\n' >"$TMP/bare.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/bare.expect" "$FIX/ops"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: $TMP/bare.expect:2: latency '600' has no unit; say 600us or 0.6ms (ns, us or µs, ms, s)" ]
+  printf 'read4k mean < 1.5\n' >"$TMP/bare.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/bare.expect" "$FIX/ops"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: $TMP/bare.expect:1: latency '1.5' has no unit; say 1.5us or "* ]]
+  # a bare throughput, as before
+  printf 'read4k >= 15000\n' >"$TMP/bare.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/bare.expect" "$FIX/ops"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: $TMP/bare.expect:1: say what 15000 is (iops, MB/s, p99 ...); "* ]]
+}
+
+@test "--expect: a thread count is a whole number from 1 to 4096" {
+  local t
+  printf 'read4k >= 100 iops at 16.5 threads\n' >"$TMP/t.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/t.expect" "$FIX/ops"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: $TMP/t.expect:1: 'at 16.5 threads': a thread count is a whole number; say at 16 or 17 threads" ]
+  for t in 0 5000 -4 four; do
+    printf 'read4k >= 100 iops at %s threads\n' "$t" >"$TMP/t.expect"
+    run --separate-stderr "$IOBENCH" report --expect "$TMP/t.expect" "$FIX/ops"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "iobench: $TMP/t.expect:1: '$t' is not a thread count; say at N threads, N a whole number from 1 to 4096" ]
+  done
+}
+
+@test "--expect: hex is refused for figures and thread counts" {
+  printf 'read4k >= 0x10 iops\n' >"$TMP/h.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/h.expect" "$FIX/ops"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: $TMP/h.expect:1: '0x10' is hex; write the number in decimal" ]
+  printf 'read4k >= 100 iops at 0x4 threads\n' >"$TMP/h.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/h.expect" "$FIX/ops"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: $TMP/h.expect:1: thread count '0x4' is hex; write it in decimal, e.g. at 16 threads" ]
+}
+
+@test "--expect: latencies in ns, us, µs, ms and s, stuck to the number or apart, judge alike" {
+  local u
+  # the writes' p99: 1 ms
+  for u in 2000000ns 2000us '2000 µs' 2ms '2 ms' 0.002s 2e3us; do
+    printf 'write4k/64 p99 <= %s\n' "$u" >"$TMP/u.expect"
+    run --separate-stderr "$IOBENCH" report --expect "$TMP/u.expect" "$FIX/ops"
+    [ "$status" -eq 0 ] || { echo "$u: $stderr"; return 1; }
+    [ "${lines[-1]}" = "PASS: 3 of 3 checks passed" ]
+  done
+  printf 'write4k/64 p99 < 0.5ms\n' >"$TMP/u.expect"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/u.expect" "$FIX/ops"
+  [ "$status" -eq 1 ]
+  [ "${lines[-1]}" = "FAIL: 0 of 3 checks passed" ]
+}
+
+@test "report --help names ops as typed for --only and says --expect's units" {
+  run "$IOBENCH" report --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"op (as typed: read4k, 'write4k/*'"* ]]
+  [[ "$output" == *"signature (read,4K,4K)"* ]]
+  [[ "$output" == *"a latency says its unit"* ]]
+  [[ "$output" == *"--only op='read*'"* ]]
+  [[ "$output" != *"Groups (signature"* && "$output" != *"per signature x"* ]]
 }
