@@ -53,7 +53,8 @@ struct rep_config {
 };
 
 struct rep_cell {
-	char *sig;          /* "read,4K,4K" */
+	char *sig;          /* "read,4K,4K": the 2012 signature, a data column ("signature") */
+	char *op;           /* the op as typed, "read4k" (rep_op_name): what tables show and --only op= matches */
 	const struct rep_config *cfg;
 	char *host;
 	double threads;
@@ -211,10 +212,12 @@ bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
 
 /*
  * Keep only the cells (and bonnie++ lines, notes, durability verdicts) where
- * key matches the fnmatch(3) pattern: key "host", "signature" (or "op"; a
- * verdict's op is its name, write4k), "threads" (a verdict's writers), a
- * label key or a provision configuration fact (a cell without it does not
- * match). Call before rep_db_finish().
+ * key matches the fnmatch(3) pattern: key "host"; "op", the op as typed
+ * (read4k, write4k/64) or its signature (so 'read,4K,*' still works: either
+ * form matching keeps the cell); "signature", the signature alone
+ * (read,4K,4K); a verdict's op and signature are its name (write4k); "threads" (a
+ * verdict's writers); a label key or a provision configuration fact (a cell
+ * without it does not match). Call before rep_db_finish().
  */
 void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
 
@@ -322,6 +325,14 @@ void rep_fleet_free(struct rep_db *db);
  * "read,64K,4K" -> "read64k@4k". A signature of another form is copied.
  */
 void rep_op_name(const char *sig, char *buf, size_t len);
+
+/*
+ * The ops db holds, each once: its cells' as typed in signature order
+ * ("read4k, write4k/64"; with_sig: "read4k (read,4K,4K), ..."), then its
+ * durability verdicts' and "bonnie++", ", "-separated into buf (ending
+ * "..." when more do not fit). For a hint when --only op= matches none.
+ */
+void rep_db_op_list(const struct rep_db *db, bool with_sig, char *buf, size_t len);
 
 /* Short name of a signature's kind: "read", "writeFlush", ... */
 enum rep_kind rep_kind_of(const char *sig);

@@ -10,10 +10,13 @@
  *   METRIC  iops (or ops/s), mbps (or MB/s), p50 p90 p95 p99 p99.9 p99.99,
  *           mean, max, errors; when left out the unit says it (iops, MB/s)
  *   CMP     >= <= > <
- *   UNIT    iops, ops/s, MB/s for throughput; ns us ms s for latencies
- *           (none: nanoseconds); errors take none
- *   at N threads   the run with N threads; without it, each host's optimal
- *                  thread count (fewest within 5% of its best ops/s)
+ *   NUMBER  a plain decimal (15000, 0.6, 1e3): no sign, no hex
+ *   UNIT    iops, ops/s, MB/s for throughput; ns, us (or µs), ms, s for a
+ *           latency, which must say one (600 alone is refused: 600us or
+ *           0.6ms?); errors take none
+ *   at N threads   the run with N threads, N a whole number 1..4096; without
+ *                  it, each host's optimal thread count (fewest within 5% of
+ *                  its best ops/s)
  *
  *   read4k >= 15000 iops at 16 threads
  *   write4k p99 <= 5ms
@@ -30,8 +33,8 @@ enum rep_metric { RM_OPS, RM_MBPS, RM_PCT, RM_MEAN, RM_MAX, RM_ERRORS };
 
 struct rep_expect {
 	unsigned line;       /* line number in the file */
-	char text[160];      /* the expectation as written, blanks squeezed */
-	char op[64];         /* as written: short name or signature */
+	char text[160];      /* the expectation as written, blanks squeezed, its op as typed */
+	char op[64];         /* as typed (read4k), whichever form the line used (read,4K,4K) */
 	enum rep_metric metric;
 	double pct;          /* RM_PCT: 0.99 for p99 */
 	char cmp[3];         /* ">=", "<=", ">", "<" */

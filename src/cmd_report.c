@@ -63,9 +63,10 @@ static const struct cmdline_opt report_opts[] = {
 	{ "merge-rounds", 0, NULL, 0, "merge rounds (runId roundN) and runs of different durations (default:\n"
 	  "separate groups, named \"round 2\", \"8 s runs\")", FLAG(merge_rounds) },
 	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
-	  "host, signature (or op), threads, a label key (config=large/*) or\n"
-	  "a provisioned configuration fact (instanceType=m5.*);\n"
-	  "repeatable, all must match", CUSTOM(parse_only) },
+	  "host, op (as typed: read4k, 'write4k/*'; a signature such as\n"
+	  "'read,4K,*' matches too), signature (read,4K,4K), threads, a label\n"
+	  "key (config=large/*) or a provisioned configuration fact\n"
+	  "(instanceType=m5.*); repeatable, all must match", CUSTOM(parse_only) },
 	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)",
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
@@ -80,8 +81,9 @@ static const struct cmdline_opt report_opts[] = {
 	  "configuration fact; repeatable (default: every two configs that\n"
 	  "differ in one label, label part or fact)", CUSTOM(parse_compare) },
 	{ "expect", 0, "FILE", 0, "check the expected figures in FILE ('read4k >= 15000 iops at 16\n"
-	  "threads', 'write4k p99 <= 5ms'): PASS/FAIL per line and host, exit 1\n"
-	  "on a FAIL; prints only that section unless --section names more", STRING(expect_path) },
+	  "threads', 'write4k p99 <= 5ms'; a latency says its unit: ns, us or\n"
+	  "\xc2\xb5s, ms, s): PASS/FAIL per line and host, exit 1 on a FAIL; prints\n"
+	  "only that section unless --section names more", STRING(expect_path) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
 	  "DIR/index.html: the findings first, then each section's table\n"
 	  "beside its charts (needs gnuplot; said before reading)", STRING(plot_dir) },
@@ -97,7 +99,10 @@ static const struct cmdline_table report_table = { report_opts, sizeof(report_op
 static void report_help_sections(FILE *out)
 {
 	fputs("\n"
-	      "Grouping: runs merge exactly by signature x thread count x config x size, per\n"
+	      "Ops are named as typed (read4k, write4k/64, read64k@4k, rw4k:70); JSON and CSV\n"
+	      "also carry each one's 2012 signature (read,4K,4K) as \"signature\".\n"
+	      "\n"
+	      "Grouping: runs merge exactly by op x thread count x config x size, per\n"
 	      "host. The config is the user's labels (--label k=v) and the provisioned\n"
 	      "configuration facts (instanceType, volumeType, volumeCount, raidLevel, ...),\n"
 	      "named from the facts (\"m5.large / gp3 x4 / raid0\"), else by the labels.\n"
@@ -145,12 +150,12 @@ static const struct cmdline_cmd report_cmd = {
 		 "  iobench report results/2026-11-21-ebs/\n"
 		 "  iobench report --merge-hosts --plot plots/ results/run1/\n"
 		 "  iobench report --csv --section instances,badApples results/\n"
-		 "  iobench report --only config='large/*' --only signature='read,*' results/\n"
+		 "  iobench report --only config='large/*' --only op='read*' results/\n"
 		 "  iobench report --compare 'config=large/ebs1 vs config=large/ebs4' iobench_1/\n"
 		 "  iobench report --expect box.expect results/\n"
-		 "Exit: 0 ok, 1 nothing usable read, gnuplot missing (said before reading) or\n"
-		 "failing, or an expectation failed; 2 usage error (a bad --expect file is one,\n"
-		 "said as FILE:LINE).\n",
+		 "Exit: 0 ok, 1 nothing usable read (an --only op= that matches no op too),\n"
+		 "gnuplot missing (said before reading) or failing, or an expectation failed;\n"
+		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
 };
 
 /* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
@@ -349,8 +354,20 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 	for (int i = 0; i < a->nonly; i++) {
 		const char *eq = strchr(a->only[i], '=');
 		char *key = strndup(a->only[i], (size_t)(eq - a->only[i]));
-		if (key)
-			rep_db_filter(db, key, eq + 1);
+		if (!key)
+			continue;
+		/* an op that is not there is a typo: said with the ops that are, not a report of nothing */
+		bool op_key = strcmp(key, "op") == 0 || strcmp(key, "signature") == 0;
+		size_t before = db->ncells + db->nbonnie + db->nverdicts;
+		char ops[512] = "";
+		if (op_key && before)
+			rep_db_op_list(db, key[0] == 's', ops, sizeof(ops));
+		rep_db_filter(db, key, eq + 1);
+		if (op_key && before && db->ncells + db->nbonnie + db->nverdicts == 0) {
+			fprintf(stderr, "iobench: report: --only %s matches no op; the ops read are %s\n", a->only[i], ops);
+			free(key);
+			return false;
+		}
 		free(key);
 	}
 	if (db->ncells > 0 || db->nbonnie > 0 || db->nverdicts > 0 || db->nfleet > 0)

@@ -254,7 +254,7 @@ flushed() {
   jq -e '.durability[0] | .suspicious == false and .floorNs == 50000' <<<"$output"
   # the text row says which evidence
   run --separate-stderr "$IOBENCH" report --section durability "$BATS_TEST_TMPDIR/ebs.jsonl"
-  grep -E '^writeFlush,4K,4K .* \* +EBS round trip +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
+  grep -E '^write4k .* \* +EBS round trip +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
 }
 
 @test "durability: a flushed write under an EBS round trip is suspicious, by the device model with no provision facts" {
@@ -278,7 +278,7 @@ flushed() {
   jq -e '.durability[0] | .suspicious == false and .floorNs == 50000 and .verdict == "plausible"' <<<"$output"
   # the text row names the model
   run --separate-stderr "$IOBENCH" report --section durability "$BATS_TEST_TMPDIR/ebs.jsonl"
-  grep -E '^writeFlush,4K,4K .* \* +device model Amazon Elastic Block Store: EBS is a network round trip \(100us\) +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
+  grep -E '^write4k .* \* +device model Amazon Elastic Block Store: EBS is a network round trip \(100us\) +durability suspicious: 7[0-9.]+us on EBS' <<<"$output"
 }
 
 @test "durability: a flushed write far faster than a read of the same target is suspicious; a little faster is not" {

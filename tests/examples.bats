@@ -96,7 +96,7 @@ fleet_up() {
 ^scripts/sweep-threads --size 	here: the sweeps
 ^iobench report --json --section threads results/round1/ \| jq 	here: the sweeps (the optimum for scripts)
 ^scripts/bonnie -x 3 	here: bonnie
-^iobench report --section threads,compare --only op=.read,\*. results/$	here: a study, start to finish
+^iobench report --section threads,compare --only op=read4k results/$	here: a study, start to finish
 ^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
 ^iobench report --expect box\.expect results/$	here: a study, start to finish
 ^jq -r .\[\.host, \.operations\[0\]\.name	here: the fleet example
@@ -247,11 +247,12 @@ fleet_up() {
   as_args "$(sed "s|^iobench |$IOBENCH |" <<<"$(example '^iobench report results/r1/')")"
   run --separate-stderr "${ARGS[@]}"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"read,4K,4K"* && "$output" == *"write64,4K,4K"* && "$output" == *"db-3"* ]]
+  [[ "$output" == *"read4k "* && "$output" == *"write4k/64 "* && "$output" == *"db-3"* ]]
+  [[ "$output" != *"read,4K,4K"* && "$output" != *"write64,4K,4K"* ]]
   as_args "$(sed "s|^iobench |$IOBENCH |" <<<"$(example '^iobench report --merge-hosts')")"
   run --separate-stderr "${ARGS[@]}"
   [ "$status" -eq 0 ]
-  [ "$(grep -cE '^(read|writeFlush|write64),4K,4K +(1|4|16) ' <<<"$output")" -ge 9 ]
+  [ "$(grep -cE '^(read4k|write4k|write4k/64) +(1|4|16) ' <<<"$output")" -ge 9 ]
 
   # results/README: iops per host and op; each host's status.
   local jq1 jq2
@@ -332,7 +333,7 @@ fleet_up() {
   [ "$(jq -r .target.span fs.jsonl | paste -sd,)" == 1048576,2097152,3145728,4194304 ]
   run --separate-stderr "$IOBENCH" report --section tiers fs.jsonl
   [ "$status" -eq 0 ]
-  [[ "$output" == *"read,4K,4K"* ]]
+  grep -qE '^read4k ' <<<"$output"
   ex=$(example '^scripts/sweep-threads ')
   cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e 's|--size 80G|--size 16M|' -e "s|/mnt/ebs/|$PWD/ebs/|" <<<"$ex")
   keeps_flags "$ex" "$cmd"
@@ -383,9 +384,9 @@ readme_block() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"3 files, 18 runs, 36 operations in 18 cells"* ]]
   # Six read4k rows, three hosts each, one optimum per config; no write4k/64.
-  [ "$(grep -cE '^read,4K,4K +config=(sync|uring-qd4) .* 3 ' <<<"$output")" -eq 6 ]
-  [ "$(grep -E '^read,4K,4K ' <<<"$output" | grep -cE '\*$')" -eq 2 ]
-  [[ "$output" != *"write,4K"* ]]
+  [ "$(grep -cE '^read4k +config=(sync|uring-qd4) .* 3 ' <<<"$output")" -eq 6 ]
+  [ "$(grep -E '^read4k ' <<<"$output" | grep -cE '\*$')" -eq 2 ]
+  [[ "$output" != *"write4k"* && "$output" != *"4K,4K"* ]]
   grep -qE '^read4k +ops/s +config=sync +config=uring-qd4 ' <<<"$output"
   [[ "$output" == *"takes 29 hosts"* ]]
   # The box's expectations, as the README writes them, checked per host.

@@ -347,7 +347,7 @@ EOF
   [ "$(grep -oE ',[0-9]+,\(3 hosts\)' <<<"$output" | cut -d, -f2 | tr '\n' ' ')" = \
     "134217728 134217728 268435456 268435456 1073741824 1073741824 " ]
   run --separate-stderr "$IOBENCH" report --merge-hosts --section groups --only instanceType=m5.large "$FLEET"
-  [ "$(grep '^read,4K,4K' <<<"$output" | awk '{ print $9 }' | tr '\n' ' ')" = "128M 128M 256M 256M 1G 1G " ]
+  [ "$(grep '^read4k ' <<<"$output" | awk '{ print $9 }' | tr '\n' ' ')" = "128M 128M 256M 256M 1G 1G " ]
 }
 
 @test "the sizes and threads charts take sizes and thread counts in numeric order" {
@@ -373,8 +373,8 @@ EOF
   grep -E '^r1 +vm-e +not-fetched +not-fetched +6 +6 +0 +12 +finished, results not fetched \(still at root@10.0.0.15:/tmp/iobench-fleet/r1/vm-e\)' <<<"$output"
   [ "$(grep -cE '^r1 +vm-[abcf] ' <<<"$output")" -eq 0 ]
   # m5.large: a, b, c of a, b, c, d; m5.xlarge: f of e, f
-  grep -E '^read,4K,4K +1 +m5.large / gp3 x4 / raid0 +128M +3 of 4 ' <<<"$output"
-  grep -E '^read,4K,4K +1 +m5.xlarge / gp3 x4 / raid0 +128M +1 of 2 ' <<<"$output"
+  grep -E '^read4k +1 +m5.large / gp3 x4 / raid0 +128M +3 of 4 ' <<<"$output"
+  grep -E '^read4k +1 +m5.xlarge / gp3 x4 / raid0 +128M +1 of 2 ' <<<"$output"
 
   run --separate-stderr "$IOBENCH" report --json --section fleet,instances "$FLEET"
   [ "$(jq '.inputs.manifests' <<<"$output")" -eq 1 ]
@@ -455,7 +455,7 @@ EOF
   cd "$TMP"
   run bash -c "PATH=$(dirname "$IOBENCH"):\$PATH; $run_cmd 2>/dev/null && $report_cmd"
   [ "$status" -eq 0 ]
-  grep -E '^read,4K,4K +8 +m5.large / gp3 x4 / raid0 +16M +db1 ' <<<"$output"
+  grep -E '^read4k +8 +m5.large / gp3 x4 / raid0 +16M +db1 ' <<<"$output"
   jq -e '.host == "db1" and .notes.runId == "r1" and .provision.volumeCount == 4' "$TMP/r1.jsonl"
 }
 

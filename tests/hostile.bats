@@ -276,7 +276,7 @@ in_pids_cgroup() {
   [ "$status" -eq 0 ]
   [ "$(printf '%s' "$output" | tr -d '\n' | tr -d '[:print:]' | wc -c)" -eq 0 ]
   [[ "$output" == *"cfg=two?lines \"q\" 's"* && "$output" == *"cfg=a?[31mred?"* ]]
-  [ "$(grep -c '^read,4K,4K' <<<"$output")" -eq 3 ]
+  [ "$(grep -c '^read4k ' <<<"$output")" -eq 3 ]
   run bounded 60 "$IOBENCH" report --plot "$TMP/plot" "$TMP/p.jsonl"
   [ "$status" -eq 0 ]
   [ ! -e "$TMP/ran" ]

@@ -149,28 +149,28 @@ make_sweep() {
   run --separate-stderr "$IOBENCH" report --merge-hosts --detail "$FIX/fleet"
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" == "iobench report: 13 files, 36 runs, 36 operations in 36 cells, 0 bonnie++ lines" ]]
-  [[ "$output" == *"Groups (signature x threads x config x size x host)"* ]]
+  [[ "$output" == *"Groups (op x threads x config x size x host)"* ]]
   # header and rows of the groups table have the same width
   local header row
   header=$(grep -A1 '^Groups' <<<"$output" | sed -n 2p)
   row=$(grep -A2 '^Groups' <<<"$output" | sed -n 3p)
   [ "${#header}" -eq "${#row}" ]
-  [[ "$row" == read,4K,4K*"(6 hosts)"* ]]
+  [[ "$row" == "read4k "*"(6 hosts)"* ]]
 }
 
 @test "--csv prints the groups table with a header and one row per group" {
   run --separate-stderr "$IOBENCH" report --csv --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
-  [ "${lines[0]}" = "signature,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp" ]
+  [ "${lines[0]}" = "signature,op,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp" ]
   [ "${#lines[@]}" -eq 7 ]
-  [[ "${lines[1]}" == '"read,4K,4K",1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
+  [[ "${lines[1]}" == '"read,4K,4K",read4k,1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
 }
 
 @test "--csv with several sections separates them with # name lines" {
   run --separate-stderr "$IOBENCH" report --csv --section instances,badApples "$FIX/fleet"
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "# instances" ]
-  [[ "${lines[1]}" == signature,threads,config,labels,size,hosts,plannedHosts,minOpsPerSec,* ]]
+  [[ "${lines[1]}" == signature,op,threads,config,labels,size,hosts,plannedHosts,minOpsPerSec,* ]]
   grep -qx '# badApples' <<<"$output"
 }
 
@@ -178,7 +178,7 @@ make_sweep() {
   "$GEN" "host=a labels=config=x;disk=b" >"$BATS_TEST_TMPDIR/l.jsonl"
   run --separate-stderr "$IOBENCH" report --csv "$BATS_TEST_TMPDIR/l.jsonl"
   [ "$status" -eq 0 ]
-  [[ "${lines[1]}" == '"read,4K,4K",1,"config=x,disk=b","config=x,disk=b",'* ]]
+  [[ "${lines[1]}" == '"read,4K,4K",read4k,1,"config=x,disk=b","config=x,disk=b",'* ]]
 }
 
 @test "the slow host of six is flagged as the only bad apple, with its figures" {
@@ -489,5 +489,5 @@ make_many() {
     (.groups | length) == 1 and .groups[0].cpuNsPerOp > 0 and ((.groups[0].cpuNsPerOp - $ns / $ops) | fabs) < 1e-6 * $ns / $ops' <<<"$output"
   run "$IOBENCH" report --detail "$out"
   [[ "$(grep -E '^op ' <<<"$output" | head -n 1)" == *" cpu/op" ]]
-  grep -E '^read,4K,4K .* [0-9.]+(ns|us|ms)$' <<<"$output"
+  grep -E '^read4k .* [0-9.]+(ns|us|ms)$' <<<"$output"
 }

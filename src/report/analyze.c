@@ -200,8 +200,14 @@ static double mb_per_sec(double ops, uint64_t block)
 /* Every section that names a configuration: its name, and the user's labels as data. */
 #define CONFIG_COLS { "config", "config", TC_STR, 0 }, { "labels", NULL, TC_STR, 0 }
 
+/*
+ * Every section that names an op: the 2012 signature (read,4K,4K) as data,
+ * which scripts select on, and the op as typed (read4k), which people read.
+ */
+#define OP_COLS { "signature", NULL, TC_STR, 0 }, { "op", "op", TC_STR, 0 }
+
 static const struct tcol groups_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "provision", NULL, TC_STR, 0 },
@@ -243,7 +249,7 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < ng; i++) {
 		const struct rep_cell *c = g[i].cells[0];
 		const struct hist *h = &g[i].total;
-		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, c->cfg->facts, (double)c->size,
+		table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, c->cfg->facts, (double)c->size,
 			  host_of(&g[i], hb, sizeof(hb)), (double)g[i].n, (double)g[i].runs, (double)h->count, g[i].ops,
 			  mb_per_sec(g[i].ops, c->block), hist_mean(h), hist_percentile(h, 0.5),
 			  hist_percentile(h, 0.9), hist_percentile(h, 0.95), hist_percentile(h, 0.99),
@@ -253,7 +259,7 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol instances_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
@@ -276,7 +282,7 @@ static const struct tcol instances_cols[] = {
 };
 
 static const struct tcol bad_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
@@ -463,7 +469,7 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 				bad_rule(rule, sizeof(rule), v[k], med, mad, n, far);
 				nbad++;
 			}
-			table_row(bad, h->sig, h->threads, rep_cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
+			table_row(bad, h->sig, h->op, h->threads, rep_cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
 				  med > 0 ? v[k] / med : NAN, cap > 0 ? cap : NAN, hist_percentile(&h->total, 0.5),
 				  hist_percentile(&h->total, 0.95), hist_percentile(&h->total, 0.99), (double)h->total.errors,
 				  held ? 0.0 : 1.0, rule);
@@ -473,7 +479,7 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 			snprintf(note, sizeof(note), "fleet median %.0f ops/s is far above the %.0f ops/s cap: the facts are "
 				 "wrong or the volume was not what was measured", med, far_cap);
 		const struct rep_cell *c = g[i].cells[0];
-		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, (double)n, planned, of, lo,
+		table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, (double)n, planned, of, lo,
 			  med, hi, lo > 0 ? hi / lo : NAN, mad, (double)nbad, (double)ncap, group_cap,
 			  hist_percentile(&g[i].total, 0.5), hist_percentile(&g[i].total, 0.95),
 			  hist_percentile(&g[i].total, 0.99), 1 - pow(0.9, (double)n), note[0] ? note : NULL);
@@ -483,8 +489,7 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol threads_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
-	{ "op", NULL, TC_STR, 0 }, /* the op as typed (read4k): scripts select on it */
+	OP_COLS,
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -545,9 +550,7 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 			for (size_t k = 0; k < n; k++) {
 				const struct rep_group *x = &g[i + k];
 				const struct rep_cell *c = x->cells[0];
-				char op[64];
-				rep_op_name(c->sig, op, sizeof(op));
-				table_row(t, c->sig, op, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
+				table_row(t, c->sig, c->op, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
 					  mb_per_sec(x->ops, c->block), hist_percentile(&x->total, 0.5),
 					  hist_percentile(&x->total, 0.95), hist_percentile(&x->total, 0.99),
 					  best > 0 ? x->ops / best : NAN,
@@ -561,7 +564,7 @@ static void build_threads(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol time_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
@@ -575,7 +578,7 @@ static const struct tcol time_cols[] = {
 };
 
 static const struct tcol regimes_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
@@ -609,7 +612,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 		}
 		struct stats_step steps[MAX_STEPS];
 		size_t ns = stats_regimes(x, c->npts, o->regime_min, o->regime_rel, steps, MAX_STEPS);
-		table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host, (double)c->npts,
+		table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host, (double)c->npts,
 			  sum / (double)c->npts, lo, hi, stats_cv(x, c->npts), (double)ns);
 		for (size_t k = 0; k < ns; k++) {
 			double at = c->pts[steps[k].at].t - c->pts[0].t;
@@ -623,7 +626,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 				if (gmtime_r(&tt, &tm))
 					strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 			}
-			table_row(reg, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host, at,
+			table_row(reg, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host, at,
 				  utc[0] ? utc : NULL, steps[k].before, steps[k].after, change,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
@@ -632,7 +635,7 @@ static void build_time(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol series_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
@@ -655,7 +658,7 @@ static void build_series(struct table *tables, const struct rep_ctx *ctx)
 			x[k] = c->pts[k].ops;
 		double med = stats_median(x, c->npts);
 		for (size_t k = 0; k < c->npts; k++)
-			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host,
+			table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->host,
 				  c->pts[k].t - c->pts[0].t, c->pts[k].ops,
 				  med > 0 ? c->pts[k].ops / med : NAN);
 		free(x);
@@ -663,7 +666,7 @@ static void build_series(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol watch_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	CONFIG_COLS,
 	{ "host", "host", TC_STR, 0 },
 	{ "periods", "periods", TC_INT, 0 },
@@ -676,7 +679,7 @@ static const struct tcol watch_cols[] = {
 };
 
 static const struct tcol watch_regimes_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	CONFIG_COLS,
 	{ "host", "host", TC_STR, 0 },
 	{ "startUtc", "from (UTC)", TC_STR, 0 },
@@ -732,20 +735,20 @@ static void build_watch(struct table *tables, const struct rep_ctx *ctx)
 		for (size_t k = 0; k < ns; k++) {
 			char from[32];
 			utc_of(at[steps[k].at], from, sizeof(from));
-			table_row(reg, c->sig, rep_cfg_name(c), c->cfg->labels, c->host, from[0] ? from : NULL, steps[k].before,
+			table_row(reg, c->sig, c->op, rep_cfg_name(c), c->cfg->labels, c->host, from[0] ? from : NULL, steps[k].before,
 				  steps[k].after, steps[k].before > 0 ? steps[k].after / steps[k].before - 1 : NAN,
 				  steps[k].after < steps[k].before ? "down" : "up");
 		}
 		/* medians last: stats_median may reorder its input */
 		double m50 = stats_median(p50, n), m99 = stats_median(p99, n);
-		table_row(t, c->sig, rep_cfg_name(c), c->cfg->labels, c->host, (double)n, first[0] ? first : NULL,
+		table_row(t, c->sig, c->op, rep_cfg_name(c), c->cfg->labels, c->host, (double)n, first[0] ? first : NULL,
 			  last[0] ? last : NULL, m50, m99, hi, (double)ns);
 		free(p50), free(p99), free(at);
 	}
 }
 
 static const struct tcol modes_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
@@ -778,7 +781,7 @@ static void build_modes(struct table *tables, const struct rep_ctx *ctx)
 					snprintf(note, sizeof(note), "fast mode: cache hit ratio about %.0f%%",
 						 m[0].share * 100);
 			}
-			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
+			table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, host_of(&g[i], hb, sizeof(hb)),
 				  (double)(k + 1), at, m[k].share, hist_bucket_start(m[k].from),
 				  hist_bucket_start(m[k].to + 1), note);
 		}
@@ -786,7 +789,7 @@ static void build_modes(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol tiers_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "tier", "tier", TC_INT, 0 },
@@ -913,7 +916,7 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 			memcpy(tmp, ops + tiers[k].first, cnt * sizeof(*tmp));
 			double lvl_ops = stats_median(tmp, cnt);
 			free(tmp);
-			table_row(t, c->sig, c->threads, rep_cfg_name(c), c->cfg->labels, (double)(k + 1),
+			table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)(k + 1),
 				  (double)g[idx[tiers[k].first]].cells[0]->size,
 				  (double)g[idx[tiers[k].last]].cells[0]->size, (double)cnt, tiers[k].level,
 				  lvl_ops, noise, step);
@@ -926,13 +929,14 @@ static void build_tiers(struct table *tables, const struct rep_ctx *ctx)
 }
 
 static const struct tcol durability_cols[] = {
-	{ "signature", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "threads", "threads", TC_NUM, 0 },
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "host", "host", TC_STR, 0 },
 	{ "writeP50Ns", "write p50", TC_NS, 0 },
-	{ "readSignature", "read op", TC_STR, 0 },
+	{ "readSignature", NULL, TC_STR, 0 },
+	{ "readOp", "read op", TC_STR, 0 },
 	{ "readP50Ns", "read p50", TC_NS, 0 },
 	{ "floorNs", "floor", TC_NS, 0 },
 	{ "suspicious", "suspicious", TC_BOOL, 0 },
@@ -1019,7 +1023,7 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 				r = reads[j];
 		double wp = hist_percentile(&g[i].total, 0.5);
 		double rp = r ? hist_percentile(&r->total, 0.5) : NAN;
-		char vtype[64], fb[32], wb[32], rb[32], rop[64], why[600] = "", checked[200] = "";
+		char vtype[64], fb[32], wb[32], rb[32], why[600] = "", checked[200] = "";
 		bool by_facts = dur_ebs_type(w->cfg, vtype, sizeof(vtype));
 		bool by_model = !by_facts && strcmp(w->model, DUR_EBS_MODEL) == 0;
 		bool ebs = by_facts || by_model;
@@ -1047,7 +1051,7 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 				 checked[0] ? ", " : "");
 		}
 		if (r) {
-			rep_op_name(r->cells[0]->sig, rop, sizeof(rop));
+			const char *rop = r->cells[0]->op;
 			units_format_ns(rb, sizeof(rb), rp);
 			if (wp < rp * DUR_READ_SHARE) {
 				snprintf(why + strlen(why), sizeof(why) - strlen(why),
@@ -1075,15 +1079,14 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 			snprintf(verdict, sizeof(verdict), "plausible");
 			snprintf(evidence, sizeof(evidence), "none (checked: %s)", checked);
 		}
-		table_row(t, w->sig, w->threads, rep_cfg_name(w), w->cfg->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
-			  wp, r ? r->cells[0]->sig : NULL, rp, floor_ns, suspicious ? 1.0 : 0.0, evidence, verdict);
+		table_row(t, w->sig, w->op, w->threads, rep_cfg_name(w), w->cfg->labels, (double)w->size, host_of(&g[i], hb, sizeof(hb)),
+			  wp, r ? r->cells[0]->sig : NULL, r ? r->cells[0]->op : NULL, rp, floor_ns, suspicious ? 1.0 : 0.0, evidence, verdict);
 	}
 	free(reads);
 }
 
 static const struct tcol cost_cols[] = {
-	{ "signature", NULL, TC_STR, 0 },
-	{ "op", "op", TC_STR, 0 },
+	OP_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "config", "config", TC_STR, 0 },
 	{ "labels", NULL, TC_STR, 0 },
@@ -1263,12 +1266,11 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < nr; i++) {
 		const struct cost_row *r = &rows[i];
 		const struct rep_cell *c = r->g->cells[0];
-		char op[64], opd[32], mbd[32];
-		rep_op_name(c->sig, op, sizeof(op));
+		char opd[32], mbd[32];
 		format_count(opd, sizeof(opd), r->opd);
 		format_count(mbd, sizeof(mbd), r->mbd);
 		/* the prices file's config when it has one, else the configuration's name */
-		table_row(t, c->sig, op, (double)c->size, r->config[0] ? r->config : rep_cfg_name(c), c->cfg->labels,
+		table_row(t, c->sig, c->op, (double)c->size, r->config[0] ? r->config : rep_cfg_name(c), c->cfg->labels,
 			  r->inst[0] ? r->inst : NULL, r->vol[0] ? r->vol : NULL, c->threads, r->ops, r->mbs, r->dph,
 			  r->io_dph, r->opd, opd, r->mbd, mbd, (double)r->rank);
 	}
@@ -1445,7 +1447,8 @@ static const struct tcol notes_cols[] = {
 	CONFIG_COLS,
 	{ "launchTime", NULL, TC_NUM, 0 },
 	{ "startUtc", "start (UTC)", TC_STR, 0 },
-	{ "signatures", "ops", TC_STR, 0 },
+	{ "signatures", NULL, TC_STR, 0 },
+	{ "ops", "ops", TC_STR, 0 },
 	{ "notes", "notes", TC_STR, 0 },
 };
 
@@ -1454,6 +1457,26 @@ static int cmp_note(const void *a, const void *b)
 	const struct rep_note *x = *(const struct rep_note *const *)a, *y = *(const struct rep_note *const *)b;
 	int r = strverscmp(x->host, y->host);
 	return r ? r : (x->launch > y->launch) - (x->launch < y->launch);
+}
+
+/* "read,4K,4K write64,4K,4K" as typed: "read4k write4k/64" (malloc'd). */
+static char *ops_of(const char *sigs)
+{
+	size_t cap = 2 * strlen(sigs) + 1, used = 0;
+	char *out = rep_calloc(cap, 1), sig[256], op[256];
+	for (const char *p = sigs; *p; p += *p == ' ') {
+		size_t len = strcspn(p, " ");
+		snprintf(sig, sizeof(sig), "%.*s", (int)(len < sizeof(sig) ? len : sizeof(sig) - 1), p);
+		rep_op_name(sig, op, sizeof(op));
+		size_t need = strlen(op) + (used > 0);
+		if (used + need + 1 > cap) {
+			cap = 2 * (used + need + 1);
+			out = rep_realloc(out, cap);
+		}
+		used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? " " : "", op);
+		p += len;
+	}
+	return out;
 }
 
 /* Each run line's bookkeeping, by host and start. */
@@ -1468,8 +1491,10 @@ static void build_notes(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < db->nnotes; i++) {
 		char utc[32];
 		utc_of(n[i]->launch, utc, sizeof(utc));
+		char *ops = ops_of(n[i]->sigs);
 		table_row(t, n[i]->host, n[i]->cfg->name[0] ? n[i]->cfg->name : NULL, n[i]->cfg->labels, n[i]->launch,
-			  utc[0] ? utc : NULL, n[i]->sigs, n[i]->notes);
+			  utc[0] ? utc : NULL, n[i]->sigs, ops, n[i]->notes);
+		free(ops);
 	}
 	free(n);
 }
@@ -1509,8 +1534,8 @@ static const struct {
 			  "runs whose target was RAM (tmpfs, zram), or not the volume their\n"
 			  "provision facts name: on the root disk, or a device of another size",
 			  rep_targets_cols, 0, rep_build_targets },
-	[SEC_GROUPS] = { "groups", "Groups (signature x threads x config x size x host)",
-			 "per signature x threads x config x size x host: ops/s, MB/s, mean,\n"
+	[SEC_GROUPS] = { "groups", "Groups (op x threads x config x size x host)",
+			 "per op x threads x config x size x host: ops/s, MB/s, mean,\n"
 			 "p50 p90 p95 p99 p99.9 max latency, errors, CPU per operation", COLS(groups_cols), build_groups },
 	[SEC_INSTANCES] = { "instances", "Across instances (per-host ops/s; hosts: N of M a fleet planned)",
 			    "groups that span hosts: N of M hosts, min/median/max per-host ops/s,\n"

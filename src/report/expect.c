@@ -29,10 +29,14 @@ static const struct {
 	{ "errors", RM_ERRORS, 0 },
 };
 
+/* Latency units, to ns; "µs" as the micro sign (U+00B5) or the Greek mu (U+03BC). */
 static const struct {
 	const char *unit;
 	double scale;
-} durations[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+} durations[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+/* The largest thread count an expectation may name: iobench runs at most this many. */
+#define MAX_THREADS 4096
 
 static int metric_find(const char *w)
 {
@@ -56,6 +60,28 @@ static double duration_unit(const char *u)
 	return 0;
 }
 
+/* "PATH:LINE: what; what to do" into err; -EINVAL. */
+__attribute__((format(printf, 5, 0)))
+static int vrefuse(char *err, size_t errlen, const char *path, unsigned line, const char *fmt, va_list ap)
+{
+	char what[400];
+	vsnprintf(what, sizeof(what), fmt, ap);
+	snprintf(err, errlen, "%s:%u: %s", path, line, what);
+	return -EINVAL;
+}
+
+/* A line refused with its own advice (fmt says what is wrong and what to do). */
+__attribute__((format(printf, 5, 6)))
+static int refuse(char *err, size_t errlen, const char *path, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vrefuse(err, errlen, path, line, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A line refused for its form: what is wrong, then the grammar by example. */
 __attribute__((format(printf, 5, 6)))
 static int bad(char *err, size_t errlen, const char *path, unsigned line, const char *fmt, ...)
 {
@@ -64,16 +90,41 @@ static int bad(char *err, size_t errlen, const char *path, unsigned line, const 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(err, errlen, "%s:%u: %s; write e.g. 'read4k >= 15000 iops at 16 threads' or 'write4k p99 <= 5ms'",
-		 path, line, what);
-	return -EINVAL;
+	return refuse(err, errlen, path, line, "%s; write e.g. 'read4k >= 15000 iops at 16 threads' or 'write4k p99 <= 5ms'",
+		      what);
+}
+
+/* Whether w starts as a hex number does ("0x10"): refused, not read as 0 and a unit "x10". */
+static bool is_hex(const char *w)
+{
+	return w[0] == '0' && (w[1] == 'x' || w[1] == 'X');
+}
+
+/* The thread count of "at N threads": a whole number 1..MAX_THREADS in decimal; 0 or -EINVAL (err set). */
+static int parse_threads(const char *w, double *out, const char *path, unsigned line, char *err, size_t errlen)
+{
+	uint64_t n;
+	double v;
+	const char *end;
+	if (is_hex(w))
+		return refuse(err, errlen, path, line, "thread count '%s' is hex; write it in decimal, e.g. at 16 threads", w);
+	if (units_parse_u64(w, 1, MAX_THREADS, &n) == 0) {
+		*out = (double)n;
+		return 0;
+	}
+	if (units_parse_decimal(w, &v, &end) == 0 && *end == '\0' && v > 0 && v <= MAX_THREADS)
+		return refuse(err, errlen, path, line, "'at %s threads': a thread count is a whole number; say at %.0f or %.0f "
+			      "threads", w, floor(v) > 0 ? floor(v) : 1, ceil(v));
+	return refuse(err, errlen, path, line, "'%s' is not a thread count; say at N threads, N a whole number from 1 to %d",
+		      w, MAX_THREADS);
 }
 
 /* One line's words (w[0..nw)) into e; 0 or -EINVAL (err set). */
 static int parse_words(char **w, int nw, struct rep_expect *e, const char *path, char *err, size_t errlen)
 {
 	int i = 0;
-	snprintf(e->op, sizeof(e->op), "%s", w[i++]);
+	/* the op as typed, whichever form the line used: rows show it so, and match either */
+	rep_op_name(w[i++], e->op, sizeof(e->op));
 	int m = i < nw ? metric_find(w[i]) : -1;
 	bool have_metric = m >= 0;
 	if (have_metric) {
@@ -87,11 +138,13 @@ static int parse_words(char **w, int nw, struct rep_expect *e, const char *path,
 	snprintf(e->cmp, sizeof(e->cmp), "%s", w[i++]);
 	if (i >= nw)
 		return bad(err, errlen, path, e->line, "no number after '%s'", e->cmp);
-	char *end;
-	errno = 0;
-	double v = strtod(w[i], &end);
-	if (end == w[i] || errno || !isfinite(v) || v < 0)
-		return bad(err, errlen, path, e->line, "'%s' is not a number", w[i]);
+	const char *num = w[i], *end;
+	double v;
+	if (is_hex(num))
+		return refuse(err, errlen, path, e->line, "'%s' is hex; write the number in decimal", num);
+	/* a plain decimal: no sign, no hex, no inf or nan */
+	if (units_parse_decimal(num, &v, &end) != 0)
+		return bad(err, errlen, path, e->line, "'%s' is not a number", num);
 	i++;
 	/* the unit: stuck to the number (5ms) or the next word (5 ms, 15000 iops) */
 	const char *unit = *end ? end : NULL;
@@ -112,18 +165,21 @@ static int parse_words(char **w, int nw, struct rep_expect *e, const char *path,
 			return bad(err, errlen, path, e->line, "a duration '%s' for a throughput figure", unit);
 		v *= scale;
 	} else if (unit && !(um >= 0 && metrics[um].metric == RM_ERRORS && have_metric && e->metric == RM_ERRORS)) {
-		return bad(err, errlen, path, e->line, "unknown unit '%s' (iops, ops/s, MB/s, ns, us, ms, s)", unit);
+		return bad(err, errlen, path, e->line, "unknown unit '%s' (iops, ops/s, MB/s; ns, us or \xc2\xb5s, ms, s)",
+			   unit);
 	}
 	if (!have_metric)
 		return bad(err, errlen, path, e->line, "say what %s is (iops, MB/s, p99 ...)", w[i - 1]);
+	/* 5 could be 5us or 5ms: a latency says its unit, as a bare throughput says what it counts */
+	if (!unit && is_latency(e->metric))
+		return refuse(err, errlen, path, e->line, "latency '%s' has no unit; say %sus or %gms (ns, us or \xc2\xb5s, "
+			      "ms, s)", num, num, v / 1e3);
 	e->value = v;
 	if (i < nw) {
 		if (strcmp(w[i], "at") != 0 || i + 1 >= nw)
 			return bad(err, errlen, path, e->line, "unexpected '%s' (only 'at N threads' may follow)", w[i]);
-		double t = strtod(w[i + 1], &end);
-		if (end == w[i + 1] || *end || !(t > 0 && t < 1e6))
-			return bad(err, errlen, path, e->line, "'%s' is not a thread count", w[i + 1]);
-		e->threads = t;
+		if (parse_threads(w[i + 1], &e->threads, path, e->line, err, errlen) != 0)
+			return -EINVAL;
 		i += 2;
 		if (i < nw && (strcmp(w[i], "threads") == 0 || strcmp(w[i], "thread") == 0))
 			i++;
@@ -185,11 +241,13 @@ int rep_expect_parse(FILE *f, const char *path, struct rep_expect **out, size_t 
 		struct rep_expect *e = &list[have];
 		memset(e, 0, sizeof(*e));
 		e->line = lineno;
-		for (int k = 0; k < nw; k++)
-			snprintf(e->text + strlen(e->text), sizeof(e->text) - strlen(e->text), "%s%s", k ? " " : "", w[k]);
 		rc = parse_words(w, nw, e, path, err, errlen);
 		if (rc)
 			break;
+		/* as written, but the op as typed: read,4K,4K reads read4k in the table */
+		for (int k = 0; k < nw; k++)
+			snprintf(e->text + strlen(e->text), sizeof(e->text) - strlen(e->text), "%s%s", k ? " " : "",
+				 k ? w[k] : e->op);
 		have++;
 	}
 	free(line);
@@ -225,6 +283,8 @@ const struct tcol rep_expect_cols[] = {
 	{ "result", "result", TC_STR, 0 },
 	{ "line", "line", TC_INT, 0 },
 	{ "expectation", "expected", TC_STR, 0 },
+	{ "op", NULL, TC_STR, 0 },        /* as typed; the expectation shows it */
+	{ "signature", NULL, TC_STR, 0 }, /* the 2012 signature of the runs judged; null when none ran */
 	{ "host", "host", TC_STR, 0 },
 	{ "config", "config", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -234,11 +294,10 @@ const struct tcol rep_expect_cols[] = {
 };
 const size_t rep_expect_ncols = sizeof(rep_expect_cols) / sizeof(rep_expect_cols[0]);
 
+/* e->op is as typed whichever form its line used (parse_words); a signature it does not know stays one. */
 static bool op_is(const struct rep_cell *c, const char *op)
 {
-	char name[64];
-	rep_op_name(c->sig, name, sizeof(name));
-	return strcmp(name, op) == 0 || strcmp(c->sig, op) == 0;
+	return strcmp(c->op, op) == 0 || strcmp(c->sig, op) == 0;
 }
 
 static double measure(const struct rep_expect *e, const struct rep_cell *c)
@@ -315,7 +374,7 @@ static void check_one(struct table *t, const struct rep_ctx *ctx, const struct r
 			snprintf(detail, sizeof(detail), "at its optimal thread count");
 		format_measured(e, v, shown, sizeof(shown));
 		*failed += !ok;
-		table_row(t, ok ? "PASS" : "FAIL", (double)e->line, e->text, c->host, rep_cfg_name(c),
+		table_row(t, ok ? "PASS" : "FAIL", (double)e->line, e->text, c->op, c->sig, c->host, rep_cfg_name(c),
 			  pick ? pick->threads : NAN, v, shown, detail[0] ? detail : NULL);
 	}
 	free(done);
@@ -323,7 +382,7 @@ static void check_one(struct table *t, const struct rep_ctx *ctx, const struct r
 		char detail[200];
 		snprintf(detail, sizeof(detail), "no %s results were read", e->op);
 		(*failed)++;
-		table_row(t, "FAIL", (double)e->line, e->text, NULL, NULL, NAN, NAN, "-", detail);
+		table_row(t, "FAIL", (double)e->line, e->text, e->op, NULL, NULL, NULL, NAN, NAN, "-", detail);
 	}
 }
 

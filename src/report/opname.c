@@ -3,7 +3,11 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "alloc.h"
+#include "durability.h"
 
 /* The OP words of signatures and the short name's stem, as opspec.c writes them. */
 static const struct {
@@ -58,4 +62,57 @@ void rep_op_name(const char *sig, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "%s", sig);
+}
+
+/* Append name (and " (sig)") to the list in buf; false, ending it with "...", when it is full. */
+static bool list_add(char *buf, size_t len, const char *name, const char *sig)
+{
+	size_t used = strlen(buf);
+	int n = snprintf(buf + used, len - used, "%s%s%s%s%s", used ? ", " : "", name, sig ? " (" : "", sig ? sig : "",
+			 sig ? ")" : "");
+	if (n >= 0 && used + (size_t)n + 5 < len)
+		return true;
+	/* cut at the last whole entry and say there are more */
+	buf[used] = '\0';
+	snprintf(buf + used, len - used, "%s...", used ? ", " : "");
+	return false;
+}
+
+static int cmp_cell_sig(const void *a, const void *b)
+{
+	const struct rep_cell *x = *(const struct rep_cell *const *)a, *y = *(const struct rep_cell *const *)b;
+	return rep_sig_cmp(x->sig, x->block, y->sig, y->block);
+}
+
+/* Whether a verdict's op is among the cells' or an earlier verdict's. */
+static bool verdict_op_seen(const struct rep_db *db, size_t v)
+{
+	for (size_t i = 0; i < db->ncells; i++)
+		if (strcmp(db->cells[i]->op, db->verdicts[v].op) == 0)
+			return true;
+	for (size_t i = 0; i < v; i++)
+		if (strcmp(db->verdicts[i].op, db->verdicts[v].op) == 0)
+			return true;
+	return false;
+}
+
+void rep_db_op_list(const struct rep_db *db, bool with_sig, char *buf, size_t len)
+{
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	const struct rep_cell **c = rep_calloc(db->ncells + 1, sizeof(*c));
+	memcpy(c, db->cells, db->ncells * sizeof(*c));
+	qsort(c, db->ncells, sizeof(*c), cmp_cell_sig);
+	bool room = true;
+	/* sorted, the cells of one signature are together */
+	for (size_t i = 0; room && i < db->ncells; i++)
+		if (i == 0 || strcmp(c[i]->op, c[i - 1]->op) != 0)
+			room = list_add(buf, len, c[i]->op, with_sig ? c[i]->sig : NULL);
+	free(c);
+	for (size_t i = 0; room && i < db->nverdicts; i++)
+		if (!verdict_op_seen(db, i))
+			room = list_add(buf, len, db->verdicts[i].op, NULL);
+	if (room && db->nbonnie)
+		list_add(buf, len, "bonnie++", NULL);
 }

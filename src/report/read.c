@@ -49,6 +49,7 @@ void rep_db_init(struct rep_db *db, FILE *diag)
 static void cell_free(struct rep_cell *c)
 {
 	free(c->sig);
+	free(c->op);
 	free(c->host);
 	free(c->pts);
 	free(c);
@@ -184,6 +185,9 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	}
 	struct rep_cell *c = rep_calloc(1, sizeof(*c));
 	c->sig = rep_strdup(sig);
+	char op[128];
+	rep_op_name(sig, op, sizeof(op));
+	c->op = rep_strdup(op);
 	c->cfg = cfg;
 	c->host = rep_strdup(host);
 	c->threads = threads;
@@ -994,15 +998,28 @@ static bool config_value(const struct rep_config *cfg, const char *key, char *bu
 	return cfg && (rep_label_value(cfg->labels, key, buf, len) || rep_label_value(cfg->facts, key, buf, len));
 }
 
-static bool field_matches(const char *key, const char *pattern, const char *host, const char *sig,
+/* Whether an op matches --only KEY=GLOB: "op" either as typed or its signature, "signature" the signature alone. */
+static bool op_matches(const char *key, const char *pattern, const char *sig, const char *op)
+{
+	if (sig && fnmatch(pattern, sig, 0) == 0)
+		return true;
+	return strcmp(key, "op") == 0 && op && fnmatch(pattern, op, 0) == 0;
+}
+
+static bool is_op_key(const char *key)
+{
+	return strcmp(key, "signature") == 0 || strcmp(key, "op") == 0;
+}
+
+static bool field_matches(const char *key, const char *pattern, const char *host, const char *sig, const char *op,
 			  double threads, const struct rep_config *cfg, const char *labels)
 {
 	char buf[256];
 	const char *value = buf;
 	if (strcmp(key, "host") == 0)
 		value = host;
-	else if (strcmp(key, "signature") == 0 || strcmp(key, "op") == 0)
-		value = sig;
+	else if (is_op_key(key))
+		return op_matches(key, pattern, sig, op);
 	else if (strcmp(key, "threads") == 0)
 		snprintf(buf, sizeof(buf), "%.15g", threads);
 	else if (labels ? !rep_label_value(labels, key, buf, sizeof(buf)) : !config_value(cfg, key, buf, sizeof(buf)))
@@ -1010,18 +1027,19 @@ static bool field_matches(const char *key, const char *pattern, const char *host
 	return value && fnmatch(pattern, value, 0) == 0;
 }
 
-/* A note matches when its host or configuration does, or one of its signatures; thread counts all do. */
+/* A note matches when its host or configuration does, or one of its signatures (or ops); thread counts all do. */
 static bool note_matches(const char *key, const char *pattern, const struct rep_note *n)
 {
 	if (strcmp(key, "threads") == 0)
 		return true;
-	if (strcmp(key, "signature") != 0 && strcmp(key, "op") != 0)
-		return field_matches(key, pattern, n->host, NULL, NAN, n->cfg, NULL);
-	char sig[256];
+	if (!is_op_key(key))
+		return field_matches(key, pattern, n->host, NULL, NULL, NAN, n->cfg, NULL);
+	char sig[256], op[256];
 	for (const char *p = n->sigs; *p; p += *p == ' ') {
 		size_t len = strcspn(p, " ");
 		snprintf(sig, sizeof(sig), "%.*s", (int)(len < sizeof(sig) ? len : sizeof(sig) - 1), p);
-		if (fnmatch(pattern, sig, 0) == 0)
+		rep_op_name(sig, op, sizeof(op));
+		if (op_matches(key, pattern, sig, op))
 			return true;
 		p += len;
 	}
@@ -1033,7 +1051,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 	size_t kept = 0;
 	for (size_t i = 0; i < db->ncells; i++) {
 		struct rep_cell *c = db->cells[i];
-		if (field_matches(key, pattern, c->host, c->sig, c->threads, c->cfg, NULL)) {
+		if (field_matches(key, pattern, c->host, c->sig, c->op, c->threads, c->cfg, NULL)) {
 			db->cells[kept++] = c;
 			continue;
 		}
@@ -1043,7 +1061,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 	kept = 0;
 	for (size_t i = 0; i < db->nbonnie; i++) {
 		struct rep_bonnie *b = &db->bonnie[i];
-		if (field_matches(key, pattern, b->host, "bonnie++", NAN, NULL, b->labels)) {
+		if (field_matches(key, pattern, b->host, "bonnie++", "bonnie++", NAN, NULL, b->labels)) {
 			db->bonnie[kept++] = *b;
 			continue;
 		}
@@ -1065,8 +1083,8 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 	kept = 0;
 	for (size_t i = 0; i < db->ntflags; i++) {
 		struct rep_target_flag *f = &db->tflags[i];
-		bool per_host = strcmp(key, "signature") == 0 || strcmp(key, "op") == 0 || strcmp(key, "threads") == 0;
-		if (per_host || field_matches(key, pattern, f->host, NULL, NAN, f->cfg, NULL)) {
+		bool per_host = is_op_key(key) || strcmp(key, "threads") == 0;
+		if (per_host || field_matches(key, pattern, f->host, NULL, NULL, NAN, f->cfg, NULL)) {
 			db->tflags[kept++] = *f;
 			continue;
 		}
@@ -1078,7 +1096,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 	kept = 0;
 	for (size_t i = 0; i < db->nverdicts; i++) {
 		struct rep_verdict *v = &db->verdicts[i];
-		if (field_matches(key, pattern, v->host, v->op, v->writers, NULL, v->labels ? v->labels : "")) {
+		if (field_matches(key, pattern, v->host, v->op, v->op, v->writers, NULL, v->labels ? v->labels : "")) {
 			db->verdicts[kept++] = *v;
 			continue;
 		}
