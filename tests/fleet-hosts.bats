@@ -362,13 +362,23 @@ EOF
   [ -s "$TMP/plots/sizes-1.png" ]
 }
 
+# joined_summary: the text report's summary on stdin, a finding a line (its
+# wrapped lines joined).
+joined_summary() {
+  sed -n '/^Summary/,/^$/p' | awk '/^[^ ]/ { if (l != "") print l; l = $0; next }
+    /^ +[^ ]/ { if (l ~ /\]$/) { print l; l = $0 } else { sub(/^ +/, ""); l = l " " $0 }; next }
+    END { if (l != "") print l }'
+}
+
 @test "the manifest's failed and missing hosts open the report; the instances table says N of M hosts" {
   run --separate-stderr "$IOBENCH" report "$FLEET"
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
   [ "${lines[1]}" = "fleet run r1 (complete): 4 of 6 hosts sent results" ]
-  # the failed hosts come before every other section
-  [[ "${lines[2]}" == "Failed and missing hosts"* ]]
+  # the summary says so first; the failed hosts' table comes before every other section
+  [[ "${lines[2]}" == "Summary"* ]]
+  joined_summary <<<"$output" | grep -E '^(hosts)? +failed or sent nothing: vm-d \(unreachable\), vm-e \(not-fetched\)  \[fleet\]$' 
+  [ "$(sed -n '/^Summary/,/^$/d; /^[A-Z]/p' <<<"$output" | sed -n 1p)" == "Failed and missing hosts (from the fleet's manifest.json)" ]
   grep -E '^r1 +vm-d +failed +unreachable +6 +0 +0 +255 +ssh: connect to host 10.0.0.14 port 22: Connection timed out$' <<<"$output"
   grep -E '^r1 +vm-e +not-fetched +not-fetched +6 +6 +0 +12 +finished, results not fetched \(still at root@10.0.0.15:/tmp/iobench-fleet/r1/vm-e\)' <<<"$output"
   [ "$(grep -cE '^r1 +vm-[abcf] ' <<<"$output")" -eq 0 ]
@@ -455,7 +465,9 @@ EOF
   cd "$TMP"
   run bash -c "PATH=$(dirname "$IOBENCH"):\$PATH; $run_cmd 2>/dev/null && $report_cmd"
   [ "$status" -eq 0 ]
-  grep -E '^read4k +8 +m5.large / gp3 x4 / raid0 +16M +db1 ' <<<"$output"
+  # the summary: the config named from the facts, the host, its figure
+  joined_summary <<<"$output" |
+    grep -E '^read4k +m5\.large / gp3 x4 / raid0: [0-9,]+ ops/s, p50 .*, p99 .* \(host db1, 8 threads\)  \[groups\]$' 
   jq -e '.host == "db1" and .notes.runId == "r1" and .provision.volumeCount == 4' "$TMP/r1.jsonl"
 }
 

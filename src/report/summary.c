@@ -399,10 +399,24 @@ static double per_dollar(const struct table *cost, const struct op_size *o, cons
 static void comparisons(struct table *s, const struct table *cmp, const struct table *cost, const struct op_size *o)
 {
 	bool side_said = false;
+	/* an op compared at several sizes ("read4k @128M"): the size most of its runs had */
+	char main_tag[24] = "";
+	if (o->size > 0) {
+		strcpy(main_tag, " @");
+		units_format_signature_size(main_tag + 2, sizeof(main_tag) - 2, (uint64_t)o->size);
+	}
+	bool at_main = false;
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const char *full = str_at(cmp, r, "op");
+		at_main |= full && main_tag[0] && strstr(full, main_tag) && !strcmp(strstr(full, main_tag), main_tag);
+	}
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		char op[64];
 		op_at(cmp, r, op, sizeof(op));
 		if (strcmp(op, o->op) != 0 || !str_eq(str_at(cmp, r, "metric"), "ops/s"))
+			continue;
+		const char *full = str_at(cmp, r, "op"), *tag = full ? strstr(full, " @") : NULL;
+		if (at_main && tag && strcmp(tag, main_tag) != 0)
 			continue;
 		const char *a = str_at(cmp, r, "a"), *b = str_at(cmp, r, "b");
 		double ratio = num_at(cmp, r, "ratio"), lo = num_at(cmp, r, "low"), hi = num_at(cmp, r, "high");
@@ -545,13 +559,14 @@ static void tiers(struct table *s, const struct table *t)
 			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s%s%s p50 %s", k > r ? "; " : "", from,
 				 strcmp(from, to) ? "-" : "", strcmp(from, to) ? to : "", p50);
 		}
-		const double fig[4] = { (double)(q - r), NAN, NAN, num_at(t, r, "threads") };
+		double thr = num_at(t, r, "threads");
+		const double fig[4] = { (double)(q - r), NAN, NAN, thr };
 		if (q - r == 1)
-			finding(s, "tiers", "tiers", op, cfg, fig, "tiers", "%s %s: one tier, no cache cliff (%s)",
-				cfg ? cfg : "-", op, text);
+			finding(s, "tiers", "tiers", op, cfg, fig, "tiers", "%s %s (%.0f threads): one tier, no cache cliff (%s)",
+				cfg ? cfg : "-", op, thr, text);
 		else
-			finding(s, "tiers", "tiers", op, cfg, fig, "tiers", "%s %s: %zu tiers (%s)", cfg ? cfg : "-", op, q - r,
-				text);
+			finding(s, "tiers", "tiers", op, cfg, fig, "tiers", "%s %s (%.0f threads): %zu tiers (%s)", cfg ? cfg : "-", op,
+				thr, q - r, text);
 		r = q;
 	}
 }
