@@ -96,6 +96,7 @@ fleet_up() {
 ^scripts/sweep-threads --size 	here: the sweeps
 ^iobench report --json --section threads results/round1/ \| jq 	here: the sweeps (the optimum for scripts)
 ^scripts/bonnie -x 3 	here: bonnie
+^iobench report results/$	here: a study, start to finish (the summary)
 ^iobench report --section threads,compare --only op=read4k results/$	here: a study, start to finish
 ^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
 ^iobench report --expect box\.expect results/$	here: a study, start to finish
@@ -379,6 +380,17 @@ readme_block() {
   [ "$status" -eq 0 ]
   [ "$(cat results/box-*.jsonl | wc -l)" -eq 18 ]
   local ex
+  # The report as a user first runs it: the summary opens it and answers.
+  ex=$(example '^iobench report results/$')
+  COLUMNS=100 run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
+  [ "$status" -eq 0 ]
+  [ "${lines[1]}" == "Summary (the section with the evidence in [brackets]; --section NAME shows it)" ]
+  grep -qE '^read4k +most ops/s: config=(sync|uring-qd4), [0-9,]+ \(median host, [0-9]+ threads?\); config=(sync|uring-qd4):' <<<"$output"
+  grep -qE '^ +config=uring-qd4 (is [0-9.]+x|vs) config=sync' <<<"$output"
+  grep -qE '^threads +optimal threads +read4k +write4k/64 +\[threads\]$' <<<"$output"
+  grep -qE '^ +config=sync +[0-9]+ +[0-9]+$' <<<"$output"
+  ! grep -qE '^Groups ' <<<"$output"
+  [ "$(sed -n '/^Summary/,/^$/p' <<<"$output" | wc -l)" -le 40 ]
   ex=$(example '^iobench report --section threads,compare ')
   run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
   [ "$status" -eq 0 ]
