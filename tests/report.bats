@@ -320,6 +320,10 @@ make_sweep() {
   jq -e '.bonnie[0].seqOutBlockKBps == 512000 and .bonnie[0].randomSeeksCpu == null and .bonnie[0].seqOutBlockLatency == "1234us"' <<<"$output"
   run --separate-stderr "$IOBENCH" report "$BATS_TEST_TMPDIR/bonnie.jsonl"
   [[ "$output" == *"Bonnie++ baseline"* ]]
+  # bonnie++'s latencies read as latencies: "1234us" is 1.23ms in the text, kept as written in JSON
+  [[ "$(sed -n '/^Bonnie++ baseline/{n;p}' <<<"$output")" == *"out lat"*"seek lat" ]]
+  grep -E '^b1 .* 1\.23ms( |$)' <<<"$output"
+  ! grep -q '1234us' <<<"$output"
 }
 
 @test "malformed lines are reported with file and line and skipped; good lines still count" {

@@ -1300,10 +1300,31 @@ static const struct tcol bonnie_cols[] = {
 	{ "seqInBlockCpu", "cpu%", TC_NUM, 0 },
 	{ "randomSeeksPerSec", "seeks/s", TC_NUM, 1 },
 	{ "randomSeeksCpu", "cpu%", TC_NUM, 0 },
-	{ "seqOutBlockLatency", "out lat", TC_STR, 0 },
-	{ "seqInBlockLatency", "in lat", TC_STR, 0 },
-	{ "randomSeeksLatency", "seek lat", TC_STR, 0 },
+	/* bonnie++'s own text ("17561us") as data; for people, the same as a latency ("17.6ms") */
+	{ "seqOutBlockLatency", NULL, TC_STR, 0 },
+	{ "seqInBlockLatency", NULL, TC_STR, 0 },
+	{ "randomSeeksLatency", NULL, TC_STR, 0 },
+	{ NULL, "out lat", TC_NS, 0 },
+	{ NULL, "in lat", TC_NS, 0 },
+	{ NULL, "seek lat", TC_NS, 0 },
 };
+
+/* A bonnie++ latency ("17561us", "95ms", "2s", "800ns") in ns; NAN when it is none. */
+static double bonnie_ns(const char *text)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	char *end;
+	if (!text || !*text)
+		return NAN;
+	double v = strtod(text, &end);
+	for (size_t i = 0; end != text && i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0 && isfinite(v) && v >= 0)
+			return v * units[i].ns;
+	return NAN;
+}
 
 static void build_bonnie(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -1315,7 +1336,8 @@ static void build_bonnie(struct table *tables, const struct rep_ctx *ctx)
 			  b->cpu[REP_BONNIE_SEQ_OUT], b->rate[REP_BONNIE_REWRITE], b->cpu[REP_BONNIE_REWRITE],
 			  b->rate[REP_BONNIE_SEQ_IN], b->cpu[REP_BONNIE_SEQ_IN], b->rate[REP_BONNIE_SEEKS],
 			  b->cpu[REP_BONNIE_SEEKS], b->latency[REP_BONNIE_SEQ_OUT],
-			  b->latency[REP_BONNIE_SEQ_IN], b->latency[REP_BONNIE_SEEKS]);
+			  b->latency[REP_BONNIE_SEQ_IN], b->latency[REP_BONNIE_SEEKS], bonnie_ns(b->latency[REP_BONNIE_SEQ_OUT]),
+			  bonnie_ns(b->latency[REP_BONNIE_SEQ_IN]), bonnie_ns(b->latency[REP_BONNIE_SEEKS]));
 	}
 }
 
