@@ -218,7 +218,7 @@ int devices_resolve(const struct target_info *t, struct device_tree *tree)
 	memset(tree, 0, sizeof(*tree));
 	dev_t dev = t->is_block ? (dev_t)t->st_rdev : (dev_t)t->st_dev;
 	if (!t->is_block && major(dev) == 0 && !(t->mount_point[0] && mount_source(t->mount_point, &dev))) {
-		note(tree, "%s has no block device under it", t->fstype[0] ? t->fstype : "the filesystem");
+		note(tree, "%s has no block device of its own", t->fstype[0] ? t->fstype : "the filesystem");
 		return 0;
 	}
 	tree->nodes = calloc(DEVICES_MAX, sizeof(*tree->nodes));

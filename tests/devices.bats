@@ -144,7 +144,7 @@ part_node() {
   mount -t tmpfs -o size=16m none "$MNT"
   run "$IOBENCH" -q -o read4k --no-direct -d 1 --size 4M --json "$TMP/o.jsonl" "$MNT/data"
   [ "$status" -eq 0 ]
-  [ "$(jq -c '[.devices, .devicesNote]' "$TMP/o.jsonl")" = '[[],"tmpfs has no block device under it"]' ]
+  [ "$(jq -c '[.devices, .devicesNote]' "$TMP/o.jsonl")" = '[[],"tmpfs has no block device of its own"]' ]
 }
 
 @test "without sysfs or /proc/diskstats the run still succeeds and says what is missing" {
