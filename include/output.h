@@ -44,6 +44,8 @@ struct output_run {
 	uint64_t seed;
 	double rate;               /* --rate: IOPS asked per op; 0 = closed loop */
 	bool raw;                  /* a --raw log was kept: "rawDropped" is recorded */
+	const struct device_tree *devices; /* "devices"; NULL: the key is left out */
+	bool device_stats;         /* with their statistics (the result's readings) */
 	const struct run_meta *meta;
 };
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "devices.h"
 #include "engine.h"
 #include "hist.h"
 #include "opspec.h"
@@ -48,6 +49,8 @@ struct run_config {
 	bool progress;        /* a progress line on stderr */
 	const sigset_t *stop_signals;
 	FILE *raw;            /* --raw: per-operation log, or NULL */
+	const struct device_tree *devices; /* the devices under the target (recorded), or NULL */
+	bool device_stats;    /* read their /proc/diskstats at each bucket boundary (not --no-device-stats) */
 };
 
 struct op_result {
@@ -87,6 +90,12 @@ struct run_result {
 	 * kernel's SQPOLL and io-wq threads for io_uring and the --raw writer.
 	 */
 	uint64_t cpu_user_ns, cpu_sys_ns;
+	/*
+	 * With cfg->device_stats: /proc/diskstats of cfg->devices at the start
+	 * (slot 0), at the start of each time bucket k (slot k), and after the
+	 * last thread's end (the slot after the last one taken).
+	 */
+	struct device_log devices;
 };
 
 /*

@@ -76,6 +76,7 @@ struct run_args {
 	uint64_t interval_ns, period_ns, max_periods; /* watch */
 	const char *prom_path;       /* watch --prom; NULL = none */
 	bool quiet, force;
+	bool no_device_stats;        /* --no-device-stats: list the devices, read no /proc/diskstats */
 	const char *target;
 	char *command_line;          /* as the JSON records it; malloc'd */
 };

@@ -35,6 +35,8 @@ struct watch_config {
 	const char *json_path; /* appended to; "-" for stdout */
 	const char *prom_path; /* --prom: rewritten after every round (prom.h); NULL for none */
 	const struct run_meta *meta;
+	const struct device_tree *devices; /* recorded in each line; NULL: none */
+	bool device_stats;     /* with their /proc/diskstats over the period */
 	const sigset_t *stop_signals; /* blocked by the caller, awaited here */
 	bool quiet;
 };

@@ -1,5 +1,6 @@
 /* cmd_run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
 #include "commands.h"
+#include "devices.h"
 #include "engine.h"
 #include "output.h"
 #include "prng.h"
@@ -115,7 +116,7 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 
 /* The runs of a sweep, in order; stops at the first failure or signal. */
 static int run_sweep(struct run_args *a, const struct target_info *t, const sigset_t *sigs, FILE *raw,
-		     size_t nruns)
+		     size_t nruns, const struct device_tree *devices)
 {
 	struct run_op ops[RUNARGS_MAX_OPS];
 	for (size_t r = 0; r < nruns; r++) {
@@ -128,7 +129,7 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
 			.span = a->span, .seed = a->seed, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
 			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .progress = !a->quiet && isatty(STDERR_FILENO),
-			.stop_signals = sigs, .raw = raw,
+			.stop_signals = sigs, .raw = raw, .devices = devices, .device_stats = !a->no_device_stats,
 		};
 		if (raw)
 			raw_header(raw, a, t, ops);
@@ -183,7 +184,11 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 		}
 		setvbuf(raw, NULL, _IOFBF, 1 << 20);
 	}
-	int rc = run_sweep(a, t, sigs, raw, nruns);
+	/* Once for the sweep: the stack does not change between its runs. */
+	struct device_tree devices;
+	devices_resolve(t, &devices);
+	int rc = run_sweep(a, t, sigs, raw, nruns, &devices);
+	devices_tree_free(&devices);
 	if (raw && fclose(raw) != 0 && rc == EXIT_OK)
 		return cmdline_runtime_error("%s: writing the --raw log failed: %s", a->raw_path, strerror(errno));
 	return rc;

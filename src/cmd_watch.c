@@ -1,5 +1,6 @@
 /* cmd_watch.c - `iobench watch`: the probe left running for days (watch.c), from the command line. */
 #include "commands.h"
+#include "devices.h"
 #include "output.h"
 #include "runargs.h"
 #include "watch.h"
@@ -41,10 +42,14 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 		.interval_ns = a->interval_ns, .period_ns = a->period_ns, .max_periods = a->max_periods,
 		.seed = a->seed, .json_path = a->json_path ? a->json_path : "-",
 		.prom_path = a->prom_path, .meta = &meta,
-		.stop_signals = sigs, .quiet = a->quiet,
+		.stop_signals = sigs, .quiet = a->quiet, .device_stats = !a->no_device_stats,
 	};
+	struct device_tree devices;
+	devices_resolve(t, &devices);
+	wc.devices = &devices;
 	char err[512];
 	int rc = watch_run(&wc, err, sizeof(err));
+	devices_tree_free(&devices);
 	if (rc == -EINTR)
 		return EXIT_INTERRUPTED;
 	if (rc < 0)

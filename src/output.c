@@ -1,5 +1,6 @@
 /* output.c - JSON line and text summary of a run. */
 #include "output.h"
+#include "devices_json.h"
 #include "clock.h"
 #include "hist_json.h"
 #include "units.h"
@@ -137,7 +138,8 @@ struct output_run output_run_of(const struct run_config *cfg, const struct run_m
 		.target = cfg->target, .span = cfg->span, .ops = cfg->ops, .nops = cfg->nops,
 		.engine = cfg->engine->name, .engine_opts = cfg->engine_opts, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
 		.runtime_ns = cfg->duration_ns, .bucket_ns = cfg->bucket_ns, .max_ops = cfg->max_ops,
-		.seed = cfg->seed, .rate = cfg->rate, .raw = cfg->raw != NULL, .meta = meta,
+		.seed = cfg->seed, .rate = cfg->rate, .raw = cfg->raw != NULL, .devices = cfg->devices,
+		.device_stats = cfg->device_stats, .meta = meta,
 	};
 }
 
@@ -380,6 +382,17 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 	}
 	if (run->raw)
 		json_object_set_new(root, "rawDropped", json_integer(res->raw_dropped > 0 ? res->raw_dropped : 0));
+	if (run->devices) {
+		char why[384];
+		devices_note(run->devices, run->device_stats ? &res->devices : NULL, why, sizeof(why));
+		if (json_object_set_new(root, "devices",
+					devices_to_json(run->devices, run->device_stats ? &res->devices : NULL)) != 0) {
+			json_decref(root);
+			return NULL;
+		}
+		if (why[0])
+			json_object_set_new(root, "devicesNote", text(why));
+	}
 	char *line = json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	return line;

@@ -316,9 +316,12 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
  * returns the signal, -1 when the target is gone, or 0.
  */
 static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end,
-		    unsigned *stops)
+		    unsigned *stops, struct device_log *devices)
 {
 	uint64_t next_progress = t0 + 1000000000ULL;
+	/* The devices are read at each bucket boundary before the end (the end's after the join). */
+	size_t bucket = 1;
+	uint64_t next_bucket = devices->slots ? t0 + cfg->bucket_ns : UINT64_MAX;
 	/* SIGCONT (blocked in every thread of the run, see stops_watch()) says the process was stopped. */
 	sigset_t set;
 	if (cfg->stop_signals)
@@ -336,7 +339,18 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		/* With an op limit the workers may finish early: look every 50 ms. */
 		if (cfg->max_ops && step > 50000000ULL)
 			step = 50000000ULL;
+		if (next_bucket < end && (next_bucket <= now || next_bucket - now < step))
+			step = next_bucket > now ? next_bucket - now : 0;
 		int sig = signals_wait(&set, step);
+		now = clock_now_ns();
+		if (next_bucket < end && now >= next_bucket) {
+			devices_log_take(devices, bucket, now);
+			/* Boundaries slept through (the process was stopped) stay untaken. */
+			while (next_bucket <= now) {
+				bucket++;
+				next_bucket += cfg->bucket_ns;
+			}
+		}
 		if (sig == SIGCONT)
 			++*stops;
 		else if (sig > 0)
@@ -517,13 +531,15 @@ static int start_threads(struct run_state *st, char *err, size_t errlen)
 static void launch_and_wait(struct run_state *st, struct run_result *res, int rc)
 {
 	struct run_shared *sh = st->sh;
+	/* Read just before the clock starts: a few microseconds early, never late. */
+	devices_log_take(&res->devices, 0, clock_now_ns());
 	sh->t0 = clock_now_ns();
 	sh->end = rc == 0 ? sh->t0 + st->cfg->duration_ns : sh->t0;
 	res->launch_time = time(NULL);
 	clock_cpu_ns(RUSAGE_SELF, &st->user0, &st->sys0);
 	worker_gate_open(&sh->gate);
 	if (rc == 0) {
-		int sig = wait_run(st->cfg, st->ws, st->nw, sh->t0, sh->end, &res->stops);
+		int sig = wait_run(st->cfg, st->ws, st->nw, sh->t0, sh->end, &res->stops, &res->devices);
 		if (sig > 0) {
 			res->interrupted = true;
 			res->signal = sig;
@@ -562,6 +578,7 @@ static void join_threads(struct run_state *st, struct run_result *res)
 		for (size_t i = 0; i < st->started; i++)
 			if (st->ws[i]->finished_ns > last)
 				last = st->ws[i]->finished_ns;
+	devices_log_end(&res->devices, clock_now_ns());
 	if (last <= st->sh->t0)
 		last = clock_now_ns();
 	res->elapsed_s = (double)(last - st->sh->t0) / 1e9;
@@ -640,6 +657,9 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	int rc = check_sizes(&st, err, errlen);
 	if (rc != 0)
 		return rc;
+	/* No room for the readings: the run goes on without them ("devicesNote" says so). */
+	if (cfg->devices && cfg->device_stats)
+		devices_log_init(&res->devices, cfg->devices, (size_t)nbuckets + 1);
 	st.ws = calloc(st.nw, sizeof(*st.ws));
 	st.tids = calloc(st.nw, sizeof(*st.tids));
 	st.sh = calloc(1, sizeof(*st.sh));
@@ -681,4 +701,5 @@ void run_result_free(struct run_result *res)
 	free(res->ops);
 	res->ops = NULL;
 	res->nops = 0;
+	devices_log_free(&res->devices);
 }

@@ -240,6 +240,8 @@ static const struct cmdline_opt runargs_opts[] = {
 	{ "quiet", 'q', NULL, RUN, "no summary, no progress", FLAG(quiet) },
 	{ "quiet", 'q', NULL, WATCH, "no line on stderr per period", FLAG(quiet) },
 	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", FLAG(force) },
+	{ "no-device-stats", 0, NULL, BOTH, "record the devices under TARGET but not their figures\n"
+	  "(by default /proc/diskstats is read at each bucket or period)", FLAG(no_device_stats) },
 	{ "help", 'h', NULL, BOTH, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
 	{ "version", 'V', NULL, BOTH, "print the version", CMDLINE_VERSION, 0, 0, 0, NULL },
 };

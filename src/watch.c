@@ -69,17 +69,18 @@ static void result_reset(struct op_result *o)
 }
 
 /* Append the period's line: the run format with the period as its one time bucket. */
-static int emit(const struct watch_config *wc, struct op_result *results, time_t start, double elapsed,
-		bool interrupted, const uint64_t cpu_ns[2])
+static int emit(const struct watch_config *wc, struct op_result *results, const struct device_log *devices,
+		time_t start, double elapsed, bool interrupted, const uint64_t cpu_ns[2])
 {
 	struct output_run run = {
 		.target = wc->target, .span = wc->span, .ops = wc->ops, .nops = wc->nops,
 		.engine = engine_sync_ops.name, .iodepth = 1, .runtime_ns = wc->period_ns,
-		.bucket_ns = wc->period_ns, .seed = wc->seed, .meta = wc->meta,
+		.bucket_ns = wc->period_ns, .seed = wc->seed, .devices = wc->devices,
+		.device_stats = wc->device_stats, .meta = wc->meta,
 	};
 	struct run_result res = { .ops = results, .nops = wc->nops, .launch_time = start,
 				  .elapsed_s = elapsed, .interrupted = interrupted,
-				  .cpu_user_ns = cpu_ns[0], .cpu_sys_ns = cpu_ns[1] };
+				  .cpu_user_ns = cpu_ns[0], .cpu_sys_ns = cpu_ns[1], .devices = *devices };
 	char *line = output_json_line(&run, &res);
 	int rc = line ? output_append_line(wc->json_path, line) : -ENOMEM;
 	free(line);
@@ -98,6 +99,7 @@ struct watch_state {
 	bool prom_warned; /* a failure was said in this period */
 	bool prom_on;     /* prom_start() succeeded: the file is ours to keep up */
 	int prom_lock;    /* the page's lock (prom_lock_page), -1 without one */
+	struct device_log devices; /* the devices' readings at the period's start and end */
 };
 
 /* How a write of the page went: a failure is said once per period, the first success after it once. */
@@ -209,6 +211,7 @@ static void probes_close(const struct watch_config *wc, struct watch_state *st)
 	free(st->results);
 	free(st->order);
 	prom_export_free(&st->prom);
+	devices_log_free(&st->devices);
 	if (st->prom_lock >= 0)
 		close(st->prom_lock);
 }
@@ -289,16 +292,22 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 		snprintf(err, errlen, "--json %s: cannot write results: %s; give a file this user can write, or '-' for "
 			 "stdout", wc->json_path, rc == -EINVAL ? "not a regular file" : strerror(-rc));
 	prng_seed(&st.rng, wc->seed, 0x3a7c);
+	/* No room for the readings: the lines say so ("devicesNote") and the watch goes on. */
+	if (rc == 0 && wc->devices && wc->device_stats)
+		devices_log_init(&st.devices, wc->devices, 2);
 	for (uint64_t periods = 1; rc == 0; periods++) {
+		devices_log_reset(&st.devices);
+		devices_log_take(&st.devices, 0, clock_now_ns());
 		uint64_t p0 = clock_now_ns(), cpu0[2], cpu[2];
 		time_t start = time(NULL);
 		clock_cpu_ns(RUSAGE_SELF, &cpu0[0], &cpu0[1]);
 		int sig = probe_period(wc, &st, p0);
 		double elapsed = (double)(clock_now_ns() - p0) / 1e9;
+		devices_log_end(&st.devices, clock_now_ns());
 		clock_cpu_ns(RUSAGE_SELF, &cpu[0], &cpu[1]);
 		cpu[0] -= cpu0[0];
 		cpu[1] -= cpu0[1];
-		rc = emit(wc, st.results, start, elapsed, sig > 0, cpu);
+		rc = emit(wc, st.results, &st.devices, start, elapsed, sig > 0, cpu);
 		if (rc < 0) {
 			snprintf(err, errlen, "%s: cannot append results: %s", wc->json_path,
 				 rc == -EINVAL ? "not a regular file; give a file, or '-' for stdout" : strerror(-rc));

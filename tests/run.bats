@@ -82,6 +82,10 @@ teardown() {
   [ "$(jq -r '.operations[0].percentiles | keys | join(",")' <<<"$line")" = "p10,p50,p90,p99,p99.9,p99.99" ]
   jq -e '.operations[0] | .percentiles.p50 >= .total.minValue and .percentiles.p50 <= .total.maxValue' <<<"$line"
   jq -e '.operations[0] | .iops > 0 and .bytes == 50 * 4096' <<<"$line"
+  # The devices under the file (none on tmpfs, and then a note says so); tests/devices.bats has more.
+  jq -e '(.devices | type) == "array" and
+         if .devices == [] then (.devicesNote | length) > 0
+         else .devices[0].role == "target" and (.devices[0].total.seconds > 0) end' <<<"$line"
 }
 
 @test "a thread sweep writes one line per count, in order" {
