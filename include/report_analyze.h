@@ -85,6 +85,7 @@ enum rep_section {
 	SEC_REGIMES,
 	SEC_SERIES, /* every time bucket: only when asked for by name */
 	SEC_MODES,
+	SEC_DEVICES, /* array members against their siblings: the slow one (report/devices.c) */
 	SEC_TIERS,
 	SEC_DURABILITY,
 	SEC_COST,

@@ -74,6 +74,35 @@ struct rep_cell {
 	size_t npts, cap;
 };
 
+/*
+ * What one block device under a run's target did, over the run or one time
+ * bucket (the line's "devices": iostat -x figures). NAN where unknown.
+ */
+struct rep_dev_stat {
+	double seconds, reads, writes;
+	double r_await, w_await; /* ms per completed read, write */
+	double util;             /* busy fraction, 0..1 */
+};
+
+struct rep_dev {
+	char name[32], type[12], role[12], above[32], serial[64];
+	struct rep_dev_stat total;
+	struct rep_dev_stat *buckets; /* aligned with the run's time buckets */
+	size_t nbuckets;
+};
+
+/* The devices of one run line, with what names the run (report/devices.c). */
+struct rep_devrun {
+	char *host;
+	const struct rep_config *cfg;
+	char *ops;          /* its operations as typed, "read4k write4k/64" */
+	double threads;     /* its first operation's */
+	uint64_t size;
+	double launch, bucket; /* launchTime, bucketDuration (s) */
+	struct rep_dev *devs;
+	size_t ndevs;
+};
+
 /* One bonnie++ line. Missing numbers are NAN, missing strings NULL. */
 enum { REP_BONNIE_SEQ_OUT, REP_BONNIE_REWRITE, REP_BONNIE_SEQ_IN, REP_BONNIE_SEEKS,
        REP_BONNIE_NFIELDS };
@@ -143,6 +172,8 @@ struct rep_db {
 	unsigned long manifests;
 	struct rep_bonnie *bonnie;
 	size_t nbonnie, bonnie_cap;
+	struct rep_devrun *devruns;   /* run lines' devices (report/devices.c) */
+	size_t ndevruns, devruns_cap;
 	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/durability.h) */
 	size_t nverdicts, verdicts_cap;
 	/* counters for the summary line */

@@ -1589,6 +1589,12 @@ static const struct {
 	[SEC_MODES] = { "modes", "Latency modes (peaks of the log-scale histogram)",
 			"peaks of the latency histogram with their share of operations", COLS(modes_cols),
 			build_modes },
+	[SEC_DEVICES] = { "devices", "Array members against their siblings (iostat -x figures the runs recorded)",
+			  "per md/dm array under a run's target, each member's await and util\n"
+			  "against its siblings'; slow: await >= 2x the siblings' median and\n"
+			  "busy >= 50%, with the time buckets it was slow in and the array's\n"
+			  "await at the siblings' speed; per host (a slow member is its host's)",
+			  rep_devices_cols, 0, rep_build_devices },
 	[SEC_TIERS] = { "tiers", "Cache tiers over the size sweep (level p50 ranges)",
 			"file-size sweep (labels fileSize/span or target.span): level ranges;\n"
 			"a boundary needs a p50 step above --tier-threshold (50%) and twice\n"
@@ -1660,6 +1666,7 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 	tables[SEC_EXPECT].ncols = rep_expect_ncols;
 	tables[SEC_TARGETS].ncols = rep_targets_ncols;
 	tables[SEC_SUMMARY].ncols = rep_summary_ncols;
+	tables[SEC_DEVICES].ncols = rep_devices_ncols;
 	tables[SEC_PERIODIC].ncols = rep_periodic_ncols;
 	/* the summary reads other sections' tables: they are built first, then it */
 	bool build[SEC_COUNT];

@@ -207,6 +207,7 @@ static const struct {
 	{ "latency-", SEC_MODES, "latency histograms, one per op and thread count" },
 	{ "sizes-", SEC_TIERS, "file-size sweeps" },
 	{ "watch-", SEC_WATCH, "latency over time per host" },
+	{ "members-", SEC_DEVICES, "array members' await over time, one per host and array" },
 };
 #define NHOMES (sizeof(chart_home) / sizeof(chart_home[0]))
 

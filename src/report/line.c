@@ -274,6 +274,67 @@ static char *signatures(const struct jv *ops)
 	return sigs;
 }
 
+/* Bounds on what one line's devices may hold (a hostile line is read in bounded memory). */
+#define MAX_LINE_DEVICES 64
+#define MAX_DEVICE_BUCKETS 100000
+
+/* A device's figures over some seconds ("total" or a bucket); all NAN when obj is none. */
+static struct rep_dev_stat dev_stat(const struct jv *obj)
+{
+	struct rep_dev_stat st = {
+		.seconds = num_or(obj, "seconds", NAN),
+		.reads = num_or(obj, "reads", NAN),
+		.writes = num_or(obj, "writes", NAN),
+		.r_await = num_or(obj, "readAwaitMs", NAN),
+		.w_await = num_or(obj, "writeAwaitMs", NAN),
+		.util = num_or(obj, "utilPct", NAN) / 100,
+	};
+	return st;
+}
+
+static void copy_str(char *dst, size_t len, const struct jv *obj, const char *key)
+{
+	const char *s = jv_string_value(jv_object_get(obj, key));
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+/* The line's "devices": each block device under the target and what it did. */
+static void read_devices(struct rep_line *l, const struct jv *root)
+{
+	const struct jv *devs = jv_object_get(root, "devices"), *d;
+	size_t n = jv_size(devs), i;
+	if (!jv_is_array(devs) || n == 0)
+		return;
+	if (n > MAX_LINE_DEVICES)
+		n = MAX_LINE_DEVICES;
+	l->devs = rep_calloc(n, sizeof(*l->devs));
+	jv_array_foreach(devs, i, d) {
+		if (l->ndevs == n)
+			break;
+		if (!jv_is_object(d) || !jv_is_string(jv_object_get(d, "name")))
+			continue;
+		struct rep_dev *x = &l->devs[l->ndevs++];
+		copy_str(x->name, sizeof(x->name), d, "name");
+		copy_str(x->type, sizeof(x->type), d, "type");
+		copy_str(x->role, sizeof(x->role), d, "role");
+		copy_str(x->above, sizeof(x->above), d, "above");
+		copy_str(x->serial, sizeof(x->serial), d, "serial");
+		x->total = dev_stat(jv_object_get(d, "total"));
+		const struct jv *b = jv_object_get(d, "buckets"), *e;
+		size_t nb = jv_size(b), k;
+		if (!jv_is_array(b) || nb == 0)
+			continue;
+		if (nb > MAX_DEVICE_BUCKETS)
+			nb = MAX_DEVICE_BUCKETS;
+		x->buckets = rep_calloc(nb, sizeof(*x->buckets));
+		jv_array_foreach(b, k, e) {
+			if (x->nbuckets == nb)
+				break;
+			x->buckets[x->nbuckets++] = dev_stat(e);
+		}
+	}
+}
+
 static void read_run(struct rep_line *l, const struct jv *root, const struct jv *ops, const char *fallback_host,
 		     const char *layout_labels)
 {
@@ -301,6 +362,8 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 	if (nominal > l->seconds || !(nominal > 0))
 		nominal = l->seconds; /* interrupted: buckets past the end are partial */
 	double bucket = num_or(root, "bucketDuration", 0);
+	l->bucket = bucket;
+	read_devices(l, root);
 	const struct jv *mode = jv_object_get(root, "mode");
 	l->watch = jv_is_string(mode) && strcmp(jv_string_value(mode), "watch") == 0;
 	l->launch = num_or(root, "launchTime", 0);
@@ -439,6 +502,9 @@ void rep_line_free(struct rep_line *l)
 	free(l->sigs);
 	free(l->target_path);
 	free(l->target_finding);
+	for (size_t i = 0; i < l->ndevs; i++)
+		free(l->devs[i].buckets);
+	free(l->devs);
 	rep_bonnie_free(&l->bonnie);
 	json_decref(l->manifest);
 	free(l->dur_host);

@@ -63,6 +63,9 @@ struct rep_line {
 	char *sigs;                /* every operation's signature, for the notes section */
 	char *target_path;         /* the target's path, when target_finding */
 	char *target_finding;      /* the target is RAM, or not the volume its provision facts name (NULL: fine) */
+	struct rep_dev *devs;      /* the devices under the target ("devices"), what they did */
+	size_t ndevs;
+	double bucket;             /* bucketDuration (s) */
 	/* REP_LINE_BONNIE */
 	struct rep_bonnie bonnie;
 	/* REP_LINE_MANIFEST, REP_LINE_DURABILITY: the document as a jansson tree (rare lines) */

@@ -1478,6 +1478,112 @@ int rep_plot_check(void)
 	return -ENOENT;
 }
 
+#define MAX_MEMBER_CHARTS 8
+
+/* A devices row's run: the one whose host, ops, threads and size it names. */
+static bool devrun_of_row(const struct rep_devrun *r, const struct table *t, size_t row)
+{
+	return strcmp(r->host, cell_str(t, row, table_col(t, "host"))) == 0 &&
+	       strcmp(r->ops, cell_str(t, row, table_col(t, "op"))) == 0 &&
+	       r->threads == cell_num(t, row, table_col(t, "threads")) &&
+	       (double)r->size == cell_num(t, row, table_col(t, "size")) &&
+	       strcmp(r->cfg->name, cell_str(t, row, table_col(t, "config"))) == 0;
+}
+
+/*
+ * Each array's members' await over time, a line per member: the arrays with
+ * a slow member (else the first), at most MAX_MEMBER_CHARTS.
+ */
+static void plot_members(struct plotter *p, const struct rep_db *db, const struct table *t)
+{
+	int slow = table_col(t, "slow"), arr = table_col(t, "array"), mem = table_col(t, "member");
+	bool any_slow = false;
+	for (size_t r = 0; r < t->nrows; r++)
+		any_slow |= cell_num(t, r, slow) > 0;
+	size_t chart = 0;
+	for (size_t r = 0; r < t->nrows && chart < MAX_MEMBER_CHARTS; r++) {
+		/* one chart per array: at its first row, when the array is to be drawn */
+		bool first = true;
+		for (size_t q = 0; q < r && first; q++)
+			first = !(strcmp(cell_str(t, q, arr), cell_str(t, r, arr)) == 0 &&
+				  strcmp(cell_str(t, q, table_col(t, "host")), cell_str(t, r, table_col(t, "host"))) == 0 &&
+				  strcmp(cell_str(t, q, table_col(t, "op")), cell_str(t, r, table_col(t, "op"))) == 0 &&
+				  cell_num(t, q, table_col(t, "threads")) == cell_num(t, r, table_col(t, "threads")) &&
+				  cell_num(t, q, table_col(t, "size")) == cell_num(t, r, table_col(t, "size")));
+		if (!first)
+			continue;
+		size_t end = r + 1;
+		bool has_slow = cell_num(t, r, slow) > 0;
+		while (end < t->nrows && strcmp(cell_str(t, end, arr), cell_str(t, r, arr)) == 0 &&
+		       strcmp(cell_str(t, end, table_col(t, "host")), cell_str(t, r, table_col(t, "host"))) == 0) {
+			has_slow |= cell_num(t, end, slow) > 0;
+			end++;
+		}
+		if (any_slow ? !has_slow : chart > 0)
+			continue;
+		char name[64], title[700], head[600];
+		snprintf(name, sizeof(name), "members-%zu", ++chart);
+		FILE *dat = plot_open(p, name, "dat"), *gp = plot_open(p, name, "gp");
+		if (!dat || !gp) {
+			close_pair(p, dat, gp);
+			return;
+		}
+		snprintf(head, sizeof(head), "Await per member of %s on %s: %s, %.0f threads", cell_str(t, r, arr),
+			 cell_str(t, r, table_col(t, "host")), cell_str(t, r, table_col(t, "op")),
+			 cell_num(t, r, table_col(t, "threads")));
+		chart_title(title, sizeof(title), p, head, 0);
+		gp_head(gp, name, title, "time since the first run's start (s)", "await per completed I/O (ms)");
+		size_t longest = 0;
+		for (size_t k = r; k < end; k++)
+			longest = strlen(cell_str(t, k, mem)) > longest ? strlen(cell_str(t, k, mem)) : longest;
+		gp_key(gp, end - r, longest);
+		fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n", gp);
+		for (size_t k = r; k < end; k++) {
+			const char *member = cell_str(t, k, mem);
+			fputs("# ", dat);
+			put_line(dat, member);
+			fputs("\n# seconds await_ms\n", dat);
+			double t0 = 0;
+			bool have_t0 = false;
+			for (size_t i = 0; i < db->ndevruns; i++) {
+				const struct rep_devrun *run = &db->devruns[i];
+				if (!devrun_of_row(run, t, k))
+					continue;
+				if (!have_t0 || run->launch < t0)
+					t0 = run->launch;
+				have_t0 = true;
+			}
+			for (size_t i = 0; i < db->ndevruns; i++) {
+				const struct rep_devrun *run = &db->devruns[i];
+				if (!devrun_of_row(run, t, k))
+					continue;
+				for (size_t d = 0; d < run->ndevs; d++) {
+					const struct rep_dev *dev = &run->devs[d];
+					if (strcmp(dev->name, member) != 0)
+						continue;
+					for (size_t b = 0; b < dev->nbuckets; b++) {
+						const struct rep_dev_stat *st = &dev->buckets[b];
+						double rd = isfinite(st->reads) ? st->reads : 0, wr = isfinite(st->writes) ? st->writes : 0;
+						if (!(rd + wr > 0))
+							continue;
+						double aw = (rd * (isfinite(st->r_await) ? st->r_await : 0) +
+							     wr * (isfinite(st->w_await) ? st->w_await : 0)) / (rd + wr);
+						dat_num(dat, run->launch - t0 + ((double)b + 0.5) * (run->bucket > 0 ? run->bucket : 1));
+						fputc(' ', dat);
+						dat_num(dat, aw);
+						fputc('\n', dat);
+					}
+				}
+			}
+			fputs("\n\n", dat);
+			gp_line(gp, name, k == r, k - r, "1:2", "linespoints lw 1.5 pt 7 ps 0.6", member, k + 1 == end);
+		}
+		gp_tail(gp, name);
+		close_pair(p, dat, gp);
+		plot_done(p, name, title);
+	}
+}
+
 int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	     const struct table tables[SEC_COUNT], const char *dir)
 {
@@ -1514,6 +1620,7 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	plot_watch(&p, fleet, nf);
 	plot_cost(&p, &tables[SEC_COST], o);
 	plot_compare(&p, &tables[SEC_COMPARE]);
+	plot_members(&p, db, &tables[SEC_DEVICES]);
 	free(fleet);
 	free(hosts);
 	int rc = p.failed ? -1 : 0;

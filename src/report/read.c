@@ -99,6 +99,14 @@ void rep_db_free(struct rep_db *db)
 	}
 	free(db->tflags);
 	rep_fleet_free(db);
+	for (size_t i = 0; i < db->ndevruns; i++) {
+		for (size_t k = 0; k < db->devruns[i].ndevs; k++)
+			free(db->devruns[i].devs[k].buckets);
+		free(db->devruns[i].devs);
+		free(db->devruns[i].host);
+		free(db->devruns[i].ops);
+	}
+	free(db->devruns);
 	for (size_t i = 0; i < db->nverdicts; i++)
 		rep_dur_verdict_free(&db->verdicts[i]);
 	free(db->verdicts);
@@ -293,6 +301,42 @@ static void runs_key(struct rep_db *db, const struct rep_line *l, char *buf, siz
 		snprintf(buf + o, len - (size_t)o, "%sruntime=%g", o ? "," : "", l->runtime);
 }
 
+/* The line's devices, with what names its run: copied (the line is freed after). */
+static void add_devrun(struct rep_db *db, const struct rep_line *l, const struct rep_config *cfg)
+{
+	if (db->ndevruns == db->devruns_cap) {
+		db->devruns_cap = db->devruns_cap ? db->devruns_cap * 2 : 16;
+		db->devruns = rep_realloc(db->devruns, db->devruns_cap * sizeof(*db->devruns));
+	}
+	struct rep_devrun *r = &db->devruns[db->ndevruns++];
+	memset(r, 0, sizeof(*r));
+	r->host = rep_strdup(l->host);
+	r->cfg = cfg;
+	size_t len = 1;
+	for (size_t i = 0; i < l->nops; i++)
+		len += strlen(l->ops[i].sig) + 40;
+	r->ops = rep_calloc(len, 1);
+	for (size_t i = 0; i < l->nops; i++) {
+		char op[64];
+		rep_op_name(l->ops[i].sig, op, sizeof(op));
+		snprintf(r->ops + strlen(r->ops), len - strlen(r->ops), "%s%s", i ? " " : "", op);
+	}
+	r->threads = l->ops[0].threads;
+	r->size = l->size;
+	r->launch = l->launch;
+	r->bucket = l->bucket;
+	r->devs = rep_calloc(l->ndevs, sizeof(*r->devs));
+	r->ndevs = l->ndevs;
+	for (size_t i = 0; i < l->ndevs; i++) {
+		r->devs[i] = l->devs[i];
+		r->devs[i].buckets = NULL;
+		if (l->devs[i].nbuckets) {
+			r->devs[i].buckets = rep_calloc(l->devs[i].nbuckets, sizeof(*r->devs[i].buckets));
+			memcpy(r->devs[i].buckets, l->devs[i].buckets, l->devs[i].nbuckets * sizeof(*r->devs[i].buckets));
+		}
+	}
+}
+
 static void add_run(struct rep_db *db, const struct rep_line *l)
 {
 	char runs[128];
@@ -325,6 +369,8 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 	}
 	if (l->nops && l->sigs)
 		add_note(db, l, cfg);
+	if (l->nops && l->ndevs)
+		add_devrun(db, l, cfg);
 	if (l->nops)
 		db->runs++;
 }

@@ -65,4 +65,9 @@ extern const size_t rep_summary_ncols;
 void rep_summary_needs(bool want[SEC_COUNT]);
 void rep_build_summary(struct table *tables, const struct rep_ctx *ctx);
 
+/* devices.c: array members against their siblings, the slow one named (SEC_DEVICES). */
+extern const struct tcol rep_devices_cols[];
+extern const size_t rep_devices_ncols;
+void rep_build_devices(struct table *tables, const struct rep_ctx *ctx);
+
 #endif

@@ -40,7 +40,7 @@ void rep_summary_needs(bool want[SEC_COUNT])
 {
 	static const enum rep_section needs[] = { SEC_GROUPS, SEC_FLEET,   SEC_TARGETS, SEC_INSTANCES,  SEC_BAD_APPLES,
 						  SEC_THREADS, SEC_COMPARE, SEC_TIERS,	    SEC_DURABILITY,
-						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC };
+						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC, SEC_DEVICES };
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		want[needs[i]] = true;
 }
@@ -640,6 +640,34 @@ static void oscillations(struct table *s, const struct table *p)
 	}
 }
 
+/* Slow array members (the devices section): a host's bad apple with its cause. */
+static void slow_members(struct table *s, const struct table *d)
+{
+	size_t said = 0, slow = 0;
+	for (size_t r = 0; r < d->nrows; r++) {
+		if (!(num_at(d, r, "slow") > 0))
+			continue;
+		slow++;
+		if (said == 5)
+			continue;
+		said++;
+		const char *vol = str_at(d, r, "volume");
+		char v[96] = "";
+		if (vol)
+			snprintf(v, sizeof(v), " (%s)", vol);
+		const double fig[4] = { num_at(d, r, "vsSiblings"), NAN, NAN, num_at(d, r, "threads") };
+		finding(s, "devices", "slowMember", str_at(d, r, "op"), str_at(d, r, "config"), fig, "devices",
+			"slow member %s%s of %s on %s: await %.1fx its siblings', busy %.0f%%, %.0f of %.0f buckets; "
+			"the array %.1fx faster without it",
+			str_at(d, r, "member") ? str_at(d, r, "member") : "-", v, str_at(d, r, "array") ? str_at(d, r, "array") : "-",
+			str_at(d, r, "host") ? str_at(d, r, "host") : "-", num_at(d, r, "vsSiblings"), num_at(d, r, "utilPct"),
+			num_at(d, r, "slowBuckets"), num_at(d, r, "buckets"),
+			num_at(d, r, "arrayAwaitMs") / num_at(d, r, "arrayAwaitAtSiblingsMs"));
+	}
+	if (slow > said)
+		finding(s, "devices", "slowMember", NULL, NULL, NULL, "devices", "and %zu more slow members", slow - said);
+}
+
 /* ---- what to distrust, what was left out ---- */
 
 static void targets(struct table *s, const struct table *t)
@@ -715,6 +743,7 @@ void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	bad_apples(s, &tables[SEC_BAD_APPLES], &tables[SEC_INSTANCES]);
 	at_cap(s, &tables[SEC_INSTANCES]);
 	fleet_hosts(s, &tables[SEC_FLEET]);
+	slow_members(s, &tables[SEC_DEVICES]);
 	optima(s, th, ops, nops);
 	tiers(s, &tables[SEC_TIERS]);
 	oscillations(s, &tables[SEC_PERIODIC]);
