@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bats file_tags=net,cloud,root,slow
-# examples.bats - every example command of README.md and results/README.md,
+# examples.bats - every example command of README.md, docs/*.md and results/README.md,
 # taken from the files themselves and run: the scripts' against real sshd's
 # in network namespaces (tests/lib/netns.bash) and moto's EC2
 # (tests/lib/moto.bash), iobench's on small files. Values are made to fit a
@@ -40,7 +40,7 @@ examples() {
     on { if (cmd ~ /\\$/) { sub(/ *\\$/, "", cmd); next }
          if (cmd ~ /\| *$/) next
          q = cmd; if (gsub(/\047/, "", q) % 2) next
-         done_() }' "$ROOT/README.md" "$ROOT/results/README.md"
+         done_() }' "$ROOT/README.md" "$ROOT"/docs/*.md "$ROOT/results/README.md"
 }
 
 # example PATTERN: the one example that matches the extended regex PATTERN.
@@ -72,12 +72,13 @@ fleet_up() {
   awk '{printf "root@%s name=db-%d\n", $1, NR}' "$NET/hosts" >hosts.txt
 }
 
-@test "every example command of README.md and results/README.md is one this file (or another suite) runs" {
+@test "every example command of README.md, docs/ and results/README.md is one this file (or another suite) runs" {
   # PATTERN -> where it runs. A new example needs a line here and a test.
   local covered='
 ^\.ci/install --core && ./configure && make && ./iobench 	readme.bats
 ^\.ci/install && ./configure && make check-all$	readme.bats
 ^jq -c .\.operations\[\] 	here: iobench run --json, then jq
+^jq -c .\.devices\[\] 	here: iobench run --json, then jq (the devices)
 ^iobench --host db1 --provision-fact 	fleet-hosts.bats: the run with --host, --provision-fact and --note
 ^iobench report r1\.jsonl 	fleet-hosts.bats: then its report
 ^iobench watch --json /var/lib/iobench/watch\.jsonl --prom 	here: watch --prom
@@ -96,7 +97,12 @@ fleet_up() {
 ^scripts/sweep-threads --size 	here: the sweeps
 ^iobench report --json --section threads results/round1/ \| jq 	here: the sweeps (the optimum for scripts)
 ^scripts/bonnie -x 3 	here: bonnie
-^iobench report results/$	here: a study, start to finish (the summary)
+^iobench report results/$	here: a study, start to finish (docs/report.md: the summary)
+^iobench --size 1G -o read4k -o write4k/64 -t 4 -d 20 data\.bin$	readme.bats: the first README command, the same run
+^\.ci/install --core && \./configure && make && make static && sudo make install$	build.bats: installed, the scripts find iobench
+^iobench report --prices share/prices-sample\.json tests/data/study/$	here: the shipped study, as the README prints it
+^iobench -q --host db-7 	here: validating a fresh box
+^iobench report --expect box\.expect db-7\.jsonl$	here: validating a fresh box
 ^iobench report --section threads,compare --only op=read4k results/$	here: a study, start to finish
 ^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
 ^iobench report --expect box\.expect results/$	here: a study, start to finish
@@ -126,6 +132,12 @@ fleet_up() {
   [ "${#lines[@]}" -eq 2 ]
   [ "$(jq -r '[.name, .threadCount, (.iops > 0), (.p99 > 0)] | @tsv' <<<"$output" | paste -sd,)" == \
     "$(printf 'read4k\t2\ttrue\ttrue,write4k\t2\ttrue\ttrue')" ]
+  # docs/json-format.md's line for the devices under the target: the target's device first
+  ex=$(example '^jq -c .\.devices\[\] ')
+  run bash -c "$ex"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r .role <<<"${lines[0]}")" == target ]
+  jq -e 'has("name") and has("await") and has("util")' <<<"${lines[0]}"
 }
 
 @test "README: iobench watch --json ... --prom FILE writes the JSON lines and the node_exporter page" {
@@ -358,23 +370,23 @@ fleet_up() {
   [[ "${lines[1]}" =~ ^write4k\ .+\ [124]$ ]]
 }
 
-# readme_block FIRST LAST: README.md's indented lines from the one that starts
+# readme_block FIRST LAST [FILE]: FILE's (docs/report.md's) indented lines from the one that starts
 # with FIRST to the next that starts with LAST, unindented.
 readme_block() {
   awk -v first="    $1" -v last="    $2" '
     index($0, first) == 1 { on = 1; next }
     on && index($0, last) == 1 { exit }
-    on { sub(/^    /, ""); print }' "$ROOT/README.md"
+    on { sub(/^    /, ""); print }' "${3:-$ROOT/docs/report.md}"
 }
 
-@test "README: a study, start to finish: the loop over three hosts, the thread curves and comparison, the box's verdict" {
+@test "docs/report.md: a study, start to finish: the loop over three hosts, the thread curves and comparison, the box's verdict" {
   "$IOBENCH" create -q iobench.dat 64M
   mkdir -p results
   # The README's loop as written, 1-second runs instead of 2 (every flag kept).
   local loop
   loop=$(awk '/^    for h in box-a box-b box-c; do$/ { on = 1 }
               on { sub(/^    /, ""); print }
-              on && /^done$/ { exit }' "$ROOT/README.md")
+              on && /^done$/ { exit }' "$ROOT/docs/report.md")
   [[ "$loop" == *"--label config=uring-qd4"* ]]
   run env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "set -e; ${loop//-d 2/-d 1}"
   [ "$status" -eq 0 ]
@@ -435,4 +447,38 @@ readme_block() {
   [ "$(jq -r '[.tool, .host, .bonnie.fileSize, (.bonnie | has("seqOutBlockKBps"))] | @tsv' "$f")" == \
     "$(printf 'bonnie++\t%s\t64M\ttrue' "$(hostname)")" ]
   [ -s "results/r1/$(hostname)/bonnie.csv" ]
+}
+
+@test "README: the shipped study's report prints the summary the README shows, line for line" {
+  local ex block
+  ex=$(example '^iobench report --prices share/prices-sample\.json tests/data/study/$')
+  # the README's block: from the command to the end of its indented text
+  block=$(awk -v first="    \$ $ex" 'index($0, first) == 1 { on = 1; next } on && /^[^ ]/ && NF { exit } on { sub(/^    /, ""); print }' "$ROOT/README.md")
+  cd "$ROOT"
+  COLUMNS=100 run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
+  [ "$status" -eq 0 ]
+  # the README shows the opening lines and the summary, as printed (the sections that follow left out)
+  local shown
+  shown=$(sed -n '1,/^Summary/p' <<<"$output"; sed -n '/^Summary/,/^$/p' <<<"$output" | sed 1d)
+  diff <(sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' <<<"$block") <(sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' <<<"$shown")
+}
+
+@test "README: validating a fresh box: the runs, then --expect's verdict per expectation" {
+  "$IOBENCH" create -q iobench.dat 64M
+  readme_block '$ cat box.expect' '$ ' "$ROOT/README.md" >box.expect
+  [ "$(grep -c '^read4k >= 1000 iops at 4 threads$' box.expect)" -eq 1 ]
+  local ex cmd
+  ex=$(example '^iobench -q --host db-7 ')
+  # as written, but 1-second runs on a small file here
+  cmd=$(sed -e 's|-d 20|-d 1|' -e "s|/var/tmp/iobench.dat|$PWD/iobench.dat|" <<<"$ex")
+  keeps_flags "$ex" "$cmd"
+  run env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$cmd"
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <db-7.jsonl)" -eq 2 ]
+  ex=$(example '^iobench report --expect box\.expect db-7\.jsonl$')
+  run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
+  [ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+  [ "$(grep -cE '^(PASS|FAIL) +[23] .* db-7 ' <<<"$output")" -eq 2 ]
+  [[ "${lines[-1]}" =~ ^(PASS|FAIL):\ [0-9]\ of\ 2\ checks\ passed$ ]]
+  [ "$status" -eq "$([[ ${lines[-1]} == PASS:* ]] && echo 0 || echo 1)" ]
 }

@@ -407,7 +407,7 @@ joined_summary() {
 }
 
 @test "README: iobench report --merge-hosts --section instances,badApples results/RUN/ shows the fleet" {
-  grep -qF '$ iobench report --merge-hosts --section instances,badApples results/r1/' "$BATS_TEST_DIRNAME/../README.md"
+  grep -qF '$ iobench report --merge-hosts --section instances,badApples results/r1/' "$BATS_TEST_DIRNAME/../docs/report.md"
   run --separate-stderr "$IOBENCH" report --merge-hosts --section instances,badApples "$FLEET/r1/"
   [ "$status" -eq 0 ]
   [[ "$output" == *"Across instances"* ]]
@@ -453,7 +453,7 @@ joined_summary() {
 @test "README: the run with --host, --provision-fact and --note, then its report, as written" {
   # the indented commands of the README's section on host, provision and notes
   local cmds
-  cmds=$(sed -n '/^### Who ran, on what/,/^## /p' "$BATS_TEST_DIRNAME/../README.md" | grep -E '^    ' |
+  cmds=$(sed -n '/^### Who ran, on what/,/^## /p' "$BATS_TEST_DIRNAME/../docs/json-format.md" | grep -E '^    ' |
     sed 's/^    //' | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta')
   [ "$(wc -l <<<"$cmds")" -eq 2 ]
   local run_cmd report_cmd

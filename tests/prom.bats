@@ -177,14 +177,14 @@ start_prometheus() {
   grep -qx 'iobench_watch_up 0' "$TMP/scrape"
 }
 
-@test "the README's PromQL gives p99 per instance and op from a real prometheus" {
+@test "docs/watch.md's PromQL gives p99 per instance and op from a real prometheus" {
   need prometheus-node-exporter prometheus curl
   start_node_exporter "$TMP/textfile"
   start_prometheus
   "$IOBENCH" watch -q --interval 0.05 --period 1 --json "$TMP/w.jsonl" --prom "$PROM" "$TMP/f" 2>"$TMP/err" 3>&- &
   WPID=$!
   q=$(grep -o 'histogram_quantile(0.99, sum by (le, instance, op) (rate(iobench_op_latency_seconds_bucket\[1h\])))' \
-    "$BATS_TEST_DIRNAME/../README.md" | head -n 1)
+    "$BATS_TEST_DIRNAME/../docs/watch.md" | head -n 1)
   [ -n "$q" ]
   # rate() needs two scrapes of a growing counter
   p99s() {

@@ -16,9 +16,9 @@ teardown() {
 }
 
 # readme_command N: the Nth indented command line of the README's opening
-# (before "## What it measures").
+# (before its first "## " section).
 readme_command() {
-  sed -n '1,/^## What it measures/p' "$ROOT/README.md" | grep -E '^    \S' | sed -n "${1}p" | sed 's/^    //'
+  sed -n '1,/^## /p' "$ROOT/README.md" | grep -E '^    \S' | sed -n "${1}p" | sed 's/^    //'
 }
 
 # A clean copy of what git tracks (the README's commands start in a checkout).
@@ -61,4 +61,20 @@ checkout_copy() {
   run "$ROOT/.ci/install" --bogus
   [ "$status" -eq 2 ]
   [[ $output == "install: unknown option '--bogus'; use --core or --all" ]]
+}
+
+@test "the README is the front door: under 250 lines, and every page of docs/ is on its map" {
+  [ "$(wc -l <"$ROOT/README.md")" -le 250 ]
+  local page
+  for page in "$ROOT"/docs/*.md; do
+    grep -qF "](docs/${page##*/})" "$ROOT/README.md" || { echo "docs/${page##*/} is not on the README's map"; return 1; }
+  done
+  # and every link of the map leads somewhere
+  for page in $(grep -o '](docs/[a-z-]*\.md)' "$ROOT/README.md" | sed 's/](\(.*\))/\1/' | sort -u); do
+    [ -s "$ROOT/$page" ] || { echo "$page: no such page"; return 1; }
+  done
+  # each page starts with what a reader comes for: a title, then a paragraph
+  for page in "$ROOT"/docs/*.md; do
+    [[ "$(sed -n 1p "$page")" == "# "* ]] && [ -n "$(sed -n 3p "$page")" ]
+  done
 }
