@@ -15,7 +15,7 @@ load lib/volumes
 ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 
 setup() {
-  cloudfleet_skip
+  suite_skip
   IOBENCH=${IOBENCH:-$ROOT/iobench}
   NETS=0
   cd "$BATS_TEST_TMPDIR" || return 1

@@ -12,7 +12,7 @@ load lib/volumes
 CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
 
 setup() {
-  cloudfleet_skip
+  suite_skip
   command -v losetup >/dev/null || skip "losetup not installed"
   command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
   netns_fleet_setup 3

@@ -20,7 +20,7 @@ ROOT=$BATS_TEST_DIRNAME/..
 CAMPAIGN=$ROOT/scripts/campaign
 
 setup() {
-  cloudfleet_skip
+  suite_skip
   [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle a host with"
   command -v gnuplot >/dev/null || skip "gnuplot not installed (.ci/apt-report.txt)"
   [[ -x "$ROOT/iobench-static" ]] || skip "iobench-static not built (make static)"

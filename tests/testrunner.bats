@@ -222,15 +222,42 @@ each_teardown" ]
 @test "no suite overrides lib/core's setup or teardown, nor calls core_setup or core_teardown itself" {
   # Either would lose $TMP or its cleanup; suites define each_setup and
   # each_teardown (tests/lib/core.bash).
+  # A suite's own lines: those of a suite it writes out (<<'SUITE') are not.
+  own() { awk '/<<.SUITE.$/ { h = 1; next } /^SUITE$/ { h = 0; next } !h' "$1"; }
   local f bad=()
   for f in "$BATS_TEST_DIRNAME"/*.bats "$BATS_TEST_DIRNAME"/data/runner/*.bats; do
-    if grep -nE '(^|[;&|({]|then|do|else)[[:space:]]*core_(setup|teardown)[[:space:]]*($|[;&|)}])' "$f"; then
+    if own "$f" | grep -nE '(^|[;&|({]|then|do|else)[[:space:]]*core_(setup|teardown)[[:space:]]*($|[;&|)}])'; then
       bad+=("$f: calls core_setup or core_teardown")
     fi
-    if grep -qE '^load (\.\./)*lib/core' "$f" && grep -nE '^(setup|teardown)\(\)' "$f"; then
+    if own "$f" | grep -qE '^load (\.\./)*lib/core' && own "$f" | grep -nE '^(setup|teardown)\(\)'; then
       bad+=("$f: loads lib/core and defines setup or teardown")
     fi
   done
   printf '%s\n' "${bad[@]}"
   [ "${#bad[@]}" -eq 0 ]
+}
+
+@test "lib/skip: suite_skip_all in setup_file skips every test with its reason; skip_unless_cmd names what is missing" {
+  mkdir -p "$TMP/suite/lib"
+  cp "$BATS_TEST_DIRNAME/lib/skip.bash" "$TMP/suite/lib/"
+  # (@test spelt TEST here: bats would take the lines for this file's own tests)
+  sed 's/^TEST /@test /' >"$TMP/suite/skips.bats" <<'SUITE'
+load lib/skip
+setup_file() { [[ -z ${SKIP_ALL:-} ]] || suite_skip_all "env: $SKIP_ALL"; }
+setup() { suite_skip; }
+TEST "a" { skip_unless_cmd no-such-program-here .ci/apt-none.txt; }
+TEST "b" { skip_unless_cmd bash; }
+SUITE
+  SKIP_ALL="no such machine" run bats --tap "$TMP/suite/skips.bats"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "1..2
+ok 1 a # skip env: no such machine
+ok 2 b # skip env: no such machine" ]
+  run env -u SKIP_ALL bats --tap "$TMP/suite/skips.bats"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "1..2
+ok 1 a # skip no-such-program-here not installed (.ci/apt-none.txt)
+ok 2 b" ]
 }
