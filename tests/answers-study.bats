@@ -27,12 +27,12 @@ VOL=/mnt/iobench-test-vol
 
 setup_file() {
   local why
-  why=$(netns_can_run) || { export STUDY_SKIP=$why; return 0; }
+  why=$(netns_can_run) || { suite_skip_all "$why"; return 0; }
   [[ -d /sys/fs/cgroup/blkio && -d /sys/fs/cgroup/memory ]] ||
-    { export STUDY_SKIP="env: no cgroup v1 blkio and memory controllers to cap a host with"; return 0; }
-  [[ -x "$ROOT/iobench-static" ]] || { export STUDY_SKIP="iobench-static not built (make static)"; return 0; }
-  command -v mkfs.ext4 >/dev/null || { export STUDY_SKIP="mkfs.ext4 not installed (.ci/apt-core.txt)"; return 0; }
-  export STUDY_SKIP=
+    { suite_skip_all "env: no cgroup v1 blkio and memory controllers to cap a host with"; return 0; }
+  why=$(static_missing)
+  [[ -z $why ]] || { suite_skip_all "$why"; return 0; }
+  command -v mkfs.ext4 >/dev/null || { suite_skip_all "mkfs.ext4 not installed (.ci/apt-core.txt)"; return 0; }
   # One fleet of 8 hosts and one run of both campaigns for every test of
   # the file: the tests below read its results.
   NET=$BATS_FILE_TMPDIR/net RESULTS=$BATS_FILE_TMPDIR/results
@@ -45,7 +45,7 @@ setup_file() {
 }
 
 teardown_file() {
-  [[ -z "${STUDY_SKIP:-}" ]] || return 0
+  [[ -z "$(suite_skip_reason)" ]] || return 0
   NETNS_DIR=$STUDY_NET
   netns_fleet_down
   local f cg i
@@ -60,7 +60,7 @@ teardown_file() {
 }
 
 setup() {
-  [[ -z "${STUDY_SKIP:-}" ]] || skip "$STUDY_SKIP"
+  suite_skip
   NET=$STUDY_NET RESULTS=$STUDY_RESULTS NETNS_DIR=$STUDY_NET
 }
 

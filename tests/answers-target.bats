@@ -12,13 +12,9 @@ bats_require_minimum_version 1.5.0
 load lib/netns
 
 FLEET=$BATS_TEST_DIRNAME/../scripts/fleet-run
-ROOT=$BATS_TEST_DIRNAME/..
 
 setup() {
-  local why
-  why=$(netns_can_run) || skip "$why"
-  [[ -x "${IOBENCH_STATIC:-$ROOT/iobench-static}" ]] || skip "iobench-static not built (make static)"
-  netns_fleet_setup 2
+  netns_fleet_setup --static 2
 }
 
 teardown() {

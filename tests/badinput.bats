@@ -6,15 +6,10 @@
 
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 8M
   mkdir -p "$TMP/dir"
   ROOT=$BATS_TEST_DIRNAME/..
-}
-
-teardown() {
-  core_teardown
 }
 
 # check_rows PREFIX: run every table row whose command starts with PREFIX.

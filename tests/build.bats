@@ -4,16 +4,11 @@
 
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   ROOT=$BATS_TEST_DIRNAME/..
   mkdir -p "$TMP/src"
   (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src include man tests/unit scripts raid share) |
     tar xf - -C "$TMP/src"
-}
-
-teardown() {
-  core_teardown
 }
 
 @test "configure names the missing package when jansson is absent" {

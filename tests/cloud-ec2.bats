@@ -10,13 +10,7 @@ PROVISION=$BATS_TEST_DIRNAME/../scripts/ec2-provision
 TEARDOWN=$BATS_TEST_DIRNAME/../scripts/ec2-teardown
 
 setup_file() {
-  local why
-  why=$(moto_missing)
-  if [[ -n "$why" ]]; then
-    export MOTO_SKIP=$why
-    return 0
-  fi
-  moto_up || return 1
+  moto_suite_up || return 1
   export RESULTS=$BATS_FILE_TMPDIR/results
 }
 
@@ -25,7 +19,7 @@ teardown_file() {
 }
 
 setup() {
-  [[ -z "${MOTO_SKIP:-}" ]] || skip "$MOTO_SKIP"
+  suite_skip
 }
 
 # provision ARGS...: ec2-provision into the suite's results dir.

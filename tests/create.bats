@@ -4,13 +4,8 @@
 
 load lib/core
 
-setup() {
-  core_setup
-}
-
-teardown() {
+each_teardown() {
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
-  core_teardown
 }
 
 @test "create writes exactly the size asked, including a ragged tail" {

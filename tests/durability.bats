@@ -8,19 +8,17 @@
 load lib/core
 bats_require_minimum_version 1.5.0
 
-setup() {
-  core_setup
+each_setup() {
   LOGS=$TMP/logs
   SERVER_PID=
 }
 
-teardown() {
+each_teardown() {
   if [[ -n ${SERVER_PID:-} ]]; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
   fi
   if [[ -n ${LOOP:-} ]]; then losetup -d "$LOOP" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # start_server: a server on a free loopback port logging into $LOGS; sets PORT and SERVER_PID.

@@ -5,17 +5,15 @@
 load lib/core
 bats_require_minimum_version 1.5.0
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 64M
 }
 
-teardown() {
+each_teardown() {
   # a test that switched the kernel's clocksource puts it back, pass or fail
   if [[ -n "${CS_RESTORE:-}" ]]; then
     echo "$CS_RESTORE" > /sys/devices/system/clocksource/clocksource0/current_clocksource
   fi
-  core_teardown
 }
 
 @test "each engine runs each study op and writes valid JSON" {

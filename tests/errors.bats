@@ -5,15 +5,13 @@
 
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 8M
   SUM=$(md5sum < "$TMP/f")
 }
 
-teardown() {
+each_teardown() {
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # expect STATUS PATTERN -- ARGS...: iobench exits STATUS with one stderr line matching PATTERN.

@@ -10,20 +10,17 @@
 
 bats_require_minimum_version 1.5.0
 load lib/cloudfleet
-load lib/volumes
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 
 setup() {
-  cloudfleet_skip
+  suite_skip
   IOBENCH=${IOBENCH:-$ROOT/iobench}
-  NETS=0
   cd "$BATS_TEST_TMPDIR" || return 1
 }
 
 teardown() {
-  ((NETS == 0)) || netns_fleet_teardown
-  volumes_remove
+  cloudfleet_hosts_down
 }
 
 # examples: the example commands of both READMEs, one a line: the lines of
@@ -64,11 +61,11 @@ as_args() {
   eval "ARGS=($1)"
 }
 
-# fleet_up N: N namespace hosts for this test (netns_fleet_setup), and a
-# hosts file in the README's format naming them db-1 ... db-N.
+# fleet_up N [SIZE]: N namespace hosts for this test, each with a volume of
+# SIZE if given (cloudfleet_hosts_up), and a hosts file in the README's
+# format naming them db-1 ... db-N.
 fleet_up() {
-  netns_fleet_setup "$1"
-  NETS=1
+  cloudfleet_hosts_up "$@"
   awk '{printf "root@%s name=db-%d\n", $1, NR}' "$NET/hosts" >hosts.txt
 }
 
@@ -281,11 +278,8 @@ fleet_up() {
 }
 
 @test "README: the study's campaign runs round one's 42 runs per host, then each op at the report's optimum" {
-  command -v losetup >/dev/null || skip "losetup not installed"
-  command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
-  fleet_up 4
   # Each instance's volume (the campaign benchmarks it): a loop device.
-  volumes_make 4 100G
+  fleet_up 4 100G
   local ex cmd r=$PWD/results/study name
   ex=$(example '^scripts/campaign --ami .*--study-plan')
   cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|ami-0123456789abcdef0|$MOTO_AMI|" \

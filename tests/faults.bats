@@ -10,16 +10,14 @@ bats_require_minimum_version 1.5.0
 
 FAULT_SO=${IOBENCH_ROOT:-$BATS_TEST_DIRNAME/..}/build/tests/faultinj.so
 
-setup() {
+each_setup() {
   [ -f "$FAULT_SO" ] || skip "build/tests/faultinj.so not built (make unit-tests)"
-  core_setup
   make_file "$TMP/f" 16M
 }
 
-teardown() {
+each_teardown() {
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" 2>/dev/null || true; fi
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # faulty RULES ARGS...: run iobench with faults injected on $TMP/f

@@ -7,15 +7,10 @@
 
 load lib/core
 
-setup() {
+each_setup() {
   command -v fio >/dev/null || skip "fio not installed (.ci/apt-core.txt)"
   command -v strace >/dev/null || skip "strace not installed (.ci/apt-core.txt)"
-  core_setup
   make_file "$TMP/f" 32M
-}
-
-teardown() {
-  core_teardown
 }
 
 # both NAME IOBENCH_OP FIO_ARGS...: N=640 operations of each tool on the same

@@ -7,22 +7,17 @@
 
 bats_require_minimum_version 1.5.0
 load lib/cloudfleet
-load lib/volumes
 
 CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
 
 setup() {
-  cloudfleet_skip
-  command -v losetup >/dev/null || skip "losetup not installed"
-  command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
-  netns_fleet_setup 3
+  suite_skip
   # Each host's "EBS volume" (100 GiB, ec2-provision's default size).
-  volumes_make 3 100G
+  cloudfleet_hosts_up 3 100G
 }
 
 teardown() {
-  netns_fleet_teardown
-  volumes_remove
+  cloudfleet_hosts_down
 }
 
 # campaign ARGS...: against moto and the namespace hosts, short runs. With

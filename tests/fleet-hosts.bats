@@ -17,14 +17,12 @@ setup_file() {
   make_fleet "$FLEET/r1"
 }
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/data" 16M
 }
 
-teardown() {
+each_teardown() {
   imds_down
-  core_teardown
 }
 
 # A short real run: 40 buffered operations per thread.

@@ -10,10 +10,7 @@ FLEET=$BATS_TEST_DIRNAME/../scripts/fleet-run
 ROOT=$BATS_TEST_DIRNAME/..
 
 setup() {
-  local why
-  why=$(netns_can_run) || skip "$why"
-  [[ -x "${IOBENCH_STATIC:-$ROOT/iobench-static}" ]] || skip "iobench-static not built (make static)"
-  netns_fleet_setup 4
+  netns_fleet_setup --static 4
 }
 
 teardown() {

@@ -14,27 +14,22 @@
 
 bats_require_minimum_version 1.5.0
 load lib/cloudfleet
-load lib/volumes
 
 ROOT=$BATS_TEST_DIRNAME/..
 CAMPAIGN=$ROOT/scripts/campaign
 
 setup() {
-  cloudfleet_skip
+  suite_skip
   [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle a host with"
-  command -v gnuplot >/dev/null || skip "gnuplot not installed (.ci/apt-report.txt)"
-  [[ -x "$ROOT/iobench-static" ]] || skip "iobench-static not built (make static)"
-  command -v losetup >/dev/null || skip "losetup not installed"
-  command -v mkfs.xfs >/dev/null || skip "mkfs.xfs not installed (xfsprogs)"
+  skip_unless_cmd gnuplot .ci/apt-report.txt
+  skip_unless_static
   CGROUP=
-  netns_fleet_setup 4
   # Each host's "EBS volume": 100 GiB, ec2-provision's default size.
-  volumes_make 4 100G
+  cloudfleet_hosts_up 4 100G
 }
 
 teardown() {
-  netns_fleet_teardown
-  volumes_remove
+  cloudfleet_hosts_down
   # The throttled host's processes are gone with its namespace: its cgroup
   # can go (it must be empty first).
   if [[ -n "${CGROUP:-}" && -d "$CGROUP" ]]; then

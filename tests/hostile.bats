@@ -7,8 +7,7 @@
 load lib/core
 bats_require_minimum_version 1.5.0
 
-setup() {
-  core_setup
+each_setup() {
   # A pids cgroup of the test's own: cgroup v1's pids hierarchy, or v2's
   # unified one where the pids controller is on for its children.
   local base=/sys/fs/cgroup/pids
@@ -19,10 +18,9 @@ setup() {
   make_file "$TMP/f" 8M
 }
 
-teardown() {
+each_teardown() {
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
   if [[ -n "${CG:-}" ]]; then rmdir "$CG" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # bounded SECS CMD...: run CMD, SIGKILLed after SECS (a hang ends as 137).

@@ -5,13 +5,8 @@
 
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 16M
-}
-
-teardown() {
-  core_teardown
 }
 
 @test "SIGHUP and SIGTERM mid-run write results and exit 130, like SIGINT" {

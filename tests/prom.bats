@@ -7,14 +7,13 @@
 
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 16M
   mkdir -p "$TMP/textfile"
   PROM=$TMP/textfile/iobench.prom
 }
 
-teardown() {
+each_teardown() {
   local pid
   for pid in "${WPID:-}" "${NE_PID:-}" "${PROM_PID:-}"; do
     [[ -n $pid ]] || continue
@@ -22,7 +21,6 @@ teardown() {
     wait "$pid" 2>/dev/null || true
   done
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
-  core_teardown
 }
 
 need() {

@@ -7,14 +7,6 @@ load lib/core
 
 ROOT=$BATS_TEST_DIRNAME/..
 
-setup() {
-  core_setup
-}
-
-teardown() {
-  core_teardown
-}
-
 # readme_command N: the Nth indented command line of the README's opening
 # (before its first "## " section).
 readme_command() {

@@ -5,15 +5,13 @@
 bats_require_minimum_version 1.5.0
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 64M
 }
 
-teardown() {
+each_teardown() {
   # A test's tmpfs goes before its folder does.
   ! mountpoint -q "$TMP/mem" 2>/dev/null || umount "$TMP/mem"
-  core_teardown
 }
 
 @test "every study op runs and its JSON line has the study's fields" {

@@ -10,15 +10,14 @@ bats_require_minimum_version 1.5.0
 
 HOSTILE=$BATS_TEST_DIRNAME/helpers/hostile-durability.py
 
-setup() {
-  core_setup
+each_setup() {
   LOGS=$TMP/logs
   SERVER_PID=
   PIDS=()
   MNT=
 }
 
-teardown() {
+each_teardown() {
   local p
   for p in "${PIDS[@]}"; do
     kill -KILL "$p" 2>/dev/null || true
@@ -29,7 +28,6 @@ teardown() {
     wait "$SERVER_PID" 2>/dev/null || true
   fi
   if [[ -n ${MNT:-} ]]; then umount "$MNT" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # start_server [OPTIONS...]: a server on a free port of ADDR (default

@@ -14,10 +14,7 @@ CAMPAIGN=$BATS_TEST_DIRNAME/../scripts/campaign
 ROOT=$BATS_TEST_DIRNAME/..
 
 setup() {
-  local why
-  why=$(netns_can_run) || skip "$why"
-  [[ -x "${IOBENCH_STATIC:-$ROOT/iobench-static}" ]] || skip "iobench-static not built (make static)"
-  netns_fleet_setup 1
+  netns_fleet_setup --static 1
   H=$(netns_addr 1)
   # What a hostile host or manifest must never reach: a secret only this
   # user can read, and a command that leaves a mark when it runs.

@@ -8,13 +8,12 @@
 load lib/core
 bats_require_minimum_version 1.5.0
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 8M
   FAULT_SO=${IOBENCH_ROOT:-$BATS_TEST_DIRNAME/..}/build/tests/faultinj.so
 }
 
-teardown() {
+each_teardown() {
   local pid
   for pid in "${WPID:-}" "${BPID:-}"; do
     [[ -n $pid ]] || continue
@@ -22,7 +21,6 @@ teardown() {
     wait "$pid" 2>/dev/null || true
   done
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # bounded SECS CMD...: run CMD, SIGKILLed after SECS (a hang ends as 137).

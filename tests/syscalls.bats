@@ -5,14 +5,9 @@
 
 load lib/core
 
-setup() {
+each_setup() {
   command -v strace >/dev/null || skip "strace not installed"
-  core_setup
   make_file "$TMP/f" 32M
-}
-
-teardown() {
-  core_teardown
 }
 
 # opens_of LOG: the openat lines for the target.

@@ -10,13 +10,8 @@ load lib/core
 
 RUNNER=$BATS_TEST_DIRNAME/data/runner
 
-setup() {
-  core_setup
+each_setup() {
   export IOBENCH_TEST_TIMES=$TMP/times
-}
-
-teardown() {
-  core_teardown
 }
 
 @test "run-tests counts passes, failures and skips, and ends with them" {
@@ -168,4 +163,101 @@ $RUNNER/pass.bats" ]
   grep -qx 'broken' <<<"$output"
   [[ $output == *"failed: --beside-alone 'echo broken; exit 3'"* ]]
   [ "${lines[-1]}" = "2 passed, 1 failed, 1 skipped" ]
+}
+
+@test "lib/core's hooks: \$TMP per test, each_setup and each_teardown run, \$TMP goes even when each_teardown fails, a skip in each_setup skips" {
+  # A throwaway suite beside a copy of lib/core; it notes what ran in $TMP/log.
+  mkdir -p "$TMP/suite/lib"
+  cp "$BATS_TEST_DIRNAME/lib/core.bash" "$TMP/suite/lib/"
+  # (@test spelt TEST here: bats would take the lines for this file's own tests)
+  sed 's/^TEST /@test /' >"$TMP/suite/hooks.bats" <<'SUITE'
+load lib/core
+each_setup() {
+  [[ $BATS_TEST_DESCRIPTION != skipped* ]] || skip "each_setup said so"
+  echo "each_setup $TMP" >>"$HOOKS_LOG"
+}
+each_teardown() {
+  echo "each_teardown $TMP $([[ -d $TMP ]] && echo present)" >>"$HOOKS_LOG"
+  [[ $BATS_TEST_DESCRIPTION != fails* ]]
+}
+TEST "passes" {
+  [[ -d $TMP ]]
+  grep -qx "each_setup $TMP" "$HOOKS_LOG"
+  echo "test $TMP" >>"$HOOKS_LOG"
+}
+TEST "fails in each_teardown" {
+  echo "test $TMP" >>"$HOOKS_LOG"
+}
+TEST "skipped by each_setup" {
+  echo "test $TMP" >>"$HOOKS_LOG"
+}
+SUITE
+  HOOKS_LOG=$TMP/log run bats --tap "$TMP/suite/hooks.bats"
+  echo "$output"
+  [ "$status" -eq 1 ]
+  [ "${lines[1]}" = "ok 1 passes" ]
+  [ "${lines[2]}" = "not ok 2 fails in each_teardown" ]
+  grep -qx 'ok 3 skipped by each_setup # skip each_setup said so' <<<"$output"
+  cat "$TMP/log"
+  # Each test ran between its own each_setup and each_teardown, $TMP there all along.
+  mapfile -t dirs < <(awk '$1 == "test" {print $2}' "$TMP/log")
+  [ "${#dirs[@]}" -eq 2 ]
+  [ "${dirs[0]}" != "${dirs[1]}" ]
+  local d
+  for d in "${dirs[@]}"; do
+    [ "$(grep " $d" "$TMP/log" | cut -d' ' -f1)" = "each_setup
+test
+each_teardown" ]
+    grep -qx "each_teardown $d present" "$TMP/log"
+    # and gone after, the failing each_teardown's included
+    [ ! -e "$d" ]
+  done
+  # The skipped test: no test body, each_teardown still ran, its $TMP gone too.
+  [ "$(grep -c '^each_teardown ' "$TMP/log")" -eq 3 ]
+  d=$(grep '^each_teardown ' "$TMP/log" | cut -d' ' -f2 | grep -vxF -e "${dirs[0]}" -e "${dirs[1]}")
+  [ -n "$d" ]
+  [ ! -e "$d" ]
+}
+
+@test "no suite overrides lib/core's setup or teardown, nor calls core_setup or core_teardown itself" {
+  # Either would lose $TMP or its cleanup; suites define each_setup and
+  # each_teardown (tests/lib/core.bash).
+  # A suite's own lines: those of a suite it writes out (<<'SUITE') are not.
+  own() { awk '/<<.SUITE.$/ { h = 1; next } /^SUITE$/ { h = 0; next } !h' "$1"; }
+  local f bad=()
+  for f in "$BATS_TEST_DIRNAME"/*.bats "$BATS_TEST_DIRNAME"/data/runner/*.bats; do
+    if own "$f" | grep -nE '(^|[;&|({]|then|do|else)[[:space:]]*core_(setup|teardown)[[:space:]]*($|[;&|)}])'; then
+      bad+=("$f: calls core_setup or core_teardown")
+    fi
+    if own "$f" | grep -qE '^load (\.\./)*lib/core' && own "$f" | grep -nE '^(setup|teardown)\(\)'; then
+      bad+=("$f: loads lib/core and defines setup or teardown")
+    fi
+  done
+  printf '%s\n' "${bad[@]}"
+  [ "${#bad[@]}" -eq 0 ]
+}
+
+@test "lib/skip: suite_skip_all in setup_file skips every test with its reason; skip_unless_cmd names what is missing" {
+  mkdir -p "$TMP/suite/lib"
+  cp "$BATS_TEST_DIRNAME/lib/skip.bash" "$TMP/suite/lib/"
+  # (@test spelt TEST here: bats would take the lines for this file's own tests)
+  sed 's/^TEST /@test /' >"$TMP/suite/skips.bats" <<'SUITE'
+load lib/skip
+setup_file() { [[ -z ${SKIP_ALL:-} ]] || suite_skip_all "env: $SKIP_ALL"; }
+setup() { suite_skip; }
+TEST "a" { skip_unless_cmd no-such-program-here .ci/apt-none.txt; }
+TEST "b" { skip_unless_cmd bash; }
+SUITE
+  SKIP_ALL="no such machine" run bats --tap "$TMP/suite/skips.bats"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "1..2
+ok 1 a # skip env: no such machine
+ok 2 b # skip env: no such machine" ]
+  run env -u SKIP_ALL bats --tap "$TMP/suite/skips.bats"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [ "$output" = "1..2
+ok 1 a # skip no-such-program-here not installed (.ci/apt-none.txt)
+ok 2 b" ]
 }

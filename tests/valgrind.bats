@@ -5,14 +5,9 @@
 
 load lib/core
 
-setup() {
+each_setup() {
   command -v valgrind >/dev/null || skip "valgrind not installed"
-  core_setup
   make_file "$TMP/f" 16M
-}
-
-teardown() {
-  core_teardown
 }
 
 vg() {

@@ -5,14 +5,12 @@
 
 load lib/core
 
-setup() {
-  core_setup
+each_setup() {
   make_file "$TMP/f" 32M
 }
 
-teardown() {
+each_teardown() {
   if [[ -n "${WPID:-}" ]]; then kill -9 "$WPID" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # raw_offsets LOG: offsets of the op lines, in order.

@@ -1,5 +1,24 @@
 # shellcheck shell=bash
 # core.bash - shared setup for the iobench CLI suites.
+#
+#   load lib/core
+#   each_setup()    { make_file "$TMP/f" 8M; }      # optional, per test
+#   each_teardown() { umount "$MNT" || true; }      # optional, per test
+#
+# Loading this file gives the suite bats's setup and teardown: each test has
+# a fresh scratch folder, $TMP (exported), made before the test and removed
+# after it. A suite that needs more per test defines each_setup (run after
+# $TMP is made) and each_teardown (run before $TMP goes), never setup or
+# teardown: a function the suite defines after `load` replaces this file's,
+# and its tests would lose $TMP's cleanup. Nor does a suite call core_setup or
+# core_teardown itself (testrunner.bats checks both).
+#
+#   - `skip` in each_setup skips the test (bats treats setup's skip so);
+#     teardown still runs, each_teardown included: it must cope with a test
+#     that stopped anywhere (check the variables it cleans up after).
+#   - $TMP is removed even when each_teardown fails; the test then fails
+#     with each_teardown's status.
+#   - setup_file and teardown_file stay the suite's own.
 
 IOBENCH=${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}
 
@@ -9,18 +28,26 @@ core_setup() {
 }
 
 core_teardown() {
-  [[ -n "${TMP:-}" ]] && rm -rf "$TMP"
+  if [[ -n "${TMP:-}" ]]; then rm -rf "$TMP"; fi
 }
 
-# A suite that loads this file has a fresh scratch folder per test ($TMP)
-# without saying so; one with a setup or teardown of its own calls
-# core_setup and core_teardown in it.
+# setup: $TMP, then the suite's each_setup if it has one.
 setup() {
   core_setup
+  if declare -F each_setup >/dev/null; then
+    each_setup
+  fi
 }
 
+# teardown: the suite's each_teardown if it has one, then $TMP goes whatever
+# each_teardown returned; teardown returns each_teardown's status.
 teardown() {
+  local rc=0
+  if declare -F each_teardown >/dev/null; then
+    each_teardown || rc=$?
+  fi
   core_teardown
+  return "$rc"
 }
 
 # make_file PATH SIZE: a random data file made with iobench create.

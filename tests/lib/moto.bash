@@ -3,10 +3,14 @@
 # 127.0.0.1 with a free port, and an environment in which every aws call
 # goes there (dummy credentials, no profile, no user config).
 #
-#   setup_file()    { moto_start; }     exports MOTO_ENDPOINT, MOTO_AMI
+#   setup_file()    { moto_suite_up; }  exports MOTO_ENDPOINT, MOTO_AMI
 #   teardown_file() { moto_stop; }
+#   setup()         { suite_skip; }     skips each test when moto is missing
 #   moto_assert_local                   fails unless aws talks to moto only
 #   taws ec2 ...                        aws against moto, JSON output
+
+# shellcheck source-path=SCRIPTDIR source=skip.bash
+source "${BASH_SOURCE[0]%/*}/skip.bash"
 
 # moto_missing: why moto cannot run here (nothing if it can).
 moto_missing() {
@@ -124,4 +128,17 @@ moto_up() {
   MOTO_AMI=$(moto_default_ami)
   [[ "$MOTO_AMI" == ami-* ]] || { echo "no AMI in moto's catalogue" >&2; moto_stop; return 1; }
   export MOTO_AMI
+}
+
+# moto_suite_up: for setup_file: moto_up, or, when this machine has no moto
+# or aws CLI, every test of the file to skip with why (suite_skip_all;
+# each test's suite_skip skips).
+moto_suite_up() {
+  local why
+  why=$(moto_missing)
+  if [[ -n "$why" ]]; then
+    suite_skip_all "$why"
+    return 0
+  fi
+  moto_up
 }

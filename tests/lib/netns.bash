@@ -2,6 +2,8 @@
 # netns.bash - a fleet of real ssh hosts on this machine, for bats suites.
 #
 #   load lib/netns
+#   netns_fleet_setup 4        # a test's 4 hosts (skips when it cannot run)
+#   netns_fleet_teardown       # ... gone, and nothing of them left
 #   netns_fleet_up 4 "$DIR"    # 4 namespaces with an sshd each; writes
 #                              # $DIR/hosts (one address a line), $DIR/id_fleet
 #   netns_fleet_down           # kills the sshd's, deletes namespaces, bridge
@@ -22,6 +24,9 @@
 # only its own slot's namespaces. A slot is free again when the run that
 # claimed it is gone (its BATS_RUN_TMPDIR removed); a killed run's leftovers
 # go when its slot is next claimed.
+
+# shellcheck source-path=SCRIPTDIR source=skip.bash
+source "${BASH_SOURCE[0]%/*}/skip.bash"
 
 NETNS_SLOTS_DIR=${NETNS_SLOTS_DIR:-/run/iobench-tests}
 NETNS_DIR=
@@ -294,10 +299,18 @@ netns_leftovers() {
   ip -o link show | grep -o "${NETNS_PREFIX}\(br\|v[0-9]*\)@\?" | tr -d @ || true
 }
 
-# netns_fleet_setup N: a test's fleet of N hosts, with NET, RESULTS and REMOTE
-# under the test's own tmpdir (skips when iobench is not built).
+# netns_fleet_setup [--static] N: a test's fleet of N hosts, with NET,
+# RESULTS and REMOTE under the test's own tmpdir. Skips, saying why, when
+# this machine cannot host it (netns_can_run) or iobench is not built
+# (--static: nor the static build that fleet-run ships).
 netns_fleet_setup() {
+  local why
+  why=$(netns_can_run) || skip "$why"
   [[ -x "${IOBENCH:-$BATS_TEST_DIRNAME/../iobench}" ]] || skip "iobench not built (make)"
+  if [[ $1 == --static ]]; then
+    skip_unless_static
+    shift
+  fi
   NET=$BATS_TEST_TMPDIR/net
   RESULTS=$BATS_TEST_TMPDIR/results
   REMOTE=$BATS_TEST_TMPDIR/remote

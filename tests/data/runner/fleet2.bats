@@ -7,11 +7,11 @@
 load ../../lib/core
 load ../../lib/netns
 
-setup() {
+each_setup() {
   SYNC=${RUNNER_SYNC:?} ME=${RUNNER_ME:?} OTHER=${RUNNER_OTHER:?}
 }
 
-teardown() {
+each_teardown() {
   netns_fleet_teardown
 }
 
