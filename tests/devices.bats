@@ -7,23 +7,21 @@
 load lib/core
 bats_require_minimum_version 1.5.0
 
-setup() {
+each_setup() {
   [ "$(id -u)" -eq 0 ] || skip "needs root for loop devices"
   PART=
   command -v losetup >/dev/null || skip "losetup not installed"
-  core_setup
   truncate -s 200M "$TMP/img"
   head -c 4194304 /dev/urandom | dd of="$TMP/img" conv=notrunc status=none
   LOOP=$(losetup --find --show --partscan "$TMP/img") || skip "env: no free loop device"
   B=$(basename "$LOOP")
 }
 
-teardown() {
+each_teardown() {
   if [[ -n "${MNT:-}" ]]; then umount "$MNT" 2>/dev/null || true; fi
   # A node this test made for a partition (no udev here); the kernel's goes with the loop device.
   if [[ -n "${PART:-}" ]]; then rm -f "$PART"; fi
   if [[ -n "${LOOP:-}" ]]; then losetup -d "$LOOP" 2>/dev/null || true; fi
-  core_teardown
 }
 
 # part_node DISK N: the partition's device node (made from sysfs when no udev made it).
