@@ -205,3 +205,22 @@ assert_json() {
   }
 }
 
+@test "the report names the slow member of the RAID 0 with a throttled disk, and none of the even one" {
+  json_of raid0-slow-member >"$BATS_TEST_TMPDIR/slow.jsonl"
+  json_of raid0-even >"$BATS_TEST_TMPDIR/even.jsonl"
+  run "$IOBENCH" report --json --section devices "$BATS_TEST_TMPDIR/slow.jsonl"
+  [[ $status == 0 ]] || { echo "$output"; return 1; }
+  # One row per member; the throttled one (vde) alone is slow.
+  jq -e '.devices as $rows | [$rows[] | select(.slow)] as $slow
+    | ($rows | length) == 4 and ($slow | length) == 1
+    and ($slow[0].member | ltrimstr("/dev/")) == "vde"
+    and ($slow[0].array | ltrimstr("/dev/") | startswith("md"))
+    and $slow[0].awaitMs > $slow[0].siblingsAwaitMs
+    and ($slow[0].finding | test("vde"))' <<<"$output" >/dev/null || { echo "$output"; return 1; }
+  run "$IOBENCH" report --json --section devices "$BATS_TEST_TMPDIR/even.jsonl"
+  [[ $status == 0 ]] || { echo "$output"; return 1; }
+  jq -e '(.devices | length) == 4 and all(.devices[]; .slow == false)' <<<"$output" >/dev/null || {
+    echo "$output"
+    return 1
+  }
+}
