@@ -11,6 +11,8 @@ setup() {
 }
 
 teardown() {
+  # A memory cgroup a test made (empty again once its process is gone).
+  if [[ -f "$TMP/cgroup" ]]; then rmdir "$(cat "$TMP/cgroup")" 2>/dev/null || true; fi
   # A test's tmpfs goes before its folder does.
   ! mountpoint -q "$TMP/mem" 2>/dev/null || umount "$TMP/mem"
   core_teardown
@@ -206,6 +208,45 @@ teardown() {
   [[ "$output" == *"warning: read4k runs through the page cache"* ]]
   run "$IOBENCH" -q -o read4k -n 10 -d 5 "$TMP/f"
   [[ "$output" != *"warning"* ]]
+}
+
+@test "a sweep warns about the page cache once, before its first run" {
+  run --separate-stderr "$IOBENCH" -o write4k/64 -t 1,2,3 -n 20 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'runs through the page cache' <<<"$stderr")" -eq 1 ]
+  # the warning's line comes before the first run's
+  [ "$(grep -n 'page cache' <<<"$stderr" | cut -d: -f1)" -lt "$(grep -n 'run 1 of 3' <<<"$stderr" | cut -d: -f1)" ]
+  [ "$(grep -c 'run [123] of 3' <<<"$stderr")" -eq 3 ]
+}
+
+@test "the page-cache warning names the span the offsets cover, and the file's size when it differs" {
+  run --separate-stderr "$IOBENCH" -q -o write4k/64 -n 10 -d 5 "$TMP/f"
+  [[ "$stderr" == *"write4k/64 runs through the page cache and $TMP/f (64.00 MiB) is smaller than twice the "* ]]
+  [[ "$stderr" == *"; use a file over "*", or O_DIRECT"* ]]
+  run --separate-stderr "$IOBENCH" -q -o write4k/64 --span 16M -n 10 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"write4k/64 runs through the page cache and its span (16.00 MiB of $TMP/f's 64.00 MiB) is smaller than twice the "* ]]
+  [[ "$stderr" == *"; use a span over "*", or O_DIRECT"* ]]
+}
+
+@test "under a memory cgroup the page-cache warning measures against the cgroup's limit, not the RAM" {
+  local cg
+  if [[ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]]; then
+    cg=/sys/fs/cgroup/memory/iobench-test-$$-$BATS_TEST_NUMBER
+    mkdir "$cg"
+    echo $((48 << 20)) >"$cg/memory.limit_in_bytes"
+  elif grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    cg=/sys/fs/cgroup/iobench-test-$$-$BATS_TEST_NUMBER
+    mkdir "$cg"
+    echo $((48 << 20)) >"$cg/memory.max"
+  else
+    skip "env: no memory cgroup controller mounted (v1 memory, or v2 with memory in the root's subtree_control)"
+  fi
+  echo "$cg" >"$TMP/cgroup"
+  run --separate-stderr sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+    "$IOBENCH" -q -o write4k/64 -n 10 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"write4k/64 runs through the page cache and $TMP/f (64.00 MiB) is smaller than twice the memory limit of this cgroup (48.00 MiB): the numbers include cache hits; use a file over 96.00 MiB, or O_DIRECT"* ]]
 }
 
 @test "a run that ends on its op limit lasts until its last operation, not until the next look" {
