@@ -36,9 +36,17 @@ iobench: $(OBJ) build/libreport.a
 
 # One binary that runs on any x86-64 Linux of the last decade, whatever its C
 # library: scripts/fleet-run ships it to the hosts by default.
+# It links no name service (glibc's getaddrinfo would need the linking
+# glibc's shared NSS modules at run time): the one object that resolves host
+# names is built a second time with -DIOBENCH_STATIC, and takes addresses only.
+STATIC_ONLY = durability_net
+STATIC_OBJ = $(filter-out $(patsubst %,build/%.o,$(STATIC_ONLY)),$(OBJ)) $(patsubst %,build/static/%.o,$(STATIC_ONLY))
 static: iobench-static
-iobench-static: $(OBJ) build/libreport.a
-	$(CC) $(ALL_LDFLAGS) -static -o $@ $(OBJ) build/libreport.a $(ALL_LIBS) -lpthread
+iobench-static: $(STATIC_OBJ) build/libreport.a
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(STATIC_OBJ) build/libreport.a $(ALL_LIBS) -lpthread
+
+build/static/%.o: src/%.c config.mk | build/static
+	$(CC) $(ALL_CFLAGS) -DIOBENCH_STATIC -c -o $@ $<
 
 build/%.o: src/%.c config.mk | build
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -77,7 +85,7 @@ build/tests/test_report_%: tests/unit/test_report_%.c tests/unit/check.h build/l
 build/tests/%.so: tests/helpers/%.c | build/tests
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
 
-build build/tests build/report:
+build build/tests build/report build/static:
 	$(MKDIR_P) $@
 
 unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
@@ -231,4 +239,4 @@ distclean: clean
 	rm -f config.mk config.log config.status
 	rm -rf autom4te.cache
 
--include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(patsubst %,build/static/%.d,$(STATIC_ONLY))

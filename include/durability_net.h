@@ -22,6 +22,16 @@
 int dur_net_split(const char *spec, char *host, size_t hostlen, unsigned *port, bool allow_zero);
 
 /*
+ * False in the static build (make static): it links no getaddrinfo, whose
+ * name service needs the linking glibc's shared libraries at run time, and
+ * takes numeric addresses only. True in the dynamic build.
+ */
+extern const bool dur_net_resolves_names;
+
+/* True when host is a numeric IPv4 or IPv6 address (no name lookup). */
+bool dur_net_numeric(const char *host);
+
+/*
  * Listen on spec (an empty host or "*" means every address; port 0 picks a
  * free one). Returns the socket (close-on-exec, non-blocking) and the address
  * it is bound to as "ADDR:PORT" in bound, or -errno.

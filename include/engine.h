@@ -30,6 +30,7 @@ struct io_req {
 	uint64_t issue_ns;  /* worker's bookkeeping: when it was actually submitted */
 	unsigned slot;      /* worker's bookkeeping: which in-flight slot */
 	int sync_pending;   /* worker's bookkeeping: an fdatasync follows this write */
+	uint64_t write_done_ns; /* worker's bookkeeping: when the write of a synced op completed; 0 before */
 	size_t xfer_done;   /* engine's bookkeeping: bytes done by earlier partial completions */
 	void *pool;         /* worker's bookkeeping: the allocation buf points into */
 	size_t pool_len;    /* worker's bookkeeping: bytes at pool (buf + len never passes pool + pool_len) */

@@ -67,6 +67,8 @@ struct rep_cell {
 	double rate;        /* ops/s the runs were held to (--rate: the op's rate.target); 0 none */
 	double launch;      /* earliest launchTime of its runs (Unix seconds; uptime for the 2012 tool); 0 unknown */
 	struct hist total;  /* exact merge of every run's total */
+	struct hist write_only, sync; /* exact merges of the runs' "writeOnly" and "sync" (syncing ops) */
+	unsigned split_runs; /* runs that had them: all of runs, or the merges are partial */
 	double cpu_ns, cpu_ops; /* CPU time (ns) and operations of the runs that recorded their CPU time */
 	double seconds;     /* summed run time */
 	unsigned runs;

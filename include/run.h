@@ -60,6 +60,12 @@ struct op_result {
 	uint64_t bytes;
 	uint64_t fdatasyncs;
 	uint64_t sync_fallbacks; /* fdatasyncs the engine could not issue itself */
+	/*
+	 * Ops that fdatasync (writeNN; empty otherwise): the same operations as
+	 * total, each timed to the end of its write (what fio reports as the
+	 * latency), and the fdatasync calls alone, from the write's end to theirs.
+	 */
+	struct hist write_only, sync;
 	unsigned max_inflight;   /* most requests one thread had in flight */
 	struct hist service;     /* --rate: actual start to completion */
 	uint64_t late_starts;    /* --rate: ops that started an interval or more late */

@@ -101,7 +101,11 @@ struct engine_opts runargs_engine_opts(const struct run_args *a);
 /* The operations as one run executes them, for a --threads count (ops[] holds a->nops). */
 void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *ops);
 
-/* Warn (once) when a buffered op runs on a file smaller than twice the RAM. */
+/*
+ * Warn when a buffered op's span is smaller than twice what the page cache
+ * can hold (the RAM, or this cgroup's memory limit when smaller). Call it
+ * once per command, before the first run.
+ */
 void runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops);
 
 #endif

@@ -87,6 +87,11 @@ struct worker {
 	uint64_t bytes;
 	uint64_t rbytes;          /* mixed ops: bytes read */
 	uint64_t fdatasyncs;
+	/*
+	 * Ops that fdatasync (writeNN): every op to the end of its write (the
+	 * same ops as the buckets), and the fdatasyncs alone. Totals only.
+	 */
+	struct hist write_only, sync;
 	struct hist service;      /* --rate: actual start to completion */
 	uint64_t late_starts;     /* --rate: ops submitted a whole interval or more after they were due */
 	int first_errno;

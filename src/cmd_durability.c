@@ -190,7 +190,8 @@ static const struct cmdline_opt dur_opts[] = {
 	  "before a byte is read (default: every peer)", CUSTOM(parse_allow) },
 	{ "max-records", 0, "N", SERVE, "a run's log holds at most N records (default 4096\n"
 	  "per block of the run, at least 16M)", U64(max_records, 1, UINT64_MAX) },
-	{ "server", 0, "HOST:PORT", WRITE, "the server (port 7340 if omitted)", STRING(server) },
+	{ "server", 0, "HOST:PORT", WRITE, "the server (port 7340 if omitted); the static build\n"
+	  "(make static) takes an address, not a name", STRING(server) },
 	{ "op", 'o', "OP", WRITE, "write4k (O_DIRECT|O_SYNC, each write acknowledged;\n"
 	  "the default), write<SIZE>, or write<SIZE>/<N>: buffered,\n"
 	  "fdatasync with probability 1/N, then the writes since\n"
@@ -206,7 +207,8 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "force", 0, NULL, WRITE, "write to a block device that looks in use", FLAG(force) },
 	{ "host", 0, "NAME", WRITE, "this box's name as the server records the run, as\n"
 	  "run's --host (default: the hostname)", CUSTOM(parse_host) },
-	{ "server", 0, "HOST:PORT", VERIFY, "the server that heard the acknowledgements", STRING(server) },
+	{ "server", 0, "HOST:PORT", VERIFY, "the server that heard the acknowledgements; the\n"
+	  "static build (make static) takes an address, not a name", STRING(server) },
 	{ "run", 0, "ID", VERIFY, "the run to check (default: the newest from this host)", CUSTOM(parse_run) },
 	{ "host", 0, "NAME", VERIFY, "this box's name, as given to write --host: the newest\n"
 	  "run from NAME is checked, and it is the JSON's host\n"
@@ -328,6 +330,9 @@ static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int arg
 		if (dur_net_split(a->listen, host, sizeof(host), &port, true) != 0)
 			return cmdline_usage_error("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
 						   a->listen, DUR_DEFAULT_PORT);
+		if (!dur_net_resolves_names && host[0] && strcmp(host, "*") != 0 && !dur_net_numeric(host))
+			return cmdline_usage_error("%s --listen %s: this static build resolves no host names; give an address "
+						   "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
 		return 0;
 	}
 	if (!a->server)
@@ -335,6 +340,9 @@ static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int arg
 	if (dur_net_split(a->server, host, sizeof(host), &port, false) != 0 || host[0] == '\0')
 		return cmdline_usage_error("bad --server '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", a->server,
 					   DUR_DEFAULT_PORT);
+	if (!dur_net_resolves_names && !dur_net_numeric(host))
+		return cmdline_usage_error("%s --server %s: this static build resolves no host names; give an address "
+					   "(10.0.0.5:%u) or use the dynamic build", cmd->name, a->server, port);
 	if (left == 0)
 		return cmdline_usage_error("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
 					   cmd->name);

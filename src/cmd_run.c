@@ -122,8 +122,6 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 	for (size_t r = 0; r < nruns; r++) {
 		unsigned count = a->counts[r];
 		runargs_build_ops(a, count, ops);
-		if (r == 0)
-			runargs_warn_buffered(a, t, ops);
 		struct run_config cfg = {
 			.target = t, .ops = ops, .nops = a->nops,
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
@@ -184,6 +182,10 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 		}
 		setvbuf(raw, NULL, _IOFBF, 1 << 20);
 	}
+	/* Once per command, before the first run: a sweep's runs share the file and the cache. */
+	struct run_op ops[RUNARGS_MAX_OPS];
+	runargs_build_ops(a, a->counts[0], ops);
+	runargs_warn_buffered(a, t, ops);
 	/* Once for the sweep: the stack does not change between its runs. */
 	struct device_tree devices;
 	devices_resolve(t, &devices);

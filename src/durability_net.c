@@ -48,28 +48,106 @@ int dur_net_split(const char *spec, char *host, size_t hostlen, unsigned *port, 
 	return 0;
 }
 
-static int resolve(const char *spec, bool passive, struct addrinfo **res, char *err, size_t errlen)
+/* Up to this many addresses of a name are tried in turn. */
+#define MAX_ADDRS 16
+
+/* One address to bind or connect to. */
+struct net_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+};
+
+bool dur_net_numeric(const char *host)
 {
-	char host[256], port[8];
-	unsigned p;
-	if (dur_net_split(spec, host, sizeof(host), &p, passive) != 0) {
+	unsigned char buf[sizeof(struct in6_addr)];
+	return inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1;
+}
+
+/* host as one numeric address (or, passive, "" and "*" as every IPv4 then IPv6 address); the count. */
+static size_t numeric_addrs(const char *host, unsigned port, bool any, struct net_addr *out)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	size_t n = 0;
+	if (any || inet_pton(AF_INET, host, &in.sin_addr) == 1) {
+		in.sin_addr.s_addr = any ? htonl(INADDR_ANY) : in.sin_addr.s_addr;
+		memcpy(&out[n].ss, &in, sizeof(in));
+		out[n++].len = sizeof(in);
+	}
+	if (any || inet_pton(AF_INET6, host, &in6.sin6_addr) == 1) {
+		in6.sin6_addr = any ? in6addr_any : in6.sin6_addr;
+		memcpy(&out[n].ss, &in6, sizeof(in6));
+		out[n++].len = sizeof(in6);
+	}
+	return n;
+}
+
+#ifdef IOBENCH_STATIC
+/*
+ * The static build links no getaddrinfo: glibc's needs its own shared NSS
+ * modules at run time, which would break "runs on any x86-64 Linux". It
+ * takes addresses only (names are refused before this, by the command).
+ */
+const bool dur_net_resolves_names = false;
+
+static int lookup(const char *host, unsigned port, bool passive, struct net_addr *out, size_t *n,
+		  char *err, size_t errlen)
+{
+	(void)passive;
+	*n = numeric_addrs(host, port, false, out);
+	if (*n == 0) {
+		snprintf(err, errlen, "cannot resolve '%s': this static build resolves no host names; give an address "
+			 "or use the dynamic build", host);
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+#else
+const bool dur_net_resolves_names = true;
+
+static int lookup(const char *host, unsigned port, bool passive, struct net_addr *out, size_t *n,
+		  char *err, size_t errlen)
+{
+	char p[8];
+	snprintf(p, sizeof(p), "%u", port);
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = passive ? AI_PASSIVE : 0 };
+	struct addrinfo *res;
+	int rc = getaddrinfo(host, p, &hints, &res);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(rc));
+		return -EHOSTUNREACH;
+	}
+	*n = 0;
+	for (struct addrinfo *ai = res; ai && *n < MAX_ADDRS; ai = ai->ai_next) {
+		if (ai->ai_addrlen > sizeof(out[*n].ss))
+			continue;
+		memcpy(&out[*n].ss, ai->ai_addr, ai->ai_addrlen);
+		out[(*n)++].len = ai->ai_addrlen;
+	}
+	freeaddrinfo(res);
+	return 0;
+}
+#endif
+
+static int resolve(const char *spec, bool passive, struct net_addr *out, size_t *n, char *err, size_t errlen)
+{
+	char host[256];
+	unsigned port;
+	if (dur_net_split(spec, host, sizeof(host), &port, passive) != 0) {
 		snprintf(err, errlen, "bad address '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", spec, DUR_DEFAULT_PORT);
 		return -EINVAL;
 	}
-	snprintf(port, sizeof(port), "%u", p);
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = passive ? AI_PASSIVE : 0 };
 	bool any = host[0] == '\0' || strcmp(host, "*") == 0;
 	if (any && !passive) {
 		snprintf(err, errlen, "bad address '%s'; name the server's host (HOST:PORT)", spec);
 		return -EINVAL;
 	}
-	int rc = getaddrinfo(any ? NULL : host, port, &hints, res);
-	if (rc != 0) {
-		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(rc));
-		return -EHOSTUNREACH;
+	if (any) {
+		*n = numeric_addrs(host, port, true, out);
+		return 0;
 	}
-	return 0;
+	return lookup(host, port, passive, out, n, err, errlen);
 }
 
 void dur_net_format_addr(const struct sockaddr *sa, char *out, size_t len)
@@ -93,31 +171,32 @@ void dur_net_format_addr(const struct sockaddr *sa, char *out, size_t len)
 
 int dur_net_listen(const char *spec, char *bound, size_t boundlen, char *err, size_t errlen)
 {
-	struct addrinfo *res;
-	int rc = resolve(spec, true, &res, err, errlen);
+	struct net_addr addrs[MAX_ADDRS];
+	size_t n;
+	int rc = resolve(spec, true, addrs, &n, err, errlen);
 	if (rc < 0)
 		return rc;
-	int fd = -1, e = 0;
+	int fd = -1, e = EADDRNOTAVAIL;
 	/* Prefer IPv4 for "every address": ":PORT" then works for 10.0.2.2-style clients everywhere. */
 	for (int pass = 0; pass < 2 && fd < 0; pass++) {
-		for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
-			if ((pass == 0) != (ai->ai_family == AF_INET))
+		for (size_t i = 0; i < n && fd < 0; i++) {
+			const struct net_addr *ai = &addrs[i];
+			if ((pass == 0) != (ai->ss.ss_family == AF_INET))
 				continue;
-			fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+			fd = socket(ai->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 			if (fd < 0) {
 				e = errno;
 				continue;
 			}
 			int one = 1;
 			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-			if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 64) != 0) {
+			if (bind(fd, (const struct sockaddr *)&ai->ss, ai->len) != 0 || listen(fd, 64) != 0) {
 				e = errno;
 				close(fd);
 				fd = -1;
 			}
 		}
 	}
-	freeaddrinfo(res);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot listen on %s: %s%s", spec, strerror(e),
 			 e == EADDRINUSE ? "; pick another port (--listen ADDR:PORT)" : "");
@@ -140,11 +219,11 @@ static int64_t now_ms(void)
 }
 
 /* Connect one address with a deadline. 0 or -errno. */
-static int connect_one(int fd, const struct addrinfo *ai, int timeout_ms)
+static int connect_one(int fd, const struct net_addr *ai, int timeout_ms)
 {
 	int fl = fcntl(fd, F_GETFL);
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	int rc = connect(fd, ai->ai_addr, ai->ai_addrlen);
+	int rc = connect(fd, (const struct sockaddr *)&ai->ss, ai->len);
 	if (rc != 0 && errno != EINPROGRESS)
 		return -errno;
 	if (rc != 0) {
@@ -172,13 +251,15 @@ static int connect_one(int fd, const struct addrinfo *ai, int timeout_ms)
 
 int dur_net_connect(const char *spec, int timeout_ms, char *err, size_t errlen)
 {
-	struct addrinfo *res;
-	int rc = resolve(spec, false, &res, err, errlen);
+	struct net_addr addrs[MAX_ADDRS];
+	size_t n;
+	int rc = resolve(spec, false, addrs, &n, err, errlen);
 	if (rc < 0)
 		return rc;
 	int fd = -1, e = ECONNREFUSED;
-	for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	for (size_t i = 0; i < n && fd < 0; i++) {
+		const struct net_addr *ai = &addrs[i];
+		fd = socket(ai->ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			e = errno;
 			continue;
@@ -190,7 +271,6 @@ int dur_net_connect(const char *spec, int timeout_ms, char *err, size_t errlen)
 			fd = -1;
 		}
 	}
-	freeaddrinfo(res);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot reach the durability server at %s: %s; is 'iobench durability serve' running there?",
 			 spec, strerror(e));

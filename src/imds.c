@@ -3,7 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,13 +131,22 @@ static int endpoint_parse(const char *url, struct endpoint *ep)
 	}
 	if (*end != '\0' && strcmp(end, "/") != 0)
 		return -EINVAL;
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV, .ai_socktype = SOCK_STREAM };
-	struct addrinfo *ai;
-	if (getaddrinfo(host, port, &hints, &ai) != 0)
+	/* inet_pton, not getaddrinfo: the static build links no name service (see durability_net.h). */
+	unsigned long p = strtoul(port, NULL, 10);
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons((uint16_t)p) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)p) };
+	if (p > 65535)
 		return -EINVAL;
-	memcpy(&ep->addr, ai->ai_addr, ai->ai_addrlen);
-	ep->len = ai->ai_addrlen;
-	freeaddrinfo(ai);
+	memset(&ep->addr, 0, sizeof(ep->addr));
+	if (inet_pton(AF_INET, host, &in.sin_addr) == 1) {
+		memcpy(&ep->addr, &in, sizeof(in));
+		ep->len = sizeof(in);
+	} else if (inet_pton(AF_INET6, host, &in6.sin6_addr) == 1) {
+		memcpy(&ep->addr, &in6, sizeof(in6));
+		ep->len = sizeof(in6);
+	} else {
+		return -EINVAL;
+	}
 	snprintf(ep->host, sizeof(ep->host), "%.*s", (int)(end - (url + 7)), url + 7);
 	return 0;
 }

@@ -37,6 +37,8 @@ static void add_counters(struct op_result *o, const struct worker *w)
 	o->kind_bytes[1] += w->bytes - w->rbytes;
 	o->bytes += w->bytes;
 	o->fdatasyncs += w->fdatasyncs;
+	hist_merge(&o->write_only, &w->write_only);
+	hist_merge(&o->sync, &w->sync);
 	o->sync_fallbacks += w->eng.sync_fallbacks;
 	if (w->eng.max_inflight > o->max_inflight)
 		o->max_inflight = w->eng.max_inflight;
@@ -56,6 +58,8 @@ int merge_op(struct op_result *o, const struct op_spec *spec, struct worker *con
 	bool mixed = spec->kind == OP_MIXED;
 	hist_init(&o->total);
 	hist_init(&o->service);
+	hist_init(&o->write_only);
+	hist_init(&o->sync);
 	o->nbuckets = nbuckets;
 	o->buckets = new_buckets(nbuckets);
 	for (int k = 0; mixed && k < 2; k++) {

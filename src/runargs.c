@@ -1,5 +1,6 @@
 /* runargs.c - the options of run and watch, and the target checks both make first. */
 #include "runargs.h"
+#include "cgroup.h"
 #include "commands.h"
 #include "create.h"
 #include "engine.h"
@@ -12,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -643,18 +645,30 @@ void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *
 
 void runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops)
 {
-	uint64_t ram = target_ram_bytes();
-	if (t->is_block || ram == 0 || a->span >= 2 * ram)
+	/* The page cache holds at most the RAM, or the memory cgroup's limit when that is smaller. */
+	uint64_t mem = target_ram_bytes(), cg = cgroup_memory_limit();
+	bool by_cgroup = cg && (mem == 0 || cg < mem);
+	if (by_cgroup)
+		mem = cg;
+	if (t->is_block || mem == 0 || a->span >= 2 * mem)
 		return;
 	for (size_t i = 0; i < a->nops; i++) {
 		if (ops[i].direct)
 			continue;
-		char s[32], r[32];
-		units_format_size(s, sizeof(s), a->span);
-		units_format_size(r, sizeof(r), ram);
-		fprintf(stderr, "iobench: warning: %s runs through the page cache and %s (%s) is smaller than twice the RAM (%s): "
-			"the numbers include cache hits; use a file over 2x RAM, or O_DIRECT\n",
-			ops[i].spec.name, a->target, s, r);
+		char span[32], size[32], m[32], want[32], what[PATH_MAX + 96];
+		units_format_size(span, sizeof(span), a->span);
+		units_format_size(size, sizeof(size), t->size);
+		units_format_size(m, sizeof(m), mem);
+		units_format_size(want, sizeof(want), 2 * mem);
+		/* What the offsets cover is what must outgrow the cache: the span, and the file's size when different. */
+		if (a->span == t->size)
+			snprintf(what, sizeof(what), "%s (%s)", a->target, span);
+		else
+			snprintf(what, sizeof(what), "its span (%s of %s's %s)", span, a->target, size);
+		fprintf(stderr, "iobench: warning: %s runs through the page cache and %s is smaller than twice %s (%s): "
+			"the numbers include cache hits; use a %s over %s, or O_DIRECT\n",
+			ops[i].spec.name, what, by_cgroup ? "the memory limit of this cgroup" : "the RAM", m,
+			a->span == t->size ? "file" : "span", want);
 		return;
 	}
 }

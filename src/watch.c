@@ -44,13 +44,27 @@ static int probe_once(const struct run_op *op, struct probe *p, struct op_result
 	if (write)
 		prng_fill(rng, p->req.buf, op->spec.size);
 	p->req.offset = (off_t)off;
-	uint64_t t0 = clock_now_ns();
+	uint64_t t0 = clock_now_ns(), t1 = 0;
 	int64_t res = probe_io(p, write ? IO_WRITE : IO_READ);
 	if (res >= 0 && sync) {
 		o->fdatasyncs++;
+		t1 = clock_now_ns();
 		res = probe_io(p, IO_FDATASYNC);
 	}
 	*ns = clock_now_ns() - t0;
+	if (op->spec.kind == OP_WRITE_N && op->spec.sync_every > 0) {
+		/* As a run keeps them: every op timed to its write's end, and the fdatasyncs alone. */
+		if (res < 0) {
+			hist_record_error(&o->write_only);
+			if (t1)
+				hist_record_error(&o->sync);
+		} else if (t1) {
+			hist_record(&o->write_only, t1 - t0);
+			hist_record(&o->sync, t0 + *ns - t1);
+		} else {
+			hist_record(&o->write_only, *ns);
+		}
+	}
 	if (res < 0 && !o->first_errno) {
 		o->first_errno = (int)-res;
 		o->first_err_offset = off;

@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/prctl.h>
 #include <string.h>
 #include <time.h>
@@ -54,7 +55,23 @@ static void fresh_data(struct worker *w, struct io_req *r)
 	r->buf = p;
 }
 
-static void record(struct worker *w, const struct io_req *r, uint64_t now,
+/*
+ * An op that syncs, its write and its fdatasync apart: every op goes into
+ * write_only, timed to the end of its write (the op's own time when no
+ * fdatasync followed), and a synced op's fdatasync into sync. No clock is
+ * read for this: the write's end is the reading taken when it was reaped.
+ */
+static void record_split(struct worker *w, const struct io_req *r, uint64_t now, uint64_t ns, unsigned k)
+{
+	if (r->write_done_ns == 0) {
+		hist_record_in(&w->write_only, ns, k);
+		return;
+	}
+	hist_record(&w->write_only, r->write_done_ns - r->start_ns);
+	hist_record(&w->sync, now - r->write_done_ns);
+}
+
+static void record(struct worker *w, const struct io_req *r, uint64_t now, bool split,
 		   unsigned *bucket, uint64_t *bucket_end)
 {
 	if (w->raw) {
@@ -71,6 +88,11 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 	struct hist *b = r->kind == IO_WRITE && w->wbuckets ? &w->wbuckets[*bucket] : &w->buckets[*bucket];
 	if (r->result < 0) {
 		hist_record_error(b);
+		if (split) {
+			hist_record_error(&w->write_only);
+			if (r->write_done_ns)
+				hist_record_error(&w->sync);
+		}
 		if (w->rate_interval_ns)
 			hist_record_error(&w->service);
 		if (w->first_errno == 0) {
@@ -79,7 +101,11 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now,
 		}
 		return;
 	}
-	hist_record(b, now - r->start_ns);
+	uint64_t ns = now - r->start_ns;
+	unsigned k = hist_bucket_of(ns);
+	hist_record_in(b, ns, k);
+	if (split)
+		record_split(w, r, now, ns, k);
 	w->bytes += r->len;
 	if (w->wbuckets && r->kind == IO_READ)
 		w->rbytes += r->len;
@@ -201,6 +227,7 @@ void *worker_main(void *arg)
 				r->offset = (off_t)(prng_below(&w->rng, w->nslots) * op->align);
 			}
 			r->sync_pending = fsync_n && prng_below(&w->rng, op->sync_every) == 0;
+			r->write_done_ns = 0;
 			/* No deduplicating or compressing layer may see data twice. */
 			if (r->kind == IO_WRITE)
 				fresh_data(w, r);
@@ -219,7 +246,7 @@ void *worker_main(void *arg)
 			issued++;
 			if (rc < 0) {
 				r->result = rc;
-				record(w, r, t, &bucket, &bucket_end);
+				record(w, r, t, fsync_n, &bucket, &bucket_end);
 				free_list[nfree++] = r;
 				continue;
 			}
@@ -234,8 +261,11 @@ void *worker_main(void *arg)
 		t = clock_now_ns();
 		if (n < 0) {
 			/* The engine itself failed: what is in flight is lost; count it and stop. */
-			for (unsigned i = 0; i < inflight; i++)
+			for (unsigned i = 0; i < inflight; i++) {
 				hist_record_error(&w->buckets[bucket]);
+				if (fsync_n)
+					hist_record_error(&w->write_only);
+			}
 			if (w->first_errno == 0)
 				w->first_errno = -n;
 			break;
@@ -246,6 +276,7 @@ void *worker_main(void *arg)
 				/* The study's write4k/64: the fdatasync is part of the operation's time. */
 				r->kind = IO_FDATASYNC;
 				r->sync_pending = 0;
+				r->write_done_ns = t;
 				w->fdatasyncs++;
 				int rc = w->eng.ops->submit(&w->eng, r);
 				if (rc == 0)
@@ -258,7 +289,7 @@ void *worker_main(void *arg)
 					r->result = (int64_t)r->len;
 			}
 			inflight--;
-			record(w, r, t, &bucket, &bucket_end);
+			record(w, r, t, fsync_n, &bucket, &bucket_end);
 			free_list[nfree++] = r;
 			atomic_store_explicit(&w->progress, ++completed, memory_order_relaxed);
 			if (w->delay_factor > 0)

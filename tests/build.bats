@@ -2,6 +2,7 @@
 # bats file_tags=root,slow
 # Building from a clean copy: configure's checks, make install with prefix/DESTDIR.
 
+bats_require_minimum_version 1.5.0
 load lib/core
 
 each_setup() {
@@ -9,6 +10,11 @@ each_setup() {
   mkdir -p "$TMP/src"
   (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src include man tests/unit scripts raid share) |
     tar xf - -C "$TMP/src"
+}
+
+each_teardown() {
+  # A server a test started and did not stop (it failed half-way).
+  if [[ -f "$TMP/serve.pid" ]]; then kill -TERM "$(cat "$TMP/serve.pid")" 2>/dev/null || true; fi
 }
 
 @test "configure names the missing package when jansson is absent" {
@@ -112,6 +118,32 @@ each_setup() {
   cd "$TMP/src.moved"
   make -s uninstall
   [ -z "$(find "$TMP/p" -type f -o -type l)" ]
+}
+
+@test "make static links no name service: no getaddrinfo warning; --server takes an address, refuses a name in one line" {
+  cd "$TMP/src"
+  ./configure -q
+  run make -s -j2 static
+  [ "$status" -eq 0 ]
+  [[ $output != *getaddrinfo* && $output != *"in statically linked applications"* ]]
+  # The static build against a server (the dynamic build: either serves).
+  mkdir "$TMP/logs"
+  "${IOBENCH:-$ROOT/iobench}" durability serve --listen 127.0.0.1:0 --dir "$TMP/logs" 2>"$TMP/serve.err" &
+  local pid=$! port
+  echo "$pid" >"$TMP/serve.pid"
+  wait_for 30 grep -q 'listening on 127.0.0.1:' "$TMP/serve.err"
+  port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\),.*/\1/p' "$TMP/serve.err")
+  run --separate-stderr ./iobench-static durability write -q --server "127.0.0.1:$port" --size 1M -d 1 "$TMP/data"
+  local wrc=$status
+  run --separate-stderr ./iobench-static durability write --server "localhost:$port" --size 1M -d 1 "$TMP/data2"
+  kill -TERM "$pid"
+  wait "$pid" || true
+  rm "$TMP/serve.pid"
+  [ "$wrc" -eq 0 ]
+  [ "$(grep -c '^A ' "$TMP"/logs/*.log)" -gt 0 ]
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: durability write --server localhost:$port: this static build resolves no host names; give an address (10.0.0.5:$port) or use the dynamic build" ]
+  [ ! -e "$TMP/data2" ]
 }
 
 @test "make static: iobench-static runs, measures and reports in a root with no C library at all" {

@@ -32,6 +32,9 @@ each_teardown() {
     [ "$(jq -s '[.[].operations[] | .total.count > 0 and .total.errorCount == 0] | all' "$TMP/$e.jsonl")" = true ]
     [ "$(jq -s '[.[].operations[] | ([.timeBuckets[].count] | add) == .total.count] | all' "$TMP/$e.jsonl")" = true ]
     [ "$(jq -s -r '.[4].operations[0] | .fdatasyncs > 0 and (.fdatasyncVia | test("engine|sync|mixed"))' "$TMP/$e.jsonl")" = true ]
+    # the write and its fdatasync apart, as every engine completes them
+    [ "$(jq -s -r '.[4].operations[0] | .writeOnly.count == .total.count and .sync.count == .fdatasyncs
+                   and .writeOnly.totalValue + .sync.totalValue == .total.totalValue' "$TMP/$e.jsonl")" = true ]
   done
 }
 

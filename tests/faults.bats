@@ -59,6 +59,9 @@ faulty() {
   faulty fdatasync:eio:2 -q -o write4k/4 -n 400 -d 30 --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
   jq -e '.operations[0] | .fdatasyncs > 50 and .total.errorCount == (.fdatasyncs / 2 | floor)
          and .total.count + .total.errorCount == 400' "$TMP/o.jsonl"
+  # the op failed, so it is an error in writeOnly too; the fdatasync an error in sync
+  jq -e '.operations[0] | .writeOnly.count == .total.count and .writeOnly.errorCount == .total.errorCount
+         and .sync.errorCount == .total.errorCount and .sync.count + .sync.errorCount == .fdatasyncs' "$TMP/o.jsonl"
 }
 
 @test "libaio completions with errors are counted; short completions are continued" {

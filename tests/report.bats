@@ -161,9 +161,35 @@ make_sweep() {
 @test "--csv prints the groups table with a header and one row per group" {
   run --separate-stderr "$IOBENCH" report --csv --merge-hosts "$FIX/fleet"
   [ "$status" -eq 0 ]
-  [ "${lines[0]}" = "signature,op,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp" ]
+  [ "${lines[0]}" = "signature,op,threads,config,labels,provision,size,host,hosts,runs,count,opsPerSec,mbPerSec,meanNs,p50Ns,p90Ns,p95Ns,p99Ns,p999Ns,maxNs,errors,cpuNsPerOp,writeP99Ns,syncP99Ns" ]
   [ "${#lines[@]}" -eq 7 ]
   [[ "${lines[1]}" == '"read,4K,4K",read4k,1,config=large/ebs4,config=large/ebs4,,1073741824,(6 hosts),6,6,'* ]]
+}
+
+@test "groups: a syncing op's writes-only and fdatasync p99, merged as total is, in data columns only" {
+  local d=$BATS_TEST_TMPDIR
+  "$IOBENCH" create -q "$d/f" 16M
+  "$IOBENCH" -q -o write4k/64 -o read4k -n 400 -d 30 --json "$d/r.jsonl" "$d/f"
+  "$IOBENCH" -q -o write4k/64 -o read4k -n 400 -d 30 --json "$d/r.jsonl" "$d/f"
+  run --separate-stderr "$IOBENCH" report --json --section groups "$d/r.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '[.groups[] | select(.op == "read4k") | .writeP99Ns, .syncP99Ns] == [null, null]' <<<"$output"
+  # the same as the p99 of a report whose totals are those histograms: read and merged alike
+  local w s
+  w=$(jq '.groups[] | select(.op == "write4k/64") | .writeP99Ns' <<<"$output")
+  s=$(jq '.groups[] | select(.op == "write4k/64") | .syncP99Ns' <<<"$output")
+  jq -c '.operations[0].total = .operations[0].writeOnly' "$d/r.jsonl" >"$d/w.jsonl"
+  jq -c '.operations[0].total = .operations[0].sync' "$d/r.jsonl" >"$d/s.jsonl"
+  [ "$("$IOBENCH" report --json --section groups "$d/w.jsonl" | jq '.groups[] | select(.op == "write4k/64") | .p99Ns')" = "$w" ]
+  [ "$("$IOBENCH" report --json --section groups "$d/s.jsonl" | jq '.groups[] | select(.op == "write4k/64") | .p99Ns')" = "$s" ]
+  jq -e --argjson w "$w" --argjson s "$s" '$w > 0 and $s > 0' <<<"null"
+  # a line without them (an older iobench's) leaves the merge partial: no figure
+  jq -c 'del(.operations[0].writeOnly, .operations[0].sync)' "$d/r.jsonl" | head -n 1 >>"$d/r.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section groups "$d/r.jsonl"
+  jq -e '.groups[] | select(.op == "write4k/64") | .runs == 3 and .writeP99Ns == null and .syncP99Ns == null' <<<"$output"
+  # no text heading for them
+  run --separate-stderr "$IOBENCH" report --section groups "$d/r.jsonl"
+  [[ $output != *writeP99* && $output != *syncP99* ]]
 }
 
 @test "--csv with several sections separates them with # name lines" {

@@ -10,6 +10,8 @@ each_setup() {
 }
 
 each_teardown() {
+  # A memory cgroup a test made (empty again once its process is gone).
+  if [[ -f "$TMP/cgroup" ]]; then rmdir "$(cat "$TMP/cgroup")" 2>/dev/null || true; fi
   # A test's tmpfs goes before its folder does.
   ! mountpoint -q "$TMP/mem" 2>/dev/null || umount "$TMP/mem"
 }
@@ -204,6 +206,72 @@ each_teardown() {
   [[ "$output" == *"warning: read4k runs through the page cache"* ]]
   run "$IOBENCH" -q -o read4k -n 10 -d 5 "$TMP/f"
   [[ "$output" != *"warning"* ]]
+}
+
+@test "a sweep warns about the page cache once, before its first run" {
+  run --separate-stderr "$IOBENCH" -o write4k/64 -t 1,2,3 -n 20 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'runs through the page cache' <<<"$stderr")" -eq 1 ]
+  # the warning's line comes before the first run's
+  [ "$(grep -n 'page cache' <<<"$stderr" | cut -d: -f1)" -lt "$(grep -n 'run 1 of 3' <<<"$stderr" | cut -d: -f1)" ]
+  [ "$(grep -c 'run [123] of 3' <<<"$stderr")" -eq 3 ]
+}
+
+@test "the page-cache warning names the span the offsets cover, and the file's size when it differs" {
+  run --separate-stderr "$IOBENCH" -q -o write4k/64 -n 10 -d 5 "$TMP/f"
+  [[ "$stderr" == *"write4k/64 runs through the page cache and $TMP/f (64.00 MiB) is smaller than twice the "* ]]
+  [[ "$stderr" == *"; use a file over "*", or O_DIRECT"* ]]
+  run --separate-stderr "$IOBENCH" -q -o write4k/64 --span 16M -n 10 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"write4k/64 runs through the page cache and its span (16.00 MiB of $TMP/f's 64.00 MiB) is smaller than twice the "* ]]
+  [[ "$stderr" == *"; use a span over "*", or O_DIRECT"* ]]
+}
+
+@test "under a memory cgroup the page-cache warning measures against the cgroup's limit, not the RAM" {
+  local cg
+  if [[ -f /sys/fs/cgroup/memory/memory.limit_in_bytes ]]; then
+    cg=/sys/fs/cgroup/memory/iobench-test-$$-$BATS_TEST_NUMBER
+    mkdir "$cg"
+    echo $((48 << 20)) >"$cg/memory.limit_in_bytes"
+  elif grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    cg=/sys/fs/cgroup/iobench-test-$$-$BATS_TEST_NUMBER
+    mkdir "$cg"
+    echo $((48 << 20)) >"$cg/memory.max"
+  else
+    skip "env: no memory cgroup controller mounted (v1 memory, or v2 with memory in the root's subtree_control)"
+  fi
+  echo "$cg" >"$TMP/cgroup"
+  run --separate-stderr sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" \
+    "$IOBENCH" -q -o write4k/64 -n 10 -d 5 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"write4k/64 runs through the page cache and $TMP/f (64.00 MiB) is smaller than twice the memory limit of this cgroup (48.00 MiB): the numbers include cache hits; use a file over 96.00 MiB, or O_DIRECT"* ]]
+}
+
+@test "write4k/64 keeps its writes and its fdatasyncs apart: writeOnly and sync beside total, which keeps both" {
+  [[ $(stat -f -c %T "$TMP") != tmpfs ]] || skip "env: $TMP is on tmpfs, where fdatasync costs nothing"
+  # alone: O_DIRECT writes beside it would make its buffered writes wait for the page locks
+  run --separate-stderr "$IOBENCH" -o write4k/64 -n 1500 -d 30 --seed 3 --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  # the same histogram format as total; every op timed to its write's end, each fdatasync by itself
+  jq -e '.operations[0] | (.writeOnly | keys) == (.total | keys) and (.sync | keys) == (.total | keys)
+         and .fdatasyncs > 5 and .writeOnly.count == .total.count and .sync.count == .fdatasyncs
+         and .writeOnly.errorCount == 0 and .sync.errorCount == 0
+         and .writeOnly.bucketRatio == 1.1 and .sync.pinMinimum == 1000' "$TMP/o.jsonl"
+  # an op's time is its write's plus its fdatasync's, to the nanosecond
+  jq -e '.operations[0] | .writeOnly.totalValue + .sync.totalValue == .total.totalValue' "$TMP/o.jsonl"
+  # on a disk an fdatasync takes far longer than a write to the page cache (p50 from the buckets)
+  jq -e 'def p50: . as $h | ($h.count / 2) as $half
+           | reduce range(0; $h.buckets | length) as $i ({n: 0, at: null};
+               if .at == null and .n + $h.buckets[$i] >= $half then .at = $i else . end | .n += $h.buckets[$i])
+           | $h.firstBucketStart * pow(1.1; .at);
+         .operations[0] | (.sync | p50) > 5 * (.writeOnly | p50)' "$TMP/o.jsonl"
+  # ops that do not fdatasync have neither (a flushed write syncs inside its pwrite; /0 never syncs)
+  "$IOBENCH" -q -o read4k -o write4k -o write4k/0 -n 20 -d 30 --json "$TMP/n.jsonl" "$TMP/f" 2>/dev/null
+  jq -e '[.operations[] | has("writeOnly") or has("sync")] == [false, false, false]' "$TMP/n.jsonl"
+  # the summary says it under the op's line, with the writes' own p50 and p99
+  [ "$(grep -A1 -E '^write4k/64 ' <<<"$output" | tail -n 1 | \
+       grep -cE '^  write4k/64: latency includes the fdatasync of 1 in 64 writes; the writes alone: p50 [0-9.]+[num]?s, p99 [0-9.]+[num]?s \(as fio reports them\)$')" -eq 1 ]
+  [ "$(grep -c 'latency includes the fdatasync' <<<"$output")" -eq 1 ]
 }
 
 @test "a run that ends on its op limit lasts until its last operation, not until the next look" {

@@ -79,6 +79,9 @@ raw_offsets() {
               and ([.operations[].name] == ["read4k", "write4k/64"])
               and all(.operations[]; .total.count >= 5 and .total.count <= 11
                       and (.timeBuckets | length) == 1 and .timeBuckets[0].count == .total.count))' "$TMP/w.jsonl"
+  # write4k/64's writes and fdatasyncs apart, as a run keeps them
+  jq -e -s 'all(.[]; .operations[1] | .writeOnly.count == .total.count and .sync.count == .fdatasyncs
+                      and .writeOnly.totalValue + .sync.totalValue <= .total.totalValue)' "$TMP/w.jsonl"
   # consecutive periods
   jq -e -s '.[1].launchTime - .[0].launchTime <= 2 and .[2].launchTime >= .[1].launchTime' "$TMP/w.jsonl"
   # what each period cost the box, and each probe

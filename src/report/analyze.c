@@ -227,7 +227,26 @@ static const struct tcol groups_cols[] = {
 	{ "maxNs", "max", TC_NS, 0 },
 	{ "errors", "errors", TC_INT, 0 },
 	{ "cpuNsPerOp", "cpu/op", TC_NS, 0 },
+	{ "writeP99Ns", NULL, TC_NS, 0 },
+	{ "syncP99Ns", NULL, TC_NS, 0 },
 };
+
+/*
+ * p99 of a syncing op's writes alone (sync false) or of its fdatasyncs
+ * (true), merged over the group; NAN unless every run kept them apart.
+ */
+static double split_p99(const struct rep_group *g, bool sync)
+{
+	struct hist h;
+	hist_init(&h);
+	for (size_t k = 0; k < g->n; k++) {
+		const struct rep_cell *c = g->cells[k];
+		if (c->split_runs != c->runs)
+			return NAN;
+		hist_merge(&h, sync ? &c->sync : &c->write_only);
+	}
+	return h.count ? hist_percentile(&h, 0.99) : NAN;
+}
 
 /* CPU time per operation over the group's runs that recorded it; NAN when none did. */
 static double cpu_per_op(const struct rep_group *g)
@@ -254,7 +273,7 @@ static void build_groups(struct table *tables, const struct rep_ctx *ctx)
 			  mb_per_sec(g[i].ops, c->block), hist_mean(h), hist_percentile(h, 0.5),
 			  hist_percentile(h, 0.9), hist_percentile(h, 0.95), hist_percentile(h, 0.99),
 			  hist_percentile(h, 0.999), h->count ? (double)h->max_ns : NAN, (double)h->errors,
-			  cpu_per_op(&g[i]));
+			  cpu_per_op(&g[i]), split_p99(&g[i], false), split_p99(&g[i], true));
 	}
 }
 

@@ -222,6 +222,10 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 		return;
 	}
 	l->nops++;
+	/* A syncing op (writeNN) keeps its writes and its fdatasyncs apart too; read as total is. */
+	const struct jv *wo = jv_object_get(op, "writeOnly"), *sy = jv_object_get(op, "sync");
+	o->split = !l->legacy && wo && sy && hist_of(wo, &o->write_only, err, sizeof(err)) == 0 &&
+		   hist_of(sy, &o->sync, err, sizeof(err)) == 0;
 	if (l->legacy)
 		hist_from_2012(&o->total);
 	o->sig = rep_strdup(sig);

@@ -24,6 +24,8 @@ struct rep_line_op {
 	char *sig;
 	double threads;
 	struct hist total;
+	bool split;               /* a syncing op's line with "writeOnly" and "sync": */
+	struct hist write_only, sync; /* the writes alone and the fdatasyncs alone */
 	uint64_t block;
 	double cpu_ns, cpu_ops;   /* its CPU time (ns) over its operations, when the line says; 0, 0 if not */
 	double rate;              /* ops/s it was held to (its rate.target); 0 none */

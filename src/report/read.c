@@ -203,6 +203,8 @@ static struct rep_cell *cell_get(struct rep_db *db, const char *sig, double thre
 	c->rotational = -1;
 	c->kind = rep_kind_of(sig);
 	hist_init(&c->total);
+	hist_init(&c->write_only);
+	hist_init(&c->sync);
 	db->cells[db->ncells++] = c;
 	db->slots[s] = db->ncells;
 	return c;
@@ -348,6 +350,11 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 		const struct rep_line_op *o = &l->ops[i];
 		struct rep_cell *c = cell_get(db, o->sig, o->threads, cfg, l->size, l->host);
 		hist_merge(&c->total, &o->total);
+		if (o->split) {
+			hist_merge(&c->write_only, &o->write_only);
+			hist_merge(&c->sync, &o->sync);
+			c->split_runs++;
+		}
 		c->seconds += l->seconds;
 		c->runs++;
 		c->cpu_ns += o->cpu_ns;
