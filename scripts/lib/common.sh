@@ -11,6 +11,8 @@
 # Messages:   common_log, common_progress (live progress, on a terminal
 #             only; common_eta, common_eta_text, common_seconds), common_warn, common_die (exit 1), common_die_usage
 #             (exit 2), common_need_cmd
+# ssh:        common_ssh_hostkey_opts, common_ssh_keeps_keys (a run's own
+#             known_hosts: new host keys accepted, changed ones refused)
 # Options:    common_parse_args (one parser for every script, driven by the
 #             script's usage block), common_usage (--help)
 # Side effects: common_run (run, or print with --dry-run), common_trap_exit
@@ -114,6 +116,32 @@ common_die_usage() {
 common_need_cmd() {
   command -v "$1" >/dev/null 2>&1 ||
     common_die "$1 not found; install ${2:-$1} (Debian: apt-get install ${2:-$1})"
+}
+
+# common_ssh_keeps_keys OPTS: succeeds when ssh, given the user's ssh
+# options OPTS (--ssh-opts), is to keep the hosts' keys in a file of ours:
+# OPTS name no UserKnownHostsFile of their own.
+common_ssh_keeps_keys() {
+  [[ "${1,,}" != *userknownhostsfile* ]]
+}
+
+# common_ssh_hostkey_opts FILE OPTS: the ssh options, one word a line, that
+# keep the hosts' keys in FILE (a run's known_hosts, kept with its
+# results): a host's key is accepted on first contact and must be the same
+# ever after (StrictHostKeyChecking=accept-new), so a fresh cloud instance
+# needs no StrictHostKeyChecking=no and a changed key is refused. Unhashed,
+# so that a line can be found and deleted. What the user's options OPTS set
+# themselves (StrictHostKeyChecking, UserKnownHostsFile) is left out: theirs
+# wins (ssh takes the first value of an option).
+common_ssh_hostkey_opts() {
+  local file=$1
+  if common_ssh_keeps_keys "$2"; then
+    # ssh expands %-tokens in the name, and a space would make it two files.
+    file=${file//%/%%}
+    [[ "$file" != *' '* ]] || file="\"$file\""
+    printf '%s\n' -o "UserKnownHostsFile=$file" -o HashKnownHosts=no
+  fi
+  [[ "${2,,}" == *stricthostkeychecking* ]] || printf '%s\n' -o StrictHostKeyChecking=accept-new
 }
 
 # common_now_utc: the time as 2026-11-21T23:45:00Z.

@@ -8,6 +8,7 @@
 #   netns_kill_host 2          # host 2 dies: every process in its namespace
 #   netns_stop_sshd 2          # host 2 takes no new ssh session (sessions go on)
 #   netns_start_sshd 2         # ... and takes them again
+#   netns_new_hostkey 2        # host 2 is rebuilt: a new host key, sshd restarted
 #   netns_exec_mnt 2 CMD...    # CMD in the mount namespace of host 2's sessions
 #   netns_strays               # processes in the namespaces besides sshd
 #
@@ -248,6 +249,15 @@ netns_stop_sshd() {
   pid=$(cat "$NETNS_DIR/sshd$1.pid")
   kill "$pid"
   while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+
+# netns_new_hostkey I: host I gets a new host key (as a rebuilt machine
+# would) and its sshd is restarted with it.
+netns_new_hostkey() {
+  netns_stop_sshd "$1"
+  rm -f "$NETNS_DIR/hostkey$1" "$NETNS_DIR/hostkey$1.pub"
+  ssh-keygen -q -t ed25519 -N '' -f "$NETNS_DIR/hostkey$1"
+  netns_start_sshd "$1"
 }
 
 # netns_exec_mnt I CMD...: run CMD in the mount namespace of host I's sshd
