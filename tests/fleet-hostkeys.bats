@@ -3,14 +3,16 @@
 # fleet-hostkeys.bats - fleet-run on hosts it has never met (a fresh cloud
 # instance): their keys are accepted on first contact and kept with the
 # run's results, so --fetch and --resume meet the same hosts or say which
-# one changed. Real sshd's in network namespaces (tests/lib/netns.bash),
-# each with a host key no known_hosts of this machine holds.
+# one changed; a login whose shell runs no command is named as such. Real
+# sshd's in network namespaces (tests/lib/netns.bash), each with a host key
+# no known_hosts of this machine holds.
 
 bats_require_minimum_version 1.5.0
 load lib/netns
 
 FLEET=$BATS_TEST_DIRNAME/../scripts/fleet-run
 ROOT=$BATS_TEST_DIRNAME/..
+NOLOGIN_USER='' NOLOGIN_HOME=''
 
 setup() {
   local why
@@ -21,6 +23,8 @@ setup() {
 }
 
 teardown() {
+  [[ -z "$NOLOGIN_USER" ]] || userdel "$NOLOGIN_USER" 2>/dev/null || true
+  [[ -z "$NOLOGIN_HOME" ]] || rm -rf "$NOLOGIN_HOME"
   netns_fleet_teardown
 }
 
@@ -93,4 +97,30 @@ user_known_hosts() {
   [ "$(host_field r1 "$h2" status)" == ok ]
   [ "$(grep -c "^$h2 " "$kh")" -eq 1 ]
   [ "$(awk -v h="$h2" '$1 == h {print $3}' "$kh")" == "$(awk '{print $2}' "$NET/hostkey2.pub")" ]
+}
+
+@test "a login whose shell is nologin fails as login with the shell's message; the other host runs" {
+  local h1 h2 keys
+  h1=$(netns_addr 1) h2=$(netns_addr 2)
+  NOLOGIN_USER=ib${NETNS_SLOT:-0}nolog
+  userdel "$NOLOGIN_USER" 2>/dev/null || true
+  # sshd reads a user's keys as the user: the test's own are behind root's
+  # 0700 folders, so this user's are in a home of its own, for host 1.
+  NOLOGIN_HOME=$(mktemp -d /tmp/iobench-nolog.XXXXXX)
+  chmod 755 "$NOLOGIN_HOME"
+  keys=$NOLOGIN_HOME/authorized_keys
+  cp "$NET/id_fleet.pub" "$keys"
+  chmod 644 "$keys"
+  useradd -M -d "$NOLOGIN_HOME" -s /usr/sbin/nologin -p '*' "$NOLOGIN_USER"
+  printf 'Match User %s\n  AuthorizedKeysFile %s\n' "$NOLOGIN_USER" "$keys" >>"$NET/sshd1.conf"
+  netns_stop_sshd 1
+  netns_start_sshd 1
+  printf '%s@%s name=nl\n%s\n' "$NOLOGIN_USER" "$h1" "$h2" >"$NET/two"
+
+  run --separate-stderr fleet --run-id nl
+  echo "$stderr"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"host nl ($NOLOGIN_USER@$h1) failed the pre-flight check: login: the login's shell runs no command (exit 1): This account is currently not available."* ]]
+  [ "$(host_field nl nl failure.kind)" == login ]
+  [ "$(host_field nl "$h2" status)" == ok ]
 }
