@@ -222,7 +222,7 @@ fleet_up() {
   keeps_flags "$ex" "$cmd"
   as_args "$cmd"
   export IOBENCH_RESULTS=$PWD/results
-  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)" --remote-dir "$REMOTE/{host}" -b 1
+  run "${ARGS[@]}" --ssh-opts "$(netns_fleet_ssh_opts)" --remote-dir "$REMOTE/{host}" -b 1
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
@@ -234,12 +234,12 @@ fleet_up() {
 
   # --fetch: nothing is missing; it says so for the run.
   as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --fetch ')")"
-  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)"
+  run "${ARGS[@]}" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
   # --resume: nothing left to run either.
   as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --run-id r1 --resume')")"
-  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)"
+  run "${ARGS[@]}" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok"* ]]
   [ "$(cat results/r1/db-1/iobench.jsonl | wc -l)" -eq 9 ]
@@ -282,7 +282,7 @@ fleet_up() {
   keeps_flags "$ex" "$cmd"
   as_args "$cmd"
   # moto for EC2, the namespace hosts standing for the instances, short runs.
-  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_ssh_opts)" \
+  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$PWD/results" --remote-dir "$PWD/remote/{host}" -d 1 -b 1 --round2-duration 2 --seed 3
   echo "$output"
   [ "$status" -eq 0 ]

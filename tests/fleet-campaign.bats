@@ -30,7 +30,7 @@ teardown() {
 # of a script: there it is ignored from the start, and bash cannot trap it.
 campaign() {
   env --default-signal=INT "$CAMPAIGN" --ami "$MOTO_AMI" --endpoint-url "$MOTO_ENDPOINT" \
-    --hosts "$NET/hosts-vol" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --hosts "$NET/hosts-vol" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }

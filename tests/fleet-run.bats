@@ -26,7 +26,7 @@ teardown() {
 fleet() {
   # SIGINT as at a terminal, even when the suite runs in the background of a
   # script (where it is ignored from the start, and bash cannot trap it).
-  env --default-signal=INT "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  env --default-signal=INT "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
@@ -211,7 +211,7 @@ wait_fetched() {
   printf '{"instanceType": "m5.large", "ebsOptimized": true, "az": "us-east-1a"}\n' >"$NET/p1.json"
   printf '%s name=db-1 provision=p1.json\n' "$(netns_addr 1)" >"$NET/named"
   printf 'root@%s   name=db-2   # the second\n\n' "$(netns_addr 2)" >>"$NET/named"
-  run "$FLEET" --hosts "$NET/named" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/named" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --run-id named --ops read4k --threads 1,2 --label config=small
   echo "$output"
@@ -236,12 +236,12 @@ wait_fetched() {
   head -n 1 "$NET/hosts" >"$NET/one"
   local host
   host=$(head -n 1 "$NET/one")
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 --run-id st
   [ "$status" -eq 0 ]
   cmp "${IOBENCH_STATIC:-$ROOT/iobench-static}" "$REMOTE/$host/iobench"
   [ "$(jq -r .plan.binary "$RESULTS/st/manifest.json")" == static ]
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --run-id dyn --dynamic
   [ "$status" -eq 0 ]
@@ -331,7 +331,7 @@ wait_fetched() {
 
 @test "a --sizes sweep runs each size with --span and notes the size for people" {
   head -n 2 "$NET/hosts" >"$NET/two"
-  run "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --duration 1 --bucket 1 \
     --run-id sizes --sizes 4M,8M,16M
   echo "$output"
@@ -373,7 +373,7 @@ wait_fetched() {
   netns_exec_mnt 2 mount -t tmpfs -o size=64m,noexec tmpfs "$REMOTE/$h2"
   netns_exec_mnt 3 mount -t tmpfs -o size=8m tmpfs "$REMOTE/$h3"
   sed "1s/^/nosuchuser@/" "$NET/hosts" >"$NET/mixed"
-  run "$FLEET" --hosts "$NET/mixed" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/mixed" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --run-id pre --threads 1,2
   echo "$output"
@@ -453,7 +453,7 @@ wait_fetched() {
 @test "a host that exceeds --timeout is stopped and named" {
   # 1 host is enough: the plan takes 2 x 4 s, the limit is 3 s.
   head -n 1 "$NET/hosts" >"$NET/one"
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --run-id slow --threads 1,2 --duration 4 --bucket 1 --timeout 3 --retries 0
   echo "$output"
@@ -483,17 +483,17 @@ wait_fetched() {
   [ ! -e "$RESULTS/nf/$h2/iobench.jsonl" ]
   [ "$(awk -F'\t' -v h="$h2" '$1 == h {print $2}' "$RESULTS/nf/summary.tsv")" == not-fetched ]
   # Still unreachable: --fetch says so and changes nothing.
-  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0 --ssh-opts "$(netns_ssh_opts)"
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0 --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 1 ]
   [[ "$output" == *"host $h2 ($h2) cannot be reached; its results stay there"* ]]
   # ssh options come from the command line only: without them --fetch says
   # what the run was made with, and tries no host.
   run --separate-stderr "$FLEET" --fetch nf --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
-  [ "$stderr" == "fleet-run: run nf was made with --ssh-opts $(printf '%q' "$(netns_ssh_opts)"); ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]
+  [ "$stderr" == "fleet-run: run nf was made with --ssh-opts $(printf '%q' "$(netns_fleet_ssh_opts)"); ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]
   # Back: --fetch brings them, the run is whole.
   netns_start_sshd 2
-  run "$FLEET" --fetch nf --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
   check_host_results nf "$h2" read4k,write4k 1
@@ -540,7 +540,7 @@ wait_fetched() {
   local out=$BATS_TEST_TMPDIR/out pid rc=0 h1
   h1=$(netns_addr 1)
   two() {
-    env --default-signal=INT "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    env --default-signal=INT "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
       --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" "$@"
   }
   set -m
@@ -561,7 +561,7 @@ wait_fetched() {
   # --resume takes the recorded plan; another plan is refused.
   run two --run-id re --resume --ops read4k
   [ "$status" -eq 2 ]
-  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume --ssh-opts "$(netns_ssh_opts)"
+  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume --ssh-opts "$(netns_fleet_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
   check_host_results re "$h1" read4k,write4k 1,2
@@ -580,7 +580,7 @@ wait_fetched() {
 @test "progress shows on a terminal (run K/N on H hosts, last op and IOPS), not in a pipe, not with -q" {
   head -n 2 "$NET/hosts" >"$NET/two"
   local cmd
-  printf -v cmd '%q ' "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  printf -v cmd '%q ' "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --ops read4k,write4k
   run script -qec "$cmd --run-id tty" /dev/null
@@ -630,7 +630,7 @@ wait_fetched() {
   head -n 1 "$NET/hosts" >"$NET/one"
   local h dir="iobench-test-home-$$-$RANDOM"
   h=$(head -n 1 "$NET/one")
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "~/$dir/{host}" --file-size 32M --duration 1 --bucket 1 --run-id home
   echo "$output"
   local home

@@ -65,9 +65,18 @@ else
   NETNS_PREFIX=${NETNS_PREFIX:-ib0n} NETNS_SUBNET=${NETNS_SUBNET:-10.251.0}
 fi
 
-# netns_ssh_opts: the ssh options that reach a test host without prompts.
+# netns_ssh_opts: the ssh options that reach a test host without prompts,
+# for a plain ssh (this file's own, durability-check's): every host's key
+# is new to it.
 netns_ssh_opts() {
   printf '%s' "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes"
+}
+
+# netns_fleet_ssh_opts: the --ssh-opts of fleet-run and campaign: nothing
+# about host keys (they accept a new one and keep it with the run's
+# results); no ssh warnings in what a test compares.
+netns_fleet_ssh_opts() {
+  printf '%s' "-o LogLevel=ERROR"
 }
 
 # netns_addr I: address of host I (1-based).
