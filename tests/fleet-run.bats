@@ -117,6 +117,14 @@ wait_fetched() {
   run fleet --ops ,,
   [ "$status" -eq 2 ]
   [[ "$output" == *"--ops"* ]]
+  # A status line more often than once a second would be a busy loop.
+  run fleet --run-id p0 --progress 0
+  [ "$status" -eq 2 ]
+  [ "$output" == "fleet-run: --progress 0 (or IOBENCH_PROGRESS_SECS): whole seconds, at least 1 (see fleet-run --help)" ]
+  IOBENCH_PROGRESS_SECS=soon run fleet --run-id p1
+  [ "$status" -eq 2 ]
+  [[ "$output" == "fleet-run: --progress soon (or IOBENCH_PROGRESS_SECS): "* ]]
+  [ ! -e "$RESULTS/p0" ] && [ ! -e "$RESULTS/p1" ]
 }
 
 @test "a run id that is a path or hidden is refused (exit 2); nothing is written" {
@@ -577,7 +585,7 @@ wait_fetched() {
   [ "$(jq -c .plan.ops "$RESULTS/re/manifest.json")" == '["read4k"]' ]
 }
 
-@test "progress shows on a terminal (run K/N on H hosts, last op and IOPS), not in a pipe, not with -q" {
+@test "on a terminal the status line is kept up to date in place (runs done, hosts, last op and IOPS, ETA); -q silences it" {
   head -n 2 "$NET/hosts" >"$NET/two"
   local cmd
   printf -v cmd '%q ' "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
@@ -587,17 +595,47 @@ wait_fetched() {
   echo "$output"
   [ "$status" -eq 0 ]
   grep -qE '^fleet-run: pre-flight: 2 of 2 hosts checked' <<<"${output//$'\r'/}"
-  grep -qE '^fleet-run: run [12]/2 on [12] hosts?, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \(' <<<"${output//$'\r'/}"
-  grep -qE '^fleet-run: run 2/2 on ' <<<"${output//$'\r'/}"
-  # Not a terminal: the messages, no progress.
-  run fleet --hosts "$NET/two" --ops read4k,write4k --run-id pipe
-  [ "$status" -eq 0 ]
-  [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight: 1 of"* ]]
-  [[ "$output" == *"run pipe complete: 2 of 2 hosts ok"* ]]
-  # A terminal and -q: nothing but failures.
+  # One line on the screen, rewritten (CR) at each result, then ended.
+  [ "$(grep -c 'progress:' <<<"$output")" -eq 1 ]
+  local -a shown
+  IFS=$'\r' read -r -a shown <<<"$(grep 'progress:' <<<"$output")"
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: [1-3]/4 runs done, [12] hosts? busy, 0 failed, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \([0-9.]+\), ETA [0-9]+ s'$'\e''\[K$'
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: 4/4 runs done, 0 hosts busy, 0 failed, last '
+  [ "$(printf '%s\n' "${shown[@]}" | grep -c '^fleet-run: progress: ')" -ge 4 ]
+  # A terminal and -q: nothing but failures; the run's log still has the last line.
   run script -qec "$cmd --run-id quiet -q" /dev/null
   [ "$status" -eq 0 ]
-  [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight"* ]]
+  [[ "$output" != *"progress:"* && "$output" != *"pre-flight"* ]]
+  grep -q '^fleet-run: progress: 4/4 runs done' "$RESULTS/quiet/logs/fleet.log"
+}
+
+@test "off a terminal a status line comes every --progress seconds, on stderr and in fleet.log, counting up to all runs; -q: none" {
+  head -n 2 "$NET/hosts" >"$NET/two"
+  local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
+  # 3 runs of 3 s per host: 9 s and more, so 4 lines at least at 2 s.
+  fleet --hosts "$NET/two" --run-id prog --threads 1,2,3 --duration 3 --progress 2 >"$out" 2>"$err"
+  cat "$err"
+  [ ! -s "$out" ]
+  [[ "$(cat "$err")" != *$'\r'* ]]
+  local lines
+  lines=$(grep '^fleet-run: progress: ' "$err")
+  [ "$(wc -l <<<"$lines")" -ge 4 ]
+  # Every line whole: runs done of 6, the hosts, the last result, an ETA while runs are left.
+  [ "$(grep -cvE '^fleet-run: progress: [0-6]/6 runs done, [0-2] hosts? busy, 0 failed, last (none yet|read4k [1-3] threads? [0-9.]+[kM]? IOPS \([0-9.]+\))(, ETA [0-9]+ (s|min))?$' <<<"$lines")" -eq 0 ]
+  # Counting up, to all 6, with no ETA at the end.
+  [ "$(sed -E 's|^fleet-run: progress: ([0-9]+)/.*|\1|' <<<"$lines" | sort -n -c && echo sorted)" == sorted ]
+  [[ "$(tail -n 1 <<<"$lines")" == "fleet-run: progress: 6/6 runs done, 0 hosts busy, 0 failed, last read4k "*" IOPS ("*")" ]]
+  [ "$(grep -c 'progress: 0/6' <<<"$lines")" -lt "$(wc -l <<<"$lines")" ]
+  # The same lines in the run's log.
+  [ "$(grep '^fleet-run: progress: ' "$RESULTS/prog/logs/fleet.log")" == "$lines" ]
+  grep -q 'run prog complete: 2 of 2 hosts ok' "$err"
+
+  # -q: no status line, nor any message but the run's end.
+  fleet --hosts "$NET/two" --run-id progq --duration 3 --progress 1 -q >"$out" 2>"$err"
+  cat "$err"
+  [ "$(grep -c 'progress:' "$err")" -eq 0 ]
+  [ "$(grep -c . "$err")" -eq 1 ]
+  grep -q 'run progq complete: 2 of 2 hosts ok' "$err"
 }
 
 @test "--no-direct and --iobench ARG reach every run (jq 1.6 takes neither for its own option)" {
