@@ -290,7 +290,7 @@ fleet_up() {
   [ "$(jq -r '[.state, .plan.runsPerHost, ([.hosts[] | select(.status == "ok" and .fetched == 42)] | length)] | @tsv' \
       "$r/round1/manifest.json")" == "$(printf 'complete\t42\t4')" ]
   # What the user reads: round two's plan, from the report.
-  grep -qE '^campaign: round two on 4 host\(s\): --ops read4k,read4m,write4k,write4m,write4k/64 --op-threads read4k=[0-9]+ --op-threads read4m=[0-9]+ .*, 2 s per run$' <<<"$output"
+  grep -qE '^campaign: \[[0-9]+:[0-9]{2}\] round two on 4 host\(s\): --ops read4k,read4m,write4k,write4m,write4k/64 --op-threads read4k=[0-9]+ --op-threads read4m=[0-9]+ .*, 2 s per run$' <<<"$output"
   [ "$(tail -n +2 "$r/round2-threads.tsv" | cut -f1 | paste -sd,)" == read4k,read4m,write4k,write4m,write4k/64 ]
   for name in $(jq -r '.instances[].id' "$r/state.json"); do
     # Round two: each op once, at round2-threads.tsv's count, 2 s.
