@@ -114,7 +114,7 @@ EOF
 fleet() {
   local config=$1 id=$2
   shift 2
-  "$FLEET" --hosts "$NET/$config-hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  "$FLEET" --hosts "$NET/$config-hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --run-id "$id" --remote-dir "$NET/remote/{host}" \
     --target "$VOL/data.bin" --file-size 256M -d 2 -b 1 --seed 7 "$@" 3>&-
 }

@@ -27,7 +27,7 @@ teardown() {
   # Host 1's remote dir is a tmpfs, in its own mount namespace only.
   mkdir -p "$REMOTE/$name1"
   netns_exec_mnt 1 mount -t tmpfs -o size=64m iobench-test "$REMOTE/$name1"
-  run "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id mem --file-size 8M \
     --duration 1 --bucket 1
   echo "$output"
@@ -58,7 +58,7 @@ teardown() {
   loop=$(losetup --find --show "$BATS_TEST_TMPDIR/vol.img")
   mkdir -p "$REMOTE/$name2"
   netns_exec_mnt 2 mount "$loop" "$REMOTE/$name2" || { losetup -d "$loop"; return 1; }
-  run "$FLEET" --hosts "$NET/vol-hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/vol-hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id vol --file-size 8M \
     --duration 1 --bucket 1 --ops read4k --threads 1
   echo "$output"

@@ -231,7 +231,7 @@ fleet_up() {
   keeps_flags "$ex" "$cmd"
   as_args "$cmd"
   export IOBENCH_RESULTS=$PWD/results
-  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)" --remote-dir "$REMOTE/{host}" -b 1
+  run "${ARGS[@]}" --ssh-opts "$(netns_fleet_ssh_opts)" --remote-dir "$REMOTE/{host}" -b 1
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
@@ -243,12 +243,12 @@ fleet_up() {
 
   # --fetch: nothing is missing; it says so for the run.
   as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --fetch ')")"
-  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)"
+  run "${ARGS[@]}" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok, 0 not; 36 of 36 runs back"* ]]
   # --resume: nothing left to run either.
   as_args "$(sed "s|^scripts/|$ROOT/scripts/|" <<<"$(example '^scripts/fleet-run --run-id r1 --resume')")"
-  run "${ARGS[@]}" --ssh-opts "$(netns_ssh_opts)"
+  run "${ARGS[@]}" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 0 ]
   [[ "$output" == *"run r1 complete: 4 of 4 hosts ok"* ]]
   [ "$(cat results/r1/db-1/iobench.jsonl | wc -l)" -eq 9 ]
@@ -288,7 +288,7 @@ fleet_up() {
   keeps_flags "$ex" "$cmd"
   as_args "$cmd"
   # moto for EC2, the namespace hosts standing for the instances, short runs.
-  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_ssh_opts)" \
+  run "${ARGS[@]}" --endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$PWD/results" --remote-dir "$PWD/remote/{host}" -d 1 -b 1 --round2-duration 2 --seed 3
   echo "$output"
   [ "$status" -eq 0 ]
@@ -296,7 +296,7 @@ fleet_up() {
   [ "$(jq -r '[.state, .plan.runsPerHost, ([.hosts[] | select(.status == "ok" and .fetched == 42)] | length)] | @tsv' \
       "$r/round1/manifest.json")" == "$(printf 'complete\t42\t4')" ]
   # What the user reads: round two's plan, from the report.
-  grep -qE '^campaign: round two on 4 host\(s\): --ops read4k,read4m,write4k,write4m,write4k/64 --op-threads read4k=[0-9]+ --op-threads read4m=[0-9]+ .*, 2 s per run$' <<<"$output"
+  grep -qE '^campaign: \[[0-9]+:[0-9]{2}\] round two on 4 host\(s\): --ops read4k,read4m,write4k,write4m,write4k/64 --op-threads read4k=[0-9]+ --op-threads read4m=[0-9]+ .*, 2 s per run$' <<<"$output"
   [ "$(tail -n +2 "$r/round2-threads.tsv" | cut -f1 | paste -sd,)" == read4k,read4m,write4k,write4m,write4k/64 ]
   for name in $(jq -r '.instances[].id' "$r/state.json"); do
     # Round two: each op once, at round2-threads.tsv's count, 2 s.

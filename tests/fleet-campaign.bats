@@ -25,7 +25,7 @@ teardown() {
 # of a script: there it is ignored from the start, and bash cannot trap it.
 campaign() {
   env --default-signal=INT "$CAMPAIGN" --ami "$MOTO_AMI" --endpoint-url "$MOTO_ENDPOINT" \
-    --hosts "$NET/hosts-vol" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    --hosts "$NET/hosts-vol" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
@@ -73,6 +73,9 @@ instance_id() {
   run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --rounds 2 --sizes 8M,16M --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
   [[ "$output" == *"drop --sizes"* ]]
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --progress 0 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [ "$output" == "campaign: --progress 0: whole seconds, at least 1 (see campaign --help)" ]
   [ ! -e "$RESULTS" ]
 }
 
@@ -139,6 +142,29 @@ instance_id() {
   [ "$(tail -n +2 "$r/joblog" | wc -l)" -eq 3 ]
   grep -q 'provisioning run e2e' "$r/campaign.log"
   grep -q 'tearing down run e2e' "$r/campaign.log"
+}
+
+@test "off a terminal the campaign names each phase with the time since it began, passes fleet-run's status lines on, keeps the hosts' keys" {
+  local out=$BATS_TEST_TMPDIR/out r=$RESULTS/nohup
+  # As under nohup: no terminal anywhere. No ssh option about host keys.
+  campaign --run-id nohup -n 1 -m 1 --threads 1,2 --duration 2 --progress 1 </dev/null >"$out" 2>&1
+  cat "$out"
+  local at='\[[0-9]+:[0-9]{2}\]'
+  grep -qE "^campaign: \[0:[0-9]{2}\] provisioning run nohup$" "$out"
+  grep -qE "^campaign: $at preparing the hosts: each instance's volume for the benchmark$" "$out"
+  grep -qE "^campaign: $at fleet run on 3 host\(s\), layout single$" "$out"
+  grep -qE "^campaign: $at tearing down run nohup$" "$out"
+  grep -qE "^campaign: $at run nohup done; results in " "$out"
+  # The times count up; campaign.log has the phases too.
+  grep -oE "^campaign: $at" "$out" | tr -d '[]' | awk -F'[ :]' '{print $3 * 60 + $4}' | sort -n -c
+  [ "$(grep -cE "^[0-9TZ:-]+ $at " "$r/campaign.log")" -ge 5 ]
+  # fleet-run's status lines, the last at all 6 runs (3 hosts, 2 each).
+  grep -qE '^fleet-run: progress: [0-9]/6 runs done, ' "$out"
+  [ "$(grep -E '^fleet-run: progress: ' "$out" | tail -n 1 | cut -d, -f1-3)" == "fleet-run: progress: 6/6 runs done, 0 hosts busy, 0 failed" ]
+  # One known_hosts for the campaign's ssh and fleet-run's: a line per host.
+  [ "$(wc -l <"$r/known_hosts")" -eq 3 ]
+  [ "$(stat -c %a "$r/known_hosts")" == 600 ]
+  assert_nothing_left nohup
 }
 
 @test "campaign --rounds 2: round one on every host, then each op at the thread count the report finds optimal, longer" {

@@ -23,7 +23,7 @@ teardown() {
 fleet() {
   # SIGINT as at a terminal, even when the suite runs in the background of a
   # script (where it is ignored from the start, and bash cannot trap it).
-  env --default-signal=INT "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  env --default-signal=INT "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
@@ -114,6 +114,14 @@ wait_fetched() {
   run fleet --ops ,,
   [ "$status" -eq 2 ]
   [[ "$output" == *"--ops"* ]]
+  # A status line more often than once a second would be a busy loop.
+  run fleet --run-id p0 --progress 0
+  [ "$status" -eq 2 ]
+  [ "$output" == "fleet-run: --progress 0 (or IOBENCH_PROGRESS_SECS): whole seconds, at least 1 (see fleet-run --help)" ]
+  IOBENCH_PROGRESS_SECS=soon run fleet --run-id p1
+  [ "$status" -eq 2 ]
+  [[ "$output" == "fleet-run: --progress soon (or IOBENCH_PROGRESS_SECS): "* ]]
+  [ ! -e "$RESULTS/p0" ] && [ ! -e "$RESULTS/p1" ]
 }
 
 @test "a run id that is a path or hidden is refused (exit 2); nothing is written" {
@@ -208,7 +216,7 @@ wait_fetched() {
   printf '{"instanceType": "m5.large", "ebsOptimized": true, "az": "us-east-1a"}\n' >"$NET/p1.json"
   printf '%s name=db-1 provision=p1.json\n' "$(netns_addr 1)" >"$NET/named"
   printf 'root@%s   name=db-2   # the second\n\n' "$(netns_addr 2)" >>"$NET/named"
-  run "$FLEET" --hosts "$NET/named" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/named" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --run-id named --ops read4k --threads 1,2 --label config=small
   echo "$output"
@@ -233,12 +241,12 @@ wait_fetched() {
   head -n 1 "$NET/hosts" >"$NET/one"
   local host
   host=$(head -n 1 "$NET/one")
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 --run-id st
   [ "$status" -eq 0 ]
   cmp "${IOBENCH_STATIC:-$ROOT/iobench-static}" "$REMOTE/$host/iobench"
   [ "$(jq -r .plan.binary "$RESULTS/st/manifest.json")" == static ]
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --run-id dyn --dynamic
   [ "$status" -eq 0 ]
@@ -328,7 +336,7 @@ wait_fetched() {
 
 @test "a --sizes sweep runs each size with --span and notes the size for people" {
   head -n 2 "$NET/hosts" >"$NET/two"
-  run "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --duration 1 --bucket 1 \
     --run-id sizes --sizes 4M,8M,16M
   echo "$output"
@@ -370,7 +378,7 @@ wait_fetched() {
   netns_exec_mnt 2 mount -t tmpfs -o size=64m,noexec tmpfs "$REMOTE/$h2"
   netns_exec_mnt 3 mount -t tmpfs -o size=8m tmpfs "$REMOTE/$h3"
   sed "1s/^/nosuchuser@/" "$NET/hosts" >"$NET/mixed"
-  run "$FLEET" --hosts "$NET/mixed" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/mixed" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --run-id pre --threads 1,2
   echo "$output"
@@ -450,7 +458,7 @@ wait_fetched() {
 @test "a host that exceeds --timeout is stopped and named" {
   # 1 host is enough: the plan takes 2 x 4 s, the limit is 3 s.
   head -n 1 "$NET/hosts" >"$NET/one"
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --run-id slow --threads 1,2 --duration 4 --bucket 1 --timeout 3 --retries 0
   echo "$output"
@@ -480,17 +488,17 @@ wait_fetched() {
   [ ! -e "$RESULTS/nf/$h2/iobench.jsonl" ]
   [ "$(awk -F'\t' -v h="$h2" '$1 == h {print $2}' "$RESULTS/nf/summary.tsv")" == not-fetched ]
   # Still unreachable: --fetch says so and changes nothing.
-  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0 --ssh-opts "$(netns_ssh_opts)"
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --retries 0 --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 1 ]
   [[ "$output" == *"host $h2 ($h2) cannot be reached; its results stay there"* ]]
   # ssh options come from the command line only: without them --fetch says
   # what the run was made with, and tries no host.
   run --separate-stderr "$FLEET" --fetch nf --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
-  [ "$stderr" == "fleet-run: run nf was made with --ssh-opts $(printf '%q' "$(netns_ssh_opts)"); ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]
+  [ "$stderr" == "fleet-run: run nf was made with --ssh-opts $(printf '%q' "$(netns_fleet_ssh_opts)"); ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]
   # Back: --fetch brings them, the run is whole.
   netns_start_sshd 2
-  run "$FLEET" --fetch nf --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run "$FLEET" --fetch nf --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
   check_host_results nf "$h2" read4k,write4k 1
@@ -537,7 +545,7 @@ wait_fetched() {
   local out=$BATS_TEST_TMPDIR/out pid rc=0 h1
   h1=$(netns_addr 1)
   two() {
-    env --default-signal=INT "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+    env --default-signal=INT "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
       --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" "$@"
   }
   set -m
@@ -558,7 +566,7 @@ wait_fetched() {
   # --resume takes the recorded plan; another plan is refused.
   run two --run-id re --resume --ops read4k
   [ "$status" -eq 2 ]
-  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume --ssh-opts "$(netns_ssh_opts)"
+  run "$FLEET" --results-dir "$RESULTS" --run-id re --resume --ssh-opts "$(netns_fleet_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
   check_host_results re "$h1" read4k,write4k 1,2
@@ -574,27 +582,57 @@ wait_fetched() {
   [ "$(jq -c .plan.ops "$RESULTS/re/manifest.json")" == '["read4k"]' ]
 }
 
-@test "progress shows on a terminal (run K/N on H hosts, last op and IOPS), not in a pipe, not with -q" {
+@test "on a terminal the status line is kept up to date in place (runs done, hosts, last op and IOPS, ETA); -q silences it" {
   head -n 2 "$NET/hosts" >"$NET/two"
   local cmd
-  printf -v cmd '%q ' "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  printf -v cmd '%q ' "$FLEET" --hosts "$NET/two" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M --duration 1 --bucket 1 \
     --ops read4k,write4k
   run script -qec "$cmd --run-id tty" /dev/null
   echo "$output"
   [ "$status" -eq 0 ]
   grep -qE '^fleet-run: pre-flight: 2 of 2 hosts checked' <<<"${output//$'\r'/}"
-  grep -qE '^fleet-run: run [12]/2 on [12] hosts?, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \(' <<<"${output//$'\r'/}"
-  grep -qE '^fleet-run: run 2/2 on ' <<<"${output//$'\r'/}"
-  # Not a terminal: the messages, no progress.
-  run fleet --hosts "$NET/two" --ops read4k,write4k --run-id pipe
-  [ "$status" -eq 0 ]
-  [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight: 1 of"* ]]
-  [[ "$output" == *"run pipe complete: 2 of 2 hosts ok"* ]]
-  # A terminal and -q: nothing but failures.
+  # One line on the screen, rewritten (CR) at each result, then ended.
+  [ "$(grep -c 'progress:' <<<"$output")" -eq 1 ]
+  local -a shown
+  IFS=$'\r' read -r -a shown <<<"$(grep 'progress:' <<<"$output")"
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: [1-3]/4 runs done, [12] hosts? busy, 0 failed, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \([0-9.]+\), ETA [0-9]+ s'$'\e''\[K$'
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: 4/4 runs done, 0 hosts busy, 0 failed, last '
+  [ "$(printf '%s\n' "${shown[@]}" | grep -c '^fleet-run: progress: ')" -ge 4 ]
+  # A terminal and -q: nothing but failures; the run's log still has the last line.
   run script -qec "$cmd --run-id quiet -q" /dev/null
   [ "$status" -eq 0 ]
-  [[ "$output" != *"run 1/2"* && "$output" != *"pre-flight"* ]]
+  [[ "$output" != *"progress:"* && "$output" != *"pre-flight"* ]]
+  grep -q '^fleet-run: progress: 4/4 runs done' "$RESULTS/quiet/logs/fleet.log"
+}
+
+@test "off a terminal a status line comes every --progress seconds, on stderr and in fleet.log, counting up to all runs; -q: none" {
+  head -n 2 "$NET/hosts" >"$NET/two"
+  local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
+  # 3 runs of 3 s per host: 9 s and more, so 4 lines at least at 2 s.
+  fleet --hosts "$NET/two" --run-id prog --threads 1,2,3 --duration 3 --progress 2 >"$out" 2>"$err"
+  cat "$err"
+  [ ! -s "$out" ]
+  [[ "$(cat "$err")" != *$'\r'* ]]
+  local lines
+  lines=$(grep '^fleet-run: progress: ' "$err")
+  [ "$(wc -l <<<"$lines")" -ge 4 ]
+  # Every line whole: runs done of 6, the hosts, the last result, an ETA while runs are left.
+  [ "$(grep -cvE '^fleet-run: progress: [0-6]/6 runs done, [0-2] hosts? busy, 0 failed, last (none yet|read4k [1-3] threads? [0-9.]+[kM]? IOPS \([0-9.]+\))(, ETA [0-9]+ (s|min))?$' <<<"$lines")" -eq 0 ]
+  # Counting up, to all 6, with no ETA at the end.
+  [ "$(sed -E 's|^fleet-run: progress: ([0-9]+)/.*|\1|' <<<"$lines" | sort -n -c && echo sorted)" == sorted ]
+  [[ "$(tail -n 1 <<<"$lines")" == "fleet-run: progress: 6/6 runs done, 0 hosts busy, 0 failed, last read4k "*" IOPS ("*")" ]]
+  [ "$(grep -c 'progress: 0/6' <<<"$lines")" -lt "$(wc -l <<<"$lines")" ]
+  # The same lines in the run's log.
+  [ "$(grep '^fleet-run: progress: ' "$RESULTS/prog/logs/fleet.log")" == "$lines" ]
+  grep -q 'run prog complete: 2 of 2 hosts ok' "$err"
+
+  # -q: no status line, nor any message but the run's end.
+  fleet --hosts "$NET/two" --run-id progq --duration 3 --progress 1 -q >"$out" 2>"$err"
+  cat "$err"
+  [ "$(grep -c 'progress:' "$err")" -eq 0 ]
+  [ "$(grep -c . "$err")" -eq 1 ]
+  grep -q 'run progq complete: 2 of 2 hosts ok' "$err"
 }
 
 @test "--no-direct and --iobench ARG reach every run (jq 1.6 takes neither for its own option)" {
@@ -627,7 +665,7 @@ wait_fetched() {
   head -n 1 "$NET/hosts" >"$NET/one"
   local h dir="iobench-test-home-$$-$RANDOM"
   h=$(head -n 1 "$NET/one")
-  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  run "$FLEET" --hosts "$NET/one" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "~/$dir/{host}" --file-size 32M --duration 1 --bucket 1 --run-id home
   echo "$output"
   local home

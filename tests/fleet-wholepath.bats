@@ -76,7 +76,7 @@ readme_campaign() {
   # volume), their ssh options, 2-second runs.
   local -a args
   eval "args=($cmd)"
-  args+=(--endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_ssh_opts)"
+  args+=(--endpoint-url "$MOTO_ENDPOINT" --hosts "$NET/hosts-vol" --ssh-opts "$(netns_fleet_ssh_opts)"
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" -d 2 -b 1 --seed 7)
 
   # Host 2 is a bad apple with a known cause: 1/20 of the disk's IOPS.

@@ -32,7 +32,7 @@ teardown() {
 
 # fleet ARGS...: fleet-run against the test host, one short run.
 fleet() {
-  "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_ssh_opts)" \
+  "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
     --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
     --duration 1 --bucket 1 "$@"
 }
@@ -66,7 +66,7 @@ no_secret_anywhere() {
   rm -f "$RESULTS/links/logs/$H.log"
   edit_manifest links '.hosts[0] |= (.planned = 4 | .finished = 4 | .status = "not-fetched")'
   # A FIFO read would hang: the timeout shows it (124), it is not the answer.
-  run --separate-stderr timeout 60 "$FLEET" --fetch links --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)" --retries 0
+  run --separate-stderr timeout 60 "$FLEET" --fetch links --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)" --retries 0
   echo "$output$stderr"
   [ "$status" -eq 1 ]
   no_secret_anywhere
@@ -86,7 +86,7 @@ no_secret_anywhere() {
   cp "$SECRET" "$BATS_TEST_TMPDIR/forged/7.result"
   mv "$runs" "$runs.real"
   ln -s "$BATS_TEST_TMPDIR/forged" "$runs"
-  run --separate-stderr timeout 60 "$FLEET" --fetch links --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)" --retries 0
+  run --separate-stderr timeout 60 "$FLEET" --fetch links --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)" --retries 0
   [ "$status" -eq 1 ]
   no_secret_anywhere
   [[ "$stderr" == *"host $H sent $H/runs -> $BATS_TEST_TMPDIR/forged (a symbolic link)"* ]]
@@ -102,7 +102,7 @@ no_secret_anywhere() {
   rm "$r/2.result"
   ln -s "$SECRET" "$r/2.result"
   edit_manifest tree '.hosts[0] |= (.status = "not-fetched" | .fetched = 1)'
-  run --separate-stderr "$FLEET" --fetch tree --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)" --retries 0
+  run --separate-stderr "$FLEET" --fetch tree --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)" --retries 0
   [ "$status" -eq 0 ]
   # The planted link is gone, replaced by the host's own result.
   no_secret_anywhere
@@ -111,7 +111,7 @@ no_secret_anywhere() {
   mv "$RESULTS/tree/$H/plan.txt" "$BATS_TEST_TMPDIR/plan.txt"
   ln -s "$SECRET" "$RESULTS/tree/$H/plan.txt"
   edit_manifest tree '.hosts[0] |= (.status = "partial" | .fetched = 1)'
-  run --separate-stderr "$FLEET" --run-id tree --resume --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run --separate-stderr "$FLEET" --run-id tree --resume --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"$RESULTS/tree/$H/plan.txt is a symbolic link; fleet-run does not follow links in a results tree"* ]]
   ! grep -rqF "$(cat "$SECRET")" "$REMOTE"
@@ -122,7 +122,7 @@ no_secret_anywhere() {
   before=$(sha256sum <"$SECRET")
   rm "$RESULTS/tree/logs/fleet.log"
   ln -s "$SECRET" "$RESULTS/tree/logs/fleet.log"
-  run --separate-stderr "$FLEET" --run-id tree --resume --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run --separate-stderr "$FLEET" --run-id tree --resume --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"$RESULTS/tree/logs/fleet.log is a symbolic link"* ]]
   [ "$(sha256sum <"$SECRET")" == "$before" ]
@@ -131,16 +131,16 @@ no_secret_anywhere() {
   mv "$RESULTS/tree/manifest.json" "$BATS_TEST_TMPDIR/manifest.json"
   mkfifo "$BATS_TEST_TMPDIR/mfifo"
   ln -s "$BATS_TEST_TMPDIR/mfifo" "$RESULTS/tree/manifest.json"
-  run --separate-stderr timeout 60 "$FLEET" --fetch tree --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run --separate-stderr timeout 60 "$FLEET" --fetch tree --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 1 ]
-  run --separate-stderr timeout 60 "$FLEET" --run-id tree --resume --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run --separate-stderr timeout 60 "$FLEET" --run-id tree --resume --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 1 ]
 }
 
 @test "a hand-edited manifest's ssh options are never used: --fetch and --resume take them from the command line" {
   fleet --run-id opts >/dev/null 2>&1
   edit_manifest opts '.ssh.opts = $o | .hosts[0] |= (.status = "not-fetched" | .fetched = 0)' \
-    --arg o "-oProxyCommand=$BATS_TEST_TMPDIR/pwn $(netns_ssh_opts)"
+    --arg o "-oProxyCommand=$BATS_TEST_TMPDIR/pwn $(netns_fleet_ssh_opts)"
   run --separate-stderr "$FLEET" --fetch opts --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
   [[ "$stderr" == "fleet-run: run opts was made with --ssh-opts "*"ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]]
@@ -149,7 +149,7 @@ no_secret_anywhere() {
   [ "$status" -eq 2 ]
   [ ! -e "$MARK" ]
   # Given on the command line, they are the ones used: the fetch works.
-  run --separate-stderr "$FLEET" --fetch opts --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)"
+  run --separate-stderr "$FLEET" --fetch opts --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   [ "$status" -eq 0 ]
   [ ! -e "$MARK" ]
   [ "$(wc -l <"$RESULTS/opts/$H/iobench.jsonl")" -eq 1 ]
@@ -167,9 +167,9 @@ no_secret_anywhere() {
     edit_manifest names "$edit | .hosts[0] |= (.status = \"not-fetched\" | .fetched = 0)" --arg pwn "$BATS_TEST_TMPDIR/pwn"
     for cmd in fetch resume; do
       if [[ $cmd == fetch ]]; then
-        run --separate-stderr "$FLEET" --fetch names --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)" --retries 0
+        run --separate-stderr "$FLEET" --fetch names --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)" --retries 0
       else
-        run --separate-stderr "$FLEET" --run-id names --resume --results-dir "$RESULTS" --ssh-opts "$(netns_ssh_opts)" --retries 0
+        run --separate-stderr "$FLEET" --run-id names --resume --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)" --retries 0
       fi
       echo "$kind $cmd: $status $stderr"
       [ "$status" -eq 1 ] || [ "$status" -eq 2 ]
@@ -227,14 +227,14 @@ EOF_EDITS
   printf '#!/bin/sh\nprintf "\\033]0;pwned\\007\\033[2Jforged\\rverdict: ok\\n"\nexit 1\n' >"$evil"
   chmod +x "$evil"
   run --separate-stderr env IOBENCH_STATIC="$evil" "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" \
-    --ssh-opts "$(netns_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id evil1
+    --ssh-opts "$(netns_fleet_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id evil1
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"failed the pre-flight check: no-iobench: the shipped iobench does not run here: ?]0;pwned??[2Jforged"* ]]
   [[ "$stderr" != *$'\e'* && "$stderr" != *$'\a'* ]]
   [[ "$(jq -r '.hosts[0].failure.detail' "$RESULTS/evil1/manifest.json")" != *$'\e'* ]]
   printf '#!/bin/sh\n[ "$1" != --version ] || exec %q "$@"\nprintf "\\033]0;pwned\\007\\033[2Jforged\\n" >&2\nexit 1\n' "$real" >"$evil"
   run --separate-stderr env IOBENCH_STATIC="$evil" "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" \
-    --ssh-opts "$(netns_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id evil2 \
+    --ssh-opts "$(netns_fleet_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id evil2 \
     --file-size 32M --duration 1 --bucket 1 --retries 0
   [ "$status" -eq 1 ]
   grep -q forged "$RESULTS/evil2/logs/fleet.log"

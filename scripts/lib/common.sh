@@ -9,8 +9,12 @@
 # no trap, no output, no command run.
 #
 # Messages:   common_log, common_progress (live progress, on a terminal
-#             only; common_eta, common_eta_text, common_seconds), common_warn, common_die (exit 1), common_die_usage
+#             only; common_eta, common_eta_text, common_seconds), common_status
+#             and common_status_end (a status line: in place on a terminal,
+#             a line each elsewhere), common_warn, common_die (exit 1), common_die_usage
 #             (exit 2), common_need_cmd
+# ssh:        common_ssh_hostkey_opts, common_ssh_keeps_keys (a run's own
+#             known_hosts: new host keys accepted, changed ones refused)
 # Options:    common_parse_args (one parser for every script, driven by the
 #             script's usage block), common_usage (--help)
 # Side effects: common_run (run, or print with --dry-run), common_trap_exit
@@ -51,14 +55,54 @@ COMMON_ROOT=$(cd "$COMMON_LIB_DIR/../.." && pwd)
 
 # common_log MESSAGE...: progress on stderr (silent after -q).
 common_log() {
+  _common_status_clear
   [[ "$COMMON_QUIET" == 1 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
 }
 
-# common_progress MESSAGE...: where a long step is ("run 3/6 on 4 hosts"),
-# on stderr when it is a terminal and not after -q: a log file or a pipe
-# gets none of these (messages that matter afterwards use common_log).
+# common_progress MESSAGE...: where a long step is ("pre-flight: 3 of 4
+# hosts checked"), on stderr when it is a terminal and not after -q: a log
+# file or a pipe gets none of these (messages that matter afterwards use
+# common_log or common_status).
 common_progress() {
+  _common_status_clear
   [[ "$COMMON_QUIET" == 1 || ! -t 2 ]] || printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
+}
+
+# common_status MESSAGE...: a status line of a long step ("12/48 runs done,
+# ..., ETA 5 min"), not after -q. On a terminal it is one line, rewritten in
+# place by each call (cut to the terminal's width: a wrapped line would not
+# be); elsewhere (a log file, CI, nohup) a line of its own each call, so the
+# caller calls it every so many seconds, not at every event. Any other
+# message first clears the line in place; common_status_end keeps it.
+_COMMON_STATUS_SHOWN=0 _COMMON_COLS=''
+common_status() {
+  [[ "$COMMON_QUIET" != 1 ]] || return 0
+  local line="$COMMON_PROG: $*"
+  if [[ -t 2 ]]; then
+    if [[ -z $_COMMON_COLS ]]; then
+      _COMMON_COLS=$(stty size <&2 2>/dev/null | awk '{print $2 + 0}') || true
+      [[ $_COMMON_COLS =~ ^[0-9]+$ ]] || _COMMON_COLS=0
+    fi
+    ((_COMMON_COLS < 2)) || line=${line:0:_COMMON_COLS-1}
+    printf '\r%s\033[K' "$line" >&2
+    _COMMON_STATUS_SHOWN=1
+  else
+    printf '%s\n' "$line" >&2
+  fi
+}
+
+# common_status_end: the status line in place, if any, stays and is ended:
+# what follows starts on a line of its own.
+common_status_end() {
+  ((_COMMON_STATUS_SHOWN == 0)) || printf '\n' >&2
+  _COMMON_STATUS_SHOWN=0
+}
+
+# _common_status_clear: the status line in place, if any, goes (before
+# another message takes its place).
+_common_status_clear() {
+  ((_COMMON_STATUS_SHOWN == 0)) || printf '\r\033[K' >&2
+  _COMMON_STATUS_SHOWN=0
 }
 
 # common_seconds DURATION: whole seconds in an iobench duration (60, 90s,
@@ -95,17 +139,20 @@ common_eta_text() {
 
 # common_warn MESSAGE...: a warning on stderr, always shown.
 common_warn() {
+  _common_status_clear
   printf '%s: warning: %s\n' "$COMMON_PROG" "$*" >&2
 }
 
 # common_die MESSAGE...: one-line runtime error, exit 1.
 common_die() {
+  _common_status_clear
   printf '%s: %s\n' "$COMMON_PROG" "$*" >&2
   exit 1
 }
 
 # common_die_usage MESSAGE...: one-line usage error, exit 2.
 common_die_usage() {
+  _common_status_clear
   printf '%s: %s (see %s --help)\n' "$COMMON_PROG" "$*" "$COMMON_PROG" >&2
   exit 2
 }
@@ -114,6 +161,32 @@ common_die_usage() {
 common_need_cmd() {
   command -v "$1" >/dev/null 2>&1 ||
     common_die "$1 not found; install ${2:-$1} (Debian: apt-get install ${2:-$1})"
+}
+
+# common_ssh_keeps_keys OPTS: succeeds when ssh, given the user's ssh
+# options OPTS (--ssh-opts), is to keep the hosts' keys in a file of ours:
+# OPTS name no UserKnownHostsFile of their own.
+common_ssh_keeps_keys() {
+  [[ "${1,,}" != *userknownhostsfile* ]]
+}
+
+# common_ssh_hostkey_opts FILE OPTS: the ssh options, one word a line, that
+# keep the hosts' keys in FILE (a run's known_hosts, kept with its
+# results): a host's key is accepted on first contact and must be the same
+# ever after (StrictHostKeyChecking=accept-new), so a fresh cloud instance
+# needs no StrictHostKeyChecking=no and a changed key is refused. Unhashed,
+# so that a line can be found and deleted. What the user's options OPTS set
+# themselves (StrictHostKeyChecking, UserKnownHostsFile) is left out: theirs
+# wins (ssh takes the first value of an option).
+common_ssh_hostkey_opts() {
+  local file=$1
+  if common_ssh_keeps_keys "$2"; then
+    # ssh expands %-tokens in the name, and a space would make it two files.
+    file=${file//%/%%}
+    [[ "$file" != *' '* ]] || file="\"$file\""
+    printf '%s\n' -o "UserKnownHostsFile=$file" -o HashKnownHosts=no
+  fi
+  [[ "${2,,}" == *stricthostkeychecking* ]] || printf '%s\n' -o StrictHostKeyChecking=accept-new
 }
 
 # common_now_utc: the time as 2026-11-21T23:45:00Z.

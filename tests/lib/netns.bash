@@ -10,6 +10,7 @@
 #   netns_kill_host 2          # host 2 dies: every process in its namespace
 #   netns_stop_sshd 2          # host 2 takes no new ssh session (sessions go on)
 #   netns_start_sshd 2         # ... and takes them again
+#   netns_new_hostkey 2        # host 2 is rebuilt: a new host key, sshd restarted
 #   netns_exec_mnt 2 CMD...    # CMD in the mount namespace of host 2's sessions
 #   netns_strays               # processes in the namespaces besides sshd
 #
@@ -69,9 +70,18 @@ else
   NETNS_PREFIX=${NETNS_PREFIX:-ib0n} NETNS_SUBNET=${NETNS_SUBNET:-10.251.0}
 fi
 
-# netns_ssh_opts: the ssh options that reach a test host without prompts.
+# netns_ssh_opts: the ssh options that reach a test host without prompts,
+# for a plain ssh (this file's own, durability-check's): every host's key
+# is new to it.
 netns_ssh_opts() {
   printf '%s' "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o BatchMode=yes"
+}
+
+# netns_fleet_ssh_opts: the --ssh-opts of fleet-run and campaign: nothing
+# about host keys (they accept a new one and keep it with the run's
+# results); no ssh warnings in what a test compares.
+netns_fleet_ssh_opts() {
+  printf '%s' "-o LogLevel=ERROR"
 }
 
 # netns_addr I: address of host I (1-based).
@@ -253,6 +263,15 @@ netns_stop_sshd() {
   pid=$(cat "$NETNS_DIR/sshd$1.pid")
   kill "$pid"
   while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+
+# netns_new_hostkey I: host I gets a new host key (as a rebuilt machine
+# would) and its sshd is restarted with it.
+netns_new_hostkey() {
+  netns_stop_sshd "$1"
+  rm -f "$NETNS_DIR/hostkey$1" "$NETNS_DIR/hostkey$1.pub"
+  ssh-keygen -q -t ed25519 -N '' -f "$NETNS_DIR/hostkey$1"
+  netns_start_sshd "$1"
 }
 
 # netns_exec_mnt I CMD...: run CMD in the mount namespace of host I's sshd
