@@ -141,7 +141,7 @@ build/fuzz/%: tests/fuzz/%.c build/fuzz/libfuzz.a
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build/fuzz/libfuzz.a $(ALL_LIBS)
 
 # Installed layout (one prefix, default /usr/local):
-#   bin/iobench, share/man/man1/iobench.1
+#   bin/iobench, share/man/man1/iobench.1 and iobench-NAME.1 (one per script)
 #   libexec/iobench/scripts/..., libexec/iobench/raid/...   the scripts as in the tree,
 #       with scripts/lib/paths.sh saying where the binary and share/ went
 #   bin/iobench-NAME -> libexec/iobench/{scripts,raid}/NAME  every user-facing script
@@ -155,12 +155,14 @@ USER_SCRIPTS = $(filter-out scripts/fleet-job,$(shell find scripts raid -maxdept
 SHIPPED_SCRIPTS = scripts/fleet-job
 SCRIPT_LIBS = $(wildcard scripts/lib/*.sh)
 DATA = $(wildcard share/*.json)
+# iobench.1 and a page per user-facing script (OPTIONS from its --help: tools/man-from-help)
+MAN_PAGES = $(wildcard man/*.1)
 
 install: iobench
 	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(pkgdatadir) \
 		$(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(systemdunitdir)
 	$(INSTALL) -m 755 iobench $(DESTDIR)$(bindir)/iobench
-	$(INSTALL) -m 644 man/iobench.1 $(DESTDIR)$(mandir)/man1/iobench.1
+	for f in $(MAN_PAGES); do $(INSTALL) -m 644 $$f $(DESTDIR)$(mandir)/man1/ || exit 1; done
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS); do $(INSTALL) -m 755 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
 	for f in $(SCRIPT_LIBS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
 	if [ -f iobench-static ]; then $(INSTALL) -m 755 iobench-static $(DESTDIR)$(pkglibexecdir)/iobench-static; fi
@@ -173,7 +175,8 @@ install: iobench
 
 # Removes exactly what install put there (and the iobench folders it made).
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/iobench $(DESTDIR)$(mandir)/man1/iobench.1
+	rm -f $(DESTDIR)$(bindir)/iobench
+	for f in $(MAN_PAGES); do rm -f $(DESTDIR)$(mandir)/man1/$${f##*/}; done
 	for f in $(USER_SCRIPTS); do rm -f $(DESTDIR)$(bindir)/iobench-$${f##*/}; done
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh iobench-static; do \
 		rm -f $(DESTDIR)$(pkglibexecdir)/$$f; done
