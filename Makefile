@@ -27,7 +27,7 @@ TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
 TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC))
 
 .PHONY: all static check check-quick check-unit check-all check-sanitizers fuzz fuzz-long unit-tests install uninstall \
-	dist distcheck clean distclean configure-check
+	deb dist distcheck clean distclean configure-check
 
 all: iobench
 
@@ -185,6 +185,18 @@ uninstall:
 	-rmdir $(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/scripts \
 		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) 2>/dev/null
 
+# A Debian package (iobench_VERSION_ARCH.deb) of what make install puts under
+# /usr, the static build included: tools/make-deb writes its control file
+# (Depends from dpkg-shlibdeps) and runs dpkg-deb. DEB_MAINTAINER sets the
+# Maintainer field; DEB_DIR is where the package goes, DEB_STAGE the tree it
+# is made from. tests/package.bats installs it in a fresh Debian 12.
+DEB_DIR = .
+DEB_STAGE = build/deb/root
+deb: iobench iobench-static
+	rm -rf $(abspath $(DEB_STAGE))
+	$(MAKE) -s install prefix=/usr DESTDIR=$(abspath $(DEB_STAGE))
+	tools/make-deb $(DEB_STAGE) $(VERSION) $(DEB_DIR)
+
 # Fails when ./configure is older than configure.ac, or when editor and
 # autoconf leftovers lie in the tree (CI runs this).
 STRAY = -name '*~' -o -name '*.orig' -o -name '*.rej' -o -name '*.bak' -o -name '*.swp' \
@@ -228,7 +240,7 @@ distcheck: dist
 FORCE:
 
 clean:
-	rm -rf build iobench iobench-static
+	rm -rf build iobench iobench-static iobench_*.deb
 
 distclean: clean
 	rm -f config.mk config.log config.status
