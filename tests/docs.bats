@@ -6,6 +6,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load lib/skip
+
 ROOT=$BATS_TEST_DIRNAME/..
 
 @test "the bench scripts answer --help with their usage block and refuse unknown options (exit 2)" {
@@ -80,7 +82,7 @@ long_options() {
 }
 
 @test "every man page renders without a warning, with the sections a reader looks for" {
-  command -v groff >/dev/null || skip "groff not installed (groff-base, .ci/apt-core.txt)"
+  skip_unless_cmd groff "groff-base, .ci/apt-core.txt"
   local page sec out
   for page in "$ROOT"/man/*.1; do
     out=$(groff -ww -man -z "$page" 2>&1)

@@ -11,6 +11,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load lib/skip
+
 ROOT=$BATS_TEST_DIRNAME/..
 SUITE=bookworm
 INCLUDE=man-db
@@ -30,9 +32,10 @@ in_root() {
 
 setup() {
   [[ $(id -u) == 0 ]] || skip "needs root (chroot, mount)"
-  command -v debootstrap >/dev/null || skip "debootstrap not installed (.ci/apt-core.txt)"
-  command -v dpkg-shlibdeps >/dev/null || skip "dpkg-shlibdeps not installed (dpkg-dev, with build-essential)"
-  if [[ ! -x "$ROOT/iobench" || ! -x "$ROOT/iobench-static" ]]; then skip "not built (make && make static)"; fi
+  skip_unless_cmd debootstrap .ci/apt-core.txt
+  skip_unless_cmd dpkg-shlibdeps "dpkg-dev, with build-essential"
+  [[ -x "$ROOT/iobench" ]] || skip "iobench not built (make)"
+  skip_unless_static
   CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/iobench
   mkdir -p "$CACHE/apt-archives/partial"
   local key
