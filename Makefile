@@ -27,7 +27,7 @@ TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
 TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC))
 
 .PHONY: all static check check-quick check-unit check-all check-sanitizers fuzz fuzz-long unit-tests install uninstall \
-	dist distcheck clean distclean configure-check
+	deb dist distcheck clean distclean configure-check
 
 all: iobench
 
@@ -149,7 +149,7 @@ build/fuzz/%: tests/fuzz/%.c build/fuzz/libfuzz.a
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< build/fuzz/libfuzz.a $(ALL_LIBS)
 
 # Installed layout (one prefix, default /usr/local):
-#   bin/iobench, share/man/man1/iobench.1
+#   bin/iobench, share/man/man1/iobench.1 and iobench-NAME.1 (one per script)
 #   libexec/iobench/scripts/..., libexec/iobench/raid/...   the scripts as in the tree,
 #       with scripts/lib/paths.sh saying where the binary and share/ went
 #   bin/iobench-NAME -> libexec/iobench/{scripts,raid}/NAME  every user-facing script
@@ -163,12 +163,14 @@ USER_SCRIPTS = $(filter-out scripts/fleet-job,$(shell find scripts raid -maxdept
 SHIPPED_SCRIPTS = scripts/fleet-job
 SCRIPT_LIBS = $(wildcard scripts/lib/*.sh)
 DATA = $(wildcard share/*.json)
+# iobench.1 and a page per user-facing script (OPTIONS from its --help: tools/man-from-help)
+MAN_PAGES = $(wildcard man/*.1)
 
 install: iobench
 	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(pkgdatadir) \
 		$(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(systemdunitdir)
 	$(INSTALL) -m 755 iobench $(DESTDIR)$(bindir)/iobench
-	$(INSTALL) -m 644 man/iobench.1 $(DESTDIR)$(mandir)/man1/iobench.1
+	for f in $(MAN_PAGES); do $(INSTALL) -m 644 $$f $(DESTDIR)$(mandir)/man1/ || exit 1; done
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS); do $(INSTALL) -m 755 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
 	for f in $(SCRIPT_LIBS); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
 	if [ -f iobench-static ]; then $(INSTALL) -m 755 iobench-static $(DESTDIR)$(pkglibexecdir)/iobench-static; fi
@@ -181,7 +183,8 @@ install: iobench
 
 # Removes exactly what install put there (and the iobench folders it made).
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/iobench $(DESTDIR)$(mandir)/man1/iobench.1
+	rm -f $(DESTDIR)$(bindir)/iobench
+	for f in $(MAN_PAGES); do rm -f $(DESTDIR)$(mandir)/man1/$${f##*/}; done
 	for f in $(USER_SCRIPTS); do rm -f $(DESTDIR)$(bindir)/iobench-$${f##*/}; done
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh iobench-static; do \
 		rm -f $(DESTDIR)$(pkglibexecdir)/$$f; done
@@ -189,6 +192,18 @@ uninstall:
 	rm -f $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
 	-rmdir $(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/scripts \
 		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) 2>/dev/null
+
+# A Debian package (iobench_VERSION_ARCH.deb) of what make install puts under
+# /usr, the static build included: tools/make-deb writes its control file
+# (Depends from dpkg-shlibdeps) and runs dpkg-deb. DEB_MAINTAINER sets the
+# Maintainer field; DEB_DIR is where the package goes, DEB_STAGE the tree it
+# is made from. tests/package.bats installs it in a fresh Debian 12.
+DEB_DIR = .
+DEB_STAGE = build/deb/root
+deb: iobench iobench-static
+	rm -rf $(abspath $(DEB_STAGE))
+	$(MAKE) -s install prefix=/usr DESTDIR=$(abspath $(DEB_STAGE))
+	tools/make-deb $(DEB_STAGE) $(VERSION) $(DEB_DIR)
 
 # Fails when ./configure is older than configure.ac, or when editor and
 # autoconf leftovers lie in the tree (CI runs this).
@@ -233,7 +248,7 @@ distcheck: dist
 FORCE:
 
 clean:
-	rm -rf build iobench iobench-static
+	rm -rf build iobench iobench-static iobench_*.deb
 
 distclean: clean
 	rm -f config.mk config.log config.status

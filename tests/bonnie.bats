@@ -107,3 +107,33 @@ setup() {
   done
   [ ! -s "$BATS_TEST_TMPDIR/out.jsonl" ]
 }
+
+@test "bonnie --provision and --provision-fact: the line's provision object names its config in iobench report" {
+  local iobench=${IOBENCH:-$BATS_TEST_DIRNAME/../iobench} out=$BATS_TEST_TMPDIR/all.jsonl
+  [ -x "$iobench" ] || skip "no iobench binary (make)"
+  printf '{"instanceType": "m5.large", "volumeType": "gp2", "instanceId": "i-0b1"}\n' >"$BATS_TEST_TMPDIR/p.json"
+  # A fact given after the file wins; typed as iobench types it.
+  run --separate-stderr "$BONNIE" --from-csv "$BATS_TEST_DIRNAME/data/bonnie-2.00a.csv" --host b1 \
+    --provision "$BATS_TEST_TMPDIR/p.json" --provision-fact volumeType=gp3 --provision-fact volumeCount=4 \
+    --provision-fact raidLevel=0 --provision-fact raidChunk=256K --json "$out"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c .provision "$out" | sort -u)" == \
+    '{"instanceType":"m5.large","volumeType":"gp3","instanceId":"i-0b1","volumeCount":4,"raidLevel":"0","raidChunk":262144}' ]
+  # An iobench run with the same facts: the report puts both under one config.
+  "$iobench" -q -o read4k -n 20 -d 1 --no-direct --size 4M --host b1 \
+    --provision "$BATS_TEST_TMPDIR/p.json" --provision-fact volumeType=gp3 --provision-fact volumeCount=4 \
+    --provision-fact raidLevel=0 --provision-fact raidChunk=256K --json "$out" "$BATS_TEST_TMPDIR/data.bin"
+  run --separate-stderr "$iobench" report --json "$out"
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '[.bonnie[].config] | unique | .[]' <<<"$output")" == "m5.large / gp3 x4 / raid0" ]
+  [ "$(jq -c '[.bonnieRuns[] | [.host, .config, .runs, .volumes]]' <<<"$output")" == '[["b1","m5.large / gp3 x4 / raid0",2,4]]' ]
+  [ "$(jq -r '[.groups[].config] | unique | .[]' <<<"$output")" == "m5.large / gp3 x4 / raid0" ]
+  # A bad fact or file is a usage error, and nothing is written.
+  run "$BONNIE" --from-csv "$BATS_TEST_DIRNAME/data/bonnie-2.00a.csv" --provision-fact volumeCount=four
+  [ "$status" -eq 2 ]
+  [[ "$output" == "bonnie: --provision-fact 'volumeCount=four': use KEY=VALUE"* ]]
+  printf '[1]\n' >"$BATS_TEST_TMPDIR/bad.json"
+  run "$BONNIE" --from-csv "$BATS_TEST_DIRNAME/data/bonnie-2.00a.csv" --provision "$BATS_TEST_TMPDIR/bad.json"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "bonnie: --provision '$BATS_TEST_TMPDIR/bad.json': give a JSON object of facts"* ]]
+}

@@ -1309,7 +1309,7 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 
 static const struct tcol bonnie_cols[] = {
 	{ "host", "host", TC_STR, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "fileSize", "file", TC_STR, 0 },
 	{ "seqOutBlockKBps", "seq out KB/s", TC_NUM, 0 },
 	{ "seqOutBlockCpu", "cpu%", TC_NUM, 0 },
@@ -1351,18 +1351,20 @@ static void build_bonnie(struct table *tables, const struct rep_ctx *ctx)
 	const struct rep_db *db = ctx->db;
 	for (size_t i = 0; i < db->nbonnie; i++) {
 		const struct rep_bonnie *b = &db->bonnie[i];
-		table_row(t, b->host, b->labels, b->file_size, b->rate[REP_BONNIE_SEQ_OUT],
+		char *config = rep_config_name(b->labels, b->facts);
+		table_row(t, b->host, config, b->labels, b->file_size, b->rate[REP_BONNIE_SEQ_OUT],
 			  b->cpu[REP_BONNIE_SEQ_OUT], b->rate[REP_BONNIE_REWRITE], b->cpu[REP_BONNIE_REWRITE],
 			  b->rate[REP_BONNIE_SEQ_IN], b->cpu[REP_BONNIE_SEQ_IN], b->rate[REP_BONNIE_SEEKS],
 			  b->cpu[REP_BONNIE_SEEKS], b->latency[REP_BONNIE_SEQ_OUT],
 			  b->latency[REP_BONNIE_SEQ_IN], b->latency[REP_BONNIE_SEEKS], bonnie_ns(b->latency[REP_BONNIE_SEQ_OUT]),
 			  bonnie_ns(b->latency[REP_BONNIE_SEQ_IN]), bonnie_ns(b->latency[REP_BONNIE_SEEKS]));
+		free(config);
 	}
 }
 
 static const struct tcol bonnie_runs_cols[] = {
 	{ "host", "host", TC_STR, 0 },
-	{ "labels", "labels", TC_STR, 0 },
+	CONFIG_COLS,
 	{ "runs", "runs", TC_INT, 0 },
 	{ "seqOutBlockKBps", "seq out KB/s", TC_NUM, 0 },
 	{ "seqOutBlockKBpsSd", "sd", TC_NUM, 0 },
@@ -1432,9 +1434,11 @@ static void build_bonnie_runs(struct table *tables, const struct rep_ctx *ctx)
 			mean_sd(v, j - i, &mean[k], &sd[k]);
 		}
 		double vols = bonnie_volumes(b[i]);
-		table_row(t, b[i]->host, b[i]->labels, (double)(j - i), mean[REP_BONNIE_SEQ_OUT], sd[REP_BONNIE_SEQ_OUT],
+		char *config = rep_config_name(b[i]->labels, b[i]->facts);
+		table_row(t, b[i]->host, config, b[i]->labels, (double)(j - i), mean[REP_BONNIE_SEQ_OUT], sd[REP_BONNIE_SEQ_OUT],
 			  mean[REP_BONNIE_REWRITE], sd[REP_BONNIE_REWRITE], mean[REP_BONNIE_SEQ_IN], sd[REP_BONNIE_SEQ_IN],
 			  mean[REP_BONNIE_SEEKS], sd[REP_BONNIE_SEEKS], vols, mean[REP_BONNIE_SEEKS] / vols);
+		free(config);
 		i = j;
 	}
 	free(v);

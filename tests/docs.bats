@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# bats file_tags=quick
+# docs.bats - what a reader is told: the man pages agree with the scripts'
+# --help and name each other, the bench scripts answer --help, configure
+# ends with the README's test command.
+
+bats_require_minimum_version 1.5.0
+
+load lib/skip
+
+ROOT=$BATS_TEST_DIRNAME/..
+
+@test "the bench scripts answer --help with their usage block and refuse unknown options (exit 2)" {
+  local b name
+  for b in vs-fio device-stats; do
+    name=bench/$b
+    run --separate-stderr "$ROOT/$name" --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"usage: $name "* && "$output" == *"-h, --help"* ]]
+    run --separate-stderr "$ROOT/$name" --bogus
+    [ "$status" -eq 2 ]
+    # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+    [ "$stderr" = "$b: unknown option '--bogus' (see $name --help)" ]
+    run --separate-stderr "$ROOT/$name" -Z
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "$b: unknown option '-Z' (see $name --help)" ]
+  done
+}
+
+@test "configure's last words name the README's test command" {
+  # The README's second command: ".ci/install && ./configure && make check-all".
+  local cmd target
+  cmd=$(sed -n '1,/^## /p' "$ROOT/README.md" | grep -E '^    \S' | sed -n 2p)
+  target=${cmd##*make }
+  [[ "$target" =~ ^[a-z-]+$ ]]
+  grep -qx "Now run: make && make $target\])" "$ROOT/configure.ac"
+  [ "$(grep -c "^Now run: make && make $target\"" "$ROOT/configure")" -eq 2 ]
+}
+
+# user_scripts: the scripts make install puts on PATH as iobench-NAME (the
+# Makefile's USER_SCRIPTS: executables of scripts/ and raid/ but fleet-job,
+# which only runs on the hosts).
+user_scripts() {
+  find "$ROOT/scripts" "$ROOT/raid" -maxdepth 1 -type f -perm -u+x ! -name fleet-job | sort
+}
+
+# long_options: the --options named in a text (a man page's source: its
+# escaped minus signs and font changes undone first), one a line, sorted.
+long_options() {
+  sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\%//g' | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u || true
+}
+
+@test "every installed script has a man page naming exactly the options its --help names" {
+  local s name page help man iobench_opts extra
+  iobench_opts=$(long_options <"$ROOT/man/iobench.1")
+  [ "$(user_scripts | wc -l)" -ge 10 ]
+  while read -r s; do
+    name=${s##*/}
+    page=$ROOT/man/iobench-$name.1
+    [ -f "$page" ] || { echo "no man page man/iobench-$name.1 for $s" >&2; return 1; }
+    help=$("$s" --help | long_options)
+    man=$(long_options <"$page")
+    [ "$(wc -l <<<"$help")" -ge 3 ]
+    # Every option the help names is in the page...
+    extra=$(comm -23 <(echo "$help") <(echo "$man"))
+    [ -z "$extra" ] || { echo "$name --help names, man/iobench-$name.1 does not: ${extra//$'\n'/ }" >&2; return 1; }
+    # ...and the page names none that is neither the script's nor iobench's.
+    extra=$(comm -23 <(echo "$man") <(sort -u <(echo "$help") <(echo "$iobench_opts")))
+    [ -z "$extra" ] || { echo "man/iobench-$name.1 names options $name --help does not: ${extra//$'\n'/ }" >&2; return 1; }
+  done < <(user_scripts)
+}
+
+@test "the man pages' OPTIONS sections are what tools/man-from-help writes from --help" {
+  run "$ROOT/tools/man-from-help" --check
+  [ "$status" -eq 0 ]
+  # It notices a page that drifted: an option line dropped from a copy.
+  cp "$ROOT/man/iobench-bonnie.1" "$BATS_TEST_TMPDIR/iobench-bonnie.1"
+  sed -i '/^\\fB\\-\\-csv\\fR/d' "$BATS_TEST_TMPDIR/iobench-bonnie.1"
+  run "$ROOT/tools/man-from-help" --check "$BATS_TEST_TMPDIR/iobench-bonnie.1"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *'+\fB\-\-csv\fR \fIFILE\fR'* ]]
+}
+
+@test "every man page renders without a warning, with the sections a reader looks for" {
+  skip_unless_cmd groff "groff-base, .ci/apt-core.txt"
+  local page sec out
+  for page in "$ROOT"/man/*.1; do
+    out=$(groff -ww -man -z "$page" 2>&1)
+    [ -z "$out" ] || { echo "$page: $out" >&2; return 1; }
+    if command -v man >/dev/null; then
+      out=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+      [ -z "$out" ] || { echo "$page: $out" >&2; return 1; }
+    fi
+    [[ $page == */iobench.1 ]] && continue
+    for sec in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+      grep -qx "\.SH \"\?$sec\"\?" "$page" || { echo "$page: no $sec section" >&2; return 1; }
+    done
+  done
+}
+
+@test "SEE ALSO: every page names iobench(1), iobench(1) names every page, and no page is named that is not there" {
+  local page name named
+  see_also() { sed -n '/^\.SH SEE ALSO/,$p' "$1" | sed 's/\\%//g; s/\\-/-/g' | grep -oE 'iobench(-[a-z0-9-]+)? ?\(1\)' | tr -d ' ' | sort -u; }
+  named=$(see_also "$ROOT/man/iobench.1")
+  for page in "$ROOT"/man/iobench-*.1; do
+    name=$(basename "$page" .1)
+    grep -qx "$name(1)" <<<"$named" || { echo "iobench.1's SEE ALSO lacks $name(1)" >&2; return 1; }
+    see_also "$page" | grep -qx 'iobench(1)' || { echo "$page: SEE ALSO lacks iobench(1)" >&2; return 1; }
+    see_also "$page" | grep -vx "$name(1)" >/dev/null
+  done
+  while read -r name; do
+    [ -f "$ROOT/man/$name.1" ] || { echo "a SEE ALSO names $name(1): no such page" >&2; return 1; }
+  done < <(cat "$ROOT"/man/*.1 | sed 's/\\%//g; s/\\-/-/g' | grep -oE '^\.BR iobench-[a-z0-9-]+' | cut -c5- | sort -u)
+}
+
+@test "make install puts every script and its man page under the prefix; uninstall takes them away" {
+  [ -f "$ROOT/config.mk" ] && [ -x "$ROOT/iobench" ] || skip "not built (./configure && make)"
+  local stage=$BATS_TEST_TMPDIR/stage prefix s name
+  make -s -C "$ROOT" install DESTDIR="$stage"
+  prefix=$(sed -n 's/^prefix *= *//p' "$ROOT/config.mk")
+  [ -f "$stage$prefix/share/man/man1/iobench.1" ]
+  while read -r s; do
+    name=${s##*/}
+    # a link into libexec/iobench, by its installed (DESTDIR-less) path
+    [ -x "$stage$(readlink "$stage$prefix/bin/iobench-$name")" ]
+    [ -f "$stage$prefix/share/man/man1/iobench-$name.1" ]
+    cmp "$ROOT/man/iobench-$name.1" "$stage$prefix/share/man/man1/iobench-$name.1"
+  done < <(user_scripts)
+  [ "$(find "$stage$prefix/share/man/man1" -name '*.1' | wc -l)" -eq "$(find "$ROOT/man" -name '*.1' | wc -l)" ]
+  make -s -C "$ROOT" uninstall DESTDIR="$stage"
+  [ -z "$(find "$stage" -type f -o -type l)" ]
+}
