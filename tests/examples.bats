@@ -100,6 +100,7 @@ fleet_up() {
 ^iobench report --prices share/prices-sample\.json tests/data/study/$	here: the shipped study, as the README prints it
 ^iobench -q --host db-7 	here: validating a fresh box
 ^iobench report --expect box\.expect db-7\.jsonl$	here: validating a fresh box
+^iobench report --section summary,devices tests/data/devices/raid0-slow-member\.jsonl$	report-devices.bats: the VM RAID 0, compared with docs/report.md
 ^iobench report --section threads,compare --only op=read4k results/$	here: a study, start to finish
 ^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
 ^iobench report --expect box\.expect results/$	here: a study, start to finish

@@ -104,3 +104,23 @@ md_line() {
   [ "$(jq -r '[.devices[] | select(.slow) | .host + ":" + .member] | join(" ")' <<<"$output")" == "h2:vdb" ]
   [ "$(jq '[.devices[] | select(.host == "h1")] | length' <<<"$output")" -eq 0 ]
 }
+
+@test "devices: the VM's RAID 0 with a qemu-throttled member: vde named, the even array names none" {
+  local data=$BATS_TEST_DIRNAME/data/devices
+  run --separate-stderr "$IOBENCH" report --json --section devices,summary "$data/raid0-slow-member.jsonl" "$data/raid0-even.jsonl"
+  [ "$status" -eq 0 ]
+  # the throttled disk is the one qemu named iobench-throttled; its await is far above its siblings'
+  jq -e '[.devices[] | select(.slow)] | length == 1 and (.[0] | .member == "vde" and .serial == "iobench-throttled"
+    and .vsSiblings > 20 and .utilPct > 90)' <<<"$output"
+  jq -e '[.devices[] | select(.labels | test("raid0-even"))] | length == 4 and all(.slow | not) and all(.vsSiblings < 1.5)' <<<"$output"
+  jq -e '[.summary[] | select(.kind == "slowMember")] | length == 1 and (.[0].finding | startswith("slow member vde of md"))' <<<"$output"
+  # docs/report.md shows this report, line for line, as a reader runs it
+  local cmd='iobench report --section summary,devices tests/data/devices/raid0-slow-member.jsonl' block
+  block=$(awk -v first="    \$ $cmd" 'index($0, first) == 1 { on = 1; next } on && /^[^ ]/ && NF { exit }
+    on { sub(/^    /, ""); print }' "$BATS_TEST_DIRNAME/../docs/report.md")
+  [ -n "$block" ]
+  cd "$BATS_TEST_DIRNAME/.."
+  COLUMNS=100 run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$cmd"
+  [ "$status" -eq 0 ]
+  diff <(sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' <<<"$block") <(sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' <<<"$output")
+}

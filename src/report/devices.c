@@ -212,8 +212,8 @@ static void group_rows(struct table *t, const struct rep_devrun *const *g, size_
 			if (slow)
 				snprintf(finding, sizeof(finding),
 					 "slow member: await %.1fx its siblings' (%.2f ms vs %.2f), busy %.0f%%; at their speed "
-					 "the array's await would be %.2f ms, not %.2f (%.1fx the ops)",
-					 vs, aw, sib, util * 100, sib, arr_await, arr_await / sib);
+					 "the array's await would be %.2f ms, not %.2f",
+					 vs, aw, sib, util * 100, sib, arr_await);
 			table_row(t, first->host, first->cfg->name[0] ? first->cfg->name : NULL, first->cfg->labels, first->ops,
 				  first->threads, (double)first->size, arr->name, m[i].name,
 				  m[i].serial && m[i].serial[0] ? m[i].serial : NULL, volume[0] ? volume : NULL, (double)n, aw,

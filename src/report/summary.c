@@ -658,11 +658,11 @@ static void slow_members(struct table *s, const struct table *d)
 		const double fig[4] = { num_at(d, r, "vsSiblings"), NAN, NAN, num_at(d, r, "threads") };
 		finding(s, "devices", "slowMember", str_at(d, r, "op"), str_at(d, r, "config"), fig, "devices",
 			"slow member %s%s of %s on %s: await %.1fx its siblings', busy %.0f%%, %.0f of %.0f buckets; "
-			"the array %.1fx faster without it",
+			"the array's await %.3g ms, %.3g at their speed",
 			str_at(d, r, "member") ? str_at(d, r, "member") : "-", v, str_at(d, r, "array") ? str_at(d, r, "array") : "-",
 			str_at(d, r, "host") ? str_at(d, r, "host") : "-", num_at(d, r, "vsSiblings"), num_at(d, r, "utilPct"),
-			num_at(d, r, "slowBuckets"), num_at(d, r, "buckets"),
-			num_at(d, r, "arrayAwaitMs") / num_at(d, r, "arrayAwaitAtSiblingsMs"));
+			num_at(d, r, "slowBuckets"), num_at(d, r, "buckets"), num_at(d, r, "arrayAwaitMs"),
+			num_at(d, r, "arrayAwaitAtSiblingsMs"));
 	}
 	if (slow > said)
 		finding(s, "devices", "slowMember", NULL, NULL, NULL, "devices", "and %zu more slow members", slow - said);

@@ -137,6 +137,9 @@ static size_t text_width(const char *text)
 static void text_cell(FILE *out, const char *text, bool first, bool last, bool left, size_t width)
 {
 	size_t w = text_width(text), pad = width > w ? width - w : 0;
+	/* an empty last cell leaves no blanks at the end of the line */
+	if (last && !first && *text == '\0')
+		return;
 	fputs(first ? "" : "  ", out);
 	/* no trailing blanks after the last column */
 	if (!left)
@@ -157,6 +160,14 @@ static const char *const drop_order[] = {
 	"errors", "count", "runs", "stepNeeded", "noise", "p95Ns", "mbPerSec", "minOpsPerSec", "maxOpsPerSec",
 	"threadsA", "threadsB", "hostsA", "hostsB", "median A", "median B", "ratio", "low", "high",
 	"capOpsPerSec", "readSignature", "floorNs", "note", "a", "b", "differs",
+};
+
+/* Tables whose own columns go first: what a row of theirs is read for stays longest. */
+static const struct {
+	const char *table;
+	const char *const first[8];
+} drop_first[] = {
+	{ "devices", { "finding", "size", "threads", "volume", "siblingsAwaitMs", "config", NULL } },
 };
 
 /* The column drop_order[i] names: its key, else a text-only column's heading; -1 none. */
@@ -209,6 +220,17 @@ static void fit_columns(const struct table *t, const size_t *width, bool *keep, 
 	for (size_t c = 0, k = 0; c < t->ncols && k < 2; c++)
 		if (keep[c])
 			shown[k++] = c;
+	for (size_t i = 0; i < sizeof(drop_first) / sizeof(drop_first[0]); i++)
+		for (size_t k = 0; strcmp(t->name, drop_first[i].table) == 0 && drop_first[i].first[k]; k++) {
+			int c = drop_col(t, drop_first[i].first[k]);
+			if (row_width(t, width, keep) <= max)
+				break;
+			if (c >= 0 && keep[c] && (size_t)c != shown[0] && (size_t)c != shown[1]) {
+				keep[c] = false;
+				snprintf(dropped + strlen(dropped), len - strlen(dropped), "%s%s", dropped[0] ? ", " : "",
+					 t->cols[c].head);
+			}
+		}
 	for (size_t pass = 0; row_width(t, width, keep) > max; pass++) {
 		size_t drop = SIZE_MAX;
 		if (pass < sizeof(drop_order) / sizeof(drop_order[0])) {
