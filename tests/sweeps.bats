@@ -199,3 +199,12 @@ path_without() {
     [[ "$output" == "sweep-threads: "*"(see sweep-threads --help)" ]]
   done
 }
+
+@test "sweep-threads says the page-cache warning once, not once per run; the runs' lines all land" {
+  "$IOBENCH" create -q "$TMP/data" 16M
+  run --separate-stderr "$SWEEP_THREADS" --ops write4k/64 --threads 1,2,3 -d 1 -b 1 --seed 5 \
+    --json "$TMP/s.jsonl" "$TMP/data"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'runs through the page cache' <<<"$stderr")" -eq 1 ]
+  [ "$(wc -l <"$TMP/s.jsonl")" -eq 3 ]
+}
