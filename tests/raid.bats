@@ -214,14 +214,20 @@ cmds() { grep -v '^raid-create: ' <<<"$output"; }
   mkfs.ext4 -q -F "${L[2]}"
   MNT=$BATS_TEST_TMPDIR/mounted
   mkdir -p "$MNT"
-  mount "${L[2]}" "$MNT"
-  run "$CREATE" --level 0 --dry-run "${L[2]}" "${L[3]}"
+  # Mounted in a mount namespace of the test's own: a namespace another
+  # suite makes meanwhile (its ssh hosts) would copy a mount of the root
+  # namespace and hold the loop device busy after our umount.
+  in_own_mounts() {
+    unshare --mount --propagation private bash -c 'mount "$1" "$2" && shift 2 && "$@"' _ "${L[2]}" "$MNT" "$@"
+  }
+  run in_own_mounts "$CREATE" --level 0 --dry-run "${L[2]}" "${L[3]}"
   [ "$status" -eq 1 ]
   [[ $output == "raid-create: ${L[2]} is not free (mounted on $MNT, ext4 signature"* ]]
-  run "$CREATE" --level 0 --force --dry-run "${L[2]}" "${L[3]}"
+  run in_own_mounts bash -c '"$@" && mountpoint -q "$0"' "$MNT" "$CREATE" --level 0 --force --dry-run "${L[2]}" "${L[3]}"
   [ "$status" -eq 0 ]
   [ "$(cmds | head -n 3)" = "umount $MNT"$'\n'"wipefs --all --quiet ${L[2]}"$'\n'"$(mdadm_line)" ]
-  mountpoint -q "$MNT"
+  # nothing of it is left in the root namespace
+  ! mountpoint -q "$MNT"
 }
 
 @test "a member with a partition table is refused" {

@@ -201,10 +201,11 @@ path_without() {
 }
 
 @test "sweep-threads says the page-cache warning once, not once per run; the runs' lines all land" {
-  "$IOBENCH" create -q "$TMP/data" 16M
+  local d=$BATS_TEST_TMPDIR
+  "$IOBENCH" create -q "$d/data" 16M
   run --separate-stderr "$SWEEP_THREADS" --ops write4k/64 --threads 1,2,3 -d 1 -b 1 --seed 5 \
-    --json "$TMP/s.jsonl" "$TMP/data"
+    --json "$d/s.jsonl" "$d/data"
   [ "$status" -eq 0 ]
   [ "$(grep -c 'runs through the page cache' <<<"$stderr")" -eq 1 ]
-  [ "$(wc -l <"$TMP/s.jsonl")" -eq 3 ]
+  [ "$(wc -l <"$d/s.jsonl")" -eq 3 ]
 }
