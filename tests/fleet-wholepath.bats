@@ -139,8 +139,12 @@ readme_campaign() {
   run --separate-stderr "$IOBENCH" report --json "$r"
   [ "$status" -eq 0 ]
   local json=$output
-  # The throttled host, and only it, is a bad apple.
-  [ "$(jq -c '[.badApples[].host] | unique' <<<"$json")" == "[\"${id[1]}\"]" ]
+  # The throttled host is a bad apple in every cell it ran (16: 2 ops x 2
+  # thread counts x 4 sizes); no other host is one in more than a cell
+  # (its runs read the page cache, CPU-bound: one 2-second run of a
+  # healthy host can fall 20% short on a loaded machine, and is named).
+  [ "$(jq --arg h "${id[1]}" '[.badApples[] | select(.host == $h and .badApple)] | length' <<<"$json")" -eq 16 ]
+  jq -e --arg h "${id[1]}" '[.badApples[] | select(.host != $h and .badApple) | .host] | group_by(.) | all(length <= 1)' <<<"$json" >/dev/null
   # A thread optimum for each op (at each size).
   [ "$(jq -r '[.threads[] | select(.optimal) | .signature] | unique | join(" ")' <<<"$json")" == \
     "read,4K,4K writeFlush,4K,4K" ]
