@@ -65,6 +65,9 @@ void table_note(struct table *t, const char *fmt, ...);
 /* A cell as the text table shows it ("81.2us", "6.0%", "-"), into buf. */
 void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len);
 
+/* A count for people: 139.5M, 38.3k, 950; "-" for NAN. */
+void table_format_count(char *buf, size_t len, double v);
+
 /* Index of the column whose key is key, or -1. */
 int table_col(const struct table *t, const char *key);
 

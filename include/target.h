@@ -47,6 +47,9 @@ struct target_info {
  */
 int target_probe(const char *path, struct target_info *out);
 
+/* The first line of a sysfs (or procfs) file, without its newline and the blanks around it; "" on failure. */
+void target_read_value(const char *path, char *buf, size_t len);
+
 /*
  * Is path (a file or folder, which must exist) on a filesystem that lives
  * in RAM (tmpfs, ramfs, or one on zram or a RAM disk)? Returns true with

@@ -1,5 +1,6 @@
 /* devices.c - the block device stack under a target, and its /proc/diskstats readings. */
 #include "devices.h"
+#include "target.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,23 +13,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-
-/* The first line of a sysfs file, without its newline and the blanks around it; "" on failure. */
-static void read_value(const char *path, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	size_t n = strlen(buf);
-	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-		buf[--n] = '\0';
-	size_t lead = strspn(buf, " \t");
-	memmove(buf, buf + lead, n - lead + 1);
-}
 
 static bool exists(const char *dir, const char *name)
 {
@@ -64,7 +48,7 @@ static bool dev_at(const char *dir, const char *rel, dev_t *dev)
 	char path[PATH_MAX], line[32];
 	unsigned ma, mi;
 	snprintf(path, sizeof(path), "%s/%s/dev", dir, rel);
-	read_value(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	if (sscanf(line, "%u:%u", &ma, &mi) != 2)
 		return false;
 	*dev = makedev(ma, mi);
@@ -111,33 +95,33 @@ static void describe(struct device_node *node, const char *dir)
 {
 	char path[PATH_MAX], line[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/size", dir);
-	read_value(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	node->size = strtoull(line, NULL, 10) * 512;
 	/* A partition has no queue/ of its own: its disk's. */
 	snprintf(path, sizeof(path), strcmp(node->type, "partition") == 0 ? "%s/../queue/rotational"
 			 : "%s/queue/rotational", dir);
-	read_value(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	node->rotational = line[0] ? line[0] == '1' : -1;
 	if (strcmp(node->type, "partition") != 0) {
 		/* virtio-blk keeps its serial at the top, NVMe and SCSI under device/. */
 		snprintf(path, sizeof(path), "%s/serial", dir);
-		read_value(path, node->serial, sizeof(node->serial));
+		target_read_value(path, node->serial, sizeof(node->serial));
 		if (!node->serial[0]) {
 			snprintf(path, sizeof(path), "%s/device/serial", dir);
-			read_value(path, node->serial, sizeof(node->serial));
+			target_read_value(path, node->serial, sizeof(node->serial));
 		}
 		snprintf(path, sizeof(path), "%s/device/model", dir);
-		read_value(path, node->model, sizeof(node->model));
+		target_read_value(path, node->model, sizeof(node->model));
 	}
 	if (strcmp(node->type, "md") == 0) {
 		snprintf(path, sizeof(path), "%s/md/level", dir);
-		read_value(path, node->raid_level, sizeof(node->raid_level));
+		target_read_value(path, node->raid_level, sizeof(node->raid_level));
 	} else if (strcmp(node->type, "dm") == 0) {
 		snprintf(path, sizeof(path), "%s/dm/name", dir);
-		read_value(path, node->dm_name, sizeof(node->dm_name));
+		target_read_value(path, node->dm_name, sizeof(node->dm_name));
 	} else if (strcmp(node->type, "loop") == 0) {
 		snprintf(path, sizeof(path), "%s/loop/backing_file", dir);
-		read_value(path, line, sizeof(line));
+		target_read_value(path, line, sizeof(line));
 		node->backing_file = strdup(line);
 	}
 }

@@ -16,8 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Read the first line of a sysfs-like file into buf; "" on failure. */
-static void read_line(const char *path, char *buf, size_t len)
+void target_read_value(const char *path, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	FILE *f = fopen(path, "r");
@@ -26,6 +25,11 @@ static void read_line(const char *path, char *buf, size_t len)
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+	size_t n = strlen(buf);
+	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+	size_t lead = strspn(buf, " \t");
+	memmove(buf, buf + lead, n - lead + 1);
 }
 
 /* "mq-deadline [none]" -> "none" */
@@ -89,7 +93,7 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	const char *name = strrchr(real, '/');
 	snprintf(t->device, sizeof(t->device), "%s", name ? name + 1 : real);
 	snprintf(path, sizeof(path), "%s/size", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	t->device_size = strtoull(line, NULL, 10) * 512;
 
 	/* A partition has no queue/ of its own: use its disk's. */
@@ -97,28 +101,28 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	if (access(path, R_OK) != 0)
 		snprintf(base + strlen(base), sizeof(base) - strlen(base), "/..");
 	snprintf(path, sizeof(path), "%s/queue/rotational", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	t->rotational = line[0] ? (line[0] == '1') : -1;
 	snprintf(path, sizeof(path), "%s/queue/scheduler", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	selected_scheduler(line, t->scheduler, sizeof(t->scheduler));
 	snprintf(path, sizeof(path), "%s/queue/io_poll", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	t->io_poll = line[0] ? (line[0] == '1') : -1;
 	snprintf(path, sizeof(path), "%s/md/level", base);
-	read_line(path, t->raid_level, sizeof(t->raid_level));
+	target_read_value(path, t->raid_level, sizeof(t->raid_level));
 	/* virtio-blk keeps it in serial, NVMe and SCSI under device/ (EBS on Nitro: "vol0123..."). */
 	snprintf(path, sizeof(path), "%s/serial", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	if (!line[0]) {
 		snprintf(path, sizeof(path), "%s/device/serial", base);
-		read_line(path, line, sizeof(line));
+		target_read_value(path, line, sizeof(line));
 	}
 	trim(line);
 	snprintf(t->serial, sizeof(t->serial), "%s", line);
 	/* SCSI, ATA and NVMe (the controller's, under device/) pad it with spaces; md, dm, loop have none. */
 	snprintf(path, sizeof(path), "%s/device/model", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	trim(line);
 	snprintf(t->model, sizeof(t->model), "%s", line);
 
@@ -138,7 +142,7 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	}
 	/* A loop device is as much a disk as the file behind it. */
 	snprintf(path, sizeof(path), "%s/loop/backing_file", base);
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	char fs[16], mnt[8];
 	if (line[0] == '/' && target_path_in_memory(line, fs, sizeof(fs), mnt, sizeof(mnt))) {
 		t->memory = true;
@@ -286,7 +290,7 @@ int target_probe(const char *path, struct target_info *t)
 		probe_block_sysfs(st.st_rdev, t);
 		char p[96], line[16];
 		snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/loop/autoclear", major(st.st_rdev), minor(st.st_rdev));
-		read_line(p, line, sizeof(line));
+		target_read_value(p, line, sizeof(line));
 		if (line[0])
 			t->loop_autoclear = line[0] == '1';
 		return 0;
@@ -431,7 +435,7 @@ static size_t device_and_parts(dev_t dev, dev_t *out, size_t max)
 		if (access(path, F_OK) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/dev", base, e->d_name);
-		read_line(path, line, sizeof(line));
+		target_read_value(path, line, sizeof(line));
 		unsigned ma, mi;
 		if (sscanf(line, "%u:%u", &ma, &mi) == 2)
 			out[n++] = makedev(ma, mi);
@@ -593,12 +597,12 @@ bool target_still_there(const struct target_info *t)
 		return true;
 	char path[96], line[64];
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/size", major(st.st_rdev), minor(st.st_rdev));
-	read_line(path, line, sizeof(line));
+	target_read_value(path, line, sizeof(line));
 	if (line[0] && strtoull(line, NULL, 10) == 0)
 		return false;
 	if (t->loop_autoclear == 0) {
 		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/autoclear", major(st.st_rdev), minor(st.st_rdev));
-		read_line(path, line, sizeof(line));
+		target_read_value(path, line, sizeof(line));
 		if (line[0] == '1' || line[0] == '\0')
 			return false;
 	}

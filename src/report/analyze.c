@@ -1157,24 +1157,6 @@ static double cost_num(const json_t *cfg, const struct rep_config *conf, const c
 	return end != v && *end == '\0' ? d : NAN;
 }
 
-/* A count for people: 139.5M, 38.3k, 950. */
-static void format_count(char *buf, size_t len, double v)
-{
-	static const char suffix[] = " kMGTP";
-	int k = 0;
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	while (fabs(v) >= 999.95 && k < 5) {
-		v /= 1000;
-		k++;
-	}
-	if (k == 0)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.1f%c", v, suffix[k]);
-}
 
 /* An op moves bulk data (MB per $ is its figure) from this many bytes up: read4m, write1m. */
 #define COST_BULK_BYTES (1u << 20)
@@ -1286,8 +1268,8 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 		const struct cost_row *r = &rows[i];
 		const struct rep_cell *c = r->g->cells[0];
 		char opd[32], mbd[32];
-		format_count(opd, sizeof(opd), r->opd);
-		format_count(mbd, sizeof(mbd), r->mbd);
+		table_format_count(opd, sizeof(opd), r->opd);
+		table_format_count(mbd, sizeof(mbd), r->mbd);
 		/* the prices file's config when it has one, else the configuration's name */
 		table_row(t, c->sig, c->op, (double)c->size, r->config[0] ? r->config : rep_cfg_name(c), c->cfg->labels,
 			  r->inst[0] ? r->inst : NULL, r->vol[0] ? r->vol : NULL, c->threads, r->ops, r->mbs, r->dph,

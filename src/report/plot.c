@@ -1106,21 +1106,6 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 	free(tiers);
 }
 
-/* A count for people: 139.5M, 38.3k, 950. */
-static void human_count(char *buf, size_t len, double v)
-{
-	static const char suffix[] = " kMGTP";
-	int k = 0;
-	while (fabs(v) >= 999.95 && k < 5) {
-		v /= 1000;
-		k++;
-	}
-	if (k == 0)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.1f%c", v, suffix[k]);
-}
-
 /* A table cell's string, "" when missing or the column absent. */
 static const char *cell_str(const struct table *t, size_t r, int col)
 {
@@ -1233,7 +1218,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 				continue;
 			double v = cell_num(t, r, bulk ? mbd : opd);
 			char people[32];
-			human_count(people, sizeof(people), isnan(v) ? 0 : v);
+			table_format_count(people, sizeof(people), isnan(v) ? 0 : v);
 			const char *name = cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst);
 			fputc('"', dat);
 			for (const char *s = name; *s; s++)

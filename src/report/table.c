@@ -45,6 +45,24 @@ void table_row(struct table *t, ...)
 	t->nrows++;
 }
 
+void table_format_count(char *buf, size_t len, double v)
+{
+	static const char suffix[] = " kMGTP";
+	int k = 0;
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (fabs(v) >= 999.95 && k < 5) {
+		v /= 1000;
+		k++;
+	}
+	if (k == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f%c", v, suffix[k]);
+}
+
 int table_col(const struct table *t, const char *key)
 {
 	for (size_t c = 0; c < t->ncols; c++)
