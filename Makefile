@@ -9,18 +9,31 @@ endif
 -include config.mk
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes $(WARN_EXTRA)
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Isrc -Ibuild/gen \
 	$(CPPFLAGS) $(JANSSON_CFLAGS) $(URING_CFLAGS) $(BLKID_CFLAGS) $(WARN) $(CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 ALL_LIBS = $(JANSSON_LIBS) $(URING_LIBS) $(AIO_LIBS) $(BLKID_LIBS) $(LIBS)
 
-SRC = $(wildcard src/*.c)
+# The source is a folder per layer, lowest first (docs/architecture.md). A
+# layer calls only the layers its LOWER_ line names: each is an archive, and
+# linking one whole with only those below it is part of the build, so a call
+# upwards (or sideways) fails the build (build/layers/LAYER.ok).
+LAYERS = lib host engines results measure durability report cli
+LOWER_lib =
+LOWER_host = lib
+LOWER_engines = lib
+LOWER_results = engines host lib
+LOWER_measure = results engines host lib
+LOWER_durability = lib
+LOWER_report = host lib
+LOWER_cli = measure durability report results engines host lib
+
+SRC = $(wildcard $(LAYERS:%=src/%/*.c))
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))
-LIB_OBJ = $(filter-out build/main.o,$(OBJ))
-# The report (src/report/) is an archive of its own: it needs only these of the rest.
-REPORT_SRC = $(wildcard src/report/*.c)
-REPORT_OBJ = $(patsubst src/%.c,build/%.o,$(REPORT_SRC))
-REPORT_NEEDS = build/hist.o build/hist_json.o build/units.o build/provision.o
+MAIN_OBJ = build/cli/main.o
+layer_objs = $(filter-out $(MAIN_OBJ),$(patsubst src/%.c,build/%.o,$(wildcard src/$(1)/*.c)))
+# Every layer but cli, highest first: what a unit test links.
+ARCHIVES = $(foreach l,cli measure durability report results engines host lib,build/$(l).a)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 TEST_HELPERS_SRC = $(wildcard tests/helpers/*.c)
@@ -31,30 +44,34 @@ TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC)
 
 all: iobench
 
-iobench: $(OBJ) build/libreport.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) build/libreport.a $(ALL_LIBS)
+LAYER_CHECKS = $(patsubst %,build/layers/%.ok,$(filter-out cli,$(LAYERS)))
+
+iobench: $(OBJ) $(LAYER_CHECKS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(ALL_LIBS)
 
 # One binary that runs on any x86-64 Linux of the last decade, whatever its C
 # library: scripts/fleet-run ships it to the hosts by default.
 # It links no name service (glibc's getaddrinfo would need the linking
 # glibc's shared NSS modules at run time): the one object that resolves host
 # names is built a second time with -DIOBENCH_STATIC, and takes addresses only.
-STATIC_ONLY = durability_net
+STATIC_ONLY = durability/net
 STATIC_OBJ = $(filter-out $(patsubst %,build/%.o,$(STATIC_ONLY)),$(OBJ)) $(patsubst %,build/static/%.o,$(STATIC_ONLY))
 static: iobench-static
-iobench-static: $(STATIC_OBJ) build/libreport.a
-	$(CC) $(ALL_LDFLAGS) -static -o $@ $(STATIC_OBJ) build/libreport.a $(ALL_LIBS) -lpthread
+iobench-static: $(STATIC_OBJ) $(LAYER_CHECKS)
+	$(CC) $(ALL_LDFLAGS) -static -o $@ $(STATIC_OBJ) $(ALL_LIBS) -lpthread
 
-build/static/%.o: src/%.c config.mk | build/static
+build/static/%.o: src/%.c config.mk
+	@$(MKDIR_P) $(@D)
 	$(CC) $(ALL_CFLAGS) -DIOBENCH_STATIC -c -o $@ $<
 
-build/%.o: src/%.c config.mk | build
+build/%.o: src/%.c config.mk
+	@$(MKDIR_P) $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # The commit the binary is built from: in a git checkout of this tree, HEAD
 # (with -dirty when tracked files changed); in a `make dist` tarball, the
 # commit it was made from; else none. Rewritten only when it changes.
-build/version.o: build/gen/commit.h
+build/lib/version.o: build/gen/commit.h
 build/gen/commit.h: FORCE
 	@$(MKDIR_P) build/gen; \
 	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ]; then \
@@ -64,28 +81,35 @@ build/gen/commit.h: FORCE
 	printf '#define IOBENCH_COMMIT "%s"\n' "$$c" > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-build/report/%.o: src/report/%.c config.mk | build/report
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# A layer's archive: its objects (cli's without main).
+.SECONDEXPANSION:
+$(ARCHIVES): build/%.a: $$(call layer_objs,$$*)
+	rm -f $@ && ar rcs $@ $^
 
-build/libiobench.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $(LIB_OBJ)
+# The layer rule, checked: LAYER's archive linked whole with only the archives
+# below it (and the system's libraries). An undefined symbol is a call to a
+# layer LAYER may not use.
+build/layers/%.ok: build/%.a $$(addprefix build/,$$(addsuffix .a,$$(LOWER_$$*))) build/layers/stub.o
+	@$(MKDIR_P) $(@D)
+	@if ! $(CC) $(ALL_LDFLAGS) -o build/layers/$* build/layers/stub.o -Wl,--whole-archive build/$*.a \
+		-Wl,--no-whole-archive $(patsubst %,build/%.a,$(LOWER_$*)) $(ALL_LIBS) -lpthread 2>build/layers/$*.err; then \
+		grep -o "undefined reference to \`[^']*'" build/layers/$*.err | sort -u | sed 's/^/  /' >&2; \
+		echo "make: src/$*/ calls code outside the layers below it ($(or $(LOWER_$*),none)); see docs/architecture.md" >&2; \
+		exit 1; \
+	fi
+	@rm -f build/layers/$* && touch $@
+build/layers/stub.o:
+	@$(MKDIR_P) $(@D)
+	printf 'int main(void) { return 0; }\n' | $(CC) -x c -c -o $@ -
 
-build/libreport.a: $(REPORT_OBJ)
-	rm -f $@ && ar rcs $@ $(REPORT_OBJ)
-
-build/tests/%: tests/unit/%.c tests/unit/check.h build/libiobench.a | build/tests
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libiobench.a $(ALL_LDFLAGS) $(ALL_LIBS)
-
-# The report's tests link the report archive and only what it may need: the link
-# fails if the report starts to depend on more of the benchmark.
-build/tests/test_report_%: tests/unit/test_report_%.c tests/unit/check.h build/libreport.a $(REPORT_NEEDS) | build/tests
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< build/libreport.a $(REPORT_NEEDS) $(ALL_LDFLAGS) $(ALL_LIBS)
+build/tests/%: tests/unit/%.c tests/unit/check.h $(ARCHIVES) | build/tests
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(ARCHIVES) $(ALL_LDFLAGS) $(ALL_LIBS)
 
 # LD_PRELOAD helpers for fault-injection tests; never linked into iobench.
 build/tests/%.so: tests/helpers/%.c | build/tests
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
 
-build build/tests build/report build/static:
+build/tests:
 	$(MKDIR_P) $@
 
 unit-tests: $(UNIT_BIN) $(TEST_HELPERS)
@@ -130,9 +154,9 @@ check-sanitizers:
 # every target links that archive.
 FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
-FUZZ_LIB_SRC = $(filter-out src/main.c,$(SRC)) $(REPORT_SRC)
+FUZZ_LIB_SRC = $(filter-out src/cli/main.c,$(SRC))
 FUZZ_LIB_OBJ = $(patsubst src/%.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SRC))
-FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Iinclude -Ibuild/gen \
+FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DIOBENCH_VERSION='"$(VERSION)"' -Isrc -Ibuild/gen \
 	$(JANSSON_CFLAGS) $(URING_CFLAGS) $(BLKID_CFLAGS) -g -O1 -MMD -MP
 # Seconds of fuzzing per target: a budget in CI, longer by `make fuzz-long`.
 FUZZ_SECS = 20
@@ -254,4 +278,4 @@ distclean: clean
 	rm -f config.mk config.log config.status
 	rm -rf autom4te.cache
 
--include $(OBJ:.o=.d) $(REPORT_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(patsubst %,build/static/%.d,$(STATIC_ONLY))
+-include $(OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(patsubst %,build/static/%.d,$(STATIC_ONLY))

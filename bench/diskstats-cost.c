@@ -5,15 +5,16 @@
  * one per time bucket; the workers never do.
  *
  * usage: diskstats-cost TARGET [READINGS]
- * build: make build/libiobench.a && cc -O2 -std=gnu11 -D_GNU_SOURCE -Iinclude \
- *            -o diskstats-cost bench/diskstats-cost.c build/libiobench.a -lblkid -lm
+ * build: make build/results.a build/host.a build/lib.a && cc -O2 -std=gnu11 -D_GNU_SOURCE -Isrc \
+ *            -o diskstats-cost bench/diskstats-cost.c build/results.a build/host.a build/lib.a \
+ *            -ljansson -lblkid -lm
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "devices.h"
-#include "target.h"
+#include "host/devices.h"
+#include "host/target.h"
 
 int main(int argc, char **argv)
 {

@@ -482,7 +482,7 @@ sanitized() {
 }
 
 @test "every top-level field a run line can carry is in the JSON format's field list" {
-  local readme=$BATS_TEST_DIRNAME/../docs/json-format.md src=$BATS_TEST_DIRNAME/../src/output.c field missing=
+  local readme=$BATS_TEST_DIRNAME/../docs/json-format.md src=$BATS_TEST_DIRNAME/../src/results/output.c field missing=
   # the optional fields, set one by one in output_json_line()
   for field in $(grep -o 'json_object_set_new(root, "[A-Za-z]*"' "$src" | sed 's/.*"\(.*\)"/\1/' | sort -u); do
     grep -q "\`$field\`" "$readme" || missing+=" $field"

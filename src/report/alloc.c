@@ -1,5 +1,5 @@
 /* report/alloc.c - allocations that end the report, with one message, when memory runs out. */
-#include "alloc.h"
+#include "report/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

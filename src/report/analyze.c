@@ -1,17 +1,17 @@
 /* report/analyze.c - the report's sections, built from grouped cells. */
-#include "report_analyze.h"
+#include "report/analyze.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "alloc.h"
-#include "durability.h"
-#include "report_price.h"
-#include "report_stats.h"
-#include "section.h"
-#include "units.h"
+#include "lib/units.h"
+#include "report/alloc.h"
+#include "report/durability.h"
+#include "report/price.h"
+#include "report/section.h"
+#include "report/stats.h"
 
 #define MAX_MODES 8
 #define MAX_STEPS 16

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "report_compare.h"
-#include "report_stats.h"
-#include "section.h"
-#include "units.h"
+#include "lib/units.h"
+#include "report/alloc.h"
+#include "report/compare.h"
+#include "report/section.h"
+#include "report/stats.h"
 
 #define LEVEL 0.95
 /* A one-in-ten bad apple, seen with this probability */

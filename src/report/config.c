@@ -1,14 +1,14 @@
 /* report/config.c - what a result line says apart: which host, which configuration, what bookkeeping. */
-#include "report_db.h"
-#include "report_json.h"
+#include "report/db.h"
+#include "report/json.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "provision.h"
-#include "units.h"
+#include "host/provision.h"
+#include "lib/units.h"
+#include "report/alloc.h"
 
 /* Label keys that older scripts wrote for their own bookkeeping. */
 static const char *const bookkeeping_labels[] = { "run", "runId", "fleetHost", "planStep", "spanHuman" };

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "section.h"
+#include "report/alloc.h"
+#include "report/section.h"
 
 #define SLOW_FACTOR 2.0 /* await against the siblings' median */
 #define BUSY_UTIL 0.5   /* and busy at least this fraction of the time */

@@ -1,12 +1,12 @@
 /* report/durability.c - verdict rows of `iobench durability verify` lines in the report. */
-#include "durability.h"
+#include "report/durability.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "report/alloc.h"
 
 static char *dup_or(const json_t *s, const char *fallback)
 {

@@ -14,8 +14,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "report_db.h"
-#include "report_table.h"
+#include "report/db.h"
+#include "report/table.h"
 
 /* One verification: who, which run, what it found. Missing numbers are NAN. */
 struct rep_verdict {

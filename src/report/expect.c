@@ -1,5 +1,5 @@
 /* report/expect.c - `--expect FILE`: expected figures for a box, PASS or FAIL against the results. */
-#include "report_expect.h"
+#include "report/expect.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "alloc.h"
-#include "report_stats.h"
-#include "section.h"
-#include "units.h"
+#include "lib/units.h"
+#include "report/alloc.h"
+#include "report/section.h"
+#include "report/stats.h"
 
 #define MAX_WORDS 12
 /* An expectation is a dozen words: a longer line is no expectations file. */

@@ -5,7 +5,7 @@
  * in <details>; self-contained (the SVGs inline), readable on a phone and
  * printable.
  */
-#include "report_plot.h"
+#include "report/plot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report_analyze.h"
+#include "report/analyze.h"
 
 static const char page_css[] =
 	"body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1240px;padding:0 1em 2em;color:#222;"

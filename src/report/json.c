@@ -3,7 +3,7 @@
  * values (see report_json.h). Its rules are jansson's (json_loadb with no
  * flags), checked against jansson by tests/fuzz/fuzz_json.c.
  */
-#include "report_json.h"
+#include "report/json.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * line, a manifest, and the messages about what was wrong with it. Pure:
  * nothing shared is touched, so many threads may read lines at once.
  */
-#include "line.h"
+#include "report/line.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "hist_json.h"
-#include "units.h"
+#include "lib/hist_json.h"
+#include "lib/units.h"
+#include "report/alloc.h"
 
 __attribute__((format(printf, 2, 3)))
 static void say(struct rep_line *l, const char *fmt, ...)

@@ -15,9 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "hist.h"
-#include "report_db.h"
-#include "report_json.h"
+#include "lib/hist.h"
+#include "report/db.h"
+#include "report/json.h"
 
 /* One operation of a run line, to be merged into its cell. */
 struct rep_line_op {

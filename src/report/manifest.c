@@ -1,13 +1,13 @@
 /* report/manifest.c - a fleet's manifest.json: the hosts that were planned, and what became of each. */
-#include "report_db.h"
+#include "report/db.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "report_json.h"
+#include "report/alloc.h"
+#include "report/json.h"
 
 /* The configuration facts of a provision object as jansson holds it (rep_config_facts reads report_json's). */
 static char *facts_of(const json_t *prov)

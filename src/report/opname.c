@@ -1,13 +1,13 @@
 /* report/opname.c - a signature as the user typed the op: "read,4K,4K" -> "read4k". */
-#include "report_db.h"
+#include "report/db.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "durability.h"
+#include "report/alloc.h"
+#include "report/durability.h"
 
 /* The OP words of signatures and the short name's stem, as opspec.c writes them. */
 static const struct {

@@ -1,6 +1,6 @@
 /* report/periodic.c - oscillations in the probes' latency and in runs' throughput over time. */
-#include "alloc.h"
-#include "section.h"
+#include "report/alloc.h"
+#include "report/section.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,15 +7,15 @@
  * the oldest when all slots are taken. One mutex and two condition
  * variables, touched once per batch, not per line.
  */
-#include "pipe.h"
+#include "report/pipe.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "line.h"
-#include "report_json.h"
+#include "report/alloc.h"
+#include "report/json.h"
+#include "report/line.h"
 
 /* A batch is handed over at this many documents, or this much text. */
 #define BATCH_DOCS 256

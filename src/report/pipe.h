@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report_db.h"
+#include "report/db.h"
 
 struct rep_pipe;
 

@@ -1,5 +1,5 @@
 /* report/plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
-#include "report_plot.h"
+#include "report/plot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report_stats.h"
-#include "section.h"
-#include "units.h"
+#include "lib/units.h"
+#include "report/section.h"
+#include "report/stats.h"
 
 #define MAX_LINES 12      /* lines in one chart before it stops being readable */
 #define MAX_TIME_LINES 20 /* the "twisty maze" tolerates more */

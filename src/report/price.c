@@ -1,5 +1,5 @@
 /* report/price.c - what a configuration costs an hour (see report_price.h). */
-#include "report_price.h"
+#include "report/price.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* report/read.c - read result files into cells: iobench, the 2012 tool, bonnie++; durability verdicts. */
-#include "report_db.h"
+#include "report/db.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,11 +15,11 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "alloc.h"
-#include "durability.h"
-#include "line.h"
-#include "pipe.h"
-#include "report_json.h"
+#include "report/alloc.h"
+#include "report/durability.h"
+#include "report/json.h"
+#include "report/line.h"
+#include "report/pipe.h"
 
 #define DUMP_BEGIN "<begin json dump>"
 #define DUMP_END "<end json dump>"

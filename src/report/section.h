@@ -7,7 +7,7 @@
 #ifndef IOBENCH_REPORT_SECTION_H
 #define IOBENCH_REPORT_SECTION_H
 
-#include "report_analyze.h"
+#include "report/analyze.h"
 
 /* What every section's builder may draw on. */
 struct rep_ctx {

@@ -1,5 +1,5 @@
 /* report/stats.c - medians, MAD, peaks, tiers, regimes and periods for the report. */
-#include "report_stats.h"
+#include "report/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "section.h"
-#include "units.h"
+#include "lib/units.h"
+#include "report/alloc.h"
+#include "report/section.h"
 
 const struct tcol rep_summary_cols[] = {
 	{ "topic", "", TC_STR, 0 },        /* what a reader scans for: an op, "hosts", "threads", ... */

@@ -1,5 +1,5 @@
 /* report/table.c - render report tables as text, CSV or JSON. */
-#include "report_table.h"
+#include "report/table.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "units.h"
+#include "lib/units.h"
+#include "report/alloc.h"
 
 void table_init(struct table *t, const char *name, const char *title,
 		const struct tcol *cols, size_t ncols)

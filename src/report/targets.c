@@ -1,6 +1,6 @@
 /* report/targets.c - runs that measured RAM, or not the volume their provision facts name. */
-#include "alloc.h"
-#include "section.h"
+#include "report/alloc.h"
+#include "report/section.h"
 
 #include <stdlib.h>
 #include <string.h>

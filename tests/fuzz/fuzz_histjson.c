@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "hist.h"
-#include "hist_json.h"
+#include "lib/hist.h"
+#include "lib/hist_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_json.h"
+#include "report/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

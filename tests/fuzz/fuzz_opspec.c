@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opspec.h"
-#include "units.h"
+#include "lib/opspec.h"
+#include "lib/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

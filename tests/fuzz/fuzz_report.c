@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report_db.h"
-#include "report_analyze.h"
-#include "report_table.h"
+#include "report/analyze.h"
+#include "report/db.h"
+#include "report/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

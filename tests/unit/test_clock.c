@@ -1,6 +1,6 @@
 /* test_clock.c - the time source: both sources keep the kernel's pace. */
 #include "check.h"
-#include "clock.h"
+#include "lib/clock.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "devices.h"
+#include "host/devices.h"
 
 /* A tree of two devices, md0 over vdb, as devices_resolve() would make it. */
 static struct device_node nodes[2] = {

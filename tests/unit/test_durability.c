@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "durability.h"
-#include "durability_net.h"
+#include "durability/net.h"
+#include "durability/stamp.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "hist.h"
-#include "hist_json.h"
+#include "lib/hist.h"
+#include "lib/hist_json.h"
 
 static unsigned bucket_by_log(double v)
 {

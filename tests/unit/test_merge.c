@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "merge.h"
+#include "measure/merge.h"
 
 #define NB 4 /* 3 nominal time buckets and the extra one for late completions */
 

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "opspec.h"
-#include "units.h"
+#include "lib/opspec.h"
+#include "lib/units.h"
 
 TEST(sizes_use_binary_units_case_insensitively)
 {

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hist_json.h"
-#include "prom.h"
+#include "lib/hist_json.h"
+#include "results/prom.h"
 
 /* Successful values of h at most ns, counted the slow way. */
 static uint64_t at_most(const uint64_t *values, size_t n, uint64_t ns)

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "provision.h"
+#include "host/provision.h"
 
 /* The compact JSON of fact key given as text, or "ERR: reason". */
 static char *value_of(const char *key, const char *text)

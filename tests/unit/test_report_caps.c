@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report_analyze.h"
+#include "report/analyze.h"
 
 /* A cell of block-sized operations on a configuration with these facts. */
 static struct rep_cell cell_of(struct rep_config *cfg, const char *facts, uint64_t block)

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "report_db.h"
-#include "report_json.h"
+#include "report/db.h"
+#include "report/json.h"
 
 /* Split the JSON text of a line. */
 static void split_of(const char *text, struct rep_split *s)

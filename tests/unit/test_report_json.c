@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report_json.h"
+#include "report/json.h"
 
 static const struct jv *parse(struct jv_doc *d, const char *text)
 {

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "prng.h"
-#include "report_stats.h"
+#include "lib/prng.h"
+#include "report/stats.h"
 
 enum { N = 200, SEEDS = 20 };
 

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "hist.h"
-#include "hist_json.h"
-#include "report_db.h"
-#include "report_analyze.h"
-#include "report_table.h"
+#include "lib/hist.h"
+#include "lib/hist_json.h"
+#include "report/analyze.h"
+#include "report/db.h"
+#include "report/table.h"
 
 /* A run line with one operation whose total and buckets come from h. */
 static char *run_line(const struct hist *h, const char *sig, double threads, const char *host,

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "hist.h"
-#include "report_stats.h"
+#include "lib/hist.h"
+#include "report/stats.h"
 
 /* Record n values spread log-normally around center_ns (deterministic). */
 static void add_mode(struct hist *h, double center_ns, double spread, unsigned n, unsigned seed)

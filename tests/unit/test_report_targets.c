@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "hist.h"
-#include "hist_json.h"
-#include "report_db.h"
+#include "lib/hist.h"
+#include "lib/hist_json.h"
+#include "report/db.h"
 
 /* A run line of host with the given target and provision objects (JSON text). */
 static bool add_line(struct rep_db *db, const char *host, const char *target, const char *provision)

@@ -1,6 +1,6 @@
 /* test_run.c - run_execute()'s checks of its configuration, before any thread starts. */
 #include "check.h"
-#include "run.h"
+#include "measure/run.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,0 +1,273 @@
+/* cmdline.c - option tables to getopt_long, --help and values; the one usage-error path. */
+#include "cli/cmdline.h"
+#include "cli/commands.h"
+#include "lib/units.h"
+#include "lib/version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows in one table, at most (getopt's arrays are built on the stack). */
+#define CMDLINE_MAX_OPTS 64
+/* getopt_long's value for row i: above every short option character. */
+#define ROW_VAL(i) (256 + (int)(i))
+
+static int vreport(int code, const char *fmt, va_list ap)
+{
+	fputs("iobench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+int cmdline_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vreport(EXIT_USAGE, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int cmdline_check_label(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
+	return 0;
+}
+
+int cmdline_runtime_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vreport(EXIT_RUNTIME, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+char *cmdline_join(int argc, char **argv, const char *prefix, int first)
+{
+	size_t len = strlen(prefix) + 1;
+	for (int i = first; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, prefix);
+	for (int i = first; i < argc; i++) {
+		bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t\"'") != NULL;
+		strcat(s, " ");
+		if (quote)
+			strcat(s, "'");
+		strcat(s, argv[i]);
+		if (quote)
+			strcat(s, "'");
+	}
+	return s;
+}
+
+static bool takes(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
+{
+	return o->cmds == 0 || (o->cmds & cmd->bit) != 0;
+}
+
+/* Index of the first row named like row i (rows of one name share its getopt entry). */
+static size_t first_of_name(const struct cmdline_table *t, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(t->opts[j].name, t->opts[i].name) == 0)
+			return j;
+	return i;
+}
+
+/* The row of o's name that cmd takes, or o itself when cmd takes none. */
+static const struct cmdline_opt *row_for(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
+{
+	const struct cmdline_table *t = cmd->table;
+	for (size_t i = (size_t)(o - t->opts); i < t->nopts; i++)
+		if (strcmp(t->opts[i].name, o->name) == 0 && takes(cmd, &t->opts[i]))
+			return &t->opts[i];
+	return o;
+}
+
+/* getopt_long's tables: every name once, long and short. */
+static void getopt_tables(const struct cmdline_table *t, struct option *longs, char *shorts)
+{
+	size_t nl = 0, ns = 0;
+	shorts[ns++] = ':'; /* a missing value is ':', not '?' */
+	for (size_t i = 0; i < t->nopts; i++) {
+		const struct cmdline_opt *o = &t->opts[i];
+		if (first_of_name(t, i) != i)
+			continue;
+		longs[nl++] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL, ROW_VAL(i) };
+		if (o->short_name) {
+			shorts[ns++] = o->short_name;
+			if (o->arg)
+				shorts[ns++] = ':';
+		}
+	}
+	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns] = '\0';
+}
+
+static const struct cmdline_opt *row_of_short(const struct cmdline_table *t, int c)
+{
+	for (size_t i = 0; i < t->nopts; i++)
+		if (t->opts[i].short_name == c)
+			return &t->opts[i];
+	return NULL;
+}
+
+/* An option the table knows but this command does not take. */
+static int refuse(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
+{
+	const char *owner = "another command";
+	for (unsigned b = 0; cmd->table->cmd_names && b < 8 * sizeof(o->cmds); b++)
+		if (o->cmds & (1u << b)) {
+			owner = cmd->table->cmd_names[b];
+			break;
+		}
+	return cmdline_usage_error("--%s belongs to 'iobench %s', not 'iobench %s'; see 'iobench %s --help'",
+				   o->name, owner, cmd->name, owner);
+}
+
+static int bad_number(const struct cmdline_opt *o, const char *arg)
+{
+	if (o->max < UINT64_MAX >> 1)
+		return cmdline_usage_error("bad --%s '%s'; use %llu to %llu", o->name, arg,
+					   (unsigned long long)o->min, (unsigned long long)o->max);
+	if (o->min > 0)
+		return cmdline_usage_error("bad --%s '%s'; use a whole number >= %llu", o->name, arg,
+					   (unsigned long long)o->min);
+	return cmdline_usage_error("bad --%s '%s'; use a whole number", o->name, arg);
+}
+
+/* Parse arg as o says and store it in settings. */
+static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, void *settings, const char *arg)
+{
+	void *at = (char *)settings + o->field;
+	int rc;
+	switch (o->kind) {
+	case CMDLINE_FLAG:
+		*(bool *)at = true;
+		return 0;
+	case CMDLINE_STRING:
+		*(const char **)at = arg;
+		return 0;
+	case CMDLINE_U64:
+		return units_parse_u64(arg, o->min, o->max, at) < 0 ? bad_number(o, arg) : 0;
+	case CMDLINE_DURATION:
+		rc = units_parse_duration(arg, at);
+		if (rc == -ERANGE)
+			return cmdline_usage_error("--%s '%s' out of range; use 1 ms to 100 days (e.g. 60, 90s, 5m)",
+						   o->name, arg);
+		if (rc < 0)
+			return cmdline_usage_error("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, arg);
+		return 0;
+	case CMDLINE_SIZE:
+		if (units_parse_size(arg, at) < 0 || *(uint64_t *)at == 0)
+			return cmdline_usage_error("bad --%s '%s'; use a size like 512M, 10G (binary units)", o->name,
+						   arg);
+		return 0;
+	case CMDLINE_CUSTOM:
+		return o->parse(settings, arg);
+	case CMDLINE_HELP:
+		cmdline_help(cmd, stdout);
+		return CMDLINE_DONE;
+	case CMDLINE_VERSION:
+		if (*iobench_commit)
+			printf("iobench %s (commit %s)\n", iobench_version, iobench_commit);
+		else
+			printf("iobench %s\n", iobench_version);
+		return CMDLINE_DONE;
+	}
+	return 0;
+}
+
+/* What getopt_long could not match: an unknown option, or a value given to a flag. */
+static int unknown(const struct cmdline_cmd *cmd, char **argv)
+{
+	if (optopt >= ROW_VAL(0))
+		return cmdline_usage_error("--%s takes no value; see 'iobench %s --help'",
+					   cmd->table->opts[optopt - ROW_VAL(0)].name, cmd->name);
+	if (optopt)
+		return cmdline_usage_error("unknown option '-%c'; see 'iobench %s --help'", optopt, cmd->name);
+	return cmdline_usage_error("unknown option '%s'; see 'iobench %s --help'", argv[optind - 1], cmd->name);
+}
+
+int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char **argv, int *first)
+{
+	const struct cmdline_table *t = cmd->table;
+	struct option longs[CMDLINE_MAX_OPTS + 1];
+	char shorts[2 * CMDLINE_MAX_OPTS + 2];
+	if (t->nopts > CMDLINE_MAX_OPTS)
+		return cmdline_usage_error("%s: %zu options, over the %d this parser holds", cmd->name, t->nopts,
+					   CMDLINE_MAX_OPTS);
+	getopt_tables(t, longs, shorts);
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (c == ':')
+			return cmdline_usage_error("%s needs a value; see 'iobench %s --help'", argv[optind - 1],
+						   cmd->name);
+		const struct cmdline_opt *o = c >= ROW_VAL(0) ? &t->opts[c - ROW_VAL(0)] : row_of_short(t, c);
+		if (c == '?' || !o)
+			return unknown(cmd, argv);
+		o = row_for(cmd, o);
+		if (!takes(cmd, o))
+			return refuse(cmd, o);
+		int rc = apply(cmd, o, settings, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	*first = optind;
+	return 0;
+}
+
+/* "  -o, --op OP           operation ..." and its continuation lines, text at column 24. */
+static void help_row(const struct cmdline_opt *o, FILE *out)
+{
+	char left[64];
+	snprintf(left, sizeof(left), "%c%c%c --%s%s%s", o->short_name ? '-' : ' ',
+		 o->short_name ? o->short_name : ' ', o->short_name ? ',' : ' ', o->name, o->arg ? " " : "",
+		 o->arg ? o->arg : "");
+	const char *text = o->help;
+	size_t n = strcspn(text, "\n");
+	if (strlen(left) > 21)
+		fprintf(out, "  %s\n%24s%.*s\n", left, "", (int)n, text); /* too long: text on the next line */
+	else
+		fprintf(out, "  %-21s %.*s\n", left, (int)n, text);
+	while (text[n] == '\n') {
+		text += n + 1;
+		n = strcspn(text, "\n");
+		fprintf(out, "%24s%.*s\n", "", (int)n, text);
+	}
+}
+
+void cmdline_help(const struct cmdline_cmd *cmd, FILE *out)
+{
+	fputs(cmd->intro, out);
+	for (size_t i = 0; i < cmd->table->nopts; i++)
+		if (takes(cmd, &cmd->table->opts[i]))
+			help_row(&cmd->table->opts[i], out);
+	if (cmd->help_more)
+		cmd->help_more(out);
+	if (cmd->outro)
+		fputs(cmd->outro, out);
+}
+
+void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out)
+{
+	for (size_t i = 0; i < t->nopts; i++)
+		if (t->opts[i].cmds & bit)
+			help_row(&t->opts[i], out);
+}

@@ -1,0 +1,109 @@
+/*
+ * cmdline.h - options described once, in data, for every command.
+ *
+ * Each command's options are rows of a table (struct cmdline_opt): the long
+ * and short name, the value's name, the help line, which commands take the
+ * option, what kind of value it has and where the parsed value goes in the
+ * command's settings struct. From that one table come the getopt_long
+ * entries, the --help text, the refusal of an option another command owns,
+ * and the parsing of the value. Adding an option is adding a row (and its
+ * field in the settings).
+ *
+ * Every usage error of every command is one line on stderr,
+ * "iobench: what is wrong; what to do", and exit status 2: the parser and
+ * the commands' own checks all print through cmdline_usage_error().
+ *
+ * This is the CLI layer: it prints. Not thread-safe (getopt's globals).
+ */
+#ifndef IOBENCH_CLI_CMDLINE_H
+#define IOBENCH_CLI_CMDLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What an option's value is, and so how it is parsed and stored. */
+enum cmdline_kind {
+	CMDLINE_FLAG,     /* bool, set to true; takes no value */
+	CMDLINE_STRING,   /* const char *: the value as given */
+	CMDLINE_U64,      /* uint64_t: a whole number in [min, max] */
+	CMDLINE_DURATION, /* uint64_t nanoseconds: 60, 2.5, 90s, 5m, 1h */
+	CMDLINE_SIZE,     /* uint64_t bytes, not 0: 512M, 10G (binary units) */
+	CMDLINE_CUSTOM,   /* parse() reads it */
+	CMDLINE_HELP,     /* print the command's --help and exit 0 */
+	CMDLINE_VERSION,  /* print the version and exit 0 */
+};
+
+struct cmdline_opt {
+	const char *name;  /* long name, without "--" */
+	char short_name;   /* 'o' for -o; 0 for none */
+	const char *arg;   /* the value's name in --help ("SECS"); NULL when it takes none */
+	unsigned cmds;     /* the commands that take it (cmdline_cmd.bit, or'ed); 0 = all */
+	const char *help;  /* --help text; each '\n' starts an indented continuation line */
+	enum cmdline_kind kind;
+	size_t field;      /* offsetof() the value in the command's settings struct */
+	uint64_t min, max; /* CMDLINE_U64: the range accepted */
+	/* CMDLINE_CUSTOM: store arg in settings; 0, or cmdline_usage_error()'s exit code. */
+	int (*parse)(void *settings, const char *arg);
+};
+
+/*
+ * The rows one or more commands share. An option may have one row per
+ * command when its help differs; getopt sees each name once.
+ */
+struct cmdline_table {
+	const struct cmdline_opt *opts;
+	size_t nopts;
+	const char *const *cmd_names; /* [i]: the command whose bit is 1 << i (NULL: one command) */
+};
+
+struct cmdline_cmd {
+	const char *name;   /* "run", "watch", ... as typed after "iobench" */
+	unsigned bit;       /* this command's bit in cmdline_opt.cmds */
+	const struct cmdline_table *table;
+	const char *intro;  /* --help before the options: usage line, what the command does */
+	void (*help_more)(FILE *out); /* optional: --help after the options, before outro */
+	const char *outro;  /* --help at the end: exit status, examples */
+};
+
+/* cmdline_parse()'s result when it printed --help or the version: exit 0. */
+#define CMDLINE_DONE (-1)
+
+/*
+ * Parse the options of argv[1..argc) (argv[0] is the command's name) into
+ * settings, in order. Returns 0 with *first set to the index of the first
+ * operand, CMDLINE_DONE, or EXIT_USAGE after printing the one-line error.
+ */
+int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char **argv, int *first);
+
+/* The command's --help: intro, one line per option it takes (and continuations), outro. */
+void cmdline_help(const struct cmdline_cmd *cmd, FILE *out);
+
+/*
+ * The --help lines of the rows of t that name bit among their commands
+ * (rows for every command, cmds 0, are not among them): for the help of a
+ * command group that lists each member's options under its name.
+ */
+void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out);
+
+/* Print "iobench: " fmt "\n" on stderr; returns EXIT_USAGE (2). */
+__attribute__((format(printf, 1, 2))) int cmdline_usage_error(const char *fmt, ...);
+
+/*
+ * A --label KEY=VALUE as run, watch and durability take it: a key, and no
+ * control character (a newline or escape would break every line-based reader:
+ * tables, --plot). 0, or cmdline_usage_error()'s exit code.
+ */
+int cmdline_check_label(const char *arg);
+
+/* Print "iobench: " fmt "\n" on stderr; returns EXIT_RUNTIME (1). */
+__attribute__((format(printf, 1, 2))) int cmdline_runtime_error(const char *fmt, ...);
+
+/*
+ * prefix, then argv[first..argc) each after a space, arguments that are
+ * empty or hold spaces or quotes in single quotes: the command line as the
+ * JSON and --raw log record it. malloc'd; NULL on ENOMEM.
+ */
+char *cmdline_join(int argc, char **argv, const char *prefix, int first);
+
+#endif

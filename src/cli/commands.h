@@ -1,0 +1,25 @@
+/*
+ * commands.h - the subcommands main() dispatches to.
+ *
+ * Each takes the arguments after the subcommand name (argv[0] is the
+ * subcommand) and returns the process exit code:
+ *   0 ok, 1 runtime failure, 2 usage error, 130 interrupted.
+ * They print their own messages, each starting "iobench: ".
+ */
+#ifndef IOBENCH_CLI_COMMANDS_H
+#define IOBENCH_CLI_COMMANDS_H
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+	EXIT_INTERRUPTED = 130,
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_create(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_durability(int argc, char **argv);
+
+#endif

@@ -1,0 +1,789 @@
+/* cmd_durability.c - `iobench durability serve|write|verify`: option table, target checks, messages, JSON. */
+#include "cli/cmdline.h"
+#include "cli/commands.h"
+#include "durability/net.h"
+#include "durability/roles.h"
+#include "durability/stamp.h"
+#include "host/target.h"
+#include "lib/hist_json.h"
+#include "lib/opspec.h"
+#include "lib/signals.h"
+#include "lib/units.h"
+#include "lib/version.h"
+#include "measure/create.h"
+#include "measure/run.h"
+#include "results/output.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LABELS 64
+#define MAX_ALLOW 64
+#define TOKEN_MAX 256
+/* The longest --host a run's HELLO line carries (struct dur_run_info's host). */
+#define MAX_HOST (sizeof(((struct dur_run_info *)0)->host) - 1)
+
+/* The three commands' bits in the table's rows. */
+enum { DUR_SERVE = 1, DUR_WRITE = 2, DUR_VERIFY = 4 };
+
+struct dur_args {
+	const char *listen, *dir, *server, *json_path, *host;
+	struct op_spec op;
+	bool op_given;
+	uint64_t threads, create_size, span, duration_ns, seed, run;
+	bool dsync, no_direct, force, quiet;
+	const char *labels[MAX_LABELS]; /* "key=value" */
+	size_t nlabels;
+	struct dur_cidr allow[MAX_ALLOW];
+	size_t nallow;
+	uint64_t max_records;
+	char token[TOKEN_MAX + 1];      /* --token or the first line of --token-file; "" none */
+	const char *target;
+	char host_name[256];            /* --host, else gethostname() */
+	char *command_line;
+};
+
+static int parse_op(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	char err[512];
+	if (a->op_given)
+		return cmdline_usage_error("one -o only: the blocks of one run have one size");
+	int rc = opspec_parse(arg, &a->op, 1, err, sizeof(err));
+	if (rc == -E2BIG)
+		return cmdline_usage_error("-o '%s' names several operations; give one write op", arg);
+	if (rc < 0)
+		return cmdline_usage_error("%s", err);
+	const struct op_spec *o = &a->op;
+	if ((o->kind != OP_WRITE_FLUSH && o->kind != OP_WRITE_N) || o->sequential || o->threads > 0)
+		return cmdline_usage_error("-o %s: durability writes write<SIZE> or write<SIZE>/<N> (e.g. write4k, write4k/64)",
+					   arg);
+	if (o->kind == OP_WRITE_N && o->sync_every == 0)
+		return cmdline_usage_error("-o %s never syncs, so nothing could be acknowledged; use write<SIZE>/<N> with N >= 1",
+					   arg);
+	if (o->size % DUR_SECTOR != 0 || o->align != o->size)
+		return cmdline_usage_error("-o %s: the block size must be a multiple of 512 and the offsets aligned to it",
+					   arg);
+	a->op_given = true;
+	return 0;
+}
+
+static int parse_run(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	if (dur_run_parse(arg, &a->run) != 0 || a->run == 0)
+		return cmdline_usage_error("bad --run '%s'; use the 16 hex digits 'write' printed", arg);
+	return 0;
+}
+
+/* As run's --host: text the JSON (and here the server's log) can carry. */
+static int parse_host(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	bool text = arg[0] != '\0' && strlen(arg) <= MAX_HOST;
+	for (const char *p = arg; text && *p; p++)
+		text = (unsigned char)*p >= 0x20 && *p != 0x7f;
+	json_t *j = text ? json_string(arg) : NULL;
+	json_decref(j);
+	if (!j)
+		return cmdline_usage_error("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
+					   arg, MAX_HOST);
+	a->host = arg;
+	return 0;
+}
+
+static int parse_label(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	int rc = cmdline_check_label(arg);
+	if (rc != 0)
+		return rc;
+	if (a->nlabels == MAX_LABELS)
+		return cmdline_usage_error("too many --label options (at most %d)", MAX_LABELS);
+	a->labels[a->nlabels++] = arg;
+	return 0;
+}
+
+static int parse_allow(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	if (a->nallow == MAX_ALLOW)
+		return cmdline_usage_error("too many --allow options (at most %d); use wider blocks", MAX_ALLOW);
+	if (dur_cidr_parse(arg, &a->allow[a->nallow]) != 0)
+		return cmdline_usage_error("bad --allow '%s'; use an address or ADDR/PREFIX with no host bits set (10.0.0.0/8, 192.0.2.7, fd00::/8)",
+					   arg);
+	a->nallow++;
+	return 0;
+}
+
+/* A token is one protocol word: printable ASCII, no space. */
+static bool token_valid(const char *t)
+{
+	size_t n = strlen(t);
+	for (const char *p = t; *p; p++)
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
+			return false;
+	return n >= 1 && n <= TOKEN_MAX;
+}
+
+static int parse_token(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	if (!token_valid(arg))
+		return cmdline_usage_error("bad --token; use 1 to %d printable characters without spaces (e.g. from 'openssl rand -hex 16')",
+					   TOKEN_MAX);
+	snprintf(a->token, sizeof(a->token), "%s", arg);
+	return 0;
+}
+
+/* --token-file FILE: its first line is the token (a file keeps it out of ps and shell history). */
+static int parse_token_file(void *settings, const char *arg)
+{
+	struct dur_args *a = settings;
+	FILE *f = fopen(arg, "re");
+	if (!f)
+		return cmdline_usage_error("--token-file %s: %s; give a file holding the shared token", arg, strerror(errno));
+	char line[TOKEN_MAX + 3] = "";
+	bool got = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!got || !token_valid(line))
+		return cmdline_usage_error("--token-file %s: its first line is not a token; put 1 to %d printable characters without spaces there",
+					   arg, TOKEN_MAX);
+	snprintf(a->token, sizeof(a->token), "%s", line);
+	return 0;
+}
+
+#define SERVE DUR_SERVE
+#define WRITE DUR_WRITE
+#define VERIFY DUR_VERIFY
+/* How a row's value is read, and where it goes in struct dur_args. */
+#define FLAG(f) CMDLINE_FLAG, offsetof(struct dur_args, f), 0, 0, NULL
+#define STRING(f) CMDLINE_STRING, offsetof(struct dur_args, f), 0, 0, NULL
+#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct dur_args, f), lo, hi, NULL
+#define DURATION(f) CMDLINE_DURATION, offsetof(struct dur_args, f), 0, 0, NULL
+#define SIZE(f) CMDLINE_SIZE, offsetof(struct dur_args, f), 0, 0, NULL
+#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
+
+/* name, short, value, commands, help, how; in --help order. */
+static const struct cmdline_opt dur_opts[] = {
+	{ "listen", 0, "ADDR:PORT", SERVE, "where to listen (default 0.0.0.0:7340; port 0 picks\n"
+	  "a free one)",
+	  STRING(listen) },
+	{ "dir", 0, "DIR", SERVE, "where the fsynced logs go, one per run\n"
+	  "(default ./iobench-durability)",
+	  STRING(dir) },
+	{ "allow", 0, "CIDR", SERVE, "accept connections only from this address block\n"
+	  "(repeatable; e.g. 10.0.0.0/8); others are closed\n"
+	  "before a byte is read (default: every peer)", CUSTOM(parse_allow) },
+	{ "max-records", 0, "N", SERVE, "a run's log holds at most N records (default 4096\n"
+	  "per block of the run, at least 16M)", U64(max_records, 1, UINT64_MAX) },
+	{ "server", 0, "HOST:PORT", WRITE, "the server (port 7340 if omitted); the static build\n"
+	  "(make static) takes an address, not a name", STRING(server) },
+	{ "op", 'o', "OP", WRITE, "write4k (O_DIRECT|O_SYNC, each write acknowledged;\n"
+	  "the default), write<SIZE>, or write<SIZE>/<N>: buffered,\n"
+	  "fdatasync with probability 1/N, then the writes since\n"
+	  "the last one are acknowledged", CUSTOM(parse_op) },
+	{ "threads", 't', "N", WRITE, "writers (default 1); each owns its own blocks", U64(threads, 1, 1024) },
+	{ "size", 0, "SIZE", WRITE, "create TARGET (a file) with SIZE random bytes if\n"
+	  "missing", SIZE(create_size) },
+	{ "span", 0, "SIZE", WRITE, "only use the first SIZE bytes of TARGET", SIZE(span) },
+	{ "duration", 'd', "SECS", WRITE, "stop after SECS (default: run until stopped)", DURATION(duration_ns) },
+	{ "dsync", 0, NULL, WRITE, "O_DSYNC instead of O_SYNC for flushed writes", FLAG(dsync) },
+	{ "no-direct", 0, NULL, WRITE, "no O_DIRECT (flushed writes still O_SYNC)", FLAG(no_direct) },
+	{ "seed", 0, "N", WRITE, "seed for offsets and data", U64(seed, 0, UINT64_MAX >> 1) },
+	{ "force", 0, NULL, WRITE, "write to a block device that looks in use", FLAG(force) },
+	{ "host", 0, "NAME", WRITE, "this box's name as the server records the run, as\n"
+	  "run's --host (default: the hostname)", CUSTOM(parse_host) },
+	{ "server", 0, "HOST:PORT", VERIFY, "the server that heard the acknowledgements; the\n"
+	  "static build (make static) takes an address, not a name", STRING(server) },
+	{ "run", 0, "ID", VERIFY, "the run to check (default: the newest from this host)", CUSTOM(parse_run) },
+	{ "host", 0, "NAME", VERIFY, "this box's name, as given to write --host: the newest\n"
+	  "run from NAME is checked, and it is the JSON's host\n"
+	  "(default: the hostname)", CUSTOM(parse_host) },
+	{ "json", 0, "FILE", VERIFY, "append one JSON line (\"mode\": \"durability\");\n"
+	  "'-' for stdout", STRING(json_path) },
+	{ "label", 0, "KEY=VALUE", VERIFY, "recorded in the JSON (repeatable)", CUSTOM(parse_label) },
+	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", FLAG(no_direct) },
+	{ "token", 0, "TOKEN", SERVE | WRITE | VERIFY, "a shared secret: the server refuses peers that do\n"
+	  "not present it (visible in ps: prefer --token-file)", CUSTOM(parse_token) },
+	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", CUSTOM(parse_token_file) },
+	{ "quiet", 'q', NULL, 0, "no progress or summary", FLAG(quiet) },
+	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+};
+
+static const char *const dur_cmd_names[] = { "durability serve", "durability write", "durability verify" };
+
+static const struct cmdline_table dur_table = { dur_opts, sizeof(dur_opts) / sizeof(dur_opts[0]), dur_cmd_names };
+
+static const struct cmdline_cmd serve_cmd = {
+	.name = "durability serve",
+	.bit = SERVE,
+	.table = &dur_table,
+	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
+		 "                                [--token-file FILE] [-q]\n"
+		 "\n"
+		 "On a machine other than the box under test: keep, fsynced, what writers tell\n"
+		 "it (one log per run in DIR), and hand the logs to 'verify'. Runs until stopped.\n"
+		 "\n"
+		 "Options:\n",
+	.outro = "\n"
+		 "Without --allow or --token-file any peer that reaches the port may write and\n"
+		 "read runs; see docs/security.md.\n"
+		 "Example: iobench durability serve --dir /var/lib/iobench-durability \\\n"
+		 "           --allow 10.0.0.0/8 --token-file /etc/iobench-durability.token\n",
+};
+
+static const struct cmdline_cmd write_cmd = {
+	.name = "durability write",
+	.bit = WRITE,
+	.table = &dur_table,
+	.intro = "usage: iobench durability write --server HOST:PORT [OPTIONS] TARGET\n"
+		 "\n"
+		 "Write stamped blocks at random aligned offsets of TARGET and tell the server\n"
+		 "\"block B, version Q is durable\" only after the flush returned. Runs until\n"
+		 "stopped, or the power is cut; then boot and run 'iobench durability verify'.\n"
+		 "\n"
+		 "Options:\n",
+	.outro = "\n"
+		 "TARGET's data is destroyed; a block device that looks in use needs --force.\n"
+		 "Exit status: 0 after --duration, 130 when stopped by SIGINT/SIGTERM/SIGHUP,\n"
+		 "1 when a write, a flush or the server failed, 2 usage error.\n"
+		 "Example: iobench durability write --server 10.0.0.5:7340 -t 4 /dev/nvme1n1\n",
+};
+
+static const struct cmdline_cmd verify_cmd = {
+	.name = "durability verify",
+	.bit = VERIFY,
+	.table = &dur_table,
+	.intro = "usage: iobench durability verify --server HOST:PORT [OPTIONS] TARGET\n"
+		 "\n"
+		 "After the power cut and the boot: read back every block the server heard about\n"
+		 "and say which hold what was acknowledged (intact, newer, torn) and which do not\n"
+		 "(LOST: the storage acknowledged flushes it did not keep). TARGET is opened\n"
+		 "read-only.\n"
+		 "\n"
+		 "Options:\n",
+	.outro = "\n"
+		 "Exit status: 0 nothing acknowledged was lost, 1 some was (or a runtime error),\n"
+		 "2 usage error.\n"
+		 "Example: iobench durability verify --server 10.0.0.5 --json d.jsonl /dev/sdb\n",
+};
+
+/* `iobench durability --help`: each command's options under its name, from the same table. */
+static void group_options(FILE *out)
+{
+	static const struct cmdline_cmd *const cmds[] = { &serve_cmd, &write_cmd, &verify_cmd };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		fprintf(out, "%s:\n", cmds[i]->name + strlen("durability "));
+		cmdline_help_options(&dur_table, cmds[i]->bit, out);
+	}
+}
+
+static const struct cmdline_cmd group_cmd = {
+	.name = "durability",
+	.bit = 0, /* only the rows every command takes: the rest come from group_options() */
+	.table = &dur_table,
+	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR] [-q]\n"
+		 "       iobench durability write --server HOST:PORT [OPTIONS] TARGET\n"
+		 "       iobench durability verify --server HOST:PORT [OPTIONS] TARGET\n"
+		 "\n"
+		 "Do flushes survive a power cut? 'write' writes stamped blocks at random\n"
+		 "aligned offsets of TARGET and tells the server on another machine \"block B,\n"
+		 "version Q is durable\" only after the flush returned. Cut the power, boot,\n"
+		 "then 'verify' reads back every block the server heard about.\n"
+		 "\n"
+		 "Every command:\n",
+	.help_more = group_options,
+	.outro = "\n"
+		 "verify opens TARGET read-only. Exit status: verify 0 when nothing acknowledged\n"
+		 "was lost, 1 when some was (or a runtime error); 2 usage error; write and serve\n"
+		 "run until stopped and exit 130 on SIGINT/SIGTERM/SIGHUP (write: 0 after\n"
+		 "--duration).\n"
+		 "Example: server$ iobench durability serve --dir /var/lib/iobench-durability\n"
+		 "         box$    iobench durability write --server server:7340 -t 4 /dev/nvme1n1\n"
+		 "         (pull the plug, boot)\n"
+		 "         box$    iobench durability verify --server server:7340 /dev/nvme1n1\n",
+};
+
+/* What the options say together, and the operands. */
+static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int argc, char **argv, int first)
+{
+	char host[256], err[512];
+	unsigned port;
+	int left = argc - first;
+	if (cmd == &serve_cmd) {
+		if (left > 0)
+			return cmdline_usage_error("durability serve takes no TARGET, got '%s'", argv[first]);
+		if (dur_net_split(a->listen, host, sizeof(host), &port, true) != 0)
+			return cmdline_usage_error("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
+						   a->listen, DUR_DEFAULT_PORT);
+		if (!dur_net_resolves_names && host[0] && strcmp(host, "*") != 0 && !dur_net_numeric(host))
+			return cmdline_usage_error("%s --listen %s: this static build resolves no host names; give an address "
+						   "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
+		return 0;
+	}
+	if (!a->server)
+		return cmdline_usage_error("%s needs --server HOST:PORT (where 'iobench durability serve' runs)", cmd->name);
+	if (dur_net_split(a->server, host, sizeof(host), &port, false) != 0 || host[0] == '\0')
+		return cmdline_usage_error("bad --server '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", a->server,
+					   DUR_DEFAULT_PORT);
+	if (!dur_net_resolves_names && !dur_net_numeric(host))
+		return cmdline_usage_error("%s --server %s: this static build resolves no host names; give an address "
+					   "(10.0.0.5:%u) or use the dynamic build", cmd->name, a->server, port);
+	if (left == 0)
+		return cmdline_usage_error("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
+					   cmd->name);
+	if (left > 1)
+		return cmdline_usage_error("one TARGET only, got '%s' and '%s'", argv[first], argv[first + 1]);
+	a->target = argv[first];
+	if (!a->op_given)
+		opspec_parse("write4k", &a->op, 1, err, sizeof(err));
+	return 0;
+}
+
+static void host_name(char *buf, size_t len)
+{
+	buf[0] = '\0';
+	gethostname(buf, len - 1);
+	buf[len - 1] = '\0';
+	if (!buf[0])
+		snprintf(buf, len, "localhost");
+}
+
+static int probe_error(const char *path, int rc)
+{
+	if (rc == -ENOENT)
+		return cmdline_runtime_error("%s: does not exist; give a device, or a file with --size SIZE to create it", path);
+	if (rc == -EISDIR)
+		return cmdline_usage_error("%s: is a directory; give a file or block device (e.g. %s/durability.dat)", path, path);
+	if (rc == -EINVAL)
+		return cmdline_usage_error("%s: not a regular file or block device", path);
+	if (rc == -ENOTSUP)
+		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+					   "give a file on a disk's filesystem, or a block device", path, target_kernel_fs(path));
+	if (rc == -EACCES)
+		return cmdline_runtime_error("%s: permission denied; run as a user who can use it (sudo for devices)", path);
+	return cmdline_runtime_error("%s: %s", path, strerror(-rc));
+}
+
+/* ---- serve ---- */
+
+static int do_serve(struct dur_args *c, const sigset_t *sigs)
+{
+	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
+				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
+				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records };
+	char err[512];
+	int rc = dur_serve(&sc, err, sizeof(err));
+	if (rc == -EINTR)
+		return EXIT_INTERRUPTED;
+	return rc < 0 ? cmdline_runtime_error("%s", err) : EXIT_OK;
+}
+
+/* ---- write ---- */
+
+static int prepare_write_target(struct dur_args *c, struct target_info *t, const sigset_t *sigs)
+{
+	char err[512], a[32], b[32];
+	int rc = target_probe(c->target, t);
+	if (rc == -ENOENT && c->create_size) {
+		struct create_opts co = { .progress = !c->quiet, .stop_signals = sigs, .seed = c->seed ^ 0xd0b1e };
+		if (!c->quiet) {
+			units_format_size(a, sizeof(a), c->create_size);
+			fprintf(stderr, "iobench: creating %s (%s of random data)\n", c->target, a);
+		}
+		rc = create_file(c->target, c->create_size, &co, err, sizeof(err));
+		if (rc == -EINTR)
+			return fprintf(stderr, "iobench: %s\n", err), EXIT_INTERRUPTED;
+		if (rc < 0)
+			return cmdline_runtime_error("%s", err);
+		rc = target_probe(c->target, t);
+	}
+	if (rc < 0)
+		return probe_error(c->target, rc);
+	if (c->create_size && t->size < c->create_size) {
+		units_format_size(a, sizeof(a), t->size);
+		units_format_size(b, sizeof(b), c->create_size);
+		return cmdline_runtime_error("%s: is %s, smaller than --size %s", c->target, a, b);
+	}
+	if (c->span > t->size) {
+		units_format_size(a, sizeof(a), t->size);
+		return cmdline_usage_error("--span is larger than %s (%s); use a span up to its size", c->target, a);
+	}
+	if (!c->span)
+		c->span = t->size;
+	uint64_t blocks = c->span / c->op.size;
+	if (blocks < c->threads) {
+		units_format_size(a, sizeof(a), c->span);
+		units_format_size(b, sizeof(b), c->op.size);
+		return cmdline_runtime_error("%s: %s holds %llu blocks of %s, fewer than the %u writers; use a larger target or fewer -t",
+				     c->target, a, (unsigned long long)blocks, b, (unsigned)c->threads);
+	}
+	if (!c->no_direct && t->dio_offset_align && c->op.size % t->dio_offset_align != 0)
+		return cmdline_runtime_error("%s: O_DIRECT needs %u-byte blocks here, %s is not; use a larger op or --no-direct",
+				     c->target, t->dio_offset_align, c->op.name);
+	if (t->is_block && !c->force) {
+		rc = target_write_refusal(t, err, sizeof(err));
+		if (rc == -EBUSY)
+			return cmdline_runtime_error("%s %s; a durability run would destroy it (use --force to write anyway)",
+					     c->target, err);
+	}
+	if (access(c->target, W_OK) != 0)
+		return cmdline_runtime_error("%s: not writable (%s); use a file you own, or sudo", c->target, strerror(errno));
+	/* Before the server hears of the run: a target that cannot be written must not register one. */
+	int fd = open(c->target, O_WRONLY | O_CLOEXEC);
+	int ro = 0;
+	if (fd >= 0 && t->is_block && ioctl(fd, BLKROGET, &ro) != 0)
+		ro = 0;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0)
+		return cmdline_runtime_error("%s: cannot open for writing: %s", c->target, strerror(e));
+	if (ro)
+		return cmdline_runtime_error("%s: the device is read-only (blockdev --setro, losetup -r); use a writable device",
+					     c->target);
+	return 0;
+}
+
+/* The run's HELLO carries the target's path whole: refuse one it cannot carry. */
+static int check_hello_fits(const struct dur_args *c)
+{
+	size_t max = sizeof(((struct dur_run_info *)0)->target) - 1;
+	if (strlen(c->target) > max)
+		return cmdline_usage_error("%s: the path is %zu bytes, the durability protocol carries at most %zu; use a shorter path (a symlink to it)",
+					   c->target, strlen(c->target), max);
+	for (const char *p = c->target; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return cmdline_usage_error("the TARGET path holds a control byte (0x%02x); use a path without one",
+						   (unsigned char)*p);
+	struct dur_run_info info = { .writers = (uint32_t)c->threads, .block_size = (uint32_t)c->op.size,
+				     .blocks = UINT64_MAX, .run = UINT64_MAX, .writer = (uint32_t)c->threads,
+				     .start = INT64_MIN + 1 };
+	snprintf(info.op, sizeof(info.op), "%s", c->op.name);
+	snprintf(info.host, sizeof(info.host), "%s", c->host_name);
+	snprintf(info.target, sizeof(info.target), "%s", c->target);
+	char line[DUR_LINE_MAX];
+	if (dur_hello_format(line, sizeof(line) - 1, &info) < 0)
+		return cmdline_usage_error("%s: the path is too long for the durability protocol once escaped (spaces, %%, = take 3 bytes); use a shorter path",
+					   c->target);
+	return 0;
+}
+
+static int do_write(struct dur_args *c, const sigset_t *sigs)
+{
+	struct target_info t;
+	int rc = check_hello_fits(c);
+	if (rc == 0)
+		rc = prepare_write_target(c, &t, sigs);
+	if (rc != 0)
+		return rc;
+	uint64_t run = 0;
+	while (run == 0)
+		if (getrandom(&run, sizeof(run), 0) != sizeof(run))
+			run = (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid() << 32;
+	char hex[17], span[32];
+	dur_run_hex(run, hex);
+	bool direct;
+	int flags = run_open_flags(&c->op, c->no_direct ? 0 : -1, c->dsync, &direct);
+	struct dur_write_config wc = {
+		.server = c->server, .target = &t, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
+		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed, .host = c->host_name,
+		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
+	};
+	units_format_size(span, sizeof(span), c->span);
+	if (!c->quiet)
+		fprintf(stderr, "iobench: durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
+			"cut the power any time, then run 'iobench durability verify --server %s %s'\n",
+			hex, c->op.name, span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s", c->server, c->server,
+			c->target);
+	struct dur_write_result res;
+	char err[512];
+	rc = dur_write(&wc, &res, err, sizeof(err));
+	if (rc < 0)
+		return cmdline_runtime_error("%s", err);
+	if (!c->quiet)
+		fprintf(stderr, "iobench: durability run %s: %llu writes, %llu acknowledged, %llu records confirmed by the server, %.1f s%s\n",
+			hex, (unsigned long long)res.writes, (unsigned long long)res.acked,
+			(unsigned long long)res.confirmed, res.elapsed_s, res.interrupted ? " (stopped by a signal)" : "");
+	if (res.io_errno)
+		return cmdline_runtime_error("%s: %s failed at block %llu (offset %llu): %s; the device reported it, so nothing after it was acknowledged",
+				     c->target, c->op.kind == OP_WRITE_N ? "a write or fdatasync" : "a write",
+				     (unsigned long long)res.io_err_block,
+				     (unsigned long long)(res.io_err_block * c->op.size), strerror(res.io_errno));
+	if (res.net_errno)
+		return cmdline_runtime_error("%s; stopped writing (an acknowledgement the server never hears proves nothing)", err);
+	return res.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+/* ---- verify ---- */
+
+/* "lostBlocks": the first lost blocks, what was acknowledged and what was found. */
+static json_t *lost_json(const struct dur_verify_result *r)
+{
+	json_t *lost = json_array();
+	for (size_t i = 0; i < r->nexamples; i++) {
+		const struct dur_example *e = &r->examples[i];
+		json_t *x = json_pack("{s:I, s:I, s:s, s:I, s:I, s:i, s:i}",
+				      "block", (json_int_t)e->block,
+				      "acknowledged", (json_int_t)e->acked,
+				      "found", dur_class_name(e->found.cls),
+				      "seqMin", (json_int_t)e->found.seq_min,
+				      "seqMax", (json_int_t)e->found.seq_max,
+				      "validSectors", (int)e->found.valid,
+				      "sectors", (int)e->found.sectors);
+		if (e->read_errno)
+			json_object_set_new(x, "readError", json_string(strerror(e->read_errno)));
+		json_array_append_new(lost, x);
+	}
+	return lost;
+}
+
+/* The "durability" object: the run verified, the counts by class, the verdict. */
+static json_t *durability_json(const struct dur_args *c, const struct dur_verify_result *r)
+{
+	char hex[17];
+	dur_run_hex(r->info.run, hex);
+	/* The writer's host and target come from the server's log: any bytes. */
+	json_t *d = json_pack("{s:s, s:o, s:o, s:i, s:I, s:I, s:o, s:o, s:I, s:i, s:i, s:I}",
+			      "run", hex,
+			      "server", output_json_text(c->server),
+			      "op", output_json_text(r->info.op),
+			      "writers", (int)r->info.writers,
+			      "blockSize", (json_int_t)r->info.block_size,
+			      "blocks", (json_int_t)r->info.blocks,
+			      "writeHost", output_json_text(r->info.host),
+			      "writeTarget", output_json_text(r->info.target),
+			      "writeStart", (json_int_t)r->info.start,
+			      "writersSeen", (int)r->writers_seen,
+			      "writersEnded", (int)r->writers_bye,
+			      "records", (json_int_t)r->records);
+	json_t *counts = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+				   "acknowledged", (json_int_t)r->acked_blocks,
+				   "intact", (json_int_t)r->cls[DUR_INTACT],
+				   "newer", (json_int_t)r->cls[DUR_NEWER],
+				   "torn", (json_int_t)r->cls[DUR_TORN],
+				   "lost", (json_int_t)r->lost,
+				   "lostOlder", (json_int_t)r->cls[DUR_LOST_OLDER],
+				   "lostMissing", (json_int_t)r->cls[DUR_LOST_MISSING],
+				   "lostTorn", (json_int_t)r->cls[DUR_LOST_TORN],
+				   "unreadable", (json_int_t)r->unreadable,
+				   "neverAcknowledged", (json_int_t)r->unacked_blocks,
+				   "neverAcknowledgedLanded", (json_int_t)r->unacked_landed);
+	json_object_update(d, counts);
+	json_decref(counts);
+	json_object_set_new(d, "lostBlocks", lost_json(r));
+	json_object_set_new(d, "direct", json_boolean(!c->no_direct));
+	json_object_set_new(d, "verdict", json_string(r->lost ? "lost" : "ok"));
+	return d;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *target_json(const struct target_info *t)
+{
+	return json_pack("{s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
+			 "path", output_json_text(t->path),
+			 "type", t->is_block ? "block" : "file",
+			 "size", (json_int_t)t->size,
+			 "filesystem", str_or_null(t->fstype),
+			 "device", str_or_null(t->device),
+			 "rotational", t->rotational < 0 ? json_null() : json_boolean(t->rotational),
+			 "scheduler", str_or_null(t->scheduler),
+			 "raidLevel", str_or_null(t->raid_level));
+}
+
+/* verify's JSON line (malloc'd; NULL on ENOMEM): who, where, when, and the durability object. */
+static char *verify_json(const struct dur_args *c, const struct target_info *t, const struct dur_verify_result *r,
+			 time_t launch)
+{
+	struct utsname u;
+	char hostname[256];
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof(u));
+	host_name(hostname, sizeof(hostname));
+	json_t *labels = json_object();
+	for (size_t i = 0; labels && i < c->nlabels; i++) {
+		const char *eq = strchr(c->labels[i], '=');
+		char key[256];
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - c->labels[i]), c->labels[i]);
+		json_t *k = output_json_text(key);
+		/* Never a line without a label it was given: a label that cannot be stored fails the line. */
+		if (!k || json_object_set_new(labels, json_string_value(k), output_json_text(eq + 1)) != 0) {
+			json_decref(labels);
+			labels = NULL;
+		}
+		json_decref(k);
+	}
+	json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:f, s:o, s:o, s:o}",
+				 "tool", "iobench",
+				 "version", iobench_version,
+				 "mode", "durability",
+				 "commandLine", output_json_text(c->command_line ? c->command_line : ""),
+				 "host", output_json_text(c->host_name),
+				 "hostname", output_json_text(hostname),
+				 "kernel", output_json_text(u.release),
+				 "launchTime", (json_int_t)launch,
+				 "elapsed", r->elapsed_s,
+				 "target", target_json(t),
+				 "labels", labels,
+				 "durability", durability_json(c, r));
+	if (root && *iobench_commit)
+		json_object_set_new(root, "commit", json_string(iobench_commit));
+	char *line = root ? json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(root);
+	return line;
+}
+
+static void verify_summary(FILE *f, const struct dur_args *c, const struct dur_verify_result *r)
+{
+	char hex[17], bs[32];
+	dur_run_hex(r->info.run, hex);
+	units_format_size(bs, sizeof(bs), r->info.block_size);
+	unsigned cut = r->writers_seen > r->writers_bye ? r->writers_seen - r->writers_bye : 0;
+	/* The run's names come from the server: escaped, so they cannot put lines or ESC on the terminal. */
+	char op[3 * sizeof(r->info.op)], host[3 * sizeof(r->info.host)], target[3 * sizeof(r->info.target)];
+	dur_text_escape(op, sizeof(op), r->info.op);
+	dur_text_escape(host, sizeof(host), r->info.host);
+	dur_text_escape(target, sizeof(target), r->info.target);
+	fprintf(f, "iobench durability verify: run %s (%s, %u writer%s on %s, %s), %u of %u writers cut off\n", hex,
+		op, r->info.writers, r->info.writers == 1 ? "" : "s", host, target, cut, r->writers_seen);
+	fprintf(f, "  acknowledged blocks %10llu  (%s each, read from %s%s)\n", (unsigned long long)r->acked_blocks,
+		bs, c->target, c->no_direct ? " through the page cache" : " with O_DIRECT");
+	fprintf(f, "    intact            %10llu  hold the last acknowledged version\n",
+		(unsigned long long)r->cls[DUR_INTACT]);
+	fprintf(f, "    newer             %10llu  hold a later version, written but not yet acknowledged\n",
+		(unsigned long long)r->cls[DUR_NEWER]);
+	fprintf(f, "    torn              %10llu  mix versions, none older than acknowledged (a write not atomic)\n",
+		(unsigned long long)r->cls[DUR_TORN]);
+	fprintf(f, "    LOST              %10llu  older version %llu, missing %llu (unreadable %llu), torn with older sectors %llu\n",
+		(unsigned long long)r->lost, (unsigned long long)r->cls[DUR_LOST_OLDER],
+		(unsigned long long)r->cls[DUR_LOST_MISSING], (unsigned long long)r->unreadable,
+		(unsigned long long)r->cls[DUR_LOST_TORN]);
+	fprintf(f, "  never acknowledged  %10llu  announced, no promise made (%llu landed)\n",
+		(unsigned long long)r->unacked_blocks, (unsigned long long)r->unacked_landed);
+	for (size_t i = 0; i < r->nexamples && i < 5; i++) {
+		const struct dur_example *e = &r->examples[i];
+		if (e->read_errno)
+			fprintf(f, "  lost block %llu: acknowledged version %llu, read failed: %s\n",
+				(unsigned long long)e->block, (unsigned long long)e->acked, strerror(e->read_errno));
+		else if (e->found.valid == 0)
+			fprintf(f, "  lost block %llu: acknowledged version %llu, found no version of this run\n",
+				(unsigned long long)e->block, (unsigned long long)e->acked);
+		else
+			fprintf(f, "  lost block %llu: acknowledged version %llu, found versions %llu..%llu in %u of %u sectors\n",
+				(unsigned long long)e->block, (unsigned long long)e->acked,
+				(unsigned long long)e->found.seq_min, (unsigned long long)e->found.seq_max, e->found.valid,
+				e->found.sectors);
+	}
+	if (r->lost)
+		fprintf(f, "verdict: LOST: %llu of %llu acknowledged blocks do not hold what was acknowledged; "
+			"the storage acknowledged flushes it did not keep\n",
+			(unsigned long long)r->lost, (unsigned long long)r->acked_blocks);
+	else
+		fprintf(f, "verdict: ok: every one of %llu acknowledged blocks holds its acknowledged version or a later one\n",
+			(unsigned long long)r->acked_blocks);
+}
+
+static int do_verify(struct dur_args *c)
+{
+	struct target_info t;
+	int rc = target_probe(c->target, &t);
+	if (rc < 0)
+		return probe_error(c->target, rc);
+	/* As run's --json: never the target itself (verify must not change a byte of it), a FIFO or a folder. */
+	rc = c->json_path ? output_check_path(c->json_path, &t) : 0;
+	if (rc == -EEXIST)
+		return cmdline_usage_error("--json %s is the target itself; write results to another file", c->json_path);
+	if (rc == -EISDIR)
+		return cmdline_usage_error("--json %s: is a directory; give a file name", c->json_path);
+	if (rc == -EINVAL)
+		return cmdline_usage_error("--json %s: not a regular file (a FIFO, socket or block device); give a file, or '-' for stdout",
+					   c->json_path);
+	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
+					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
+	struct dur_verify_result res;
+	char err[1024];
+	time_t launch = time(NULL);
+	rc = dur_verify(&vc, &res, err, sizeof(err));
+	if (rc < 0)
+		return cmdline_runtime_error("%s", err);
+	bool json_stdout = c->json_path && strcmp(c->json_path, "-") == 0;
+	if (!c->quiet)
+		verify_summary(json_stdout ? stderr : stdout, c, &res);
+	if (c->json_path) {
+		char *line = verify_json(c, &t, &res, launch);
+		rc = line ? output_append_line(c->json_path, line) : -ENOMEM;
+		free(line);
+		if (rc < 0)
+			return cmdline_runtime_error("%s: cannot write results: %s", c->json_path, strerror(-rc));
+	}
+	if (res.acked_blocks == 0 && !c->quiet)
+		fprintf(stderr, "iobench: warning: the run has no acknowledged block: nothing was promised, nothing checked\n");
+	return res.lost ? EXIT_RUNTIME : EXIT_OK;
+}
+
+int cmd_durability(int argc, char **argv)
+{
+	static const struct cmdline_cmd *const cmds[] = { &serve_cmd, &write_cmd, &verify_cmd };
+	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+		cmdline_help(&group_cmd, stdout);
+		return EXIT_OK;
+	}
+	if (argc < 2 || argv[1][0] == '-')
+		return cmdline_usage_error("durability needs serve, write or verify; see 'iobench durability --help'");
+	const struct cmdline_cmd *cmd = NULL;
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i]->name + strlen("durability ")) == 0)
+			cmd = cmds[i];
+	if (!cmd)
+		return cmdline_usage_error("unknown durability command '%s'; use serve, write or verify", argv[1]);
+	struct dur_args a = { .listen = "0.0.0.0:7340", .dir = "iobench-durability", .threads = 1 };
+	a.seed = ((uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid()) & (UINT64_MAX >> 1);
+	int first;
+	int rc = cmdline_parse(cmd, &a, argc - 1, argv + 1, &first);
+	if (rc == CMDLINE_DONE)
+		return EXIT_OK;
+	if (rc == 0)
+		rc = check_args(&a, cmd, argc - 1, argv + 1, first);
+	if (rc != 0)
+		return rc;
+	if (a.host)
+		snprintf(a.host_name, sizeof(a.host_name), "%s", a.host);
+	else
+		host_name(a.host_name, sizeof(a.host_name));
+	a.command_line = cmdline_join(argc, argv, "iobench", 0);
+	/*
+	 * serve and write await their stop signals (a signalfd, signals_wait):
+	 * block them before any thread exists. verify keeps the default: Ctrl-C
+	 * stops it.
+	 */
+	sigset_t sigs;
+	if (cmd == &serve_cmd) {
+		signals_block_stop(&sigs);
+		rc = do_serve(&a, &sigs);
+	} else if (cmd == &write_cmd) {
+		signals_block_stop(&sigs);
+		rc = do_write(&a, &sigs);
+	} else {
+		rc = do_verify(&a);
+	}
+	free(a.command_line);
+	return rc;
+}

@@ -1,0 +1,541 @@
+/* cmd_report.c - `iobench report`: options, reading, and which sections to print how. */
+#include <errno.h>
+#include <jansson.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmdline.h"
+#include "cli/commands.h"
+#include "lib/units.h"
+#include "report/analyze.h"
+#include "report/db.h"
+#include "report/expect.h"
+#include "report/plot.h"
+
+#define MAX_FILTERS 16
+#define MAX_COMPARE 16
+
+struct report_args {
+	bool csv, json, quiet, detail;
+	bool include_partial, merge_rounds;
+	bool want[SEC_COUNT], chosen; /* --section: which; chosen when given */
+	const char *prices_path, *plot_dir;
+	const char *only[MAX_FILTERS]; /* --only KEY=GLOB */
+	int nonly;
+	const char *compare[MAX_COMPARE]; /* --compare "A vs B" */
+	const char *expect_path;
+	uint64_t jobs;                 /* --jobs; 0: one reading thread per CPU */
+	struct rep_opts o;
+};
+
+static int parse_section(void *settings, const char *arg);
+static int parse_floor(void *settings, const char *arg);
+static int parse_only(void *settings, const char *arg);
+static int parse_within(void *settings, const char *arg);
+static int parse_tier_threshold(void *settings, const char *arg);
+static int parse_compare(void *settings, const char *arg);
+
+/* How a row's value is read, and where it goes in struct report_args. */
+#define FLAG(f) CMDLINE_FLAG, offsetof(struct report_args, f), 0, 0, NULL
+#define STRING(f) CMDLINE_STRING, offsetof(struct report_args, f), 0, 0, NULL
+#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct report_args, f), lo, hi, NULL
+#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
+
+/* name, short, value, commands, help, how */
+static const struct cmdline_opt report_opts[] = {
+	{ "csv", 0, NULL, 0, "CSV instead of aligned text: the groups section, or the sections\n"
+	  "named by --section (each after a \"# name\" line when several)", FLAG(csv) },
+	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", FLAG(json) },
+	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
+	  "but series, notes only in JSON; the sections are listed below)", CUSTOM(parse_section) },
+	{ "detail", 0, NULL, 0, "also the per-host sections in text: groups, time, regimes, modes\n"
+	  "(the default text is the summary and the fleet's sections)", FLAG(detail) },
+	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
+	  FLAG(o.merge_hosts) },
+	{ "include-partial", 0, NULL, 0, "merge interrupted, targetLost and short runs with whole ones\n"
+	  "(default: kept apart, marked [interrupted] ..., out of the fleet's figures)",
+	  FLAG(include_partial) },
+	{ "merge-rounds", 0, NULL, 0, "merge rounds (runId roundN) and runs of different durations (default:\n"
+	  "separate groups, named \"round 2\", \"8 s runs\")", FLAG(merge_rounds) },
+	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
+	  "host, op (as typed: read4k, 'write4k/*'; a signature such as\n"
+	  "'read,4K,*' matches too), signature (read,4K,4K), threads, a label\n"
+	  "key (config=large/*) or a provisioned configuration fact\n"
+	  "(instanceType=m5.*); repeatable, all must match", CUSTOM(parse_only) },
+	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)",
+	  STRING(prices_path) },
+	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
+	  "(default 50us; on EBS, by the provision facts, 100us at least);\n"
+	  "units ns us ms s", CUSTOM(parse_floor) },
+	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
+	  "of the best ops/s (default 5)", CUSTOM(parse_within) },
+	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep (default\n"
+	  "50); a step must also be twice the runs' noise", CUSTOM(parse_tier_threshold) },
+	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
+	  "a glob on config names or KEY=GLOB on the host, a label or a\n"
+	  "configuration fact; repeatable (default: every two configs that\n"
+	  "differ in one label, label part or fact)", CUSTOM(parse_compare) },
+	{ "expect", 0, "FILE", 0, "check the expected figures in FILE ('read4k >= 15000 iops at 16\n"
+	  "threads', 'write4k p99 <= 5ms'; a latency says its unit: ns, us or\n"
+	  "\xc2\xb5s, ms, s): PASS/FAIL per line and host, exit 1 on a FAIL; prints\n"
+	  "only that section unless --section names more", STRING(expect_path) },
+	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
+	  "DIR/index.html: the findings first, then each section's table\n"
+	  "beside its charts (needs gnuplot; said before reading)", STRING(plot_dir) },
+	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
+	  "at most 8); the report is the same with any number", U64(jobs, 1, 64) },
+	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
+	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+};
+
+static const struct cmdline_table report_table = { report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL };
+
+/* --help after the options: how runs group, then every section from the report's own table. */
+static void report_help_sections(FILE *out)
+{
+	fputs("\n"
+	      "Ops are named as typed (read4k, write4k/64, read64k@4k, rw4k:70); JSON and CSV\n"
+	      "also carry each one's 2012 signature (read,4K,4K) as \"signature\".\n"
+	      "\n"
+	      "Grouping: runs merge exactly by op x thread count x config x size, per\n"
+	      "host. The config is the user's labels (--label k=v) and the provisioned\n"
+	      "configuration facts (instanceType, volumeType, volumeCount, raidLevel, ...),\n"
+	      "named from the facts (\"m5.large / gp3 x4 / raid0\"), else by the labels.\n"
+	      "Bookkeeping never splits a group: notes, and older files' run, runId, fleetHost,\n"
+	      "planStep and spanHuman labels. Unlike runs stay apart: interrupted, targetLost\n"
+	      "and short runs are groups of their own, marked [interrupted] ... after the\n"
+	      "config and left out of the fleet's figures (--include-partial merges them);\n"
+	      "rounds (a runId note roundN) and runs of another runtime are separate groups\n"
+	      "(--merge-rounds merges them). The host is the line's host name (--host), a\n"
+	      "legacy fleetHost label, else the hostname; lines without one (the 2012 tool's)\n"
+	      "take the name of the folder holding the file. The size is a fileSize or span\n"
+	      "label, else target.span, else fileSize. Sizes and thread counts sort as numbers.\n"
+	      "A fleet's manifest.json in a folder read adds its failed and missing hosts and\n"
+	      "\"N of M hosts\" per config. ops/s = operations / run time; across hosts, the\n"
+	      "mean per host.\n"
+	      "\n"
+	      "Sections:\n", out);
+	for (int s = 0; s < SEC_COUNT; s++) {
+		const char *help = rep_section_help(s);
+		size_t n = strcspn(help, "\n");
+		fprintf(out, "  %-11s %.*s\n", rep_section_name(s), (int)n, help);
+		while (help[n] == '\n') {
+			help += n + 1;
+			n = strcspn(help, "\n");
+			fprintf(out, "%14s%.*s\n", "", (int)n, help);
+		}
+	}
+}
+
+static const struct cmdline_cmd report_cmd = {
+	.name = "report",
+	.bit = 1,
+	.table = &report_table,
+	.intro = "usage: iobench report [OPTIONS] PATH...\n"
+		 "\n"
+		 "Read benchmark results, merge their histograms exactly and print what they say.\n"
+		 "PATH is a result file (.jsonl lines of iobench or bonnie++, the 2012 tool's run.out\n"
+		 "or its one-object-per-line .json), a folder searched recursively for *.jsonl,\n"
+		 "*.json and *.out, or - for standard input. Malformed lines are reported and skipped.\n"
+		 "\n"
+		 "Options:\n",
+	.help_more = report_help_sections,
+	.outro = "\n"
+		 "Examples:\n"
+		 "  iobench report results/2026-11-21-ebs/\n"
+		 "  iobench report --merge-hosts --plot plots/ results/run1/\n"
+		 "  iobench report --csv --section instances,badApples results/\n"
+		 "  iobench report --only config='large/*' --only op='read*' results/\n"
+		 "  iobench report --compare 'config=large/ebs1 vs config=large/ebs4' iobench_1/\n"
+		 "  iobench report --expect box.expect results/\n"
+		 "Exit: 0 ok, 1 nothing usable read (an --only op= that matches no op too),\n"
+		 "gnuplot missing (said before reading) or failing, or an expectation failed;\n"
+		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
+};
+
+/* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
+static int parse_ns(const char *text, double *out)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	const char *end;
+	double v;
+	/* A plain decimal: no hex ("0x10"), no inf or nan. */
+	if (units_parse_decimal(text, &v, &end) != 0)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0) {
+			*out = v * units[i].scale;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
+static int parse_section(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	if (arg[strspn(arg, ",")] == '\0')
+		return cmdline_usage_error("--section '%s' names no section; e.g. --section groups,instances", arg);
+	for (const char *tok = arg; *tok; tok += *tok == ',') {
+		size_t len = strcspn(tok, ",");
+		int sec = rep_section_find(tok, len);
+		if (len > 0 && sec < 0)
+			return cmdline_usage_error("unknown section '%.*s'; see 'iobench report --help'", (int)len, tok);
+		if (len > 0)
+			a->want[sec] = true;
+		tok += len;
+	}
+	a->chosen = true;
+	return 0;
+}
+
+static int parse_floor(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	if (parse_ns(arg, &a->o.floor_ns) != 0)
+		return cmdline_usage_error("bad --floor '%s'; use a duration like 50us or 1ms", arg);
+	return 0;
+}
+
+static int parse_only(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	if (!strchr(arg, '=') || arg[0] == '=')
+		return cmdline_usage_error("bad --only '%s'; use KEY=GLOB, e.g. --only config=large/*", arg);
+	if (a->nonly == MAX_FILTERS)
+		return cmdline_usage_error("too many --only options (at most %d)", MAX_FILTERS);
+	a->only[a->nonly++] = arg;
+	return 0;
+}
+
+/* --within PCT: "5", "5%", "12.5". */
+static int parse_within(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v < 100))
+		return cmdline_usage_error("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
+	a->o.within = v / 100;
+	return 0;
+}
+
+/* --tier-threshold PCT: "50", "50%", "12.5"; a step of PCT percent up or down. */
+static int parse_tier_threshold(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v > 0 && v <= 10000))
+		return cmdline_usage_error("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
+	a->o.tier_min = v / 100;
+	return 0;
+}
+
+/* --compare 'A vs B': two non-empty sides around " vs ". */
+static int parse_compare(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	const char *vs = strstr(arg, " vs ");
+	if (!vs || vs == arg || vs[4] == '\0' || strstr(vs + 4, " vs "))
+		return cmdline_usage_error("bad --compare '%s'; use 'A vs B', e.g. --compare 'config=large/ebs1 vs "
+					   "config=large/ebs4'", arg);
+	if (a->o.ncompare == MAX_COMPARE)
+		return cmdline_usage_error("too many --compare options (at most %d)", MAX_COMPARE);
+	a->compare[a->o.ncompare++] = arg;
+	a->o.compare = a->compare;
+	return 0;
+}
+
+/* --expect FILE, parsed; 0 or EXIT_USAGE (said as FILE:LINE). */
+static int load_expect(const char *path, struct rep_expect **out, size_t *n)
+{
+	FILE *f;
+	int orc = rep_open_input(path, true, &f);
+	if (orc < 0)
+		return cmdline_usage_error("--expect %s: %s; give a text file of expectations", path,
+					   rep_input_error(orc));
+	char err[600];
+	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
+	fclose(f);
+	if (rc != 0)
+		return cmdline_usage_error("%s", err);
+	return 0;
+}
+
+/* How many of the expect table's rows failed. */
+static size_t expect_failures(const struct table *t)
+{
+	int col = table_col(t, "result");
+	size_t failed = 0;
+	for (size_t r = 0; col >= 0 && r < t->nrows; r++)
+		failed += strcmp(t->vals[r * t->ncols + (size_t)col].s, "FAIL") == 0;
+	return failed;
+}
+
+static json_t *inputs_json(const struct rep_db *db)
+{
+	json_t *apart = json_object();
+	for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+		json_object_set_new(apart, rep_partial_name(k), json_integer((json_int_t)db->kept_apart[k]));
+	json_object_set_new(apart, "roundsOrDurations", json_boolean(db->runs_split));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "files", (json_int_t)db->files,
+			 "runs", (json_int_t)db->runs, "operations", (json_int_t)db->operations,
+			 "cells", (json_int_t)db->ncells, "bonnie", (json_int_t)db->nbonnie,
+			 "durabilityVerdicts", (json_int_t)db->nverdicts, "skipped", (json_int_t)db->skipped,
+			 "manifests", (json_int_t)db->manifests, "keptApart", apart);
+}
+
+/* What the report kept apart and why, a line each: "kept apart: 1 interrupted run, ...". */
+static void print_kept_apart(const struct rep_db *db)
+{
+	unsigned long total = 0;
+	for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+		total += db->kept_apart[k];
+	if (total) {
+		printf("kept apart: ");
+		const char *sep = "";
+		for (int k = 0; k < REP_PARTIAL_KINDS; k++)
+			if (db->kept_apart[k]) {
+				printf("%s%lu %s run%s", sep, db->kept_apart[k], rep_partial_name(k),
+				       db->kept_apart[k] == 1 ? "" : "s");
+				sep = ", ";
+			}
+		printf(" (marked so after the config; left out of merges and of the fleet's figures; "
+		       "--include-partial merges them)\n");
+	}
+	if (db->runs_split)
+		printf("kept apart: rounds and runs of different durations are separate groups (\"round 2\", "
+		       "\"8 s runs\" in the config; --merge-rounds merges them)\n");
+}
+
+/* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
+static int load_prices(const char *path, json_t **out)
+{
+	json_error_t jerr;
+	FILE *f;
+	int orc = rep_open_input(path, false, &f);
+	if (orc < 0)
+		return cmdline_usage_error("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
+					   rep_input_error(orc));
+	json_t *prices = json_loadf(f, 0, &jerr);
+	fclose(f);
+	if (!prices || !json_is_object(prices)) {
+		cmdline_usage_error("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
+				    prices ? "not an object" : jerr.text);
+		json_decref(prices);
+		return EXIT_USAGE;
+	}
+	*out = prices;
+	return 0;
+}
+
+/* Read every PATH into db and apply the --only filters; false when nothing usable was read (said). */
+static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char **paths)
+{
+	rep_db_init(db, a->quiet ? NULL : stderr);
+	db->jobs = (unsigned)a->jobs;
+	db->include_partial = a->include_partial;
+	db->merge_rounds = a->merge_rounds;
+	for (int i = 0; i < npaths; i++)
+		rep_read_path(db, paths[i]);
+	/* whether a planned host sent results, before --only leaves some out */
+	rep_fleet_match(db);
+	for (int i = 0; i < a->nonly; i++) {
+		const char *eq = strchr(a->only[i], '=');
+		char *key = strndup(a->only[i], (size_t)(eq - a->only[i]));
+		if (!key)
+			continue;
+		/* an op that is not there is a typo: said with the ops that are, not a report of nothing */
+		bool op_key = strcmp(key, "op") == 0 || strcmp(key, "signature") == 0;
+		size_t before = db->ncells + db->nbonnie + db->nverdicts;
+		char ops[512] = "";
+		if (op_key && before)
+			rep_db_op_list(db, key[0] == 's', ops, sizeof(ops));
+		rep_db_filter(db, key, eq + 1);
+		if (op_key && before && db->ncells + db->nbonnie + db->nverdicts == 0) {
+			fprintf(stderr, "iobench: report: --only %s matches no op; the ops read are %s\n", a->only[i], ops);
+			free(key);
+			return false;
+		}
+		free(key);
+	}
+	if (db->ncells > 0 || db->nbonnie > 0 || db->nverdicts > 0 || db->nfleet > 0)
+		return true;
+	/* One line per problem: say "nothing usable" only when nothing else was said. */
+	if (db->warnings == 0 || !db->diag)
+		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n", paths[0],
+			npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
+	return false;
+}
+
+/* One line per fleet run of the manifests read: "fleet run r1 (complete): 3 of 4 hosts sent results". */
+static void print_fleet_runs(const struct rep_db *db)
+{
+	for (size_t i = 0; i < db->nfleet; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(db->fleet[j].run, db->fleet[i].run) == 0;
+		if (seen)
+			continue;
+		size_t planned = 0, sent = 0;
+		for (size_t j = i; j < db->nfleet; j++)
+			if (strcmp(db->fleet[j].run, db->fleet[i].run) == 0) {
+				planned++;
+				sent += db->fleet[j].has_lines;
+			}
+		printf("fleet run %s (%s): %zu of %zu hosts sent results\n", db->fleet[i].run[0] ? db->fleet[i].run : "-",
+		       db->fleet[i].state ? db->fleet[i].state : "state unknown", sent, planned);
+	}
+}
+
+/*
+ * Columns of text: the terminal's on one, else $COLUMNS; 0 (no limit) when
+ * neither says (a pipe into a file keeps every column).
+ */
+static size_t text_columns(void)
+{
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n = env ? strtol(env, &end, 10) : 0;
+	return env && *env && !*end && n >= 40 && n <= 10000 ? (size_t)n : 0;
+}
+
+/* The wanted tables on stdout: one JSON object, CSV, or aligned text. */
+static void print_tables(const struct report_args *a, const struct rep_db *db, const struct table *tables)
+{
+	int nwanted = 0;
+	for (int s = 0; s < SEC_COUNT; s++)
+		nwanted += a->want[s];
+	if (a->json) {
+		json_t *root = json_object();
+		json_object_set_new(root, "inputs", inputs_json(db));
+		for (int s = 0; s < SEC_COUNT; s++)
+			if (a->want[s])
+				json_object_set_new(root, rep_section_name(s), table_to_json(&tables[s]));
+		json_dumpf(root, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
+		fputc('\n', stdout);
+		json_decref(root);
+	} else if (a->csv) {
+		bool first = true;
+		for (int s = 0; s < SEC_COUNT; s++) {
+			if (!a->want[s])
+				continue;
+			if (nwanted > 1)
+				printf("%s# %s\n", first ? "" : "\n", rep_section_name(s));
+			table_print_csv(&tables[s], stdout);
+			first = false;
+		}
+	} else {
+		printf("iobench report: %lu files, %lu runs, %lu operations in %zu cells, %zu bonnie++ lines",
+		       db->files, db->runs, db->operations, db->ncells, db->nbonnie);
+		if (db->nverdicts)
+			printf(", %zu durability verdict%s", db->nverdicts, db->nverdicts == 1 ? "" : "s");
+		if (db->skipped)
+			printf("; %lu lines skipped", db->skipped);
+		printf("\n");
+		print_kept_apart(db);
+		print_fleet_runs(db);
+		printf("\n");
+		size_t width = text_columns();
+		for (int s = 0; s < SEC_COUNT; s++) {
+			if (!a->want[s])
+				continue;
+			if (s == SEC_SUMMARY)
+				rep_summary_print_text(&tables[s], stdout, width);
+			else
+				table_print_text_fit(&tables[s], stdout, width);
+		}
+	}
+	fflush(stdout);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .csv = false };
+	rep_opts_default(&a.o);
+	int first;
+	int rc = cmdline_parse(&report_cmd, &a, argc, argv, &first);
+	if (rc == CMDLINE_DONE)
+		return EXIT_OK;
+	if (rc != 0)
+		return rc;
+	if (a.csv && a.json)
+		return cmdline_usage_error("--csv and --json exclude each other; give one");
+	if (first >= argc)
+		return cmdline_usage_error("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
+	/* before any reading: a missing gnuplot is one line, not the work's end */
+	if (a.plot_dir && rep_plot_check() != 0) {
+		fputs("iobench: report: gnuplot not found; install it (Debian: gnuplot-nox), or leave out --plot\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	struct rep_expect *expect = NULL;
+	if (a.expect_path && load_expect(a.expect_path, &expect, &a.o.nexpect) != 0)
+		return EXIT_USAGE;
+	a.o.expect = expect;
+	json_t *prices = NULL;
+	if (a.prices_path && load_prices(a.prices_path, &prices) != 0) {
+		free(expect);
+		return EXIT_USAGE;
+	}
+	a.o.prices = prices;
+
+	struct rep_db db;
+	if (!read_all(&db, &a, argc - first, argv + first)) {
+		rep_db_free(&db);
+		json_decref(prices);
+		free(expect);
+		return EXIT_RUNTIME;
+	}
+	rep_db_finish(&db);
+	/*
+	 * By default every section but series (notes only in JSON); text leaves
+	 * the per-host ones to --detail; CSV: the groups; with --expect, its
+	 * verdicts alone.
+	 */
+	if (!a.chosen)
+		for (int s = 0; s < SEC_COUNT; s++) {
+			bool per_host = s == SEC_GROUPS || s == SEC_TIME || s == SEC_REGIMES || s == SEC_MODES;
+			a.want[s] = a.expect_path ? s == SEC_EXPECT
+						  : s != SEC_SERIES && s != SEC_EXPECT && (s != SEC_NOTES || a.json) &&
+							    (!a.csv || s == SEC_GROUPS) &&
+							    (a.json || a.csv || a.detail || !per_host);
+		}
+	if (a.expect_path)
+		a.want[SEC_EXPECT] = true;
+	/* Plots draw on the cost and compare tables, and the page leads with the summary. */
+	bool build[SEC_COUNT];
+	memcpy(build, a.want, sizeof(build));
+	if (a.plot_dir)
+		build[SEC_COST] = build[SEC_COMPARE] = build[SEC_SUMMARY] = true;
+	/* the page folds the per-host tables the default text leaves to --detail */
+	if (a.plot_dir && !a.chosen)
+		build[SEC_GROUPS] = build[SEC_TIME] = build[SEC_REGIMES] = build[SEC_MODES] = true;
+	struct table tables[SEC_COUNT];
+	rep_build_tables(&db, &a.o, build, tables);
+	print_tables(&a, &db, tables);
+	rc = EXIT_OK;
+	if (a.plot_dir && rep_plot(&db, &a.o, tables, a.plot_dir) != 0)
+		rc = EXIT_RUNTIME;
+	if (a.expect_path && expect_failures(&tables[SEC_EXPECT]) > 0)
+		rc = EXIT_RUNTIME;
+	for (int s = 0; s < SEC_COUNT; s++)
+		table_free(&tables[s]);
+	rep_db_free(&db);
+	json_decref(prices);
+	free(expect);
+	return rc;
+}

@@ -1,0 +1,211 @@
+/* cmd_run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
+#include "cli/commands.h"
+#include "cli/runargs.h"
+#include "engines/engine.h"
+#include "host/devices.h"
+#include "lib/prng.h"
+#include "lib/signals.h"
+#include "measure/run.h"
+#include "results/output.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct cmdline_cmd run_cmd = {
+	.name = "run",
+	.bit = RUNARGS_RUN,
+	.table = &runargs_table,
+	.intro = "usage: iobench [run] [OPTIONS] TARGET\n"
+		 "\n"
+		 "Random aligned I/O on TARGET (a file or block device) from several threads;\n"
+		 "every latency goes into a geometric histogram (ratio 1.1, 1 us - 10 s).\n"
+		 "\n"
+		 "Operations (-o, repeatable; several run at the same time):\n"
+		 "  read4k read4m             read SIZE at a random SIZE-aligned offset (O_DIRECT)\n"
+		 "  write4k write4m           write SIZE random bytes, O_DIRECT|O_SYNC\n"
+		 "  write4k/64                buffered write, fdatasync with probability 1/64\n"
+		 "  read<SIZE> write<SIZE> write<SIZE>/<N>, SIZE like 512, 4k, 64K, 1m;\n"
+		 "  add @ALIGN to align offsets differently (read64k@4k); /0 never syncs\n"
+		 "  OP,THREADS,SIZE,ALIGN     the 2012 tool's form (OP read|write|writeFlush|writeNN,\n"
+		 "                            THREADS a number or i for --threads); join with '.'\n"
+		 "\n"
+		 "Options:\n",
+	.outro = "\n"
+		 "Exit status: 0 ok, 1 runtime error, 2 usage error, 130 interrupted (results kept).\n"
+		 "Example: iobench --size 1G -o read4k -o write4k/64 -t 4 -d 30 --json out.jsonl data.bin\n",
+};
+
+/* The sweep's thread counts in random order (--shuffle): a seeded Fisher-Yates. */
+static void shuffle_counts(struct run_args *a, size_t nruns)
+{
+	struct prng rng;
+	prng_seed(&rng, a->seed, 0x5417f1e);
+	for (size_t i = nruns; i > 1; i--) {
+		size_t j = (size_t)prng_below(&rng, i);
+		unsigned tmp = a->counts[i - 1];
+		a->counts[i - 1] = a->counts[j];
+		a->counts[j] = tmp;
+	}
+}
+
+/* The 2012 tool's header over each run's records in the --raw log. */
+static void raw_header(FILE *raw, const struct run_args *a, const struct target_info *t,
+		       const struct run_op *ops)
+{
+	char when[64];
+	time_t now = time(NULL);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+	fprintf(raw, "# date: %s\n# arguments: %s\n# filesize: %llu\n# threadSpecs:", when, a->command_line,
+		(unsigned long long)t->size);
+	for (size_t i = 0; i < a->nops; i++)
+		fprintf(raw, " %s x %g", ops[i].spec.signature, ops[i].thread_count);
+	fputc('\n', raw);
+}
+
+/* A finished run's JSON line, summary and warnings. Returns the exit code so far. */
+static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res,
+		      unsigned count)
+{
+	int rc = EXIT_OK;
+	if (cfg->raw && res->raw_dropped < 0) {
+		fprintf(stderr, "iobench: %s: writing the --raw log failed: %s\n", a->raw_path,
+			strerror((int)-res->raw_dropped));
+		rc = EXIT_RUNTIME;
+	} else if (cfg->raw && res->raw_dropped > 0)
+		fprintf(stderr, "iobench: warning: %lld operations missing from the --raw log (its writer fell behind)\n",
+			(long long)res->raw_dropped);
+	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
+				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
+				 .threads = count, .seed_given = a->seed_given };
+	struct output_run out = run_output_of(cfg, &meta);
+	if (a->json_path) {
+		char *line = output_json_line(&out, res);
+		int wrc = line ? output_append_line(a->json_path, line) : -ENOMEM;
+		free(line);
+		if (wrc == -EINVAL)
+			return cmdline_runtime_error("%s: cannot write results: not a regular file; give a file, or '-' for stdout",
+						     a->json_path);
+		if (wrc < 0)
+			return cmdline_runtime_error("%s: cannot write results: %s", a->json_path, strerror(-wrc));
+	}
+	if (!a->quiet)
+		output_summary(a->json_path && strcmp(a->json_path, "-") == 0 ? stderr : stdout, &out, res);
+	if (res->target_lost)
+		return cmdline_runtime_error("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
+					     a->target, a->json_path ? "written, marked targetLost" : "shown");
+	if (res->interrupted) {
+		fprintf(stderr, "iobench: interrupted by %s; results so far %s\n", strsignal(res->signal),
+			a->json_path ? "written" : "shown");
+		return EXIT_INTERRUPTED;
+	}
+	/* An op none of whose operations succeeded measured nothing: not a success. */
+	for (size_t i = 0; i < res->nops; i++) {
+		const struct op_result *o = &res->ops[i];
+		if (o->total.count == 0 && o->total.errors > 0)
+			return cmdline_runtime_error("%s: all %llu operations failed (first: %s at offset %llu); results %s",
+						     cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
+						     strerror(o->first_errno), (unsigned long long)o->first_err_offset,
+						     a->json_path ? "written" : "shown");
+	}
+	return rc;
+}
+
+/* The runs of a sweep, in order; stops at the first failure or signal. */
+static int run_sweep(struct run_args *a, const struct target_info *t, const sigset_t *sigs, FILE *raw,
+		     size_t nruns, const struct device_tree *devices)
+{
+	struct run_op ops[RUNARGS_MAX_OPS];
+	for (size_t r = 0; r < nruns; r++) {
+		unsigned count = a->counts[r];
+		runargs_build_ops(a, count, ops);
+		struct run_config cfg = {
+			.target = t, .ops = ops, .nops = a->nops,
+			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
+			.span = a->span, .seed = a->seed, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
+			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .progress = !a->quiet && isatty(STDERR_FILENO),
+			.stop_signals = sigs, .raw = raw, .devices = devices, .device_stats = !a->no_device_stats,
+		};
+		if (raw)
+			raw_header(raw, a, t, ops);
+		if (!a->quiet && nruns > 1)
+			fprintf(stderr, "iobench: run %zu of %zu: %u thread%s\n", r + 1, nruns, count,
+				count == 1 ? "" : "s");
+		struct run_result res;
+		char err[512];
+		if (run_execute(&cfg, &res, err, sizeof(err)) < 0)
+			return cmdline_runtime_error("%s", err);
+		int rc = report_run(a, &cfg, &res, count);
+		run_result_free(&res);
+		if (rc != EXIT_OK)
+			return rc;
+		/* A signal between runs stops the sweep too. */
+		int sig = signals_wait(sigs, 0);
+		if (sig > 0 && r + 1 < nruns) {
+			fprintf(stderr, "iobench: interrupted by %s between runs; %zu of %zu runs done\n",
+				strsignal(sig), r + 1, nruns);
+			return EXIT_INTERRUPTED;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* Every run of the sweep, with the --raw log open around them. */
+static int run_all(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
+{
+	bool any_from_list = false;
+	for (size_t i = 0; i < a->nops; i++)
+		any_from_list |= a->ops[i].threads == 0;
+	/* Ops that fix their own thread count (the long form) make one run. */
+	size_t nruns = any_from_list ? a->ncounts : 1;
+	if (a->shuffle)
+		shuffle_counts(a, nruns);
+	/* Found now, not after the first run: a sweep's measurement would be lost. */
+	int wrc = a->json_path ? output_check_writable(a->json_path) : 0;
+	if (wrc < 0)
+		return cmdline_runtime_error("--json %s: cannot write results: %s; give a file this user can write, or '-' "
+					     "for stdout", a->json_path,
+					     wrc == -EINVAL ? "not a regular file" : strerror(-wrc));
+	FILE *raw = NULL;
+	if (a->raw_path) {
+		int fd = output_open_append(a->raw_path);
+		raw = fd >= 0 ? fdopen(fd, "a") : NULL;
+		if (!raw) {
+			int e = fd >= 0 ? errno : -fd;
+			if (fd >= 0)
+				close(fd);
+			return cmdline_runtime_error("%s: cannot open the --raw log: %s", a->raw_path,
+						     e == EINVAL ? "not a regular file" : strerror(e));
+		}
+		setvbuf(raw, NULL, _IOFBF, 1 << 20);
+	}
+	/* Once per command, before the first run: a sweep's runs share the file and the cache. */
+	struct run_op ops[RUNARGS_MAX_OPS];
+	runargs_build_ops(a, a->counts[0], ops);
+	runargs_warn_buffered(a, t, ops);
+	/* Once for the sweep: the stack does not change between its runs. */
+	struct device_tree devices;
+	devices_resolve(t, &devices);
+	int rc = run_sweep(a, t, sigs, raw, nruns, &devices);
+	devices_tree_free(&devices);
+	if (raw && fclose(raw) != 0 && rc == EXIT_OK)
+		return cmdline_runtime_error("%s: writing the --raw log failed: %s", a->raw_path, strerror(errno));
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a;
+	struct target_info t;
+	sigset_t sigs;
+	int rc = runargs_start(&a, &run_cmd, argc, argv, &t, &sigs);
+	if (rc == 0)
+		rc = run_all(&a, &t, &sigs);
+	else if (rc == CMDLINE_DONE)
+		rc = EXIT_OK;
+	runargs_free(&a);
+	return rc;
+}

@@ -1,0 +1,674 @@
+/* runargs.c - the options of run and watch, and the target checks both make first. */
+#include "cli/runargs.h"
+#include "cli/commands.h"
+#include "engines/engine.h"
+#include "host/cgroup.h"
+#include "host/imds.h"
+#include "host/provision.h"
+#include "lib/signals.h"
+#include "lib/units.h"
+#include "measure/create.h"
+#include "measure/worker.h"
+#include "results/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int parse_op(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	char err[512];
+	int rc = opspec_parse(arg, a->ops + a->nops, RUNARGS_MAX_OPS - a->nops, err, sizeof(err));
+	if (rc == -E2BIG)
+		return cmdline_usage_error("too many operations (at most %d)", RUNARGS_MAX_OPS);
+	if (rc < 0)
+		return cmdline_usage_error("%s", err);
+	a->nops += (size_t)rc;
+	return 0;
+}
+
+static int set_direct_mode(struct run_args *a, int mode)
+{
+	if (a->direct_mode != -1 && a->direct_mode != mode)
+		return cmdline_usage_error("--direct and --no-direct contradict each other; give one");
+	a->direct_mode = mode;
+	return 0;
+}
+
+static int parse_direct(void *settings, const char *arg)
+{
+	(void)arg;
+	return set_direct_mode(settings, 1);
+}
+
+static int parse_no_direct(void *settings, const char *arg)
+{
+	(void)arg;
+	return set_direct_mode(settings, 0);
+}
+
+static int parse_clock(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	if (!clock_choice_parse(arg, &a->clock))
+		return cmdline_usage_error("bad --clock '%s'; use auto, tsc or clock_gettime", arg);
+	return 0;
+}
+
+static int parse_rate(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	const char *end = arg;
+	if (units_parse_decimal(arg, &a->rate, &end) != 0 || *end != '\0' || !(a->rate >= RUNARGS_MIN_RATE) ||
+	    a->rate > 1e9)
+		return cmdline_usage_error("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", arg);
+	return 0;
+}
+
+static int parse_seed(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	if (units_parse_u64(arg, 0, UINT64_MAX >> 1, &a->seed) < 0)
+		return cmdline_usage_error("bad --seed '%s'; use a whole number", arg);
+	a->seed_given = true;
+	return 0;
+}
+
+static int parse_prom(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	size_t n = strlen(arg);
+	const char *base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	if (n < 5 || strcmp(arg + n - 5, ".prom") != 0 || strlen(base) == 5)
+		return cmdline_usage_error("bad --prom '%s'; node_exporter's textfile collector reads only NAME.prom "
+					   "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", arg);
+	a->prom_path = arg;
+	return 0;
+}
+
+static int parse_label(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	int rc = cmdline_check_label(arg);
+	if (rc != 0)
+		return rc;
+	if (a->nlabels == RUNARGS_MAX_LABELS)
+		return cmdline_usage_error("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
+	a->labels[a->nlabels++] = arg;
+	return 0;
+}
+
+/* Text the JSON records must be valid UTF-8 without control characters. */
+static bool is_text(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	json_t *j = json_string(s);
+	json_decref(j);
+	return j != NULL;
+}
+
+static int parse_host(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	if (arg[0] == '\0' || !is_text(arg))
+		return cmdline_usage_error("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
+					   arg);
+	a->host = arg;
+	return 0;
+}
+
+static int parse_note(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !is_text(arg))
+		return cmdline_usage_error("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", arg);
+	if (a->nnotes == RUNARGS_MAX_NOTES)
+		return cmdline_usage_error("too many --note options (at most %d)", RUNARGS_MAX_NOTES);
+	a->notes[a->nnotes++] = arg;
+	return 0;
+}
+
+static json_t *given_facts(struct run_args *a)
+{
+	if (!a->provision_given)
+		a->provision_given = json_object();
+	return a->provision_given;
+}
+
+static int parse_provision(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	char err[512];
+	if (strcmp(arg, "imds") == 0) {
+		a->imds = RUNARGS_IMDS_ASK;
+		return 0;
+	}
+	if (strcmp(arg, "none") == 0) {
+		a->imds = RUNARGS_IMDS_NEVER;
+		return 0;
+	}
+	if (provision_load_file(arg, given_facts(a), err, sizeof(err)) < 0)
+		return cmdline_usage_error("--provision %s; give a JSON object of facts (e.g. {\"instanceType\": \"m5.large\"}), imds or none",
+					   err);
+	return 0;
+}
+
+static int parse_provision_fact(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	char err[512];
+	if (provision_set_fact(given_facts(a), arg, err, sizeof(err)) < 0)
+		return cmdline_usage_error("bad --provision-fact: %s; use KEY=VALUE, e.g. volumeType=gp3 or volumeCount=4", err);
+	return 0;
+}
+
+/* Who takes a row: run, watch, or both. */
+#define RUN RUNARGS_RUN
+#define WATCH RUNARGS_WATCH
+#define BOTH (RUNARGS_RUN | RUNARGS_WATCH)
+/* How a row's value is read, and where it goes in struct run_args. */
+#define FLAG(f) CMDLINE_FLAG, offsetof(struct run_args, f), 0, 0, NULL
+#define STRING(f) CMDLINE_STRING, offsetof(struct run_args, f), 0, 0, NULL
+#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct run_args, f), lo, hi, NULL
+#define DURATION(f) CMDLINE_DURATION, offsetof(struct run_args, f), 0, 0, NULL
+#define SIZE(f) CMDLINE_SIZE, offsetof(struct run_args, f), 0, 0, NULL
+#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
+
+/* name, short, value, commands, help, how; in --help order. */
+static const struct cmdline_opt runargs_opts[] = {
+	{ "op", 'o', "OP", RUN, "operation (default read4k)", CUSTOM(parse_op) },
+	{ "op", 'o', "OP", WATCH, "operation (repeatable; default read4k and write4k/64)", CUSTOM(parse_op) },
+	{ "threads", 't', "LIST", RUN, "threads per operation: 24, 1,2,4 or 1..4,8 (default 1);\n"
+	  "several counts make a sweep, one run per count", STRING(threads) },
+	{ "shuffle", 0, NULL, RUN, "run the sweep's counts in random order", FLAG(shuffle) },
+	{ "duration", 'd', "SECS", RUN, "length of each run (default 60; 90s, 5m also work)", DURATION(duration_ns) },
+	{ "bucket", 'b', "SECS", RUN, "length of a time bucket (default 10)", DURATION(bucket_ns) },
+	{ "ops", 'n', "N", RUN, "stop each thread after N operations", U64(max_ops, 1, UINT64_MAX >> 1) },
+	{ "interval", 0, "SECS", WATCH, "between probe rounds (default 10)", DURATION(interval_ns) },
+	{ "period", 0, "SECS", WATCH, "one JSON line per period (default 3600)", DURATION(period_ns) },
+	{ "count", 0, "N", WATCH, "stop after N periods (default: run until stopped)",
+	  U64(max_periods, 1, UINT64_MAX >> 1) },
+	{ "size", 0, "SIZE", BOTH, "create TARGET with random data if it does not exist", SIZE(create_size) },
+	{ "span", 0, "SIZE", BOTH, "only use offsets in the first SIZE bytes", SIZE(span) },
+	{ "direct", 0, NULL, BOTH, "O_DIRECT for every operation", CUSTOM(parse_direct) },
+	{ "no-direct", 0, NULL, BOTH, "no O_DIRECT at all (measures the page cache too)", CUSTOM(parse_no_direct) },
+	{ "dsync", 0, NULL, BOTH, "O_DSYNC instead of O_SYNC for flushed writes", FLAG(dsync) },
+	{ "engine", 'e', "NAME", RUN, "I/O engine: sync (pread/pwrite, default), libaio, io_uring", STRING(engine) },
+	{ "iodepth", 0, "N", RUN, "operations in flight per thread (libaio, io_uring; default 1)",
+	  U64(iodepth, 1, WORKER_MAX_DEPTH) },
+	{ "batch", 0, "N", RUN, "io_uring: queue N requests, then submit them in one call\n"
+	  "(and wait in the same call when the queue is full; default 1)", U64(batch, 1, WORKER_MAX_DEPTH) },
+	{ "register-files", 0, NULL, RUN, "io_uring: register the file with the ring once", FLAG(register_files) },
+	{ "register-buffers", 0, NULL, RUN, "io_uring: register the buffers once (READ_FIXED, WRITE_FIXED)",
+	  FLAG(register_buffers) },
+	{ "sqpoll", 0, NULL, RUN, "io_uring: a kernel thread takes requests off the ring\n"
+	  "(no system call to submit; its CPU time counts)", FLAG(sqpoll) },
+	{ "hipri", 0, NULL, RUN, "io_uring: poll for completions (O_DIRECT, devices with poll queues)",
+	  FLAG(hipri) },
+	{ "rate", 0, "IOPS", RUN, "open loop: each op issues IOPS operations per second in total\n"
+	  "(split across its threads) on a fixed schedule; latency\n"
+	  "counts from when each op was due, service time apart", CUSTOM(parse_rate) },
+	{ "clock", 0, "SOURCE", BOTH, "time source: auto (the TSC where the kernel keeps time\n"
+	  "with it, else clock_gettime; default), tsc, clock_gettime", CUSTOM(parse_clock) },
+	{ "seed", 0, "N", BOTH, "seed for offsets and data (same seed, same offsets)", CUSTOM(parse_seed) },
+	{ "label", 0, "KEY=VALUE", BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
+	  "in the report", CUSTOM(parse_label) },
+	{ "host", 0, "NAME", BOTH, "the host's name as the hosts file or the cloud calls it\n"
+	  "(default: the EC2 instance id from IMDS, else the hostname)", CUSTOM(parse_host) },
+	{ "provision", 0, "FILE", BOTH, "what was provisioned: a JSON object of facts (instanceType,\n"
+	  "volumeType, volumeCount, raidLevel, ...); 'imds' asks the EC2\n"
+	  "metadata service (automatic on EC2), 'none' never asks it", CUSTOM(parse_provision) },
+	{ "provision-fact", 0, "KEY=VALUE", BOTH, "one provisioning fact, e.g. volumeType=gp3 (repeatable;\n"
+	  "numbers and true/false are recorded as such)", CUSTOM(parse_provision_fact) },
+	{ "note", 0, "KEY=VALUE", BOTH, "bookkeeping recorded in the JSON (repeatable), e.g. runId=r1;\n"
+	  "never splits a group in the report", CUSTOM(parse_note) },
+	{ "json", 0, "FILE", RUN, "append one JSON line per run ('-' for stdout)", STRING(json_path) },
+	{ "json", 0, "FILE", WATCH, "append the lines here (default stdout)", STRING(json_path) },
+	{ "prom", 0, "FILE", WATCH, "after every round, replace FILE (NAME.prom) with Prometheus\n"
+	  "counters for node_exporter's textfile collector", CUSTOM(parse_prom) },
+	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
+	  "duration us, end us since start) in the 2012 tool's format", STRING(raw_path) },
+	{ "quiet", 'q', NULL, RUN, "no summary, no progress", FLAG(quiet) },
+	{ "quiet", 'q', NULL, WATCH, "no line on stderr per period", FLAG(quiet) },
+	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", FLAG(force) },
+	{ "no-device-stats", 0, NULL, BOTH, "record the devices under TARGET but not their figures\n"
+	  "(by default /proc/diskstats is read at each bucket or period)", FLAG(no_device_stats) },
+	{ "help", 'h', NULL, BOTH, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+	{ "version", 'V', NULL, BOTH, "print the version", CMDLINE_VERSION, 0, 0, 0, NULL },
+};
+
+static const char *const runargs_cmd_names[] = { "run", "watch" };
+
+const struct cmdline_table runargs_table = {
+	runargs_opts, sizeof(runargs_opts) / sizeof(runargs_opts[0]), runargs_cmd_names,
+};
+
+static void set_defaults(struct run_args *a, bool watch)
+{
+	memset(a, 0, sizeof(*a));
+	a->watch = watch;
+	a->threads = "1";
+	a->interval_ns = 10ULL * 1000000000ULL;
+	a->period_ns = 3600ULL * 1000000000ULL;
+	a->duration_ns = 60ULL * 1000000000ULL;
+	a->bucket_ns = 10ULL * 1000000000ULL;
+	a->iodepth = 1;
+	a->direct_mode = -1;
+	a->seed = (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid();
+	a->seed &= UINT64_MAX >> 1;
+}
+
+/* The first io_uring option given, by name; NULL when none was. */
+static const char *uring_opt_given(const struct run_args *a)
+{
+	return a->batch ? "--batch" : a->register_files ? "--register-files" : a->register_buffers ? "--register-buffers"
+	       : a->sqpoll ? "--sqpoll" : a->hipri ? "--hipri" : NULL;
+}
+
+static int check_uring_opts(const struct run_args *a)
+{
+	const char *given = uring_opt_given(a);
+	if (given && strcmp(a->engine, "io_uring") != 0)
+		return cmdline_usage_error("%s is an io_uring option and the engine is %s; add -e io_uring", given, a->engine);
+	if (a->batch > a->iodepth)
+		return cmdline_usage_error("--batch %llu is more than --iodepth %llu; a batch is at most the requests in flight",
+					   (unsigned long long)a->batch, (unsigned long long)a->iodepth);
+	return 0;
+}
+
+struct engine_opts runargs_engine_opts(const struct run_args *a)
+{
+	return (struct engine_opts){ .batch = (unsigned)a->batch, .register_files = a->register_files,
+				     .register_buffers = a->register_buffers, .sqpoll = a->sqpoll, .hipri = a->hipri };
+}
+
+/* After the options: the thread list, default ops, TARGET, and what options say together. */
+static int check_args(struct run_args *a, int argc, char **argv, int first)
+{
+	char err[512];
+	int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
+	if (n < 0)
+		return cmdline_usage_error("%s", err);
+	a->ncounts = (size_t)n;
+	if (a->nops == 0 && a->watch) {
+		opspec_parse("read4k", a->ops, 1, err, sizeof(err));
+		opspec_parse("write4k/64", a->ops + 1, 1, err, sizeof(err));
+		a->nops = 2;
+	} else if (a->nops == 0) {
+		opspec_parse("read4k", a->ops, 1, err, sizeof(err));
+		a->nops = 1;
+	}
+	if (a->watch && a->interval_ns > a->period_ns)
+		return cmdline_usage_error("--interval is longer than --period; each period needs at least one probe");
+	if (a->bucket_ns > a->duration_ns)
+		a->bucket_ns = a->duration_ns;
+	uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
+	if (!a->watch && nbuckets > RUN_MAX_BUCKETS)
+		return cmdline_usage_error("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+					   (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+	if (argc - first == 0)
+		return cmdline_usage_error("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
+	if (argc - first > 1)
+		return cmdline_usage_error("one TARGET only, got '%s' and '%s'; quote options' values", argv[first],
+					   argv[first + 1]);
+	a->target = argv[first];
+	if (a->engine == NULL)
+		a->engine = "sync";
+	if (!engine_find(a->engine)) {
+		const char *why = engine_missing_reason(a->engine);
+		if (why)
+			return cmdline_usage_error("engine '%s' is not available: %s", a->engine, why);
+		return cmdline_usage_error("unknown engine '%s'; available: %s", a->engine, engine_names());
+	}
+	if (a->iodepth > 1 && strcmp(a->engine, "sync") == 0)
+		return cmdline_usage_error("--iodepth %llu needs an asynchronous engine; the sync engine runs one operation at a time",
+					   (unsigned long long)a->iodepth);
+	return check_uring_opts(a);
+}
+
+static bool any_write(const struct run_args *a)
+{
+	for (size_t i = 0; i < a->nops; i++)
+		if (a->ops[i].kind != OP_READ)
+			return true;
+	return false;
+}
+
+/* --size: create TARGET when it does not exist; then probe it again. */
+static int create_target(struct run_args *a, struct target_info *t, const sigset_t *sigs)
+{
+	char err[512], human[32];
+	struct create_opts co = { .progress = !a->quiet, .stop_signals = sigs, .seed = a->seed ^ 0xc0ffee };
+	units_format_size(human, sizeof(human), a->create_size);
+	if (!a->quiet)
+		fprintf(stderr, "iobench: creating %s (%s of random data)\n", a->target, human);
+	int rc = create_file(a->target, a->create_size, &co, err, sizeof(err));
+	if (rc == -EINTR) {
+		fprintf(stderr, "iobench: %s\n", err);
+		return EXIT_INTERRUPTED;
+	}
+	if (rc < 0)
+		return cmdline_runtime_error("%s", err);
+	rc = target_probe(a->target, t);
+	return rc < 0 ? rc : 0;
+}
+
+/* target_probe()'s -errno as the message and exit code a user sees. */
+static int probe_failed(const struct run_args *a, int rc)
+{
+	if (rc == -ENOENT)
+		return cmdline_runtime_error("%s: does not exist; create it with 'iobench create %s SIZE' or add --size SIZE",
+					     a->target, a->target);
+	if (rc == -EISDIR)
+		return cmdline_usage_error("%s: is a directory; give a file or block device (e.g. %s/iobench.dat)",
+					   a->target, a->target);
+	if (rc == -EINVAL)
+		return cmdline_usage_error("%s: not a regular file or block device", a->target);
+	if (rc == -ENOTSUP)
+		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+					   "give a file on a disk's filesystem, or a block device", a->target, target_kernel_fs(a->target));
+	if (rc == -EACCES)
+		return cmdline_runtime_error("%s: permission denied; run as a user who can read it (sudo for devices)",
+					     a->target);
+	return cmdline_runtime_error("%s: %s", a->target, strerror(-rc));
+}
+
+/*
+ * --hipri polls for O_DIRECT completions on a queue set aside for polling.
+ * Without one the kernel quietly completes by interrupt and the option
+ * would measure nothing it claims: refuse it before the run.
+ */
+static int check_hipri(const struct run_args *a, const struct target_info *t)
+{
+	for (size_t i = 0; i < a->nops; i++) {
+		bool direct;
+		run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &direct);
+		if (!direct)
+			return cmdline_usage_error("--hipri polls for O_DIRECT completions and %s is buffered; drop --hipri or add --direct",
+						   a->ops[i].name);
+	}
+	if (!t->device[0] || t->io_poll < 0)
+		return cmdline_usage_error("--hipri: %s is not on a block device with poll queues; drop --hipri", a->target);
+	if (t->io_poll == 0)
+		return cmdline_usage_error("--hipri: %s has no poll queues (/sys/block/%s/queue/io_poll is 0); drop --hipri, "
+					   "or give the driver poll queues (NVMe: nvme.poll_queues=N)",
+					   t->device, t->device);
+	return 0;
+}
+
+/* Do two outputs name one file (one path, or one inode under two names; /dev/null twice is fine)? */
+static bool same_file(const char *x, const char *y)
+{
+	if (strcmp(x, "-") == 0 || strcmp(y, "-") == 0)
+		return false;
+	struct stat sx, sy;
+	if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
+		return !S_ISCHR(sx.st_mode) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+	/* Not there yet: the same name in the same folder (./o.jsonl is o.jsonl). */
+	char dx[PATH_MAX], dy[PATH_MAX];
+	const char *bx = strrchr(x, '/'), *by = strrchr(y, '/');
+	snprintf(dx, sizeof(dx), "%.*s", bx ? (int)(bx - x) + 1 : 1, bx ? x : ".");
+	snprintf(dy, sizeof(dy), "%.*s", by ? (int)(by - y) + 1 : 1, by ? y : ".");
+	if (stat(dx, &sx) != 0 || stat(dy, &sy) != 0)
+		return strcmp(x, y) == 0;
+	return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino && strcmp(bx ? bx + 1 : x, by ? by + 1 : y) == 0;
+}
+
+/*
+ * --json and --raw: files (or character devices) that are not the target;
+ * --prom (a page renamed into place) is never the target's name either; and
+ * no two of them one file (the page would replace the JSON lines, raw records
+ * would break them).
+ */
+static int check_outputs(const struct run_args *a, const struct target_info *t)
+{
+	const char *names[] = { "--json", "--raw", "--prom" };
+	const char *paths[] = { a->json_path, a->raw_path, a->prom_path };
+	for (size_t i = 0; i < 3; i++) {
+		if (!paths[i])
+			continue;
+		int rc = output_check_path(paths[i], t);
+		if (rc == -EEXIST)
+			return cmdline_usage_error("%s %s is the target itself; write results to another file", names[i],
+						   paths[i]);
+		if (rc == -EISDIR)
+			return cmdline_usage_error("%s %s: is a directory; give a file name", names[i], paths[i]);
+		if (rc == -EINVAL && i < 2)
+			return cmdline_usage_error("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
+						   names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
+		for (size_t k = 0; k < i; k++)
+			if (paths[k] && same_file(paths[k], paths[i]))
+				return cmdline_usage_error("%s and %s name the same file (%s); give each its own", names[k],
+							   names[i], paths[i]);
+	}
+	return 0;
+}
+
+/* Size, span and write access against the operations. */
+static int check_target(struct run_args *a, const struct target_info *t)
+{
+	char err[512], human[32], need[32];
+	int rc = check_outputs(a, t);
+	if (rc != 0)
+		return rc;
+	if (a->create_size && t->size < a->create_size) {
+		units_format_size(human, sizeof(human), t->size);
+		units_format_size(need, sizeof(need), a->create_size);
+		if (t->is_block)
+			return cmdline_runtime_error("%s: is a block device of %s, smaller than --size %s; a device cannot be "
+						     "grown: use a smaller --size, or drop it", a->target, human, need);
+		return cmdline_runtime_error("%s: is %s, smaller than --size %s; remove it or recreate it with 'iobench create --force'",
+					     a->target, human, need);
+	}
+	if (a->span > t->size) {
+		units_format_size(human, sizeof(human), t->size);
+		return cmdline_usage_error("--span is larger than %s (%s); use a span up to its size", a->target, human);
+	}
+	if (a->span == 0)
+		a->span = t->size;
+	for (size_t i = 0; i < a->nops; i++) {
+		if (a->ops[i].size > a->span && a->span < t->size) {
+			units_format_size(human, sizeof(human), a->span);
+			units_format_size(need, sizeof(need), a->ops[i].size);
+			return cmdline_usage_error("--span %s is smaller than one %s operation; use a span of at least %s",
+						   human, a->ops[i].name, need);
+		}
+		if (a->ops[i].size > a->span) {
+			units_format_size(human, sizeof(human), a->span);
+			return cmdline_runtime_error("%s: %s is smaller than one %s operation; use a larger file (--size) or a smaller op",
+						     a->target, human, a->ops[i].name);
+		}
+	}
+	if (a->hipri) {
+		int hrc = check_hipri(a, t);
+		if (hrc)
+			return hrc;
+	}
+	if (!any_write(a))
+		return 0;
+	if (t->is_block && !a->force && target_write_refusal(t, err, sizeof(err)) == -EBUSY)
+		return cmdline_runtime_error("%s %s; a write benchmark would destroy it (use --force to write anyway)",
+					     a->target, err);
+	if (access(a->target, W_OK) != 0)
+		return cmdline_runtime_error("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
+					     a->target, strerror(errno));
+	return 0;
+}
+
+/*
+ * A file mostly made of holes (an interrupted copy, a truncate) reads as
+ * zeros without touching the disk: say so before numbers that measure nothing.
+ */
+static void warn_sparse(const struct run_args *a, const struct target_info *t)
+{
+	if (t->is_block || a->span < (1u << 20) || t->allocated >= a->span / 2)
+		return;
+	char alloc[32], span[32];
+	units_format_size(alloc, sizeof(alloc), t->allocated);
+	units_format_size(span, sizeof(span), a->span);
+	fprintf(stderr, "iobench: warning: %s has only %s of disk allocated for %s (sparse, or compressed by the filesystem): "
+		"reads of holes never reach the disk; recreate it with 'iobench create --force %s SIZE'\n",
+		a->target, alloc, span, a->target);
+}
+
+/*
+ * tmpfs takes O_DIRECT (since 6.6) and zram looks like a disk: the numbers
+ * would be RAM's, millions of IOPS. Say so before the run, not after.
+ */
+static void warn_memory(const struct run_args *a, const struct target_info *t)
+{
+	if (!t->memory)
+		return;
+	/* A run that cannot open its target (ramfs refuses O_DIRECT) fails with its one line, no warning first. */
+	for (size_t i = 0; i < a->nops; i++) {
+		bool direct;
+		int flags = run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &direct) & (O_ACCMODE | O_DIRECT);
+		int fd = open(t->path, flags | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		close(fd);
+	}
+	if (t->is_block)
+		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; give a disk's device\n",
+			t->path, t->memory_kind);
+	else
+		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; put %s on a disk's filesystem\n",
+			t->mount_point[0] ? t->mount_point : t->path, t->memory_kind, t->path);
+}
+
+/*
+ * The provision object and the host's name: IMDS's facts when asked (or
+ * on EC2), then the given ones over them; --host, else the instance id.
+ */
+static int resolve_provision(struct run_args *a)
+{
+	const char *endpoint = getenv(IMDS_ENDPOINT_ENV);
+	if (endpoint && !*endpoint)
+		endpoint = NULL;
+	bool ask = a->imds == RUNARGS_IMDS_ASK || (a->imds == RUNARGS_IMDS_AUTO && (endpoint || imds_on_ec2()));
+	json_t *facts = json_object();
+	if (!facts)
+		return cmdline_runtime_error("%s", strerror(ENOMEM));
+	if (ask) {
+		char err[512];
+		int rc = imds_fetch(endpoint ? endpoint : IMDS_DEFAULT_ENDPOINT, IMDS_TIMEOUT_MS, facts, err, sizeof(err));
+		if (rc < 0 && a->imds == RUNARGS_IMDS_ASK)
+			fprintf(stderr, "iobench: warning: --provision imds: %s; the results carry no facts from it\n", err);
+		const char *id = json_string_value(json_object_get(facts, "instanceId"));
+		if (rc == 0 && !a->host && id)
+			a->host_name = strdup(id);
+	}
+	if (a->host)
+		a->host_name = strdup(a->host);
+	if (a->provision_given)
+		json_object_update(facts, a->provision_given);
+	if (json_object_size(facts) == 0) {
+		json_decref(facts);
+		facts = NULL;
+	}
+	a->provision = facts;
+	return 0;
+}
+
+int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
+		  struct target_info *t, sigset_t *sigs)
+{
+	set_defaults(a, cmd->bit == RUNARGS_WATCH);
+	int first;
+	int rc = cmdline_parse(cmd, a, argc, argv, &first);
+	if (rc == 0)
+		rc = check_args(a, argc, argv, first);
+	if (rc == 0)
+		rc = resolve_provision(a);
+	if (rc != 0)
+		return rc;
+	/* Recorded as "iobench [run|watch] ARGS...", whatever the program was called. */
+	bool named = strcmp(argv[0], "run") == 0 || strcmp(argv[0], "watch") == 0;
+	a->command_line = cmdline_join(argc, argv, "iobench", named ? 0 : 1);
+	char why[160];
+	if (clock_setup(a->clock, why, sizeof(why)) < 0)
+		return cmdline_usage_error("--clock tsc: %s; use --clock auto", why);
+	/* Signals are awaited, never handled: block them before any thread exists. */
+	signals_block_stop(sigs);
+	rc = target_probe(a->target, t);
+	if (rc == -ENOENT && a->create_size) {
+		rc = create_target(a, t, sigs);
+		if (rc > 0)
+			return rc;
+	}
+	if (rc < 0)
+		return probe_failed(a, rc);
+	rc = check_target(a, t);
+	if (rc == 0) {
+		warn_memory(a, t);
+		warn_sparse(a, t);
+	}
+	return rc;
+}
+
+void runargs_free(struct run_args *a)
+{
+	free(a->command_line);
+	a->command_line = NULL;
+	free(a->host_name);
+	a->host_name = NULL;
+	json_decref(a->provision_given);
+	json_decref(a->provision);
+	a->provision_given = a->provision = NULL;
+}
+
+void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *ops)
+{
+	for (size_t i = 0; i < a->nops; i++) {
+		ops[i].spec = a->ops[i];
+		if (a->ops[i].threads > 0) {
+			ops[i].thread_count = a->ops[i].threads;
+			ops[i].nthreads = (unsigned)ceil(a->ops[i].threads);
+		} else {
+			ops[i].thread_count = count;
+			ops[i].nthreads = count;
+		}
+		ops[i].open_flags = run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &ops[i].direct);
+	}
+}
+
+void runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops)
+{
+	/* The page cache holds at most the RAM, or the memory cgroup's limit when that is smaller. */
+	uint64_t mem = target_ram_bytes(), cg = cgroup_memory_limit();
+	bool by_cgroup = cg && (mem == 0 || cg < mem);
+	if (by_cgroup)
+		mem = cg;
+	if (t->is_block || mem == 0 || a->span >= 2 * mem)
+		return;
+	for (size_t i = 0; i < a->nops; i++) {
+		if (ops[i].direct)
+			continue;
+		char span[32], size[32], m[32], want[32], what[PATH_MAX + 96];
+		units_format_size(span, sizeof(span), a->span);
+		units_format_size(size, sizeof(size), t->size);
+		units_format_size(m, sizeof(m), mem);
+		units_format_size(want, sizeof(want), 2 * mem);
+		/* What the offsets cover is what must outgrow the cache: the span, and the file's size when different. */
+		if (a->span == t->size)
+			snprintf(what, sizeof(what), "%s (%s)", a->target, span);
+		else
+			snprintf(what, sizeof(what), "its span (%s of %s's %s)", span, a->target, size);
+		fprintf(stderr, "iobench: warning: %s runs through the page cache and %s is smaller than twice %s (%s): "
+			"the numbers include cache hits; use a %s over %s, or O_DIRECT\n",
+			ops[i].spec.name, what, by_cgroup ? "the memory limit of this cgroup" : "the RAM", m,
+			a->span == t->size ? "file" : "span", want);
+		return;
+	}
+}

@@ -1,0 +1,111 @@
+/*
+ * runargs.h - what `iobench run` and `iobench watch` share: one option table
+ * (each row says which of the two takes it), the parsed settings, and the
+ * steps both take before their own work (parse, pick the clock, block the
+ * stop signals, make sure the target exists and suits the operations).
+ *
+ * CLI layer: these print their messages ("iobench: ...") and return exit
+ * codes (commands.h).
+ */
+#ifndef IOBENCH_CLI_RUNARGS_H
+#define IOBENCH_CLI_RUNARGS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "cli/cmdline.h"
+#include "host/target.h"
+#include "lib/clock.h"
+#include "lib/opspec.h"
+#include "measure/run.h"
+
+#define RUNARGS_MAX_OPS 64
+#define RUNARGS_MAX_LABELS 64
+#define RUNARGS_MAX_COUNTS 256
+/* --rate: one op in 1000 s at the least; slower is no load at all. */
+#define RUNARGS_MIN_RATE 0.001
+#define RUNARGS_MAX_NOTES 64
+
+/* Whether to ask the EC2 instance metadata service for provisioning facts. */
+enum runargs_imds {
+	RUNARGS_IMDS_AUTO,  /* when DMI says EC2, or IOBENCH_IMDS_ENDPOINT is set */
+	RUNARGS_IMDS_ASK,   /* --provision imds: always (and say when it fails) */
+	RUNARGS_IMDS_NEVER, /* --provision none */
+};
+
+/* The two commands' bits in the table's rows. */
+enum { RUNARGS_RUN = 1, RUNARGS_WATCH = 2 };
+
+/* The rows of both commands' options. */
+extern const struct cmdline_table runargs_table;
+
+struct run_args {
+	bool watch;                  /* parsed for `iobench watch` */
+	struct op_spec ops[RUNARGS_MAX_OPS];
+	size_t nops;
+	const char *threads;         /* -t as given; parsed into counts */
+	unsigned counts[RUNARGS_MAX_COUNTS];
+	size_t ncounts;
+	bool shuffle;
+	uint64_t duration_ns, bucket_ns, max_ops;
+	uint64_t create_size, span;  /* --size, --span; 0 = not given */
+	int direct_mode;             /* -1 per op's default, 0 --no-direct, 1 --direct */
+	bool dsync;
+	const char *engine;
+	uint64_t iodepth;
+	uint64_t batch;              /* --batch; 0 = not given (each request at once) */
+	bool register_files, register_buffers, sqpoll, hipri; /* io_uring's options */
+	double rate;
+	enum clock_choice clock;
+	uint64_t seed;
+	bool seed_given;
+	const char *labels[RUNARGS_MAX_LABELS]; /* "key=value" */
+	size_t nlabels;
+	const char *host;            /* --host NAME as given */
+	char *host_name;             /* after runargs_start(): --host, else IMDS's instance id, else NULL (gethostname) */
+	const char *notes[RUNARGS_MAX_NOTES]; /* --note "key=value" */
+	size_t nnotes;
+	enum runargs_imds imds;
+	json_t *provision_given;     /* --provision FILE and --provision-fact, in order; NULL if none */
+	json_t *provision;           /* after runargs_start(): IMDS's facts, then the given ones; NULL if none */
+	const char *json_path, *raw_path;
+	uint64_t interval_ns, period_ns, max_periods; /* watch */
+	const char *prom_path;       /* watch --prom; NULL = none */
+	bool quiet, force;
+	bool no_device_stats;        /* --no-device-stats: list the devices, read no /proc/diskstats */
+	const char *target;
+	char *command_line;          /* as the JSON records it; malloc'd */
+};
+
+/*
+ * Everything both commands do before their own work: parse argv into a
+ * (with the defaults), learn the provisioning facts (asking IMDS within
+ * IMDS_TIMEOUT_MS when a->imds says so) and the host's name, set up the
+ * clock, block the stop signals into sigs, and probe the target into t
+ * (creating it for --size; checking size, span and write access).
+ * Returns 0 to go on, CMDLINE_DONE when --help or --version was printed,
+ * or an exit code with the message printed. runargs_free() a in every case.
+ */
+int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
+		  struct target_info *t, sigset_t *sigs);
+
+void runargs_free(struct run_args *a);
+
+/* The io_uring options as the engine takes them (all zero when none was given). */
+struct engine_opts runargs_engine_opts(const struct run_args *a);
+
+/* The operations as one run executes them, for a --threads count (ops[] holds a->nops). */
+void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *ops);
+
+/*
+ * Warn when a buffered op's span is smaller than twice what the page cache
+ * can hold (the RAM, or this cgroup's memory limit when smaller). Call it
+ * once per command, before the first run.
+ */
+void runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops);
+
+#endif

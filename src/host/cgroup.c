@@ -1,0 +1,128 @@
+/* cgroup.c - the memory limit of this process's cgroup (v1 or v2), for the page-cache warning. */
+#include "host/cgroup.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* v1 "unlimited" is the largest page-aligned long (9223372036854771712); anything near it is no limit. */
+#define NO_LIMIT (1ULL << 62)
+
+/* True when word is one of the comma-separated items of list. */
+static bool has_item(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Where the hierarchy is mounted (v2: fstype cgroup2; v1: a cgroup mount
+ * with the memory controller) and which cgroup its mount root is.
+ */
+static bool find_mount(bool v2, char *mnt, size_t mlen, char *root, size_t rlen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return false;
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTIONS */
+		char r[1024], m[1024], fstype[64], super[1024];
+		const char *dash = strstr(line, " - ");
+		if (!dash || sscanf(line, "%*s %*s %*s %1023s %1023s", r, m) != 2 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+			continue;
+		if (v2 ? strcmp(fstype, "cgroup2") != 0 : strcmp(fstype, "cgroup") != 0 || !has_item(super, "memory"))
+			continue;
+		found = strlen(m) < mlen && strlen(r) < rlen;
+		if (found) {
+			strcpy(mnt, m);
+			strcpy(root, r);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* This process's cgroup in the hierarchy (v2: the "0::" line; v1: the line naming memory). */
+static bool own_cgroup(bool v2, char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	if (!f)
+		return false;
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *c1 = strchr(line, ':');
+		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		bool match = v2 ? strcmp(line, "0:") == 0 && c1[1] == '\0' : has_item(c1 + 1, "memory");
+		found = match && strlen(c2 + 1) < len;
+		if (found)
+			strcpy(path, c2 + 1);
+	}
+	fclose(f);
+	return found;
+}
+
+/* The limit set in one cgroup directory; 0 for none ("max", unlimited, unreadable). */
+static uint64_t limit_in(const char *dir, bool v2)
+{
+	char path[4200], buf[64] = "";
+	snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "memory.max" : "memory.limit_in_bytes");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	bool ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	char *end;
+	unsigned long long v = ok ? strtoull(buf, &end, 10) : 0;
+	if (!ok || end == buf || v >= NO_LIMIT)
+		return 0;
+	return v;
+}
+
+/* The smallest limit from this process's cgroup up to the hierarchy's root; 0 for none. */
+static uint64_t hierarchy_limit(bool v2)
+{
+	char mnt[1024], root[1024], cg[2048], dir[4096];
+	if (!find_mount(v2, mnt, sizeof(mnt), root, sizeof(root)) || !own_cgroup(v2, cg, sizeof(cg)))
+		return 0;
+	/* A mount of a sub-tree (a container's) shows the cgroups below its root. */
+	const char *rel = cg;
+	size_t rl = strlen(root);
+	if (strcmp(root, "/") != 0 && strncmp(cg, root, rl) == 0 && (cg[rl] == '/' || cg[rl] == '\0'))
+		rel = cg + rl;
+	snprintf(dir, sizeof(dir), "%s%s", mnt, strcmp(rel, "/") == 0 ? "" : rel);
+	size_t base = strlen(mnt);
+	uint64_t best = 0;
+	for (;;) {
+		uint64_t v = limit_in(dir, v2);
+		if (v && (!best || v < best))
+			best = v;
+		char *slash = strrchr(dir, '/');
+		if (strlen(dir) <= base || !slash || (size_t)(slash - dir) < base)
+			break;
+		*slash = '\0';
+	}
+	return best;
+}
+
+uint64_t cgroup_memory_limit(void)
+{
+	uint64_t v1 = hierarchy_limit(false), v2 = hierarchy_limit(true);
+	if (!v1 || (v2 && v2 < v1))
+		return v2;
+	return v1;
+}

@@ -1,0 +1,307 @@
+/* opspec.c - parse operation names and thread lists. */
+#include "lib/opspec.h"
+#include "lib/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SPEC_TEXT_MAX 128
+
+static int fail(char *err, size_t errlen, const char *fmt, const char *what)
+{
+	snprintf(err, errlen, fmt, what);
+	return -EINVAL;
+}
+
+/* "4K" -> "4k", "4M" -> "4m", "1000" -> "1000": the short names use lower case. */
+static void short_size(char *buf, size_t len, uint64_t bytes)
+{
+	units_format_signature_size(buf, len, bytes);
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+}
+
+static int check_sizes(struct op_spec *op, const char *text, char *err, size_t errlen)
+{
+	if (op->size == 0)
+		return fail(err, errlen, "operation size must be at least 1 byte in '%s'", text);
+	if (op->size > OPSPEC_MAX_OPSIZE)
+		return fail(err, errlen, "operation size over 1G in '%s'; use a smaller size", text);
+	if (op->align == 0)
+		return fail(err, errlen, "alignment must be at least 1 byte in '%s'", text);
+	return 0;
+}
+
+static void spec_finish(struct op_spec *op)
+{
+	char size[24], align[24], ssize[24], salign[24];
+	units_format_signature_size(size, sizeof(size), op->size);
+	units_format_signature_size(align, sizeof(align), op->align);
+	short_size(ssize, sizeof(ssize), op->size);
+	short_size(salign, sizeof(salign), op->align);
+	char suffix[32] = "";
+	if (op->align != op->size)
+		snprintf(suffix, sizeof(suffix), "@%s", salign);
+
+	/* Sequential ops: "seq" before the short name, "seqRead"-style OP words. */
+	const char *np = op->sequential ? "seq" : "";
+	const char *sp = op->sequential ? "seq" : "";
+	switch (op->kind) {
+	case OP_READ:
+		snprintf(op->name, sizeof(op->name), "%sread%s%s", np, ssize, suffix);
+		snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
+			 op->sequential ? "Read" : "read", size, align);
+		break;
+	case OP_WRITE_FLUSH:
+		snprintf(op->name, sizeof(op->name), "%swrite%s%s", np, ssize, suffix);
+		snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
+			 op->sequential ? "WriteFlush" : "writeFlush", size, align);
+		break;
+	case OP_WRITE_N:
+		snprintf(op->name, sizeof(op->name), "%swrite%s%s/%u", np, ssize, suffix, op->sync_every);
+		if (op->sync_every == 0)
+			snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
+				 op->sequential ? "Write" : "write", size, align);
+		else
+			snprintf(op->signature, sizeof(op->signature), "%s%s%u,%s,%s", sp,
+				 op->sequential ? "Write" : "write", op->sync_every, size, align);
+		break;
+	case OP_MIXED:
+		snprintf(op->name, sizeof(op->name), "rw%s%s:%u", ssize, suffix, op->read_pct);
+		snprintf(op->signature, sizeof(op->signature), "rw%u,%s,%s", op->read_pct, size, align);
+		break;
+	}
+}
+
+static int parse_size_field(const char *field, uint64_t *out, const char *text, char *err, size_t errlen)
+{
+	int rc = units_parse_size(field, out);
+	if (rc == -ERANGE)
+		return fail(err, errlen, "size too large in '%s'", text);
+	if (rc < 0) {
+		/* Never use input as a format string (the fuzzer found that once). */
+		snprintf(err, errlen, "bad size '%s' in '%s'; use a number with an optional K, M or G", field, text);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* read<SIZE>[@ALIGN], write<SIZE>[@ALIGN][/N] */
+static int parse_short(const char *text, struct op_spec *op, char *err, size_t errlen)
+{
+	char buf[SPEC_TEXT_MAX];
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *rest = buf;
+	memset(op, 0, sizeof(*op));
+	if (strncasecmp(rest, "seq", 3) == 0) {
+		op->sequential = true;
+		rest += 3;
+	}
+	if (strncasecmp(rest, "read", 4) == 0) {
+		op->kind = OP_READ;
+		rest += 4;
+	} else if (strncasecmp(rest, "write", 5) == 0) {
+		op->kind = OP_WRITE_FLUSH;
+		rest += 5;
+	} else if (!op->sequential && strncasecmp(rest, "rw", 2) == 0) {
+		op->kind = OP_MIXED;
+		rest += 2;
+		char *colon = strchr(rest, ':');
+		uint64_t pct;
+		if (!colon || units_parse_u64(colon + 1, 0, 100, &pct) < 0)
+			return fail(err, errlen, "mixed op '%s' needs a read share: rw<SIZE>:<PERCENT>, e.g. rw16k:70", text);
+		*colon = '\0';
+		op->read_pct = (unsigned)pct;
+	} else {
+		return fail(err, errlen,
+			    "unknown operation '%s'; use read<SIZE>, write<SIZE>, write<SIZE>/<N>, seqread<SIZE>, "
+			    "rw<SIZE>:<PCT> (e.g. read4k, write4k/64) or OP,THREADS,SIZE,ALIGN", text);
+	}
+	char *slash = strchr(rest, '/');
+	if (slash) {
+		if (op->kind == OP_READ || op->kind == OP_MIXED)
+			return fail(err, errlen, "'/N' applies only to writes in '%s'", text);
+		*slash = '\0';
+		uint64_t n;
+		if (units_parse_u64(slash + 1, 0, UINT32_MAX, &n) < 0)
+			return fail(err, errlen, "bad fdatasync interval in '%s'; /N takes a whole number", text);
+		op->kind = OP_WRITE_N;
+		op->sync_every = (uint32_t)n;
+	}
+	char *at = strchr(rest, '@');
+	if (at)
+		*at = '\0';
+	if (*rest == '\0')
+		return fail(err, errlen, "missing size in '%s'; e.g. read4k", text);
+	if (parse_size_field(rest, &op->size, text, err, errlen) < 0)
+		return -EINVAL;
+	op->align = op->size;
+	if (at && parse_size_field(at + 1, &op->align, text, err, errlen) < 0)
+		return -EINVAL;
+	if (check_sizes(op, text, err, errlen) < 0)
+		return -EINVAL;
+	spec_finish(op);
+	return 0;
+}
+
+/* OP,THREADS,SIZE,ALIGN */
+static int parse_long(const char *text, struct op_spec *op, char *err, size_t errlen)
+{
+	char buf[SPEC_TEXT_MAX];
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *field[4];
+	char *save = NULL;
+	int n = 0;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == 4)
+			return fail(err, errlen, "too many fields in '%s'; the long form is OP,THREADS,SIZE,ALIGN", text);
+		field[n++] = tok;
+	}
+	if (n != 4)
+		return fail(err, errlen, "expected 4 fields in '%s'; the long form is OP,THREADS,SIZE,ALIGN", text);
+
+	memset(op, 0, sizeof(*op));
+	const char *word = field[0];
+	const char *read_w = "read", *write_w = "write", *flush_w = "writeFlush";
+	if (strncmp(word, "seq", 3) == 0) {
+		op->sequential = true;
+		word += 3;
+		read_w = "Read";
+		write_w = "Write";
+		flush_w = "WriteFlush";
+	}
+	size_t wl = strlen(write_w);
+	if (strcmp(word, read_w) == 0) {
+		op->kind = OP_READ;
+	} else if (strcmp(word, flush_w) == 0) {
+		op->kind = OP_WRITE_FLUSH;
+	} else if (strcmp(word, write_w) == 0) {
+		op->kind = OP_WRITE_N;
+		op->sync_every = 0;
+	} else if (strncmp(word, write_w, wl) == 0 && isdigit((unsigned char)word[wl])) {
+		uint64_t every;
+		if (units_parse_u64(word + wl, 1, UINT32_MAX, &every) < 0)
+			return fail(err, errlen, "bad writeNN in '%s'; NN is a whole number >= 1", text);
+		op->kind = OP_WRITE_N;
+		op->sync_every = (uint32_t)every;
+	} else if (!op->sequential && strncmp(word, "rw", 2) == 0 && isdigit((unsigned char)word[2])) {
+		uint64_t pct;
+		if (units_parse_u64(word + 2, 0, 100, &pct) < 0)
+			return fail(err, errlen, "bad rwPP in '%s'; PP is the read share, 0 to 100", text);
+		op->kind = OP_MIXED;
+		op->read_pct = (unsigned)pct;
+	} else {
+		return fail(err, errlen, "unknown operation in '%s'; OP is read, write, writeFlush, writeNN, "
+			    "seqRead, seqWrite, seqWriteFlush, seqWriteNN or rwPP", text);
+	}
+
+	if (strcmp(field[1], "i") == 0) {
+		op->threads = 0;
+	} else {
+		const char *end = field[1];
+		double t = 0;
+		int rc = units_parse_decimal(field[1], &t, &end);
+		if (rc == -EINVAL || (rc == 0 && (*end != '\0' || t == 0)))
+			return fail(err, errlen, "bad thread count in '%s'; use a number > 0 (up to 4096) or i", text);
+		if (rc < 0 || t < OPSPEC_MIN_THREADS || t > OPSPEC_MAX_THREADS)
+			return fail(err, errlen, "thread count in '%s' out of range; use 0.01 to 4096 (for a slow load, --rate)",
+				    text);
+		op->threads = t;
+	}
+	if (parse_size_field(field[2], &op->size, text, err, errlen) < 0 ||
+	    parse_size_field(field[3], &op->align, text, err, errlen) < 0 ||
+	    check_sizes(op, text, err, errlen) < 0)
+		return -EINVAL;
+	spec_finish(op);
+	return 0;
+}
+
+int opspec_parse(const char *text, struct op_spec *out, size_t max, char *err, size_t errlen)
+{
+	if (text == NULL || *text == '\0')
+		return fail(err, errlen, "empty operation%s; e.g. --op read4k", "");
+	if (strlen(text) >= SPEC_TEXT_MAX)
+		return fail(err, errlen, "operation '%.40s...' is too long", text);
+	if (strchr(text, ',') == NULL) {
+		if (max < 1)
+			return -E2BIG;
+		return parse_short(text, &out[0], err, errlen) < 0 ? -EINVAL : 1;
+	}
+	char buf[SPEC_TEXT_MAX];
+	snprintf(buf, sizeof(buf), "%s", text);
+	size_t n = 0;
+	/* '.' before a letter separates phases; "2.5" is a fractional thread count. */
+	for (char *p = buf; *p; p++)
+		if (*p == '.' && isalpha((unsigned char)p[1]))
+			*p = '\x1f';
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, "\x1f", &save); tok; tok = strtok_r(NULL, "\x1f", &save)) {
+		if (n == max) {
+			snprintf(err, errlen, "too many operations in '%s'", text);
+			return -E2BIG;
+		}
+		if (parse_long(tok, &out[n], err, errlen) < 0)
+			return -EINVAL;
+		n++;
+	}
+	if (n == 0)
+		return fail(err, errlen, "no operation in '%s'", text);
+	return (int)n;
+}
+
+int opspec_parse_threads(const char *text, unsigned *out, size_t max, char *err, size_t errlen)
+{
+	char buf[256];
+	if (text == NULL || *text == '\0' || strlen(text) >= sizeof(buf)) {
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text ? text : "");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", text);
+	size_t n = 0;
+	/* strtok_r would skip empty elements: "1,,2" is as malformed as ",,". */
+	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+		return -EINVAL;
+	}
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t lo, hi;
+		char *dots = strstr(tok, "..");
+		int rc;
+		if (dots) {
+			*dots = '\0';
+			rc = units_parse_u64(tok, 0, UINT32_MAX, &lo);
+			if (rc == 0)
+				rc = units_parse_u64(dots + 2, 0, UINT32_MAX, &hi);
+			if (rc == 0 && hi < lo)
+				rc = -EINVAL;
+		} else {
+			rc = units_parse_u64(tok, 0, UINT32_MAX, &lo);
+			hi = lo;
+		}
+		if (rc < 0) {
+			snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+			return -EINVAL;
+		}
+		if (lo == 0 || hi > OPSPEC_MAX_THREADS) {
+			snprintf(err, errlen, "thread count out of range in '%s'; use 1 to %d", text, OPSPEC_MAX_THREADS);
+			return -ERANGE;
+		}
+		for (uint64_t t = lo; t <= hi; t++) {
+			if (n == max) {
+				snprintf(err, errlen, "too many thread counts in '%s' (at most %zu)", text, max);
+				return -ERANGE;
+			}
+			out[n++] = (unsigned)t;
+		}
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+		return -EINVAL;
+	}
+	return (int)n;
+}

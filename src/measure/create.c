@@ -1,0 +1,312 @@
+/* create.c - random-filled data files (the library behind `iobench create` and --size). */
+#include "measure/create.h"
+#include "lib/clock.h"
+#include "lib/prng.h"
+#include "lib/signals.h"
+#include "lib/units.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CHUNK (4u << 20)
+#define DEFAULT_THREADS 4
+
+struct filler {
+	int fd_direct;        /* -1 when O_DIRECT is not available */
+	int fd_buffered;
+	uint64_t size;
+	uint64_t nchunks;
+	uint64_t seed;
+	_Atomic uint64_t next;    /* next chunk to write */
+	_Atomic uint64_t written; /* bytes written */
+	_Atomic int error;        /* first -errno */
+	atomic_bool stop;
+};
+
+struct filler_thread {
+	struct filler *f;
+	unsigned index;
+	pthread_t tid;
+};
+
+static int write_all(int fd, const char *buf, size_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, buf, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;
+		buf += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static void *filler_main(void *arg)
+{
+	struct filler_thread *ft = arg;
+	struct filler *f = ft->f;
+	void *buf;
+	if (posix_memalign(&buf, 4096, CHUNK) != 0) {
+		int expected = 0;
+		atomic_compare_exchange_strong(&f->error, &expected, -ENOMEM);
+		return NULL;
+	}
+	struct prng rng;
+	prng_seed(&rng, f->seed, ft->index + 1000);
+	for (;;) {
+		if (atomic_load(&f->stop) || atomic_load(&f->error))
+			break;
+		uint64_t c = atomic_fetch_add(&f->next, 1);
+		if (c >= f->nchunks)
+			break;
+		uint64_t off = c * CHUNK;
+		size_t len = off + CHUNK <= f->size ? CHUNK : (size_t)(f->size - off);
+		prng_fill(&rng, buf, len);
+		/* O_DIRECT needs whole 4 KiB blocks: a ragged tail goes through the page cache. */
+		bool direct = f->fd_direct >= 0 && len % 4096 == 0;
+		int rc = write_all(direct ? f->fd_direct : f->fd_buffered, buf, len, off);
+		if (rc < 0) {
+			int expected = 0;
+			atomic_compare_exchange_strong(&f->error, &expected, rc);
+			break;
+		}
+		atomic_fetch_add(&f->written, len);
+	}
+	free(buf);
+	return NULL;
+}
+
+static void show_bar(uint64_t done, uint64_t total, double elapsed)
+{
+	char a[32], b[32];
+	units_format_size(a, sizeof(a), done);
+	units_format_size(b, sizeof(b), total);
+	double frac = total ? (double)done / (double)total : 1;
+	double rate = elapsed > 0 ? (double)done / elapsed : 0;
+	double eta = rate > 0 ? (double)(total - done) / rate : 0;
+	char bar[31];
+	int fill = (int)(frac * 30);
+	for (int i = 0; i < 30; i++)
+		bar[i] = i < fill ? '#' : ' ';
+	bar[30] = '\0';
+	fprintf(stderr, "\r[%s] %3.0f%% %s / %s  %.0f MB/s  ETA %.0fs\033[K", bar, frac * 100, a, b,
+		rate / 1e6, eta);
+	fflush(stderr);
+}
+
+/*
+ * Is path free to be (re)made? With force an existing regular file may be
+ * replaced; anything else (a FIFO, a device, a directory) never is: create
+ * makes data files. Opens nothing, so a FIFO cannot block it.
+ */
+static int check_final(const char *path, bool force, char *err, size_t errlen)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		return -errno;
+	}
+	/* The file is renamed into place: that replaces a link, never writes where it points (dangling or not). */
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a symbolic link; give the path it points to, or remove the link", path);
+		return -ELOOP;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory; give a file name", path);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; create makes data files (a device needs no create)", path);
+		return -EINVAL;
+	}
+	if (!force) {
+		snprintf(err, errlen, "%s: already exists; use --force to overwrite it", path);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/*
+ * A new file beside path, "PATH.partial.XXXXXX", with size bytes reserved:
+ * a full disk fails now, not after minutes. The name goes to tmp.
+ */
+static int open_partial(const char *path, uint64_t size, const char *human, char *tmp, size_t tmplen,
+			char *err, size_t errlen)
+{
+	if ((size_t)snprintf(tmp, tmplen, "%s.partial.XXXXXX", path) >= tmplen) {
+		snprintf(err, errlen, "%s: name too long", path);
+		return -ENAMETOOLONG;
+	}
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(e));
+		return -e;
+	}
+	/* mkostemp makes it 0600; a data file is 0644 less the umask, as open() would make it. */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0644 & ~mask);
+	int rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc == ENOSPC || rc == EFBIG) {
+		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
+			 path, human, strerror(rc));
+		close(fd);
+		unlink(tmp);
+		return -rc;
+	}
+	return fd;
+}
+
+/* The complete, synced file takes its name; without force, never over one that appeared meanwhile. */
+static int publish(const char *tmp, const char *path, bool force)
+{
+	if (force)
+		return rename(tmp, path) == 0 ? 0 : -errno;
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* A filesystem without RENAME_NOREPLACE: a hard link fails on an existing name too. */
+	if (link(tmp, path) != 0)
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
+/* fsync the directory, so that the new name survives a crash as the data does. */
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/*
+ * Wait for started filler threads to finish (the bar every 200 ms when tty).
+ * Returns the stop signal that cut it short, or 0.
+ */
+static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned started, bool tty, uint64_t t0)
+{
+	uint64_t next_bar = t0 + 200000000ULL;
+	int sig = 0;
+	while (atomic_load(&f->written) < f->size && !atomic_load(&f->error)) {
+		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
+		sig = signals_wait(o->stop_signals, 10000000ULL);
+		if (sig > 0) {
+			atomic_store(&f->stop, true);
+			break;
+		}
+		uint64_t now = clock_now_ns();
+		if (tty && now >= next_bar) {
+			show_bar(atomic_load(&f->written), f->size, (double)(now - t0) / 1e9);
+			next_bar = now + 200000000ULL;
+		}
+		/* All threads gone without finishing means they hit an error. */
+		if (atomic_load(&f->next) >= f->nchunks + started)
+			break;
+	}
+	return sig;
+}
+
+/* Fill f's file from nthreads threads. 0, -EINTR (a stop signal), or -errno. */
+static int fill(struct filler *f, const struct create_opts *o, unsigned nthreads)
+{
+	struct filler_thread *ts = calloc(nthreads, sizeof(*ts));
+	if (!ts)
+		return -ENOMEM;
+	unsigned started = 0;
+	for (; started < nthreads; started++) {
+		ts[started] = (struct filler_thread){ .f = f, .index = started };
+		if (pthread_create(&ts[started].tid, NULL, filler_main, &ts[started]) != 0)
+			break;
+	}
+	if (started == 0) {
+		free(ts);
+		return -EAGAIN;
+	}
+	bool tty = o->progress && isatty(STDERR_FILENO);
+	uint64_t t0 = clock_now_ns();
+	int sig = wait_fillers(f, o, started, tty, t0);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ts[i].tid, NULL);
+	free(ts);
+	if (tty) {
+		show_bar(atomic_load(&f->written), f->size, (double)(clock_now_ns() - t0) / 1e9);
+		fputc('\n', stderr);
+	}
+	int rc = atomic_load(&f->error);
+	if (sig > 0)
+		rc = -EINTR;
+	else if (rc == 0 && atomic_load(&f->written) != f->size)
+		rc = -EIO;
+	return rc;
+}
+
+int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen)
+{
+	char human[32], tmp[PATH_MAX];
+	units_format_size(human, sizeof(human), size);
+	int rc = check_final(path, o->force, err, errlen);
+	if (rc < 0)
+		return rc;
+	int fd = open_partial(path, size, human, tmp, sizeof(tmp), err, errlen);
+	if (fd < 0)
+		return fd;
+	struct filler f = { .fd_buffered = fd, .size = size, .seed = o->seed };
+	f.nchunks = (size + CHUNK - 1) / CHUNK;
+	f.fd_direct = open(tmp, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	unsigned nthreads = o->threads ? o->threads : DEFAULT_THREADS;
+	if (nthreads > f.nchunks)
+		nthreads = f.nchunks ? (unsigned)f.nchunks : 1;
+	rc = fill(&f, o, nthreads);
+	if (rc == 0 && fsync(fd) != 0)
+		rc = -errno;
+	if (f.fd_direct >= 0)
+		close(f.fd_direct);
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0) {
+		rc = publish(tmp, path, o->force);
+		if (rc == 0) {
+			sync_dir(path);
+			return 0;
+		}
+	}
+	unlink(tmp);
+	if (rc == -EINTR)
+		snprintf(err, errlen, "%s: interrupted; partial file removed", path);
+	else if (rc == -ENOSPC || rc == -EDQUOT)
+		snprintf(err, errlen, "%s: no space left after writing part of %s; partial file removed", path, human);
+	else if (rc == -EEXIST)
+		snprintf(err, errlen, "%s: appeared while it was being created; the new data was removed", path);
+	else
+		snprintf(err, errlen, "%s: write failed: %s; partial file removed", path, strerror(-rc));
+	return rc;
+}

@@ -1,0 +1,36 @@
+/*
+ * create.h - make a data file full of random bytes, at device speed.
+ *
+ * Large aligned O_DIRECT writes (buffered where the filesystem refuses
+ * O_DIRECT) from several threads, each filling its buffer with xoshiro256**
+ * output; then fsync. The file is written under a name of its own beside
+ * the final one ("FILE.partial.XXXXXX") and renamed when complete and
+ * synced: a file by the final name always has all its random bytes, even
+ * after a SIGKILL or a crash (which leave the .partial file behind). On a
+ * failure or a stop signal the partial file is removed.
+ */
+#ifndef IOBENCH_MEASURE_CREATE_H
+#define IOBENCH_MEASURE_CREATE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct create_opts {
+	bool force;                  /* overwrite an existing file */
+	unsigned threads;            /* writer threads; 0 = default */
+	bool progress;               /* progress bar on stderr (only shown on a tty) */
+	uint64_t seed;
+	const sigset_t *stop_signals; /* blocked by the caller; awaited here */
+};
+
+/*
+ * Create path with size random bytes. Returns 0; -EEXIST when it exists
+ * and !force; -EISDIR, or -EINVAL when it exists as something other than a
+ * regular file (a FIFO, a device: never opened); -EINTR when a stop signal arrived (file removed); -ENOSPC or
+ * another -errno on failure (file removed), with a one-line reason in err.
+ */
+int create_file(const char *path, uint64_t size, const struct create_opts *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * result.h - what a run measured: the types every writer of results (the JSON
+ * line, the text summary, the Prometheus page) reads and the measuring code
+ * fills, apart from how it is measured (measure/run.h).
+ */
+#ifndef IOBENCH_RESULTS_RESULT_H
+#define IOBENCH_RESULTS_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "host/devices.h"
+#include "lib/hist.h"
+#include "lib/opspec.h"
+
+/* One operation of a run, as it will be executed. */
+struct run_op {
+	struct op_spec spec;
+	unsigned nthreads;   /* threads started */
+	double thread_count; /* threads as the user asked (fractional in the long form) */
+	bool direct;         /* O_DIRECT */
+	int open_flags;      /* full flags passed to open() */
+};
+
+struct op_result {
+	struct hist total;
+	struct hist *buckets; /* nbuckets time buckets */
+	unsigned nbuckets;    /* the last one is kept only if operations landed in it */
+	uint64_t bytes;
+	uint64_t fdatasyncs;
+	uint64_t sync_fallbacks; /* fdatasyncs the engine could not issue itself */
+	/*
+	 * Ops that fdatasync (writeNN; empty otherwise): the same operations as
+	 * total, each timed to the end of its write (what fio reports as the
+	 * latency), and the fdatasync calls alone, from the write's end to theirs.
+	 */
+	struct hist write_only, sync;
+	unsigned max_inflight;   /* most requests one thread had in flight */
+	struct hist service;     /* --rate: actual start to completion */
+	uint64_t late_starts;    /* --rate: ops that started an interval or more late */
+	/* Mixed ops (rw16k:70): reads [0] and writes [1] apart; NULL/empty otherwise. */
+	struct hist kind_total[2];
+	struct hist *kind_buckets[2];
+	uint64_t kind_bytes[2];
+	int first_errno;      /* 0 if no operation failed */
+	uint64_t first_err_offset;
+	uint64_t cpu_user_ns, cpu_sys_ns; /* CPU time of the op's own threads (RUSAGE_THREAD, summed) */
+	uint64_t cpu_ns;      /* watch probes: their CPU time, user and system not known apart; 0 in runs */
+};
+
+struct run_result {
+	struct op_result *ops; /* one per config op */
+	size_t nops;
+	time_t launch_time;    /* Unix epoch seconds at start */
+	double elapsed_s;      /* measured run time */
+	bool interrupted;      /* a stop signal arrived */
+	bool target_lost;      /* the target was unlinked, replaced or detached mid-run */
+	int signal;            /* which one, if interrupted */
+	unsigned stuck_threads; /* threads that did not stop in time (results omitted) */
+	unsigned stops;         /* times the process was stopped (SIGSTOP, SIGTSTP) and continued mid-run */
+	int64_t raw_dropped;    /* --raw: records lost because the writer fell behind; <0: -errno */
+	/*
+	 * CPU time of the whole process from the start to the last thread's
+	 * end (RUSAGE_SELF): the workers and every helper thread, such as the
+	 * kernel's SQPOLL and io-wq threads for io_uring and the --raw writer.
+	 */
+	uint64_t cpu_user_ns, cpu_sys_ns;
+	/*
+	 * With cfg->device_stats: /proc/diskstats of cfg->devices at the start
+	 * (slot 0), at the start of each time bucket k (slot k), and after the
+	 * last thread's end (the slot after the last one taken).
+	 */
+	struct device_log devices;
+};
+
+/* Frees what a run filled in res (its ops' buckets, the device readings). */
+void run_result_free(struct run_result *res);
+
+#endif

@@ -1,7 +1,0 @@
-/* version.c - the release and the commit (build/gen/commit.h, made by the Makefile). */
-#include "version.h"
-
-#include "commit.h"
-
-const char iobench_version[] = IOBENCH_VERSION;
-const char iobench_commit[] = IOBENCH_COMMIT;
