@@ -427,3 +427,18 @@ void rep_configs_mark_runs(struct rep_db *db, bool *split)
 	if (split)
 		*split = any;
 }
+
+bool rep_label_value(const char *labels, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+	char small[128];
+	char *k = kl + 2 <= sizeof(small) ? small : rep_realloc(NULL, kl + 2);
+	bool found = false;
+	/* k holds one byte more than key, so a longer key cannot compare equal; buf is written only when found. */
+	for (const char *p = labels, *next; !found && (next = rep_kv_next(p, k, kl + 2, NULL, 0)); p = next)
+		if (strcmp(k, key) == 0)
+			found = rep_kv_next(p, k, kl + 2, buf, len) != NULL;
+	if (k != small)
+		free(k);
+	return found;
+}

@@ -116,3 +116,14 @@ void rep_db_op_list(const struct rep_db *db, bool with_sig, char *buf, size_t le
 	if (room && db->nbonnie)
 		list_add(buf, len, "bonnie++", NULL);
 }
+
+int rep_sig_cmp(const char *a, uint64_t block_a, const char *b, uint64_t block_b)
+{
+	size_t la = strcspn(a, ","), lb = strcspn(b, ",");
+	int r = strncmp(a, b, la < lb ? la : lb);
+	if (!r)
+		r = (la > lb) - (la < lb);
+	if (!r)
+		r = (block_a > block_b) - (block_a < block_b);
+	return r ? r : strcmp(a, b);
+}

@@ -3,6 +3,8 @@
  *
  * analyze.c holds the table of sections; a section that needs a file of its
  * own (compare.c, expect.c) gets its builder declared here and its row there.
+ * groups.c holds what builders share (the two functions below): the
+ * builders call it, never each other or analyze.c.
  */
 #ifndef IOBENCH_REPORT_SECTION_H
 #define IOBENCH_REPORT_SECTION_H
@@ -30,6 +32,9 @@ const char *rep_cfg_name(const struct rep_cell *c);
  */
 const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, size_t from, size_t *end,
 					  double within);
+
+/* Past the last of the fleet groups g[from..n) on the same curve as g[from]. */
+size_t rep_curve_end(const struct rep_group *g, size_t n, size_t from);
 
 /* compare.c: config A vs B per op, ratios with bootstrap intervals (SEC_COMPARE). */
 extern const struct tcol rep_compare_cols[];
