@@ -12,6 +12,7 @@
 #include "lib/version.h"
 #include "measure/create.h"
 #include "measure/run.h"
+#include "results/jsonline.h"
 #include "results/output.h"
 
 #include <errno.h>
@@ -25,7 +26,6 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -560,13 +560,13 @@ static json_t *durability_json(const struct dur_args *c, const struct dur_verify
 	/* The writer's host and target come from the server's log: any bytes. */
 	json_t *d = json_pack("{s:s, s:o, s:o, s:i, s:I, s:I, s:o, s:o, s:I, s:i, s:i, s:I}",
 			      "run", hex,
-			      "server", output_json_text(c->server),
-			      "op", output_json_text(r->info.op),
+			      "server", jsonline_text(c->server),
+			      "op", jsonline_text(r->info.op),
 			      "writers", (int)r->info.writers,
 			      "blockSize", (json_int_t)r->info.block_size,
 			      "blocks", (json_int_t)r->info.blocks,
-			      "writeHost", output_json_text(r->info.host),
-			      "writeTarget", output_json_text(r->info.target),
+			      "writeHost", jsonline_text(r->info.host),
+			      "writeTarget", jsonline_text(r->info.target),
 			      "writeStart", (json_int_t)r->info.start,
 			      "writersSeen", (int)r->writers_seen,
 			      "writersEnded", (int)r->writers_bye,
@@ -591,59 +591,28 @@ static json_t *durability_json(const struct dur_args *c, const struct dur_verify
 	return d;
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s && *s ? json_string(s) : json_null();
-}
-
-static json_t *target_json(const struct target_info *t)
-{
-	return json_pack("{s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:o}",
-			 "path", output_json_text(t->path),
-			 "type", t->is_block ? "block" : "file",
-			 "size", (json_int_t)t->size,
-			 "filesystem", str_or_null(t->fstype),
-			 "device", str_or_null(t->device),
-			 "rotational", t->rotational < 0 ? json_null() : json_boolean(t->rotational),
-			 "scheduler", str_or_null(t->scheduler),
-			 "raidLevel", str_or_null(t->raid_level));
-}
-
 /* verify's JSON line (malloc'd; NULL on ENOMEM): who, where, when, and the durability object. */
 static char *verify_json(const struct dur_args *c, const struct target_info *t, const struct dur_verify_result *r,
 			 time_t launch)
 {
-	struct utsname u;
-	char hostname[256];
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof(u));
-	host_name(hostname, sizeof(hostname));
-	json_t *labels = json_object();
-	for (size_t i = 0; labels && i < c->nlabels; i++) {
-		const char *eq = strchr(c->labels[i], '=');
-		char key[256];
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - c->labels[i]), c->labels[i]);
-		json_t *k = output_json_text(key);
-		/* Never a line without a label it was given: a label that cannot be stored fails the line. */
-		if (!k || json_object_set_new(labels, json_string_value(k), output_json_text(eq + 1)) != 0) {
-			json_decref(labels);
-			labels = NULL;
-		}
-		json_decref(k);
-	}
-	json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:f, s:o, s:o, s:o}",
-				 "tool", "iobench",
-				 "version", iobench_version,
+	json_t *labels = jsonline_labels((const char *const *)c->labels, c->nlabels);
+	json_t *header = jsonline_header(c->command_line, c->host_name);
+	json_t *root = json_pack("{s:s, s:I, s:f, s:o, s:o, s:o}",
 				 "mode", "durability",
-				 "commandLine", output_json_text(c->command_line ? c->command_line : ""),
-				 "host", output_json_text(c->host_name),
-				 "hostname", output_json_text(hostname),
-				 "kernel", output_json_text(u.release),
 				 "launchTime", (json_int_t)launch,
 				 "elapsed", r->elapsed_s,
-				 "target", target_json(t),
+				 "target", jsonline_target(t, 0),
 				 "labels", labels,
 				 "durability", durability_json(c, r));
+	/* Never a line without its metadata (a label it was given, say): a part that cannot be built fails the line. */
+	if (header && root && json_object_update(header, root) == 0) {
+		json_decref(root);
+		root = header;
+	} else {
+		json_decref(header);
+		json_decref(root);
+		root = NULL;
+	}
 	if (root && *iobench_commit)
 		json_object_set_new(root, "commit", json_string(iobench_commit));
 	char *line = root ? json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER) : NULL;

@@ -269,18 +269,30 @@ static void set_defaults(struct run_args *a, bool watch)
 	a->seed &= UINT64_MAX >> 1;
 }
 
-/* The first io_uring option given, by name; NULL when none was. */
-static const char *uring_opt_given(const struct run_args *a)
+/*
+ * Each engine option given must be one the engine can do; an option
+ * names the engine that can ("add -e io_uring").
+ */
+static int check_engine_opts(const struct run_args *a, const struct engine_ops *e)
 {
-	return a->batch ? "--batch" : a->register_files ? "--register-files" : a->register_buffers ? "--register-buffers"
-	       : a->sqpoll ? "--sqpoll" : a->hipri ? "--hipri" : NULL;
-}
-
-static int check_uring_opts(const struct run_args *a)
-{
-	const char *given = uring_opt_given(a);
-	if (given && strcmp(a->engine, "io_uring") != 0)
-		return cmdline_usage_error("%s is an io_uring option and the engine is %s; add -e io_uring", given, a->engine);
+	const struct {
+		const char *name;
+		bool given;
+		unsigned cap;
+	} opts[] = {
+		{ "--batch", a->batch != 0, ENGINE_CAP_BATCH },
+		{ "--register-files", a->register_files, ENGINE_CAP_REGISTER_FILES },
+		{ "--register-buffers", a->register_buffers, ENGINE_CAP_REGISTER_BUFFERS },
+		{ "--sqpoll", a->sqpoll, ENGINE_CAP_SQPOLL },
+		{ "--hipri", a->hipri, ENGINE_CAP_POLL },
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (!opts[i].given || engine_can(e, opts[i].cap))
+			continue;
+		const struct engine_ops *can = engine_with(opts[i].cap);
+		return cmdline_usage_error("%s is an %s option and the engine is %s; add -e %s", opts[i].name,
+					   can ? can->name : "other engines'", e->name, can ? can->name : "another engine");
+	}
 	if (a->batch > a->iodepth)
 		return cmdline_usage_error("--batch %llu is more than --iodepth %llu; a batch is at most the requests in flight",
 					   (unsigned long long)a->batch, (unsigned long long)a->iodepth);
@@ -324,17 +336,18 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 					   argv[first + 1]);
 	a->target = argv[first];
 	if (a->engine == NULL)
-		a->engine = "sync";
-	if (!engine_find(a->engine)) {
+		a->engine = engine_default()->name;
+	const struct engine_ops *e = engine_find(a->engine);
+	if (!e) {
 		const char *why = engine_missing_reason(a->engine);
 		if (why)
 			return cmdline_usage_error("engine '%s' is not available: %s", a->engine, why);
 		return cmdline_usage_error("unknown engine '%s'; available: %s", a->engine, engine_names());
 	}
-	if (a->iodepth > 1 && strcmp(a->engine, "sync") == 0)
-		return cmdline_usage_error("--iodepth %llu needs an asynchronous engine; the sync engine runs one operation at a time",
-					   (unsigned long long)a->iodepth);
-	return check_uring_opts(a);
+	if (a->iodepth > 1 && !engine_can(e, ENGINE_CAP_QUEUE))
+		return cmdline_usage_error("--iodepth %llu needs an asynchronous engine; the %s engine runs one operation at a time",
+					   (unsigned long long)a->iodepth, e->name);
+	return check_engine_opts(a, e);
 }
 
 static bool any_write(const struct run_args *a)

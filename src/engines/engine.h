@@ -2,9 +2,11 @@
  * engine.h - one interface for every way of submitting I/O.
  *
  * The worker loop queues requests with submit() and collects them with
- * reap(); it never knows which engine runs underneath. A new engine is one
- * new file with a struct engine_ops, its extern declaration below and a row
- * in engines[] (engine.c), which engine_find() and engine_names() read.
+ * reap(); it never knows which engine runs underneath. Callers ask what an
+ * engine can do (engine_can) and never compare its name. A new engine is
+ * one new file with a struct engine_ops, its extern declaration below and
+ * a row in engines[] (engine.c), which engine_find() and engine_names()
+ * read.
  *
  * An engine instance belongs to one thread: nothing here is thread-safe,
  * and nothing is meant to be.
@@ -50,10 +52,33 @@ struct engine_opts {
 	bool hipri;             /* completions polled, not interrupt-driven (IORING_SETUP_IOPOLL; O_DIRECT only) */
 };
 
+/* What an engine can do: callers ask (engine_can), never compare names. */
+enum engine_cap {
+	ENGINE_CAP_QUEUE = 1u << 0,            /* more than one request in flight per thread (--iodepth) */
+	ENGINE_CAP_BATCH = 1u << 1,            /* requests held and submitted together (opts.batch) */
+	ENGINE_CAP_REGISTER_FILES = 1u << 2,   /* the fd registered once (opts.register_files) */
+	ENGINE_CAP_REGISTER_BUFFERS = 1u << 3, /* the buffers registered once (opts.register_buffers) */
+	ENGINE_CAP_SQPOLL = 1u << 4,           /* a kernel thread submits (opts.sqpoll) */
+	ENGINE_CAP_POLL = 1u << 5,             /* completions polled for (opts.hipri) */
+};
+
+/* The capabilities struct engine_opts asks for: an engine with none of them takes no options. */
+#define ENGINE_CAPS_OPTIONS \
+	(ENGINE_CAP_BATCH | ENGINE_CAP_REGISTER_FILES | ENGINE_CAP_REGISTER_BUFFERS | ENGINE_CAP_SQPOLL | ENGINE_CAP_POLL)
+
 struct engine;
 
 struct engine_ops {
 	const char *name;
+	unsigned caps;       /* enum engine_cap, or'ed */
+	/*
+	 * Why this build lacks the engine and what to do ("built without
+	 * liburing; ..."): its row then has no hooks and engine_find() does
+	 * not return it. NULL for an engine built in.
+	 */
+	const char *missing;
+	/* What -EAGAIN from init() means for this engine ("fs.aio-max-nr reached"); NULL: nothing in particular. */
+	const char *init_eagain;
 	/*
 	 * Prepare for up to depth requests in flight on fd, with e->opts;
 	 * e->reqs (depth of them) hold the buffers it may register. 0 or
@@ -105,6 +130,19 @@ int engine_fdatasync(int fd);
 /* The ops table for name ("sync"), or NULL when unknown or not built in. */
 const struct engine_ops *engine_find(const char *name);
 
+/*
+ * The engine used when none is named: the first row, synchronous (no
+ * ENGINE_CAP_QUEUE: one request at a time, as watch's probes need) and
+ * needing nothing of the kernel.
+ */
+const struct engine_ops *engine_default(void);
+
+/* Whether e can do all of caps (enum engine_cap, or'ed). */
+bool engine_can(const struct engine_ops *e, unsigned caps);
+
+/* The first engine, built in or not, that can do all of caps, for a hint ("add -e io_uring"); NULL if none. */
+const struct engine_ops *engine_with(unsigned caps);
+
 /* Comma-separated names of the engines built in ("sync, libaio, io_uring"), for errors. */
 const char *engine_names(void);
 
@@ -113,8 +151,6 @@ const char *engine_missing_reason(const char *name);
 
 extern const struct engine_ops engine_sync_ops;
 extern const struct engine_ops engine_libaio_ops;
-#ifdef HAVE_LIBURING
-extern const struct engine_ops engine_io_uring_ops;
-#endif
+extern const struct engine_ops engine_io_uring_ops; /* its missing is set when built without liburing */
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * engine_io_uring.c - io_uring through liburing, with a queue depth.
+ * io_uring.c - io_uring through liburing, with a queue depth.
  * fdatasync is IORING_OP_FSYNC with IORING_FSYNC_DATASYNC, on the ring.
  * Built only when configure found liburing.
  *
@@ -23,6 +23,11 @@
  * happen on the worker's thread, not where init() runs; measured with
  * bench/uring-floor.c they changed nothing here, so neither is done.)
  */
+/* What io_uring can do, built in or not. */
+#define URING_CAPS \
+	(ENGINE_CAP_QUEUE | ENGINE_CAP_BATCH | ENGINE_CAP_REGISTER_FILES | ENGINE_CAP_REGISTER_BUFFERS | \
+	 ENGINE_CAP_SQPOLL | ENGINE_CAP_POLL)
+
 #ifdef HAVE_LIBURING
 #include "engines/engine.h"
 
@@ -33,7 +38,11 @@
 
 /* How long the SQPOLL thread spins after the last request before it sleeps. */
 #define SQPOLL_IDLE_MS 50
-/* How many times a waiting worker looks at the completion ring before it sleeps (tens of us). */
+/*
+ * How many times a waiting worker looks at the completion ring before it
+ * sleeps: a count, not a time (each look is a few loads; how long 20,000 of
+ * them take depends on the CPU, from a few to some tens of microseconds).
+ */
 #define SQPOLL_SPIN 20000u
 
 struct uring_state {
@@ -263,12 +272,19 @@ static void uring_cleanup(struct engine *e)
 
 const struct engine_ops engine_io_uring_ops = {
 	.name = "io_uring",
+	.caps = URING_CAPS,
 	.init = uring_init,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.cleanup = uring_cleanup,
 };
 #else
-/* ISO C wants something in every translation unit. */
-typedef int engine_io_uring_not_built;
+#include "engines/engine.h"
+
+/* Named, so that an io_uring option says which engine it needs, and -e io_uring why it is missing. */
+const struct engine_ops engine_io_uring_ops = {
+	.name = "io_uring",
+	.caps = URING_CAPS,
+	.missing = "this iobench was built without liburing; install liburing-dev and rerun ./configure && make",
+};
 #endif

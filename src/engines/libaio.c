@@ -1,5 +1,5 @@
 /*
- * engine_libaio.c - Linux native AIO (io_submit/io_getevents) with a queue
+ * libaio.c - Linux native AIO (io_submit/io_getevents) with a queue
  * depth. Meant for O_DIRECT; on buffered files the kernel may complete
  * submissions synchronously, which is what the numbers then show.
  *
@@ -156,6 +156,8 @@ static void aio_cleanup(struct engine *e)
 
 const struct engine_ops engine_libaio_ops = {
 	.name = "libaio",
+	.caps = ENGINE_CAP_QUEUE,
+	.init_eagain = "fs.aio-max-nr reached",
 	.init = aio_init,
 	.submit = aio_submit,
 	.reap = aio_reap,

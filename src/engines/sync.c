@@ -1,5 +1,5 @@
 /*
- * engine_sync.c - the study's method: pread/pwrite/fdatasync, one at a time.
+ * sync.c - the study's method: pread/pwrite/fdatasync, one at a time.
  *
  * submit() performs the call; reap() hands back what submit() finished.
  * EINTR is retried and short transfers are continued, so a request reports
@@ -105,6 +105,7 @@ static void sync_cleanup(struct engine *e)
 
 const struct engine_ops engine_sync_ops = {
 	.name = "sync",
+	.caps = 0,
 	.init = sync_init,
 	.submit = sync_submit,
 	.reap = sync_reap,

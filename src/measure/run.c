@@ -216,9 +216,9 @@ static int worker_open(struct worker *w, const struct run_config *cfg, const str
 	else if (rc == -EPERM || rc == -ENOSYS)
 		snprintf(err, len, "engine %s: %s (disabled by the kernel, a sandbox or sysctl kernel.io_uring_disabled); use --engine sync or libaio",
 			 cfg->engine->name, strerror(-rc));
-	else if (rc == -EAGAIN && strcmp(cfg->engine->name, "libaio") == 0)
-		snprintf(err, len, "engine libaio: cannot set up %u slots (fs.aio-max-nr reached); use a smaller --iodepth or fewer threads",
-			 w->eng.depth);
+	else if (rc == -EAGAIN && cfg->engine->init_eagain)
+		snprintf(err, len, "engine %s: cannot set up %u slots (%s); use a smaller --iodepth or fewer threads",
+			 cfg->engine->name, w->eng.depth, cfg->engine->init_eagain);
 	else if (rc < 0)
 		snprintf(err, len, "engine %s: %s", cfg->engine->name, strerror(-rc));
 	return rc;
@@ -695,7 +695,7 @@ struct output_run run_output_of(const struct run_config *cfg, const struct run_m
 {
 	return (struct output_run){
 		.target = cfg->target, .span = cfg->span, .ops = cfg->ops, .nops = cfg->nops,
-		.engine = cfg->engine->name, .engine_opts = cfg->engine_opts, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
+		.engine = cfg->engine, .engine_opts = cfg->engine_opts, .iodepth = cfg->iodepth ? cfg->iodepth : 1,
 		.runtime_ns = cfg->duration_ns, .bucket_ns = cfg->bucket_ns, .max_ops = cfg->max_ops,
 		.seed = cfg->seed, .rate = cfg->rate, .raw = cfg->raw != NULL, .devices = cfg->devices,
 		.device_stats = cfg->device_stats, .meta = meta,

@@ -17,7 +17,7 @@
 
 /* One operation's probe; what it measures goes into its struct op_result. */
 struct probe {
-	struct engine eng; /* the sync engine: EINTR and short transfers as in a run */
+	struct engine eng; /* the default (synchronous) engine: EINTR and short transfers as in a run */
 	struct io_req req;
 	uint64_t nslots;
 };
@@ -89,7 +89,7 @@ static int emit(const struct watch_config *wc, struct op_result *results, const 
 {
 	struct output_run run = {
 		.target = wc->target, .span = wc->span, .ops = wc->ops, .nops = wc->nops,
-		.engine = engine_sync_ops.name, .iodepth = 1, .runtime_ns = wc->period_ns,
+		.engine = engine_default(), .iodepth = 1, .runtime_ns = wc->period_ns,
 		.bucket_ns = wc->period_ns, .seed = wc->seed, .devices = wc->devices,
 		.device_stats = wc->device_stats, .meta = wc->meta,
 	};
@@ -178,13 +178,13 @@ static int prom_start(const struct watch_config *wc, struct watch_state *st, cha
 	return 0;
 }
 
-/* Each op's own descriptor (with its flags), buffer and sync engine. */
+/* Each op's own descriptor (with its flags), buffer and synchronous engine. */
 static int probes_open(const struct watch_config *wc, struct watch_state *st, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < wc->nops; i++) {
 		const struct run_op *op = &wc->ops[i];
 		struct probe *p = &st->probes[i];
-		p->eng = (struct engine){ .ops = &engine_sync_ops, .depth = 1 };
+		p->eng = (struct engine){ .ops = engine_default(), .depth = 1 };
 		p->eng.fd = open(wc->target->path, op->open_flags);
 		if (p->eng.fd < 0) {
 			int e = errno;

@@ -1,6 +1,6 @@
 /* devices_json.c - the result line's "devices" array. */
 #include "results/devices_json.h"
-#include "results/output.h"
+#include "results/jsonline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,7 +36,7 @@ static json_t *stats_json(const struct device_log *log, size_t i, size_t a, size
 /* sysfs values are bytes the kernel and firmware chose: any of them is made valid UTF-8. */
 static json_t *text_or_null(const char *s)
 {
-	return s && *s ? output_json_text(s) : json_null();
+	return s && *s ? jsonline_text(s) : json_null();
 }
 
 static json_t *node_json(const struct device_tree *tree, size_t i)
@@ -47,13 +47,13 @@ static json_t *node_json(const struct device_tree *tree, size_t i)
 	json_t *below = json_array();
 	for (size_t k = 0; below && k < tree->n; k++)
 		if (tree->nodes[k].above == (int)i)
-			json_array_append_new(below, output_json_text(tree->nodes[k].name));
+			json_array_append_new(below, jsonline_text(tree->nodes[k].name));
 	json_t *j = json_pack("{s:o, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
-			      "name", output_json_text(d->name),
+			      "name", jsonline_text(d->name),
 			      "majMin", majmin,
 			      "type", d->type,
 			      "role", d->role,
-			      "above", d->above >= 0 ? output_json_text(tree->nodes[d->above].name) : json_null(),
+			      "above", d->above >= 0 ? jsonline_text(tree->nodes[d->above].name) : json_null(),
 			      "below", below,
 			      "sizeBytes", d->size ? json_integer((json_int_t)d->size) : json_null(),
 			      "rotational", d->rotational < 0 ? json_null() : json_boolean(d->rotational),

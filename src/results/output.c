@@ -5,6 +5,7 @@
 #include "lib/units.h"
 #include "lib/version.h"
 #include "results/devices_json.h"
+#include "results/jsonline.h"
 
 #include <fcntl.h>
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 const double output_pct[OUTPUT_NPCT] = { 0.10, 0.50, 0.90, 0.99, 0.999, 0.9999 };
@@ -56,101 +56,12 @@ static uint64_t op_count(const struct op_result *o)
 	return o->total.count + o->total.errors;
 }
 
-size_t output_utf8_seq(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-	/* The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF. */
-	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
-	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
-	if (n == 0 || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
-/*
- * s as valid UTF-8: each byte that starts no valid sequence becomes U+FFFD.
- * A path or label is text to a reader; one stray byte must not cost the
- * line its metadata. malloc'd; NULL on ENOMEM.
- */
-static char *utf8_clean(const char *s)
-{
-	size_t len = strlen(s);
-	char *out = malloc(len * 3 + 1);
-	if (!out)
-		return NULL;
-	const unsigned char *p = (const unsigned char *)s;
-	char *o = out;
-	while (*p) {
-		size_t n = output_utf8_seq(p);
-		if (n == 0) {
-			memcpy(o, "\xef\xbf\xbd", 3);
-			o += 3;
-			p++;
-		} else {
-			memcpy(o, p, n);
-			o += n;
-			p += n;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/* A JSON string of any bytes (see utf8_clean); NULL only on ENOMEM. */
-static json_t *text(const char *s)
-{
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	char *clean = utf8_clean(s);
-	j = clean ? json_string(clean) : NULL;
-	free(clean);
-	return j;
-}
-
-json_t *output_json_text(const char *s)
-{
-	return text(s);
-}
-
-static json_t *json_str_or_null(const char *s)
-{
-	return s && *s ? text(s) : json_null();
-}
-
 /* Seconds as the study wrote them, whole; with a fraction when there is one (-d 2.5). */
 static json_t *seconds_json(uint64_t ns)
 {
 	if (ns % 1000000000ULL == 0)
 		return json_integer((json_int_t)(ns / 1000000000ULL));
 	return json_real((double)ns / 1e9);
-}
-
-static json_t *target_json(const struct output_run *run)
-{
-	const struct target_info *t = run->target;
-	return json_pack("{s:o, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:o, s:o, s:o}",
-			 "path", text(t->path),
-			 "type", t->is_block ? "block" : "file",
-			 "size", (json_int_t)t->size,
-			 "span", (json_int_t)run->span,
-			 "filesystem", json_str_or_null(t->fstype),
-			 "mountPoint", json_str_or_null(t->mount_point),
-			 "device", json_str_or_null(t->device),
-			 "deviceSize", t->device_size ? json_integer((json_int_t)t->device_size) : json_null(),
-			 "serial", json_str_or_null(t->serial),
-			 "model", json_str_or_null(t->model),
-			 "rootDevice", t->root_device,
-			 "memory", t->memory,
-			 "rotational", t->rotational < 0 ? json_null() : json_boolean(t->rotational),
-			 "scheduler", json_str_or_null(t->scheduler),
-			 "raidLevel", json_str_or_null(t->raid_level));
 }
 
 /* One side of a mixed op: its own total, time buckets and figures. */
@@ -262,27 +173,6 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 }
 
 /* "key=value" strings as one object of strings (labels, notes). */
-static json_t *kv_object(const char *const *kv, size_t n)
-{
-	json_t *obj = json_object();
-	if (!obj)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *eq = strchr(kv[i], '=');
-		char key[256];
-		size_t len = (size_t)(eq - kv[i]);
-		snprintf(key, sizeof(key), "%.*s", (int)(len < sizeof(key) ? len : sizeof(key) - 1), kv[i]);
-		char *ckey = utf8_clean(key);
-		if (!ckey || json_object_set_new(obj, ckey, text(eq + 1)) != 0) {
-			free(ckey);
-			json_decref(obj);
-			return NULL;
-		}
-		free(ckey);
-	}
-	return obj;
-}
-
 /* io_uring's options as they were used (batch 1: each request submitted at once). */
 static json_t *engine_opts_json(const struct engine_opts *o)
 {
@@ -305,16 +195,11 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		}
 	}
 
-	json_t *labels = kv_object(meta->labels, meta->nlabels);
+	json_t *labels = jsonline_labels(meta->labels, meta->nlabels);
 	if (!labels) {
 		json_decref(ops);
 		return NULL;
 	}
-	struct utsname u;
-	char host[256] = "";
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof(u));
-	gethostname(host, sizeof(host) - 1);
 
 	json_t *root = json_pack("{s:I, s:I, s:o, s:o, s:o}",
 				 "fileSize", (json_int_t)run->target->size,
@@ -322,15 +207,10 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				 "runtime", seconds_json(run->runtime_ns),
 				 "bucketDuration", seconds_json(run->bucket_ns),
 				 "operations", ops);
-	json_t *own = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
-				"tool", "iobench",
-				"version", IOBENCH_VERSION,
-				"commandLine", text(meta->command_line),
-				"host", text(meta->host ? meta->host : host),
-				"hostname", text(host),
-				"kernel", text(u.release),
-				"target", target_json(run),
-				"engine", run->engine,
+	json_t *header = jsonline_header(meta->command_line, meta->host);
+	json_t *own = json_pack("{s:o, s:s, s:I, s:s, s:I, s:b, s:o, s:b, s:f, s:I, s:I}",
+				"target", jsonline_target(run->target, run->span),
+				"engine", run->engine->name,
 				"iodepth", (json_int_t)run->iodepth,
 				"clock", clock_source_name(),
 				"seed", (json_int_t)run->seed,
@@ -341,13 +221,15 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				"threads", (json_int_t)meta->threads,
 				"maxOps", (json_int_t)run->max_ops);
 	/* Never a line without its metadata: a block that cannot be built fails the line. */
-	if (!root || !own || json_object_update(root, own) != 0) {
+	if (!root || !header || !own || json_object_update(root, header) != 0 || json_object_update(root, own) != 0) {
 		json_decref(root);
+		json_decref(header);
 		json_decref(own);
 		return NULL;
 	}
+	json_decref(header);
 	json_decref(own);
-	if (strcmp(run->engine, "io_uring") == 0)
+	if (run->engine->caps & ENGINE_CAPS_OPTIONS)
 		json_object_set_new(root, "engineOptions", engine_opts_json(&run->engine_opts));
 	uint64_t ops_done = 0;
 	for (size_t i = 0; i < res->nops; i++)
@@ -357,7 +239,7 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 		json_object_set_new(root, "commit", json_string(iobench_commit));
 	if (meta->provision)
 		json_object_set_new(root, "provision", json_deep_copy(meta->provision));
-	if (meta->nnotes && json_object_set_new(root, "notes", kv_object(meta->notes, meta->nnotes)) != 0) {
+	if (meta->nnotes && json_object_set_new(root, "notes", jsonline_labels(meta->notes, meta->nnotes)) != 0) {
 		json_decref(root);
 		return NULL;
 	}
@@ -384,7 +266,7 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 			return NULL;
 		}
 		if (why[0])
-			json_object_set_new(root, "devicesNote", text(why));
+			json_object_set_new(root, "devicesNote", jsonline_text(why));
 	}
 	char *line = json_dumps(root, HIST_JSON_DUMP_FLAGS | JSON_PRESERVE_ORDER);
 	json_decref(root);

@@ -37,7 +37,7 @@ struct output_run {
 	uint64_t span;             /* offsets fell in [0, span) */
 	const struct run_op *ops;  /* as many as the result has, in its order */
 	size_t nops;
-	const char *engine;        /* the engine's name: "sync", "libaio", "io_uring" */
+	const struct engine_ops *engine; /* "engine": its name; "engineOptions" when it takes options */
 	struct engine_opts engine_opts; /* io_uring's options: "engineOptions" on io_uring lines */
 	unsigned iodepth;
 	uint64_t runtime_ns;       /* "runtime": the run's duration, or a watch period */
@@ -66,20 +66,6 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 
 /* Human summary: a header line, one row per operation, and warnings. */
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res);
-
-/*
- * A JSON string of any bytes: each byte that starts no valid UTF-8 sequence
- * becomes U+FFFD, so a stray byte in a path or label never costs a line its
- * metadata. NULL only on ENOMEM.
- */
-json_t *output_json_text(const char *s);
-
-/*
- * Length of the valid UTF-8 sequence at s (NUL-terminated), or 0 when the
- * bytes there start none (overlong forms, surrogates and code points past
- * U+10FFFF are not valid).
- */
-size_t output_utf8_seq(const unsigned char *s);
 
 /*
  * Before a run: may path (--json, --raw) receive results? 0 when it does not

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "results/jsonline.h"
 #include "results/output.h"
 
 /* A previous page longer than this is not one this program wrote. */
@@ -91,7 +92,7 @@ static void put_escaped(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		size_t n = output_utf8_seq(p);
+		size_t n = jsonline_utf8_seq(p);
 		if (n == 0)
 			fputs("\xef\xbf\xbd", f);
 		else if (*p == '\\')
