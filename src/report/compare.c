@@ -24,7 +24,7 @@
 /* A one-in-ten bad apple, seen with this probability */
 #define APPLE_SHARE 0.1
 
-const struct tcol rep_compare_cols[] = {
+static const struct tcol rep_compare_cols[] = {
 	{ "signature", NULL, TC_STR, 0 },
 	{ "op", "op", TC_STR, 0 },
 	{ "metric", "metric", TC_STR, 0 },
@@ -45,8 +45,6 @@ const struct tcol rep_compare_cols[] = {
 	{ "verdict", "verdict", TC_STR, 0 },
 	{ "note", "note", TC_STR, 0 },
 };
-const size_t rep_compare_ncols = sizeof(rep_compare_cols) / sizeof(rep_compare_cols[0]);
-
 /* ---- which cells a side takes ---- */
 
 static bool is_key(const char *s, size_t n)
@@ -627,7 +625,7 @@ static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
 	return most;
 }
 
-void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
+static void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_COMPARE];
 	const struct rep_opts *o = ctx->o;
@@ -669,3 +667,15 @@ void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 			   "%u hosts (log 0.05 / log 0.9); the largest side here has %zu.",
 			   LEVEL * 100, o->rounds, stats_hosts_needed(APPLE_SHARE, 0.95), most);
 }
+
+const struct rep_section_def rep_sec_compare = {
+	.name = "compare",
+	.title = "Comparisons, config A vs B per op (ratio of medians over hosts, bootstrap 95% interval)",
+	.help = "config A vs B per op: B/A of the median per-host ops/s, p50 and p99\n"
+		"with a bootstrap 95% interval and a verdict; --compare 'A vs B', else\n"
+		"every two configs that differ in one dimension (instance, volume, layout,\n"
+		"placement, or a label or label part), what differs said; else side by side",
+	.cols = rep_compare_cols,
+	.ncols = sizeof(rep_compare_cols) / sizeof(rep_compare_cols[0]),
+	.build = rep_build_compare,
+};

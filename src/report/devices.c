@@ -22,7 +22,7 @@
 #define SLOW_FACTOR 2.0 /* await against the siblings' median */
 #define BUSY_UTIL 0.5   /* and busy at least this fraction of the time */
 
-const struct tcol rep_devices_cols[] = {
+static const struct tcol rep_devices_cols[] = {
 	{ "host", "host", TC_STR, 0 },
 	{ "config", "config", TC_STR, 0 },
 	{ "labels", NULL, TC_STR, 0 },
@@ -48,8 +48,6 @@ const struct tcol rep_devices_cols[] = {
 	{ "arrayAwaitAtSiblingsMs", NULL, TC_NUM, 3 },
 	{ "finding", "finding", TC_STR, 0 },
 };
-const size_t rep_devices_ncols = sizeof(rep_devices_cols) / sizeof(rep_devices_cols[0]);
-
 /* A member's figures summed over the runs of a group. */
 struct member {
 	const char *name, *serial;
@@ -223,7 +221,7 @@ static void group_rows(struct table *t, const struct rep_devrun *const *g, size_
 	}
 }
 
-void rep_build_devices(struct table *tables, const struct rep_ctx *ctx)
+static void rep_build_devices(struct table *tables, const struct rep_ctx *ctx)
 {
 	const struct rep_db *db = ctx->db;
 	const struct rep_devrun **runs = rep_calloc(db->ndevruns + 1, sizeof(*runs));
@@ -241,3 +239,15 @@ void rep_build_devices(struct table *tables, const struct rep_ctx *ctx)
 	}
 	free(runs);
 }
+
+const struct rep_section_def rep_sec_devices = {
+	.name = "devices",
+	.title = "Array members against their siblings (iostat -x figures the runs recorded)",
+	.help = "per md/dm array under a run's target, each member's await and util\n"
+		"against its siblings'; slow: await >= 2x the siblings' median and\n"
+		"busy >= 50%, with the time buckets it was slow in and the array's\n"
+		"await at the siblings' speed; per host (a slow member is its host's)",
+	.cols = rep_devices_cols,
+	.ncols = sizeof(rep_devices_cols) / sizeof(rep_devices_cols[0]),
+	.build = rep_build_devices,
+};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/alloc.h"
+#include "report/section.h"
 
 static char *dup_or(const json_t *s, const char *fallback)
 {
@@ -135,3 +136,18 @@ void rep_dur_build(struct table *t, const struct rep_db *db)
 			  v[i].never_acknowledged, v[i].run, v[i].lost > 0 ? "LOST" : "ok");
 	free(v);
 }
+
+static void build_dur_verify(struct table *tables, const struct rep_ctx *ctx)
+{
+	rep_dur_build(&tables[SEC_DUR_VERIFY], ctx->db);
+}
+
+const struct rep_section_def rep_sec_durabilityVerify = {
+	.name = "durabilityVerify",
+	.title = "Durability after a power cut (iobench durability verify)",
+	.help = "iobench durability verify lines: acknowledged blocks\n"
+		"intact or LOST after a power cut, a row per verification",
+	.cols = rep_dur_cols,
+	.ncols = sizeof(rep_dur_cols) / sizeof(rep_dur_cols[0]),
+	.build = build_dur_verify,
+};

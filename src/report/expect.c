@@ -279,7 +279,7 @@ int rep_expect_holds(const struct rep_expect *e, double measured)
 
 /* ---- the section ---- */
 
-const struct tcol rep_expect_cols[] = {
+static const struct tcol rep_expect_cols[] = {
 	{ "result", "result", TC_STR, 0 },
 	{ "line", "line", TC_INT, 0 },
 	{ "expectation", "expected", TC_STR, 0 },
@@ -292,8 +292,6 @@ const struct tcol rep_expect_cols[] = {
 	{ NULL, "measured", TC_STR, 0 },
 	{ "detail", "detail", TC_STR, 0 },
 };
-const size_t rep_expect_ncols = sizeof(rep_expect_cols) / sizeof(rep_expect_cols[0]);
-
 /* e->op is as typed whichever form its line used (parse_words); a signature it does not know stays one. */
 static bool op_is(const struct rep_cell *c, const char *op)
 {
@@ -386,7 +384,7 @@ static void check_one(struct table *t, const struct rep_ctx *ctx, const struct r
 	}
 }
 
-void rep_build_expect(struct table *tables, const struct rep_ctx *ctx)
+static void rep_build_expect(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_EXPECT];
 	size_t failed = 0;
@@ -395,3 +393,13 @@ void rep_build_expect(struct table *tables, const struct rep_ctx *ctx)
 	if (t->nrows)
 		table_note(t, "%s: %zu of %zu checks passed", failed ? "FAIL" : "PASS", t->nrows - failed, t->nrows);
 }
+
+const struct rep_section_def rep_sec_expect = {
+	.name = "expect",
+	.title = "Expectations (--expect): PASS or FAIL per box",
+	.help = "--expect FILE's expected figures, PASS or FAIL per host (only with\n"
+		"--expect, and then alone unless --section names others)",
+	.cols = rep_expect_cols,
+	.ncols = sizeof(rep_expect_cols) / sizeof(rep_expect_cols[0]),
+	.build = rep_build_expect,
+};

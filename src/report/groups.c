@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/alloc.h"
 #include "report/section.h"
@@ -191,4 +192,30 @@ const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, s
 	free(thr);
 	free(ops);
 	return &g[from + opt];
+}
+
+const char *rep_host_of(const struct rep_group *g, char *buf, size_t len)
+{
+	if (g->n == 1)
+		return g->cells[0]->host;
+	snprintf(buf, len, "(%zu hosts)", g->n);
+	return buf;
+}
+
+double rep_mb_per_sec(double ops, uint64_t block)
+{
+	return block ? ops * (double)block / 1e6 : NAN;
+}
+
+/* ---- sections ---- */
+
+void rep_utc_of(double when, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (when > 1e9 && when < 1e11) {
+		time_t tt = (time_t)when;
+		struct tm tm;
+		if (gmtime_r(&tt, &tm))
+			strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
 }

@@ -9,7 +9,7 @@
 /* A series shorter than this (evenly spaced points) is not searched: 3 cycles of 8. */
 #define PERIODIC_MIN_POINTS 24
 
-const struct tcol rep_periodic_cols[] = {
+static const struct tcol rep_periodic_cols[] = {
 	{ "host", "host", TC_STR, 0 },
 	{ "op", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -25,8 +25,6 @@ const struct tcol rep_periodic_cols[] = {
 	{ "points", "points", TC_INT, 0 },
 	{ "finding", "finding", TC_STR, 0 },
 };
-const size_t rep_periodic_ncols = sizeof(rep_periodic_cols) / sizeof(rep_periodic_cols[0]);
-
 /* The series a cell offers: a probe's latency per period, a run's throughput per time bucket. */
 static const struct {
 	const char *name;
@@ -100,7 +98,7 @@ static void human_duration(double sec, char *buf, size_t len)
 	snprintf(buf, len, "%.3g %s", sec / units[u].unit, units[u].name);
 }
 
-void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
+static void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_PERIODIC];
 	const struct rep_db *db = ctx->db;
@@ -132,3 +130,13 @@ void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
 		free(x);
 	}
 }
+
+const struct rep_section_def rep_sec_periodic = {
+	.name = "periodic",
+	.title = "Oscillations (a period in the probes' p50/p99 or in runs' ops/s)",
+	.help = "a regular oscillation in the probes' p50/p99 or in runs' ops/s\n"
+		"(24 time buckets or more): its period, amplitude and p-value",
+	.cols = rep_periodic_cols,
+	.ncols = sizeof(rep_periodic_cols) / sizeof(rep_periodic_cols[0]),
+	.build = rep_build_periodic,
+};

@@ -1,10 +1,10 @@
 /*
  * section.h - what a report section's builder works with (private to src/report/).
  *
- * analyze.c holds the table of sections; a section that needs a file of its
- * own (compare.c, expect.c) gets its builder declared here and its row there.
- * groups.c holds what builders share (the two functions below): the
- * builders call it, never each other or analyze.c.
+ * Each section is a file (a few close ones share one): its columns, its
+ * builder and its row (struct rep_section, below); analyze.c lists the rows
+ * in the order they print. groups.c holds what the builders share (the
+ * functions below): the builders call it, never each other or analyze.c.
  */
 #ifndef IOBENCH_REPORT_SECTION_H
 #define IOBENCH_REPORT_SECTION_H
@@ -21,6 +21,24 @@ struct rep_ctx {
 	size_t nv;
 };
 
+/* Every section that names a configuration: its name, and the user's labels as data. */
+#define CONFIG_COLS { "config", "config", TC_STR, 0 }, { "labels", NULL, TC_STR, 0 }
+
+/*
+ * Every section that names an op: the 2012 signature (read,4K,4K) as data,
+ * which scripts select on, and the op as typed (read4k), which people read.
+ */
+#define OP_COLS { "signature", NULL, TC_STR, 0 }, { "op", "op", TC_STR, 0 }
+
+/* A group's host for a table: its one host, or "(N hosts)" written in buf. */
+const char *rep_host_of(const struct rep_group *g, char *buf, size_t len);
+
+/* A Unix time as "2026-11-26T12:00:00Z"; "" unless it is one (between 1e9 and 1e11 s). */
+void rep_utc_of(double when, char *buf, size_t len);
+
+/* MB/s (10^6 bytes) of ops operations a second of block bytes each; NAN when block is 0. */
+double rep_mb_per_sec(double ops, uint64_t block);
+
 /* The configuration's name for a table: NULL when it has none ("-" in text, null in JSON). */
 const char *rep_cfg_name(const struct rep_cell *c);
 
@@ -36,43 +54,44 @@ const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, s
 /* Past the last of the fleet groups g[from..n) on the same curve as g[from]. */
 size_t rep_curve_end(const struct rep_group *g, size_t n, size_t from);
 
-/* compare.c: config A vs B per op, ratios with bootstrap intervals (SEC_COMPARE). */
-extern const struct tcol rep_compare_cols[];
-extern const size_t rep_compare_ncols;
-void rep_build_compare(struct table *tables, const struct rep_ctx *ctx);
+/*
+ * A section: its key (--section, JSON member, CSV "# name" line), its
+ * title over the text table, its --help ('\n' starts a continuation line),
+ * its columns and its builder. Each section's file defines its own; a
+ * builder that fills two tables (a table and the steps in it) is named by
+ * both sections and runs once. analyze.c lists them in the order they print.
+ */
+struct rep_section_def {
+	const char *name;
+	const char *title;
+	const char *help;
+	const struct tcol *cols;
+	size_t ncols;
+	void (*build)(struct table *tables, const struct rep_ctx *ctx);
+};
 
-/* targets.c: runs whose target was RAM or not the volume provisioned (SEC_TARGETS). */
-extern const struct tcol rep_targets_cols[];
-extern const size_t rep_targets_ncols;
-void rep_build_targets(struct table *tables, const struct rep_ctx *ctx);
-
-/* expect.c: --expect FILE's lines, PASS or FAIL (SEC_EXPECT). */
-extern const struct tcol rep_expect_cols[];
-extern const size_t rep_expect_ncols;
-void rep_build_expect(struct table *tables, const struct rep_ctx *ctx);
+extern const struct rep_section_def rep_sec_summary; /* summary.c */
+extern const struct rep_section_def rep_sec_fleet; /* fleet.c */
+extern const struct rep_section_def rep_sec_targets; /* targets.c */
+extern const struct rep_section_def rep_sec_groups; /* analyze.c */
+extern const struct rep_section_def rep_sec_instances, rep_sec_badApples; /* instances.c */
+extern const struct rep_section_def rep_sec_threads; /* threads.c */
+extern const struct rep_section_def rep_sec_compare; /* compare.c */
+extern const struct rep_section_def rep_sec_time, rep_sec_regimes, rep_sec_series, rep_sec_modes, rep_sec_watch, rep_sec_watchRegimes; /* timeline.c */
+extern const struct rep_section_def rep_sec_devices; /* devices.c */
+extern const struct rep_section_def rep_sec_tiers; /* tiers.c */
+extern const struct rep_section_def rep_sec_durability; /* flush.c */
+extern const struct rep_section_def rep_sec_cost; /* cost.c */
+extern const struct rep_section_def rep_sec_bonnie, rep_sec_bonnieRuns; /* bonnie.c */
+extern const struct rep_section_def rep_sec_periodic; /* periodic.c */
+extern const struct rep_section_def rep_sec_notes; /* notes.c */
+extern const struct rep_section_def rep_sec_durabilityVerify; /* durability.c */
+extern const struct rep_section_def rep_sec_expect; /* expect.c */
 
 /*
- * periodic.c: a period in the probes' p50 and p99 (watch cells) and in runs'
- * ops/s per time bucket (cells with 24 buckets or more), by stats_periodic
- * over the longest evenly spaced stretch (SEC_PERIODIC).
+ * summary.c reads other sections' tables: rep_summary_needs marks in want[]
+ * the sections it reads, and the summary is built after them.
  */
-extern const struct tcol rep_periodic_cols[];
-extern const size_t rep_periodic_ncols;
-void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx);
-
-/*
- * summary.c: the findings, drawn from the other sections' tables (SEC_SUMMARY).
- * rep_summary_needs marks in want[] the sections it reads; the summary is
- * built after them.
- */
-extern const struct tcol rep_summary_cols[];
-extern const size_t rep_summary_ncols;
 void rep_summary_needs(bool want[SEC_COUNT]);
-void rep_build_summary(struct table *tables, const struct rep_ctx *ctx);
-
-/* devices.c: array members against their siblings, the slow one named (SEC_DEVICES). */
-extern const struct tcol rep_devices_cols[];
-extern const size_t rep_devices_ncols;
-void rep_build_devices(struct table *tables, const struct rep_ctx *ctx);
 
 #endif

@@ -20,7 +20,7 @@
 #include "report/alloc.h"
 #include "report/section.h"
 
-const struct tcol rep_summary_cols[] = {
+static const struct tcol rep_summary_cols[] = {
 	{ "topic", "", TC_STR, 0 },        /* what a reader scans for: an op, "hosts", "threads", ... */
 	{ "kind", NULL, TC_STR, 0 },       /* the finding's machine name: best, perDollar, compare, ... */
 	{ "op", NULL, TC_STR, 0 },
@@ -32,8 +32,6 @@ const struct tcol rep_summary_cols[] = {
 	{ "finding", "finding", TC_STR, 0 },
 	{ "section", "see", TC_STR, 0 },   /* the section with the evidence */
 };
-const size_t rep_summary_ncols = sizeof(rep_summary_cols) / sizeof(rep_summary_cols[0]);
-
 enum { S_TOPIC, S_KIND, S_OP, S_CONFIG, S_VALUE, S_LOW, S_HIGH, S_THREADS, S_FINDING, S_SECTION };
 
 void rep_summary_needs(bool want[SEC_COUNT])
@@ -724,7 +722,7 @@ static size_t configs_in(const struct table *gr)
 	return n;
 }
 
-void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
+static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *s = &tables[SEC_SUMMARY];
 	const struct table *th = &tables[SEC_THREADS], *cost = &tables[SEC_COST];
@@ -870,3 +868,16 @@ void rep_summary_print_text(const struct table *t, FILE *out, size_t width)
 	}
 	fputc('\n', out);
 }
+
+const struct rep_section_def rep_sec_summary = {
+	.name = "summary",
+	.title = "Summary",
+	.help = "the answers, a finding a line: per op the best config by ops/s and\n"
+		"by ops (MB) per dollar at its optimal threads, the comparisons and\n"
+		"their verdicts, bad apples and hosts at their cap, failed or missing\n"
+		"hosts, the thread optima (config x op), cache tiers, durability,\n"
+		"runs left out; each names the section that holds its evidence",
+	.cols = rep_summary_cols,
+	.ncols = sizeof(rep_summary_cols) / sizeof(rep_summary_cols[0]),
+	.build = rep_build_summary,
+};

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct tcol rep_targets_cols[] = {
+static const struct tcol rep_targets_cols[] = {
 	{ "host", "host", TC_STR, 0 },
 	{ "config", "config", TC_STR, 0 },
 	{ "labels", NULL, TC_STR, 0 },
@@ -13,8 +13,6 @@ const struct tcol rep_targets_cols[] = {
 	{ "runs", "runs", TC_INT, 0 },
 	{ "finding", "finding", TC_STR, 0 },
 };
-const size_t rep_targets_ncols = sizeof(rep_targets_cols) / sizeof(rep_targets_cols[0]);
-
 static int cmp_flag(const void *a, const void *b)
 {
 	const struct rep_target_flag *x = *(const struct rep_target_flag *const *)a;
@@ -23,7 +21,7 @@ static int cmp_flag(const void *a, const void *b)
 	return c ? c : strcmp(x->finding, y->finding);
 }
 
-void rep_build_targets(struct table *tables, const struct rep_ctx *ctx)
+static void rep_build_targets(struct table *tables, const struct rep_ctx *ctx)
 {
 	const struct rep_db *db = ctx->db;
 	const struct rep_target_flag **f = rep_calloc(db->ntflags + 1, sizeof(*f));
@@ -35,3 +33,13 @@ void rep_build_targets(struct table *tables, const struct rep_ctx *ctx)
 			  (double)f[i]->runs, f[i]->finding);
 	free(f);
 }
+
+const struct rep_section_def rep_sec_targets = {
+	.name = "targets",
+	.title = "Targets that were not the disk provisioned (RAM, the root disk, another size)",
+	.help = "runs whose target was RAM (tmpfs, zram), or not the volume their\n"
+		"provision facts name: on the root disk, or a device of another size",
+	.cols = rep_targets_cols,
+	.ncols = sizeof(rep_targets_cols) / sizeof(rep_targets_cols[0]),
+	.build = rep_build_targets,
+};

@@ -1,0 +1,205 @@
+/* report/cost.c - the cost section: operations and MB per dollar per op and config. */
+#include "report/section.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/alloc.h"
+#include "report/price.h"
+
+static const struct tcol cost_cols[] = {
+	OP_COLS,
+	{ "size", "size", TC_SIZE, 0 },
+	{ "config", "config", TC_STR, 0 },
+	{ "labels", NULL, TC_STR, 0 },
+	{ "instance", "instance", TC_STR, 0 },
+	{ "volume", "volume", TC_STR, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "mbPerSec", "MB/s", TC_NUM, 1 },
+	{ "dollarsPerHour", "$/h", TC_NUM, 4 },
+	{ "ioDollarsPerHour", NULL, TC_NUM, 6 },
+	{ "opsPerDollar", NULL, TC_NUM, 0 },
+	{ NULL, "ops per $", TC_STR, 0 },
+	{ "mbPerDollar", NULL, TC_NUM, 0 },
+	{ NULL, "MB per $", TC_STR, 0 },
+	{ "rank", "rank", TC_INT, 0 },
+};
+
+/* A price key: the prices file's config object member first, then the labels, then the provision facts. */
+static bool cost_field(const json_t *cfg, const struct rep_config *conf, const char *const *keys,
+		       char *buf, size_t len)
+{
+	for (const char *const *k = keys; *k; k++) {
+		const json_t *v = json_object_get(cfg, *k);
+		if (json_is_string(v)) {
+			snprintf(buf, len, "%s", json_string_value(v));
+			return true;
+		}
+		if (json_is_number(v)) {
+			snprintf(buf, len, "%.15g", json_number_value(v));
+			return true;
+		}
+	}
+	for (const char *const *k = keys; *k; k++)
+		if (rep_label_value(conf->labels, *k, buf, len))
+			return true;
+	for (const char *const *k = keys; *k; k++)
+		if (rep_label_value(conf->facts, *k, buf, len))
+			return true;
+	return false;
+}
+
+/* A number field for the price; NAN when absent or not a number. */
+static double cost_num(const json_t *cfg, const struct rep_config *conf, const char *const *keys)
+{
+	char v[64], *end;
+	if (!cost_field(cfg, conf, keys, v, sizeof(v)))
+		return NAN;
+	double d = strtod(v, &end);
+	return end != v && *end == '\0' ? d : NAN;
+}
+
+/* An op moves bulk data (MB per $ is its figure) from this many bytes up: read4m, write1m. */
+#define COST_BULK_BYTES (1u << 20)
+
+struct cost_row {
+	const struct rep_group *g; /* the curve at its optimum */
+	size_t sig_order;          /* first appearance of its signature, for the order of rows */
+	char config[128], inst[128], vol[128];
+	double ops, mbs, dph, io_dph, opd, mbd;
+	unsigned rank;
+};
+
+static int cmp_cost_row(const void *a, const void *b)
+{
+	const struct cost_row *x = a, *y = b;
+	const struct rep_cell *cx = x->g->cells[0], *cy = y->g->cells[0];
+	if (x->sig_order != y->sig_order)
+		return x->sig_order < y->sig_order ? -1 : 1;
+	if (cx->size != cy->size)
+		return cx->size < cy->size ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(cx->cfg->name, cy->cfg->name);
+}
+
+/* The configuration's price facts (the prices file's config, labels, provision facts); false if none. */
+static bool cost_facts(const struct rep_cell *c, const json_t *cfg, struct cost_row *r, struct price_facts *f)
+{
+	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
+	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
+	static const char *const store_keys[] = { "instanceStore", NULL };
+	static const char *const count_keys[] = { "volumeCount", NULL };
+	static const char *const gb_keys[] = { "volumeGB", "volumeSize", NULL };
+	static const char *const iops_keys[] = { "volumeIops", NULL };
+	static const char *const mibps_keys[] = { "volumeThroughput", NULL };
+	char store[16] = "";
+	bool has_inst = cost_field(cfg, c->cfg, inst_keys, r->inst, sizeof(r->inst));
+	bool has_vol = cost_field(cfg, c->cfg, vol_keys, r->vol, sizeof(r->vol));
+	/* instance-store disks come with the instance: the list's "ephemeral" prices them (at 0 in the sample) */
+	if (!has_vol && cost_field(cfg, c->cfg, store_keys, store, sizeof(store)) && strcmp(store, "true") == 0) {
+		snprintf(r->vol, sizeof(r->vol), "ephemeral");
+		has_vol = true;
+	}
+	if (!has_inst && !has_vol)
+		return false;
+	f->instance = has_inst ? r->inst : NULL;
+	f->volume = has_vol ? r->vol : NULL;
+	f->count = cost_num(cfg, c->cfg, count_keys);
+	f->size_gib = cost_num(cfg, c->cfg, gb_keys);
+	if (isnan(f->size_gib) && c->size) /* no volume size said: the file's, a lower bound */
+		f->size_gib = ceil((double)c->size / (1u << 30));
+	f->iops = cost_num(cfg, c->cfg, iops_keys);
+	f->mibps = cost_num(cfg, c->cfg, mibps_keys);
+	return true;
+}
+
+static void build_cost(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_COST];
+	const struct rep_group *g = ctx->fleet;
+	size_t ng = ctx->nf;
+	const struct rep_opts *o = ctx->o;
+	if (!o->prices)
+		return;
+	const json_t *configs = json_object_get(o->prices, "configs");
+	struct cost_row *rows = rep_calloc(ng + 1, sizeof(*rows));
+	size_t nr = 0, unpriced = 0;
+	for (size_t i = 0, end; i < ng; i = end) {
+		const struct rep_group *opt = rep_curve_optimum(g, ng, i, &end, o->within);
+		const struct rep_cell *c = opt->cells[0];
+		struct cost_row *r = &rows[nr];
+		memset(r, 0, sizeof(*r));
+		rep_label_value(c->cfg->labels, "config", r->config, sizeof(r->config));
+		const json_t *cfg = r->config[0] ? json_object_get(configs, r->config) : NULL;
+		struct price_facts f;
+		struct price_hour ph;
+		if (!cost_facts(c, cfg, r, &f))
+			continue;
+		if (price_hourly(o->prices, &f, &ph) != 0) {
+			unpriced++;
+			continue; /* no price known for it: no row rather than a wrong one */
+		}
+		r->g = opt;
+		r->sig_order = i;
+		for (size_t k = 0; k < nr; k++)
+			if (strcmp(rows[k].g->cells[0]->sig, c->sig) == 0) {
+				r->sig_order = rows[k].sig_order;
+				break;
+			}
+		r->ops = opt->ops;
+		r->mbs = c->block ? r->ops * (double)c->block / 1e6 : NAN;
+		r->dph = price_with_io(&ph, r->ops);
+		r->io_dph = r->dph - ph.fixed;
+		r->opd = r->dph > 0 ? r->ops * 3600 / r->dph : NAN;
+		r->mbd = r->dph > 0 && c->block >= COST_BULK_BYTES ? r->mbs * 3600 / r->dph : NAN;
+		nr++;
+	}
+	/* rank 1: the most operations per dollar among the configs that ran the op at that size */
+	for (size_t i = 0; i < nr; i++) {
+		rows[i].rank = 1;
+		for (size_t k = 0; k < nr; k++)
+			if (k != i && rows[k].sig_order == rows[i].sig_order &&
+			    rows[k].g->cells[0]->size == rows[i].g->cells[0]->size && rows[k].opd > rows[i].opd)
+				rows[i].rank++;
+	}
+	if (nr)
+		qsort(rows, nr, sizeof(*rows), cmp_cost_row);
+	for (size_t i = 0; i < nr; i++) {
+		const struct cost_row *r = &rows[i];
+		const struct rep_cell *c = r->g->cells[0];
+		char opd[32], mbd[32];
+		table_format_count(opd, sizeof(opd), r->opd);
+		table_format_count(mbd, sizeof(mbd), r->mbd);
+		/* the prices file's config when it has one, else the configuration's name */
+		table_row(t, c->sig, c->op, (double)c->size, r->config[0] ? r->config : rep_cfg_name(c), c->cfg->labels,
+			  r->inst[0] ? r->inst : NULL, r->vol[0] ? r->vol : NULL, c->threads, r->ops, r->mbs, r->dph,
+			  r->io_dph, r->opd, opd, r->mbd, mbd, (double)r->rank);
+	}
+	const json_t *date = json_object_get(o->prices, "date");
+	if (nr)
+		table_note(t,
+			   "Each op at its optimal thread count (fewest within %.0f%% of the best); rank 1 = most per $ "
+			   "for that op. $/h: instance + GB-months + provisioned IOPS and MiB/s above the free baseline "
+			   "+ per-I/O charges at the measured rate; MB per $ for ops of 1M and more. Prices of %s.",
+			   o->within * 100, json_is_string(date) ? json_string_value(date) : "an undated list");
+	else
+		table_note(t, "No configuration has a price: %s", unpriced
+			   ? "its instance or volume type is not in the price list; add it"
+			   : "the runs carry no instanceType/volumeType facts (--provision-fact) or config label the list names");
+	free(rows);
+}
+
+const struct rep_section_def rep_sec_cost = {
+	.name = "cost",
+	.title = "Operations per dollar",
+	.help = "per op and config at its optimal thread count: $/h (instance, GB-months,\n"
+		"provisioned IOPS and MiB/s above the free baseline, per-I/O charges),\n"
+		"ops and MB per dollar, rank per op (needs --prices)",
+	.cols = cost_cols,
+	.ncols = sizeof(cost_cols) / sizeof(cost_cols[0]),
+	.build = build_cost,
+};

@@ -1,0 +1,69 @@
+/* report/threads.c - the threads section: throughput by thread count, and each curve's optimum. */
+#include "report/section.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "report/alloc.h"
+#include "report/stats.h"
+#include "lib/hist.h"
+
+static const struct tcol threads_cols[] = {
+	OP_COLS,
+	CONFIG_COLS,
+	{ "size", "size", TC_SIZE, 0 },
+	{ "threads", "threads", TC_NUM, 0 },
+	{ "hosts", "hosts", TC_INT, 0 },
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "mbPerSec", "MB/s", TC_NUM, 2 },
+	{ "p50Ns", "p50", TC_NS, 0 },
+	{ "p95Ns", "p95", TC_NS, 0 },
+	{ "p99Ns", "p99", TC_NS, 0 },
+	{ "vsBest", "vs best", TC_PCT, 0 },
+	{ "optimal", "optimal", TC_BOOL, 0 },
+};
+
+static void build_threads(struct table *tables, const struct rep_ctx *ctx)
+{
+	struct table *t = &tables[SEC_THREADS];
+	const struct rep_opts *o = ctx->o;
+	const struct rep_group *g = ctx->fleet;
+	size_t ng = ctx->nf;
+	for (size_t i = 0; i < ng;) {
+		size_t j = rep_curve_end(g, ng, i);
+		size_t n = j - i;
+		/* a curve of partial runs finds no optimum (round two would run it) */
+		if (n >= 2 && !g[i].cells[0]->cfg->partial) {
+			double *thr = rep_calloc(n, sizeof(*thr)), *ops = rep_calloc(n, sizeof(*ops));
+			double best = 0;
+			for (size_t k = 0; k < n; k++) {
+				thr[k] = g[i + k].cells[0]->threads;
+				ops[k] = g[i + k].ops;
+				best = fmax(best, ops[k]);
+			}
+			size_t opt = stats_thread_optimum(thr, ops, n, o->within);
+			for (size_t k = 0; k < n; k++) {
+				const struct rep_group *x = &g[i + k];
+				const struct rep_cell *c = x->cells[0];
+				table_row(t, c->sig, c->op, rep_cfg_name(c), c->cfg->labels, (double)c->size, c->threads, (double)x->n, x->ops,
+					  rep_mb_per_sec(x->ops, c->block), hist_percentile(&x->total, 0.5),
+					  hist_percentile(&x->total, 0.95), hist_percentile(&x->total, 0.99),
+					  best > 0 ? x->ops / best : NAN,
+					  k == opt ? 1.0 : 0.0);
+			}
+			free(thr);
+			free(ops);
+		}
+		i = j;
+	}
+}
+
+const struct rep_section_def rep_sec_threads = {
+	.name = "threads",
+	.title = "Thread curves (optimal = fewest threads within --within, 5%, of the best)",
+	.help = "throughput by thread count; optimal = fewest within 5% (--within)\n"
+		"of the best",
+	.cols = threads_cols,
+	.ncols = sizeof(threads_cols) / sizeof(threads_cols[0]),
+	.build = build_threads,
+};
