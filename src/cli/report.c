@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "cli/cmdline.h"
 #include "cli/commands.h"
 #include "lib/units.h"
+#include "report/alloc.h"
 #include "report/analyze.h"
 #include "report/db.h"
 #include "report/expect.h"
@@ -340,10 +342,24 @@ static int load_prices(const char *path, json_t **out)
 	return 0;
 }
 
+/* The report's warnings: the report says what, the command layer says it. */
+static void report_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "iobench: %s\n", msg);
+}
+
+/* The report's allocations do not return NULL: out of memory ends the command here. */
+static void report_out_of_memory(void)
+{
+	fputs("iobench: out of memory\n", stderr);
+	exit(EXIT_RUNTIME);
+}
+
 /* Read every PATH into db and apply the --only filters; false when nothing usable was read (said). */
 static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char **paths)
 {
-	rep_db_init(db, a->quiet ? NULL : stderr);
+	rep_db_init(db, a->quiet ? NULL : report_warn, NULL);
 	db->jobs = (unsigned)a->jobs;
 	db->include_partial = a->include_partial;
 	db->merge_rounds = a->merge_rounds;
@@ -373,7 +389,7 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 	if (db->ncells > 0 || db->nbonnie > 0 || db->nverdicts > 0 || db->nfleet > 0)
 		return true;
 	/* One line per problem: say "nothing usable" only when nothing else was said. */
-	if (db->warnings == 0 || !db->diag)
+	if (db->warnings == 0 || !db->warn)
 		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n", paths[0],
 			npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
 	return false;
@@ -465,6 +481,7 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 
 int cmd_report(int argc, char **argv)
 {
+	rep_alloc_on_failure(report_out_of_memory);
 	struct report_args a = { .csv = false };
 	rep_opts_default(&a.o);
 	int first;
@@ -528,8 +545,16 @@ int cmd_report(int argc, char **argv)
 	rep_build_tables(&db, &a.o, build, tables);
 	print_tables(&a, &db, tables);
 	rc = EXIT_OK;
-	if (a.plot_dir && rep_plot(&db, &a.o, tables, a.plot_dir) != 0)
-		rc = EXIT_RUNTIME;
+	if (a.plot_dir) {
+		size_t charts;
+		/* warnings from here on are --plot's: said even with -q */
+		db.warn = report_warn;
+		if (rep_plot(&db, &a.o, tables, a.plot_dir, &charts) != 0)
+			rc = EXIT_RUNTIME;
+		/* where to look, said once (stderr: stdout may be --json) */
+		if (charts != SIZE_MAX)
+			fprintf(stderr, "plots: %s/index.html (%zu chart%s)\n", a.plot_dir, charts, charts == 1 ? "" : "s");
+	}
 	if (a.expect_path && expect_failures(&tables[SEC_EXPECT]) > 0)
 		rc = EXIT_RUNTIME;
 	for (int s = 0; s < SEC_COUNT; s++)

@@ -12,24 +12,31 @@
 #include "report/durability.h"
 #include "report/line.h"
 
-__attribute__((format(printf, 3, 4)))
-static void warn_at(struct rep_db *db, const char *where, const char *fmt, ...)
+void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap)
 {
 	db->warnings++;
-	if (!db->diag)
+	if (!db->warn)
 		return;
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	db->warn(db->warn_arg, msg ? msg : "out of memory for a warning");
+	free(msg);
+}
+
+void rep_warn(struct rep_db *db, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(db->diag, "iobench: %s: ", where);
-	vfprintf(db->diag, fmt, ap);
-	fputc('\n', db->diag);
+	rep_vwarn(db, fmt, ap);
 	va_end(ap);
 }
 
-void rep_db_init(struct rep_db *db, FILE *diag)
+void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg)
 {
 	memset(db, 0, sizeof(*db));
-	db->diag = diag;
+	db->warn = warn;
+	db->warn_arg = warn_arg;
 }
 
 static void cell_free(struct rep_cell *c)
@@ -376,7 +383,7 @@ static void add_bonnie(struct rep_db *db, const struct rep_bonnie *b)
 bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where)
 {
 	for (size_t off = 0; off < l->msgs_len; off += strlen(l->msgs + off) + 1)
-		warn_at(db, where, "%s", l->msgs + off);
+		rep_warn(db, "%s: %s", where, l->msgs + off);
 	db->skipped += l->skipped;
 	switch (l->kind) {
 	case REP_LINE_RUN:
@@ -390,7 +397,7 @@ bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where
 	case REP_LINE_DURABILITY:
 		if (rep_dur_add(db, l->manifest, l->dur_host))
 			return true;
-		warn_at(db, where, "durability line without \"durability\" counts; skipped");
+		rep_warn(db, "%s: durability line without \"durability\" counts; skipped", where);
 		db->skipped++;
 		return false;
 	case REP_LINE_NONE:

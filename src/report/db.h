@@ -21,6 +21,7 @@
 #define IOBENCH_REPORT_DB_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -156,6 +157,9 @@ enum rep_partial_kind { REP_PARTIAL_INTERRUPTED, REP_PARTIAL_TARGET_LOST, REP_PA
 /* "interrupted", "targetLost", "short". */
 const char *rep_partial_name(enum rep_partial_kind k);
 
+/* A warning of the report ("FILE:LINE: what is wrong"), for the command layer to say. */
+typedef void rep_warn_fn(void *arg, const char *msg);
+
 struct rep_db {
 	struct rep_cell **cells;
 	size_t ncells, cells_cap;
@@ -180,8 +184,9 @@ struct rep_db {
 	size_t nverdicts, verdicts_cap;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
-	unsigned long warnings; /* messages written to diag (or suppressed by -q) */
-	FILE *diag; /* where "iobench: FILE:LINE: ..." warnings go (stderr) */
+	unsigned long warnings; /* warnings said (rep_warn), or counted only when there is no warn */
+	rep_warn_fn *warn;      /* the command layer's: says "FILE:LINE: what is wrong" (it adds "iobench: ") */
+	void *warn_arg;
 	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
 	bool include_partial; /* report --include-partial: partial runs merge with whole ones */
 	bool merge_rounds;    /* report --merge-rounds: rounds and runs of other durations merge */
@@ -198,7 +203,16 @@ struct rep_seen {
 	char *path; /* the path it was first reached by */
 };
 
-void rep_db_init(struct rep_db *db, FILE *diag);
+/*
+ * Start an empty store. warn(warn_arg, msg) is how the report says what
+ * it skipped or could not do: the command layer prints it (the report
+ * never prints); NULL: warnings are only counted.
+ */
+void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg);
+
+/* Count a warning and hand it, formatted, to db->warn (if any). */
+__attribute__((format(printf, 2, 3))) void rep_warn(struct rep_db *db, const char *fmt, ...);
+__attribute__((format(printf, 2, 0))) void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap);
 void rep_db_free(struct rep_db *db);
 /* Free what b owns (its strings and latency texts); b itself is the caller's. */
 void rep_bonnie_free(struct rep_bonnie *b);
@@ -209,7 +223,7 @@ void rep_bonnie_free(struct rep_bonnie *b);
  * ignored. A file may hold iobench result lines, bonnie++ lines, the 2012
  * tool's one-object-per-line JSON, or its run.out with the JSON between
  * "<begin json dump>" and "<end json dump>". Malformed lines are reported
- * on db->diag as "iobench: FILE:LINE: what is wrong" and skipped.
+ * through rep_warn as "FILE:LINE: what is wrong" and skipped.
  * Returns 0, or -errno when PATH itself cannot be opened (also reported).
  */
 int rep_read_path(struct rep_db *db, const char *path);

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hist.h"
 #include "lib/units.h"
 #include "report/alloc.h"
-#include "lib/hist.h"
 
 static const struct tcol durability_cols[] = {
 	OP_COLS,

@@ -109,10 +109,8 @@ bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *wher
 	const json_t *root = json_root;
 	const json_t *hosts = json_object_get(root, "hosts");
 	if (!json_is_array(hosts)) {
-		db->warnings++;
 		db->skipped++;
-		if (db->diag)
-			fprintf(db->diag, "iobench: %s: fleet manifest without a \"hosts\" array; skipped\n", where);
+		rep_warn(db, "%s: fleet manifest without a \"hosts\" array; skipped", where);
 		return false;
 	}
 	const json_t *runj = json_object_get(root, "runId");

@@ -134,9 +134,7 @@ static void add_oldest(struct rep_pipe *p)
 		else
 			where[0] = '\0';
 		if (it->is_msg) {
-			p->db->warnings++;
-			if (p->db->diag)
-				fprintf(p->db->diag, "iobench: %s: %s\n", where, b->text + it->off);
+			rep_warn(p->db, "%s: %s", where, b->text + it->off);
 			p->db->skipped += it->skipped;
 		} else {
 			rep_line_add(p->db, &it->line, where);

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
@@ -32,6 +34,8 @@
 
 struct plotter {
 	const char *dir;
+	rep_warn_fn *warn; /* the db's: says what could not be written */
+	void *warn_arg;
 	char **names;  /* charts written, rendered at the end */
 	char **titles; /* their titles, for index.html */
 	size_t n, cap;
@@ -40,6 +44,21 @@ struct plotter {
 	bool lost;     /* the chart being written did not reach the disk (set by close_pair) */
 	double launch; /* the earliest run's launch: the date of charts across groups (cost, compare) */
 };
+
+__attribute__((format(printf, 3, 4)))
+static void plot_warn(rep_warn_fn *warn, void *arg, const char *fmt, ...)
+{
+	if (!warn)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	warn(arg, msg ? msg : "out of memory for a warning");
+	free(msg);
+}
 
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 {
@@ -51,8 +70,8 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "iobench: %s: %s\n", path, errno == ELOOP ? "a symbolic link; not written through" :
-			strerror(errno));
+		plot_warn(p->warn, p->warn_arg, "%s: %s", path,
+			  errno == ELOOP ? "a symbolic link; not written through" : strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		p->failed = 1;
@@ -357,7 +376,7 @@ static void close_one(struct plotter *p, FILE *f, const char *ext)
 		e = errno;
 	}
 	if (bad && !p->lost)
-		fprintf(stderr, "iobench: %s: cannot write a chart's .%s file: %s\n", p->dir, ext, strerror(e));
+		plot_warn(p->warn, p->warn_arg, "%s: cannot write a chart's .%s file: %s", p->dir, ext, strerror(e));
 	if (bad) {
 		p->lost = true;
 		p->failed = 1;
@@ -1570,10 +1589,11 @@ static void plot_members(struct plotter *p, const struct rep_db *db, const struc
 }
 
 int rep_plot(const struct rep_db *db, const struct rep_opts *o,
-	     const struct table tables[SEC_COUNT], const char *dir)
+	     const struct table tables[SEC_COUNT], const char *dir, size_t *charts)
 {
+	*charts = SIZE_MAX;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "iobench: %s: cannot create the plot folder: %s\n", dir, strerror(errno));
+		plot_warn(db->warn, db->warn_arg, "%s: cannot create the plot folder: %s", dir, strerror(errno));
 		return -1;
 	}
 	/*
@@ -1582,13 +1602,13 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	 */
 	struct stat sd;
 	if (lstat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode) || sd.st_uid != geteuid() || (sd.st_mode & S_IWOTH)) {
-		fprintf(stderr, "iobench: --plot %s: %s; give a folder of this user's that others cannot write "
-			"(a new name is created)\n", dir, lstat(dir, &sd) != 0 ? strerror(errno) :
+		plot_warn(db->warn, db->warn_arg, "--plot %s: %s; give a folder of this user's that others cannot write "
+			  "(a new name is created)", dir, lstat(dir, &sd) != 0 ? strerror(errno) :
 			!S_ISDIR(sd.st_mode) ? "not a folder (a link or a file)" :
 			sd.st_uid != geteuid() ? "owned by another user" : "writable by other users");
 		return -1;
 	}
-	struct plotter p = { .dir = dir };
+	struct plotter p = { .dir = dir, .warn = db->warn, .warn_arg = db->warn_arg };
 	run_context(p.run, sizeof(p.run), db);
 	for (size_t i = 0; i < db->ncells; i++)
 		if (db->cells[i]->launch > 0 && (p.launch == 0 || db->cells[i]->launch < p.launch))
@@ -1612,22 +1632,21 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	for (size_t i = 0; i < p.n; i++) {
 		int r = rc == 0 || rc == -1 ? render(dir, p.names[i]) : 0;
 		if (r == -ENOENT) {
-			fprintf(stderr, "iobench: gnuplot not found; scripts are in %s; install gnuplot-nox "
-					"(Debian) to render PNG and SVG\n", dir);
+			plot_warn(p.warn, p.warn_arg, "gnuplot not found; scripts are in %s; install gnuplot-nox "
+				  "(Debian) to render PNG and SVG", dir);
 			rc = -ENOENT;
 		} else if (r != 0 && rc != -ENOENT) {
-			fprintf(stderr, "iobench: %s/%s.gp: gnuplot failed to render it; see %s/gnuplot.log\n",
-				dir, p.names[i], dir);
+			plot_warn(p.warn, p.warn_arg, "%s/%s.gp: gnuplot failed to render it; see %s/gnuplot.log",
+				  dir, p.names[i], dir);
 			rc = -1;
 		}
 	}
 	int h = rep_html(db, tables, dir, (const char *const *)p.names, (const char *const *)p.titles, p.n);
 	if (h != 0) {
-		fprintf(stderr, "iobench: %s/index.html: %s\n", dir, strerror(-h));
+		plot_warn(p.warn, p.warn_arg, "%s/index.html: %s", dir, strerror(-h));
 		rc = -1;
 	} else {
-		/* where to look, said once (stderr: stdout may be --json) */
-		fprintf(stderr, "plots: %s/index.html (%zu chart%s)\n", dir, p.n, p.n == 1 ? "" : "s");
+		*charts = p.n;
 	}
 	for (size_t i = 0; i < p.n; i++) {
 		free(p.names[i]);

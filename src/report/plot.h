@@ -31,12 +31,13 @@
 int rep_plot_check(void);
 
 /*
- * Write the charts. Prints "iobench: ..." on failure (cannot create DIR,
- * gnuplot missing or failing) and returns -1; 0 when every chart rendered.
- * Ends with "plots: DIR/index.html (N charts)" on stderr once the page is written.
+ * Write the charts. What fails (cannot create DIR, gnuplot missing or
+ * failing, a file not written) is said through db->warn, and the result is
+ * -1; 0 when every chart rendered. *charts: how many charts
+ * DIR/index.html shows once it is written, else SIZE_MAX.
  */
 int rep_plot(const struct rep_db *db, const struct rep_opts *o,
-	     const struct table tables[SEC_COUNT], const char *dir);
+	     const struct table tables[SEC_COUNT], const char *dir, size_t *charts);
 
 /*
  * Write DIR/index.html (through a temp file and rename): the findings (the

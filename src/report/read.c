@@ -348,14 +348,9 @@ __attribute__((format(printf, 2, 3)))
 static void path_warning(struct rep_db *db, const char *fmt, ...)
 {
 	rep_pipe_sync(db->pipe);
-	db->warnings++;
-	if (!db->diag)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("iobench: ", db->diag);
-	vfprintf(db->diag, fmt, ap);
-	fputc('\n', db->diag);
+	rep_vwarn(db, fmt, ap);
 	va_end(ap);
 }
 
@@ -600,17 +595,12 @@ int rep_read_path(struct rep_db *db, const char *path)
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		int e = errno;
-		db->warnings++;
-		if (db->diag)
-			fprintf(db->diag, "iobench: %s: %s\n", path, strerror(e));
+		rep_warn(db, "%s: %s", path, strerror(e));
 		return -e;
 	}
 	if (!S_ISDIR(st.st_mode) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))) {
 		/* /dev/zero, a tty, a disk: never results, and some never end. A FIFO (<(cmd)) is read. */
-		db->warnings++;
-		if (db->diag)
-			fprintf(db->diag, "iobench: %s: %s, not a results file; skipped\n", path,
-				rep_input_error(REP_INPUT_DEVICE));
+		rep_warn(db, "%s: %s, not a results file; skipped", path, rep_input_error(REP_INPUT_DEVICE));
 		return REP_INPUT_DEVICE;
 	}
 	db->pipe = rep_pipe_new(db, jobs_of(db));

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "lib/hist.h"
 #include "report/alloc.h"
 #include "report/stats.h"
-#include "lib/hist.h"
 
 static const struct tcol threads_cols[] = {
 	OP_COLS,

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hist.h"
 #include "report/alloc.h"
 #include "report/stats.h"
-#include "lib/hist.h"
 
 static const struct tcol tiers_cols[] = {
 	OP_COLS,

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/hist.h"
 #include "report/alloc.h"
 #include "report/stats.h"
-#include "lib/hist.h"
 
 #define MAX_STEPS 16
 

@@ -11,6 +11,12 @@
 #include "report/db.h"
 #include "report/table.h"
 
+/* The report's warnings, formatted and written as the command would. */
+static void warn_to(void *arg, const char *msg)
+{
+	fprintf(arg, "iobench: %s\n", msg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -25,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	struct rep_db db;
-	rep_db_init(&db, sink);
+	rep_db_init(&db, warn_to, sink);
 	rep_read_stream(&db, in, "fuzz.jsonl", true);
 	rep_db_finish(&db);
 	struct rep_opts o;

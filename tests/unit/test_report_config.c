@@ -85,7 +85,7 @@ TEST(config_names_from_facts_then_labels)
 TEST(configs_with_one_name_are_told_apart_by_the_facts_that_differ)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	const struct rep_config *a = rep_config_get(&db, "", "instanceType=m5.large,volumeSize=100,volumeType=gp3");
 	const struct rep_config *b = rep_config_get(&db, "", "instanceType=m5.large,volumeSize=500,volumeType=gp3");
 	const struct rep_config *c = rep_config_get(&db, "", "instanceType=m5.large,filesystem=xfs,volumeType=gp3");
@@ -103,7 +103,7 @@ TEST(configs_with_one_name_are_told_apart_by_the_facts_that_differ)
 TEST(runs_kept_apart_are_named_partial_always_rounds_where_they_differ)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	const char *f = "instanceType=m5.large,volumeType=gp3";
 	const struct rep_config *r1 = rep_config_get_runs(&db, "", f, "round=1,runtime=2");
 	const struct rep_config *r2 = rep_config_get_runs(&db, "", f, "round=2,runtime=8");

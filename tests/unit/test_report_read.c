@@ -60,7 +60,7 @@ TEST(two_runs_of_a_cell_merge_exactly)
 	want = a;
 	hist_merge(&want, &b);
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	char *la = run_line(&a, "read,4K,4K", 4, "h1", "{}", 6);
 	char *lb = run_line(&b, "read,4K,4K", 4, "h1", "{}", 6);
 	CHECK(add_text(&db, la, true));
@@ -82,7 +82,7 @@ TEST(thread_count_labels_and_host_split_cells)
 	hist_init(&h);
 	spread(&h, 5000, 10, 100);
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	const char *lines[][3] = {
 		{ "h1", "{\"config\":\"a\"}", "1" },
 		{ "h1", "{\"config\":\"a\"}", "2" },
@@ -112,7 +112,7 @@ TEST(labels_are_sorted_and_size_labels_become_the_size)
 	hist_init(&h);
 	hist_record(&h, 7000);
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	char *l = run_line(&h, "read,4K,4K", 1, "h", "{\"z\":\"1\",\"config\":\"large/ebs4\",\"fileSize\":\"1536M\"}", 0);
 	add_text(&db, l, true);
 	free(l);
@@ -136,7 +136,7 @@ TEST(only_whole_time_buckets_become_points)
 	hist_init(&h);
 	hist_record(&h, 7000);
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	char *l = run_line(&h, "read,4K,4K", 1, "h", "{}", 7); /* 60 s / 10 s + 1 extra */
 	add_text(&db, l, true);
 	free(l);
@@ -157,7 +157,7 @@ TEST(foreign_histograms_are_refused_not_merged)
 	json_t *total = json_object_get(json_array_get(json_object_get(root, "operations"), 0), "total");
 	json_object_set_new(total, "pinMaximum", json_integer(1000000000));
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	CHECK(!rep_add_json(&db, root, "t:1", "x", true));
 	CHECK_EQ_U(db.ncells, 0);
 	CHECK_EQ_U(db.skipped, 1);
@@ -190,7 +190,7 @@ TEST(run_out_dump_and_pretty_objects_are_read_from_a_stream)
 		"{\n  \"state\": 1\n}\n";
 	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	rep_read_stream(&db, f, "results/r1/i-0a1/run.out", false);
 	fclose(f);
 	CHECK_EQ_U(db.runs, 1);
@@ -205,7 +205,7 @@ TEST(run_out_dump_and_pretty_objects_are_read_from_a_stream)
 TEST(a_manifest_adds_its_hosts_once_per_run_and_learns_which_sent_lines)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	static const char manifest[] =
 		"{\"tool\": \"iobench-fleet\", \"runId\": \"r1\", \"state\": \"interrupted\", \"hosts\": ["
 		"{\"name\": \"h1\", \"status\": \"ok\", \"planned\": 2, \"provision\": {\"instanceId\": \"i-1\","
@@ -284,7 +284,7 @@ static char *verify_line(const char *host, const char *label, double launch, int
 TEST(verify_lines_are_verdicts_filtered_like_cells)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	const char *hosts[] = { "db2", "db1", "db1" };
 	const char *labels[] = { "a", "b", "a" };
 	for (int i = 0; i < 3; i++) {

@@ -44,7 +44,7 @@ static const char *finding_of(const struct rep_db *db, const char *host)
 TEST(memory_root_and_wrong_size_are_flagged_each_once_per_host)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	CHECK(add_line(&db, "mem", "{\"path\": \"/tmp/data.bin\", \"filesystem\": \"tmpfs\", \"mountPoint\": \"/tmp\","
 				   " \"device\": null, \"memory\": true, \"rootDevice\": false}", NULL));
 	CHECK(add_line(&db, "mem", "{\"path\": \"/tmp/data.bin\", \"filesystem\": \"tmpfs\", \"mountPoint\": \"/tmp\","
@@ -65,7 +65,7 @@ TEST(memory_root_and_wrong_size_are_flagged_each_once_per_host)
 TEST(the_volume_a_partition_of_it_an_array_and_lines_without_facts_are_not_flagged)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	/* The volume itself; a partition of it (1 MiB smaller). */
 	CHECK(add_line(&db, "whole", "{\"device\": \"nvme1n1\", \"deviceSize\": 107374182400, \"memory\": false,"
 				     " \"rootDevice\": false}", GP3_100));
@@ -88,7 +88,7 @@ TEST(the_volume_a_partition_of_it_an_array_and_lines_without_facts_are_not_flagg
 TEST(filtering_by_host_or_fact_keeps_the_flags_that_match)
 {
 	struct rep_db db;
-	rep_db_init(&db, NULL);
+	rep_db_init(&db, NULL, NULL);
 	CHECK(add_line(&db, "a", "{\"device\": \"vda\", \"rootDevice\": true}", GP3_100));
 	CHECK(add_line(&db, "b", "{\"device\": \"vda\", \"rootDevice\": true}",
 		       "{\"instanceType\": \"m5.xlarge\", \"volumeType\": \"io2\"}"));
