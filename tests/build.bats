@@ -8,7 +8,7 @@ load lib/core
 each_setup() {
   ROOT=$BATS_TEST_DIRNAME/..
   mkdir -p "$TMP/src"
-  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src include man tests/unit scripts raid share) |
+  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src man tests/unit scripts raid share tools) |
     tar xf - -C "$TMP/src"
 }
 
@@ -48,11 +48,65 @@ each_teardown() {
   cd "$TMP/src"
   ./configure -q CPPFLAGS=-DIOBENCH_CPPFLAGS_SEEN
   # a compile of one object as make would run it, not run
-  run make -n -B build/units.o
+  run make -n -B build/lib/units.o
   [ "$status" -eq 0 ]
   [[ "$output" == *"-DIOBENCH_CPPFLAGS_SEEN"* ]]
   run make -n -B build/report/read.o
   [[ "$output" == *"-DIOBENCH_CPPFLAGS_SEEN"* ]]
+}
+
+@test "a call from a layer to one above it, or beside it, fails the build and names both" {
+  cd "$TMP/src"
+  ./configure -q
+  # The copy as it is: lib, report and measure keep the rule.
+  make -s -j2 build/layers/lib.ok build/layers/report.ok build/layers/measure.ok
+  # run_execute exists, in measure/: only cli may call it.
+  nm build/measure.a | grep -q ' T run_execute$'
+  cp src/lib/units.c "$TMP/units.c"
+  cp src/report/price.c "$TMP/price.c"
+  printf '%s\n' '#include "measure/run.h"' 'int units_upward(void);' \
+    'int units_upward(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/lib/units.c
+  run make -s build/layers/lib.ok
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"undefined reference to \`run_execute'"* ]]
+  [[ "$output" == *"make: src/lib/ calls code outside the layers below it (none); see docs/architecture.md"* ]]
+  # Sideways: the report may not call the measuring code either.
+  cp "$TMP/units.c" src/lib/units.c
+  printf '%s\n' '#include "measure/run.h"' 'int rep_sideways(void);' \
+    'int rep_sideways(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/report/price.c
+  run make -s build/layers/report.ok
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"make: src/report/ calls code outside the layers below it (host lib)"* ]]
+  # The same call from the command layer, which may make it, links.
+  cp "$TMP/price.c" src/report/price.c
+  printf '%s\n' 'int cli_down(void);' 'int cli_down(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/cli/run.c
+  make -s -j2 iobench
+  nm iobench | grep -q ' T cli_down$'
+}
+
+@test "no two files of the program call each other, directly or round a loop" {
+  [[ -n "$(find "$ROOT/build/lib" -name '*.o' 2>/dev/null | head -1)" ]] || skip "env: the tree is not built (make)"
+  command -v nm >/dev/null || skip "nm not installed"
+  run "$ROOT/tools/calls" --cycles "$ROOT/build"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # The tool sees a loop when there is one: two objects that call each other.
+  mkdir -p "$TMP/b/x"
+  printf 'int b(void); int a(void) { return b(); }\n' | cc -x c -c -o "$TMP/b/x/a.o" -
+  printf 'int a(void); int b(void) { return a(); }\n' | cc -x c -c -o "$TMP/b/x/b.o" -
+  run "$ROOT/tools/calls" --cycles "$TMP/b"
+  [ "$status" -eq 1 ]
+  [ "$output" = "cycle: x/a x/b" ]
+}
+
+@test "the architecture page's layers are the Makefile's" {
+  local page=$ROOT/docs/architecture.md layer lower
+  # Every LOWER_ line of the Makefile stands in the page's diagram as written.
+  while read -r layer lower; do
+    grep -qE "^    ${layer} +-> ${lower:-\(nothing\)}\$" "$page" || { echo "missing in $page: $layer -> ${lower:-(nothing)}"; return 1; }
+  done < <(sed -n 's/^LOWER_\([a-z]*\) = *\(.*\)$/\1 \2/p' "$ROOT/Makefile")
+  # And the tree has exactly those folders.
+  [ "$(sed -n 's/^LAYERS = //p' "$ROOT/Makefile" | tr ' ' '\n' | sort)" = "$(find "$ROOT/src" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)" ]
 }
 
 @test "the committed configure is current with configure.ac" {
