@@ -194,6 +194,17 @@ const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, s
 	return &g[from + opt];
 }
 
+void rep_row_op(const struct table *t, size_t r, char *buf, size_t len)
+{
+	const char *op = table_str(t, r, table_col(t, "op")), *sig = table_str(t, r, table_col(t, "signature"));
+	if (op && op[0])
+		snprintf(buf, len, "%s", op);
+	else if (sig)
+		rep_op_name(sig, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
 const char *rep_host_of(const struct rep_group *g, char *buf, size_t len)
 {
 	if (g->n == 1)

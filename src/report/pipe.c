@@ -174,6 +174,25 @@ static void hand_over(struct rep_pipe *p)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/*
+ * With p->lock held: add what is read, oldest first (the lock is let go
+ * while each batch is added). all: until every batch is added (waiting for
+ * the readers); else until the oldest is still being read and a slot is
+ * free (waiting only while every slot is taken).
+ */
+static void add_ready(struct rep_pipe *p, bool all)
+{
+	while (p->count && (all || p->ring[p->head].state == SLOT_READ || p->count == p->nring)) {
+		if (p->ring[p->head].state != SLOT_READ) {
+			pthread_cond_wait(&p->done, &p->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&p->lock);
+		add_oldest(p);
+		pthread_mutex_lock(&p->lock);
+	}
+}
+
 /* The batch being filled, after handing over a full one; a new slot (waiting for the oldest) if none. */
 static struct batch *filling(struct rep_pipe *p)
 {
@@ -183,16 +202,7 @@ static struct batch *filling(struct rep_pipe *p)
 		hand_over(p);
 	}
 	pthread_mutex_lock(&p->lock);
-	/* Add what is read, oldest first; wait for the oldest while every slot is taken. */
-	while (p->count && (p->ring[p->head].state == SLOT_READ || p->count == p->nring)) {
-		if (p->ring[p->head].state != SLOT_READ) {
-			pthread_cond_wait(&p->done, &p->lock);
-			continue;
-		}
-		pthread_mutex_unlock(&p->lock);
-		add_oldest(p);
-		pthread_mutex_lock(&p->lock);
-	}
+	add_ready(p, false);
 	struct batch *b = &p->ring[(p->head + p->count) % p->nring];
 	p->count++;
 	b->state = SLOT_FILLING;
@@ -256,15 +266,7 @@ void rep_pipe_sync(struct rep_pipe *p)
 {
 	hand_over(p);
 	pthread_mutex_lock(&p->lock);
-	while (p->count) {
-		if (p->ring[p->head].state != SLOT_READ) {
-			pthread_cond_wait(&p->done, &p->lock);
-			continue;
-		}
-		pthread_mutex_unlock(&p->lock);
-		add_oldest(p);
-		pthread_mutex_lock(&p->lock);
-	}
+	add_ready(p, true);
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -389,6 +389,14 @@ static void close_pair(struct plotter *p, FILE *dat, FILE *gp)
 	close_one(p, gp, "gp");
 }
 
+/* A chart's end: the SVG's lines in its script, both files closed, the chart listed (unless its files were lost). */
+static void chart_end(struct plotter *p, FILE *dat, FILE *gp, const char *name, const char *title)
+{
+	gp_tail(gp, name);
+	close_pair(p, dat, gp);
+	plot_done(p, name, title);
+}
+
 /* True when an earlier group j < i has the same signature and threads. */
 static bool sig_threads_seen(const struct rep_group *g, size_t i)
 {
@@ -503,9 +511,7 @@ static void plot_latency(struct plotter *p, const struct rep_group *fleet, size_
 			dat_hist(dat, &src[lines[k].idx].total, what[k]);
 			gp_line(gp, name, k == 0, k, "1:2", "lines lw 2", what[k], k + 1 == n);
 		}
-		gp_tail(gp, name);
-		close_pair(p, dat, gp);
-		plot_done(p, name, title);
+		chart_end(p, dat, gp, name, title);
 	}
 	free(pick);
 	free(lines);
@@ -615,9 +621,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 				fputs("\n\n", dat);
 				gp_line(gp, name, k == 0, k, norm ? "1:3" : "1:2", "steps lw 1.5", c->host, k + 1 == n);
 			}
-			gp_tail(gp, name);
-			close_pair(p, dat, gp);
-			plot_done(p, name, title);
+			chart_end(p, dat, gp, name, title);
 		}
 		free(hv);
 	}
@@ -691,9 +695,7 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 		/* a box from bin edge to bin edge: boxxyerror's x, y, xlow, xhigh, ylow, yhigh */
 		fprintf(gp, "plot '%s.dat' using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror title 'hosts', \\\n"
 			    "     NaN with lines dt 2 lw 2 lc rgb '#cc0000' title 'median %.0f ops/s'\n", name, med);
-		gp_tail(gp, name);
-		close_pair(p, dat, gp);
-		plot_done(p, name, title);
+		chart_end(p, dat, gp, name, title);
 		free(v);
 		free(cnt);
 	}
@@ -792,9 +794,7 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 			snprintf(style, sizeof(style), "linespoints lw 2 dt 2 pt 7 ps 0.5 lc %zu", k + 1);
 			gp_line(gp, name, false, k, "1:3", style, l99, k + 1 == n);
 		}
-		gp_tail(gp, name);
-		close_pair(p, dat, gp);
-		plot_done(p, name, title);
+		chart_end(p, dat, gp, name, title);
 		free(hv);
 	}
 }
@@ -1055,10 +1055,8 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			gp_line(gp, name, q == 0, 0, using, "linespoints lw 2 pt 7 ps 0.6", inst_pct_name[q],
 				q == INST_NPCT - 1);
 		}
-		gp_tail(gp, name);
-		close_pair(p, dat, gp);
 		free(rows);
-		plot_done(p, name, title);
+		chart_end(p, dat, gp, name, title);
 	}
 }
 
@@ -1116,9 +1114,7 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 		}
 		fprintf(gp, "plot '%s.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'p50 latency (us)', \\\n"
 			    "     '' index 0 using 1:3 axes x1y2 with linespoints lw 2 pt 5 title 'ops/s'\n", name);
-		gp_tail(gp, name);
-		close_pair(p, dat, gp);
-		plot_done(p, name, title);
+		chart_end(p, dat, gp, name, title);
 	}
 	free(idx);
 	free(p50);
@@ -1128,23 +1124,10 @@ static void plot_sizes(struct plotter *p, const struct rep_group *g, size_t ng, 
 /* A table cell's string, "" when missing or the column absent. */
 static const char *cell_str(const struct table *t, size_t r, int col)
 {
-	const char *s = col >= 0 ? t->vals[r * t->ncols + (size_t)col].s : NULL;
+	const char *s = table_str(t, r, col);
 	return s ? s : "";
 }
 
-static double cell_num(const struct table *t, size_t r, int col)
-{
-	return col >= 0 ? t->vals[r * t->ncols + (size_t)col].v : NAN;
-}
-
-/* An op of a table row as typed: its "op" column, else its "signature" converted. */
-static void row_op(const struct table *t, size_t r, int opcol, int sigcol, char *buf, size_t len)
-{
-	if (cell_str(t, r, opcol)[0])
-		snprintf(buf, len, "%s", cell_str(t, r, opcol));
-	else
-		rep_op_name(cell_str(t, r, sigcol), buf, len);
-}
 
 /*
  * Operations (or MB, for bulk ops) per dollar: a panel per op, one bar per
@@ -1164,7 +1147,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	size_t np = 0;
 	for (size_t r = 0; r < t->nrows; r++) {
 		char op[64];
-		row_op(t, r, opc, sig, op, sizeof(op));
+		rep_row_op(t, r, op, sizeof(op));
 		bool seen = false;
 		for (size_t q = 0; q < np && !seen; q++)
 			seen = strcmp(ops[q], op) == 0;
@@ -1175,18 +1158,18 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		psize[np] = NAN;
 		for (size_t a = r; a < t->nrows; a++) {
 			char opa[64];
-			row_op(t, a, opc, sig, opa, sizeof(opa));
+			rep_row_op(t, a, opa, sizeof(opa));
 			if (strcmp(opa, op) != 0)
 				continue;
 			size_t same = 0;
 			for (size_t b = r; b < t->nrows; b++) {
 				char opb[64];
-				row_op(t, b, opc, sig, opb, sizeof(opb));
-				same += strcmp(opb, op) == 0 && cell_num(t, b, size) == cell_num(t, a, size);
+				rep_row_op(t, b, opb, sizeof(opb));
+				same += strcmp(opb, op) == 0 && table_num(t, b, size) == table_num(t, a, size);
 			}
-			if (same > best || (same == best && cell_num(t, a, size) > psize[np])) {
+			if (same > best || (same == best && table_num(t, a, size) > psize[np])) {
 				best = same;
-				psize[np] = cell_num(t, a, size);
+				psize[np] = table_num(t, a, size);
 			}
 		}
 		snprintf(ops[np++], sizeof(ops[0]), "%s", op);
@@ -1214,9 +1197,9 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		size_t nbars = 0, longest = 0;
 		for (size_t r = 0; r < t->nrows; r++) {
 			char op[64];
-			row_op(t, r, opc, sig, op, sizeof(op));
-			if (strcmp(op, ops[q]) == 0 && (cell_num(t, r, size) == psize[q] || isnan(psize[q]))) {
-				bulk |= !isnan(cell_num(t, r, mbd));
+			rep_row_op(t, r, op, sizeof(op));
+			if (strcmp(op, ops[q]) == 0 && (table_num(t, r, size) == psize[q] || isnan(psize[q]))) {
+				bulk |= !isnan(table_num(t, r, mbd));
 				nbars++;
 				size_t len = strlen(cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst));
 				longest = len > longest ? len : longest;
@@ -1232,17 +1215,17 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		fputs("\n# config per_dollar per_dollar_for_people threads\n", dat);
 		for (size_t r = 0; r < t->nrows; r++) {
 			char op[64];
-			row_op(t, r, opc, sig, op, sizeof(op));
-			if (strcmp(op, ops[q]) != 0 || !(cell_num(t, r, size) == psize[q] || isnan(psize[q])))
+			rep_row_op(t, r, op, sizeof(op));
+			if (strcmp(op, ops[q]) != 0 || !(table_num(t, r, size) == psize[q] || isnan(psize[q])))
 				continue;
-			double v = cell_num(t, r, bulk ? mbd : opd);
+			double v = table_num(t, r, bulk ? mbd : opd);
 			char people[32];
 			table_format_count(people, sizeof(people), isnan(v) ? 0 : v);
 			const char *name = cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst);
 			fputc('"', dat);
 			for (const char *s = name; *s; s++)
 				fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, dat);
-			fprintf(dat, "\" %.0f \"%s\" %.0f\n", isnan(v) ? 0 : v, people, cell_num(t, r, threads));
+			fprintf(dat, "\" %.0f \"%s\" %.0f\n", isnan(v) ? 0 : v, people, table_num(t, r, threads));
 		}
 		fputs("\n\n", dat);
 		fputs("set title ", b);
@@ -1281,7 +1264,7 @@ static void plot_compare(struct plotter *p, const struct table *t)
 	for (size_t r = 0; r < t->nrows; r++) {
 		one_pair &= strcmp(cell_str(t, r, a), cell_str(t, 0, a)) == 0 &&
 			    strcmp(cell_str(t, r, b), cell_str(t, 0, b)) == 0;
-		double v[3] = { cell_num(t, r, ratio), cell_num(t, r, low), cell_num(t, r, high) };
+		double v[3] = { table_num(t, r, ratio), table_num(t, r, low), table_num(t, r, high) };
 		if (isnan(v[0]) || v[0] <= 0)
 			continue;
 		n++;
@@ -1300,11 +1283,11 @@ static void plot_compare(struct plotter *p, const struct table *t)
 	}
 	fputs("# label ratio_b_over_a low_95 high_95 differs\n", dat);
 	for (size_t r = 0; r < t->nrows; r++) {
-		double v = cell_num(t, r, ratio), l = cell_num(t, r, low), h = cell_num(t, r, high);
+		double v = table_num(t, r, ratio), l = table_num(t, r, low), h = table_num(t, r, high);
 		if (isnan(v) || v <= 0)
 			continue;
 		char op[64], label[300];
-		row_op(t, r, opc, sig, op, sizeof(op));
+		rep_row_op(t, r, op, sizeof(op));
 		snprintf(label, sizeof(label), "%s%s%s%s %s", one_pair ? "" : cell_str(t, r, b), one_pair ? "" : " vs ",
 			 one_pair ? "" : cell_str(t, r, a), op, cell_str(t, r, metric));
 		flatten(label);
@@ -1331,9 +1314,7 @@ static void plot_compare(struct plotter *p, const struct table *t)
 	fputs("set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb '#555555'\n", gp);
 	fputs("plot 'compare.dat' using 2:0:3:4:($5 > 0 ? 0xcc0000 : 0x888888):ytic(1) with xerrorbars pt 7 ps 1.3 lw 2 lc rgb variable, \\\n"
 	      "     '' using 2:0:(sprintf('%.2f', $2)) with labels offset 0,0.9 font ',9'\n", gp);
-	gp_tail(gp, "compare");
-	close_pair(p, dat, gp);
-	plot_done(p, "compare", title);
+	chart_end(p, dat, gp, "compare", title);
 }
 
 /*
@@ -1489,8 +1470,8 @@ static bool devrun_of_row(const struct rep_devrun *r, const struct table *t, siz
 {
 	return strcmp(r->host, cell_str(t, row, table_col(t, "host"))) == 0 &&
 	       strcmp(r->ops, cell_str(t, row, table_col(t, "op"))) == 0 &&
-	       r->threads == cell_num(t, row, table_col(t, "threads")) &&
-	       (double)r->size == cell_num(t, row, table_col(t, "size")) &&
+	       r->threads == table_num(t, row, table_col(t, "threads")) &&
+	       (double)r->size == table_num(t, row, table_col(t, "size")) &&
 	       strcmp(r->cfg->name, cell_str(t, row, table_col(t, "config"))) == 0;
 }
 
@@ -1503,7 +1484,7 @@ static void plot_members(struct plotter *p, const struct rep_db *db, const struc
 	int slow = table_col(t, "slow"), arr = table_col(t, "array"), mem = table_col(t, "member");
 	bool any_slow = false;
 	for (size_t r = 0; r < t->nrows; r++)
-		any_slow |= cell_num(t, r, slow) > 0;
+		any_slow |= table_num(t, r, slow) > 0;
 	size_t chart = 0;
 	for (size_t r = 0; r < t->nrows && chart < MAX_MEMBER_CHARTS; r++) {
 		/* one chart per array: at its first row, when the array is to be drawn */
@@ -1512,15 +1493,15 @@ static void plot_members(struct plotter *p, const struct rep_db *db, const struc
 			first = !(strcmp(cell_str(t, q, arr), cell_str(t, r, arr)) == 0 &&
 				  strcmp(cell_str(t, q, table_col(t, "host")), cell_str(t, r, table_col(t, "host"))) == 0 &&
 				  strcmp(cell_str(t, q, table_col(t, "op")), cell_str(t, r, table_col(t, "op"))) == 0 &&
-				  cell_num(t, q, table_col(t, "threads")) == cell_num(t, r, table_col(t, "threads")) &&
-				  cell_num(t, q, table_col(t, "size")) == cell_num(t, r, table_col(t, "size")));
+				  table_num(t, q, table_col(t, "threads")) == table_num(t, r, table_col(t, "threads")) &&
+				  table_num(t, q, table_col(t, "size")) == table_num(t, r, table_col(t, "size")));
 		if (!first)
 			continue;
 		size_t end = r + 1;
-		bool has_slow = cell_num(t, r, slow) > 0;
+		bool has_slow = table_num(t, r, slow) > 0;
 		while (end < t->nrows && strcmp(cell_str(t, end, arr), cell_str(t, r, arr)) == 0 &&
 		       strcmp(cell_str(t, end, table_col(t, "host")), cell_str(t, r, table_col(t, "host"))) == 0) {
-			has_slow |= cell_num(t, end, slow) > 0;
+			has_slow |= table_num(t, end, slow) > 0;
 			end++;
 		}
 		if (any_slow ? !has_slow : chart > 0)
@@ -1534,7 +1515,7 @@ static void plot_members(struct plotter *p, const struct rep_db *db, const struc
 		}
 		snprintf(head, sizeof(head), "Await per member of %s on %s: %s, %.0f threads", cell_str(t, r, arr),
 			 cell_str(t, r, table_col(t, "host")), cell_str(t, r, table_col(t, "op")),
-			 cell_num(t, r, table_col(t, "threads")));
+			 table_num(t, r, table_col(t, "threads")));
 		chart_title(title, sizeof(title), p, head, 0);
 		gp_head(gp, name, title, "time since the first run's start (s)", "await per completed I/O (ms)");
 		size_t longest = 0;
@@ -1582,9 +1563,7 @@ static void plot_members(struct plotter *p, const struct rep_db *db, const struc
 			fputs("\n\n", dat);
 			gp_line(gp, name, k == r, k - r, "1:2", "linespoints lw 1.5 pt 7 ps 0.6", member, k + 1 == end);
 		}
-		gp_tail(gp, name);
-		close_pair(p, dat, gp);
-		plot_done(p, name, title);
+		chart_end(p, dat, gp, name, title);
 	}
 }
 

@@ -30,6 +30,12 @@ struct rep_ctx {
  */
 #define OP_COLS { "signature", NULL, TC_STR, 0 }, { "op", "op", TC_STR, 0 }
 
+/*
+ * A table row's op as typed: its "op" column, else its "signature" named
+ * by rep_op_name (read4k), else "-".
+ */
+void rep_row_op(const struct table *t, size_t r, char *buf, size_t len);
+
 /* A group's host for a table: its one host, or "(N hosts)" written in buf. */
 const char *rep_host_of(const struct rep_group *g, char *buf, size_t len);
 

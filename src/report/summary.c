@@ -47,14 +47,12 @@ void rep_summary_needs(bool want[SEC_COUNT])
 
 static const char *str_at(const struct table *t, size_t r, const char *key)
 {
-	int c = table_col(t, key);
-	return c < 0 ? NULL : t->vals[r * t->ncols + (size_t)c].s;
+	return table_str(t, r, table_col(t, key));
 }
 
 static double num_at(const struct table *t, size_t r, const char *key)
 {
-	int c = table_col(t, key);
-	return c < 0 ? NAN : t->vals[r * t->ncols + (size_t)c].v;
+	return table_num(t, r, table_col(t, key));
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -65,38 +63,13 @@ static bool str_eq(const char *a, const char *b)
 /* The row's op as typed: its "op" column, else its signature's short name; " @SIZE" cut off. */
 static void op_at(const struct table *t, size_t r, char *buf, size_t len)
 {
-	const char *op = str_at(t, r, "op"), *sig = str_at(t, r, "signature");
-	if (op && op[0])
-		snprintf(buf, len, "%s", op);
-	else if (sig)
-		rep_op_name(sig, buf, len);
-	else
-		snprintf(buf, len, "-");
+	rep_row_op(t, r, buf, len);
 	char *at = strstr(buf, " @");
 	if (at)
 		*at = '\0';
 }
 
 /* ---- numbers and names for people ---- */
-
-/* 812, 8,120, 81,200, 1.31M, 104M. */
-static void people(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (v < 10)
-		snprintf(buf, len, "%.2g", v);
-	else if (v < 1e6) {
-		long n = lround(v);
-		if (n >= 1000)
-			snprintf(buf, len, "%ld,%03ld", n / 1000, n % 1000);
-		else
-			snprintf(buf, len, "%ld", n);
-	} else if (v < 1e9)
-		snprintf(buf, len, "%.3gM", v / 1e6);
-	else
-		snprintf(buf, len, "%.3gG", v / 1e9);
-}
 
 /*
  * Two config names with the parts they share left out ("m5.large / gp3 x1"
@@ -318,7 +291,7 @@ static void best_ops(struct table *s, const struct table *const *tables, const s
 	if (!configs)
 		return;
 	char v[32], m[48] = "", who[64], other[160] = "", size[16] = "";
-	people(best.ops, v, sizeof(v));
+	table_format_prose(v, sizeof(v), best.ops);
 	/* big ops are read as bandwidth */
 	if (best.mb > 0 && best.mb / best.ops >= 0.5)
 		snprintf(m, sizeof(m), " ops/s, %.0f MB/s", best.mb);
@@ -330,7 +303,7 @@ static void best_ops(struct table *s, const struct table *const *tables, const s
 		who[0] = '\0';
 	if (configs > 1) {
 		char sv[32], sa[128], sb[128];
-		people(second.ops, sv, sizeof(sv));
+		table_format_prose(sv, sizeof(sv), second.ops);
 		short_names(best.config, second.config, sa, sizeof(sa), sb, sizeof(sb));
 		snprintf(other, sizeof(other), "; %s: %s", sb, sv);
 	}
@@ -371,10 +344,10 @@ static void best_dollar(struct table *s, const struct table *cost, const struct 
 	double ops = num_at(cost, best, "opsPerSec"), mb = num_at(cost, best, "mbPerSec");
 	bool bandwidth = mb > 0 && ops > 0 && mb / ops >= 0.5;
 	char v[32], other[160] = "";
-	people(bandwidth ? mbd : opd, v, sizeof(v));
+	table_format_prose(v, sizeof(v), bandwidth ? mbd : opd);
 	if (runner != SIZE_MAX) {
 		char rv[32], sa[128], sb[128];
-		people(num_at(cost, runner, bandwidth ? "mbPerDollar" : "opsPerDollar"), rv, sizeof(rv));
+		table_format_prose(rv, sizeof(rv), num_at(cost, runner, bandwidth ? "mbPerDollar" : "opsPerDollar"));
 		short_names(cfg, str_at(cost, runner, "config"), sa, sizeof(sa), sb, sizeof(sb));
 		snprintf(other, sizeof(other), "; %s: %s", sb, rv);
 	}
@@ -493,7 +466,7 @@ static void at_cap(struct table *s, const struct table *inst)
 		if (!(n > 0))
 			continue;
 		char cap[32], op[64];
-		people(num_at(inst, most, "capOpsPerSec"), cap, sizeof(cap));
+		table_format_prose(cap, sizeof(cap), num_at(inst, most, "capOpsPerSec"));
 		op_at(inst, most, op, sizeof(op));
 		const double fig[4] = { n, NAN, NAN, NAN };
 		finding(s, "hosts", "atCap", NULL, cfg, fig, "instances",

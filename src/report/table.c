@@ -63,6 +63,34 @@ void table_format_count(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f%c", v, suffix[k]);
 }
 
+const char *table_str(const struct table *t, size_t row, int col)
+{
+	return col >= 0 ? t->vals[row * t->ncols + (size_t)col].s : NULL;
+}
+
+double table_num(const struct table *t, size_t row, int col)
+{
+	return col >= 0 ? t->vals[row * t->ncols + (size_t)col].v : NAN;
+}
+
+void table_format_prose(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (v < 10)
+		snprintf(buf, len, "%.2g", v);
+	else if (v < 1e6) {
+		long n = lround(v);
+		if (n >= 1000)
+			snprintf(buf, len, "%ld,%03ld", n / 1000, n % 1000);
+		else
+			snprintf(buf, len, "%ld", n);
+	} else if (v < 1e9)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else
+		snprintf(buf, len, "%.3gG", v / 1e9);
+}
+
 int table_col(const struct table *t, const char *key)
 {
 	for (size_t c = 0; c < t->ncols; c++)

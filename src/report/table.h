@@ -68,8 +68,23 @@ void table_format_cell(const struct table *t, size_t row, size_t col, char *buf,
 /* A count for people: 139.5M, 38.3k, 950; "-" for NAN. */
 void table_format_count(char *buf, size_t len, double v);
 
+/*
+ * v for a sentence rather than a column: 812, 8,120, 81,200, 1.31M, 104M
+ * (two digits under 10, "-" for NAN).
+ */
+void table_format_prose(char *buf, size_t len, double v);
+
 /* Index of the column whose key is key, or -1. */
 int table_col(const struct table *t, const char *key);
+
+/*
+ * A cell read by column index (table_col's, so -1 for a column the table
+ * lacks): its string, NULL when the column is absent or the cell has none;
+ * its number, NAN when the column is absent. Readers go by key, so a table
+ * may gain or reorder columns.
+ */
+const char *table_str(const struct table *t, size_t row, int col);
+double table_num(const struct table *t, size_t row, int col);
 
 /* Title, blank-free aligned columns, a blank line after. Nothing for an empty table. */
 void table_print_text(const struct table *t, FILE *out);
