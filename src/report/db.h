@@ -250,14 +250,6 @@ const char *rep_input_error(int rc);
 void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
 
 /*
- * Add one parsed JSON document (a run, a bonnie++ line or a durability
- * verify line). where is "FILE:LINE" for messages, fallback_host names the
- * host when the line has none. Returns true when something was added.
- */
-bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
-		  const char *fallback_host, bool explicit_file);
-
-/*
  * Keep only the cells (and bonnie++ lines, notes, durability verdicts) where
  * key matches the fnmatch(3) pattern: key "host"; "op", the op as typed
  * (read4k, write4k/64) or its signature (so 'read,4K,*' still works: either

@@ -53,12 +53,6 @@ static char *labels_of(const json_t *labels)
 	return out;
 }
 
-bool rep_dur_is_line(const json_t *root)
-{
-	const json_t *mode = json_object_get(root, "mode");
-	return json_is_string(mode) && strcmp(json_string_value(mode), "durability") == 0;
-}
-
 bool rep_dur_add(struct rep_db *db, const json_t *root, const char *fallback_host)
 {
 	const json_t *d = json_object_get(root, "durability");
@@ -95,7 +89,7 @@ void rep_dur_verdict_free(struct rep_verdict *v)
 	free(v->run);
 }
 
-const struct tcol rep_dur_cols[REP_DUR_NCOLS] = {
+static const struct tcol rep_dur_cols[] = {
 	{ "host", "host", TC_STR, 0 },
 	{ "labels", "labels", TC_STR, 0 },
 	{ "target", "target", TC_STR, 0 },
@@ -123,8 +117,11 @@ static int cmp_verdict(const void *a, const void *b)
 	return c ? c : (x->launch > y->launch) - (x->launch < y->launch);
 }
 
-void rep_dur_build(struct table *t, const struct rep_db *db)
+/* The section's rows: one per verdict, by host, labels, target, time. */
+static void build_dur_verify(struct table *tables, const struct rep_ctx *ctx)
 {
+	struct table *t = &tables[SEC_DUR_VERIFY];
+	const struct rep_db *db = ctx->db;
 	if (db->nverdicts == 0)
 		return;
 	struct rep_verdict *v = rep_calloc(db->nverdicts, sizeof(*v));
@@ -135,11 +132,6 @@ void rep_dur_build(struct table *t, const struct rep_db *db)
 			  v[i].acknowledged, v[i].intact, v[i].newer, v[i].torn, v[i].lost,
 			  v[i].never_acknowledged, v[i].run, v[i].lost > 0 ? "LOST" : "ok");
 	free(v);
-}
-
-static void build_dur_verify(struct table *tables, const struct rep_ctx *ctx)
-{
-	rep_dur_build(&tables[SEC_DUR_VERIFY], ctx->db);
 }
 
 const struct rep_section_def rep_sec_durabilityVerify = {

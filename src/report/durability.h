@@ -1,11 +1,11 @@
 /*
  * durability.h - `iobench durability verify` lines in the report (private to
  * src/report/): one verdict per verification, shown in the section
- * "durabilityVerify" (a row of the section table in analyze.c).
+ * "durabilityVerify" (its row, rep_sec_durabilityVerify, is in durability.c).
  *
- * read.c hands every JSON document with "mode": "durability" here instead
+ * The store (db.c) hands every line with "mode": "durability" here instead
  * of treating it as a run; the verdicts live in the struct rep_db's verdict
- * list (read.c frees and filters them with the cells). Not thread-safe (one
+ * list (db.c frees and filters them with the cells). Not thread-safe (one
  * rep_db, one thread).
  */
 #ifndef IOBENCH_REPORT_DURABILITY_H
@@ -15,7 +15,6 @@
 #include <stdbool.h>
 
 #include "report/db.h"
-#include "report/table.h"
 
 /* One verification: who, which run, what it found. Missing numbers are NAN. */
 struct rep_verdict {
@@ -25,8 +24,6 @@ struct rep_verdict {
 	double launch;
 };
 
-/* True for a verify line ("mode": "durability"). */
-bool rep_dur_is_line(const json_t *root);
 
 /*
  * Add the verdict of a verify line to db (host from the line, else
@@ -37,10 +34,5 @@ bool rep_dur_add(struct rep_db *db, const json_t *root, const char *fallback_hos
 
 /* Free one verdict's strings (not the verdict itself). */
 void rep_dur_verdict_free(struct rep_verdict *v);
-
-/* The section's columns, and its rows: one per verdict, by host, labels, target, time. */
-#define REP_DUR_NCOLS 14
-extern const struct tcol rep_dur_cols[REP_DUR_NCOLS];
-void rep_dur_build(struct table *t, const struct rep_db *db);
 
 #endif

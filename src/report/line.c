@@ -395,7 +395,7 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 		l->skipped++;
 }
 
-void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
+static void line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
 		   const char *layout_labels, bool explicit_file)
 {
 	memset(l, 0, sizeof(*l));
@@ -438,7 +438,7 @@ void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, siz
 {
 	const struct jv *root = jv_parse(doc, text, len);
 	if (root) {
-		rep_line_from(l, root, fallback_host, layout_labels, explicit_file);
+		line_from(l, root, fallback_host, layout_labels, explicit_file);
 		return;
 	}
 	memset(l, 0, sizeof(*l));
@@ -513,21 +513,4 @@ void rep_line_free(struct rep_line *l)
 	json_decref(l->manifest);
 	free(l->dur_host);
 	memset(l, 0, sizeof(*l));
-}
-
-bool rep_add_json(struct rep_db *db, const void *json_root, const char *where,
-		  const char *fallback_host, bool explicit_file)
-{
-	/* jansson's tree as text, read as the report reads files. */
-	char *text = json_dumps(json_root, JSON_COMPACT | JSON_ENCODE_ANY);
-	struct jv_doc doc;
-	jv_doc_init(&doc);
-	struct rep_line l;
-	const struct jv *root = text ? jv_parse(&doc, text, strlen(text)) : NULL;
-	rep_line_from(&l, root, fallback_host, NULL, explicit_file);
-	bool added = rep_line_add(db, &l, where);
-	rep_line_free(&l);
-	jv_doc_free(&doc);
-	free(text);
-	return added;
 }

@@ -86,9 +86,6 @@ struct rep_line {
 void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
 		   const char *fallback_host, const char *layout_labels, bool explicit_file);
 
-/* The same from a parsed root (rep_add_json's jansson trees come here through text). */
-void rep_line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
-		   const char *layout_labels, bool explicit_file);
 
 /*
  * Add *l to db: its messages (where is "FILE:LINE"), counters, cells.

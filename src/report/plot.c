@@ -436,7 +436,10 @@ struct legend_line {
 	char what[200];   /* its legend */
 };
 
-/* Lines in the groups' own order: ops, configs and hosts by name, sizes and threads as numbers. */
+/*
+ * Legend lines in the order of their groups (idx), which rep_groups sorted:
+ * ops, configs and hosts by name, sizes and threads as numbers.
+ */
 static int cmp_legend(const void *a, const void *b)
 {
 	size_t x = ((const struct legend_line *)a)->idx, y = ((const struct legend_line *)b)->idx;

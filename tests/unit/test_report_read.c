@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "report_add.h"
 #include "lib/hist.h"
 #include "lib/hist_json.h"
 #include "report/analyze.h"
@@ -39,7 +40,7 @@ static char *run_line(const struct hist *h, const char *sig, double threads, con
 static bool add_text(struct rep_db *db, const char *text, bool explicit_file)
 {
 	json_t *root = json_loads(text, 0, NULL);
-	bool ok = rep_add_json(db, root, "test:1", "fallback", explicit_file);
+	bool ok = add_json(db, root, "test:1", "fallback", explicit_file);
 	json_decref(root);
 	return ok;
 }
@@ -158,7 +159,7 @@ TEST(foreign_histograms_are_refused_not_merged)
 	json_object_set_new(total, "pinMaximum", json_integer(1000000000));
 	struct rep_db db;
 	rep_db_init(&db, NULL, NULL);
-	CHECK(!rep_add_json(&db, root, "t:1", "x", true));
+	CHECK(!add_json(&db, root, "t:1", "x", true));
 	CHECK_EQ_U(db.ncells, 0);
 	CHECK_EQ_U(db.skipped, 1);
 	json_decref(root);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "report_add.h"
 #include "lib/hist.h"
 #include "lib/hist_json.h"
 #include "report/db.h"
@@ -24,7 +25,7 @@ static bool add_line(struct rep_db *db, const char *host, const char *target, co
 				 "total", hist_to_json(&h), "timeBuckets", "host", host, "target", t);
 	if (p)
 		json_object_set_new(root, "provision", p);
-	bool ok = rep_add_json(db, root, "test:1", "fallback", true);
+	bool ok = add_json(db, root, "test:1", "fallback", true);
 	json_decref(root);
 	return ok;
 }
