@@ -1,36 +1,14 @@
 /* report/db.c - the cell store: lines added to cells, filters, the final order. */
 #include "report/db.h"
 
-#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/alloc.h"
 #include "report/durability.h"
 #include "report/line.h"
-
-void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap)
-{
-	db->warnings++;
-	if (!db->warn)
-		return;
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	db->warn(db->warn_arg, msg ? msg : "out of memory for a warning");
-	free(msg);
-}
-
-void rep_warn(struct rep_db *db, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	rep_vwarn(db, fmt, ap);
-	va_end(ap);
-}
 
 void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg)
 {
@@ -406,8 +384,6 @@ bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where
 	return false;
 }
 
-
-
 /* A label's, else a configuration fact's, value of key in buf; false when neither has it. */
 static bool config_value(const struct rep_config *cfg, const char *key, char *buf, size_t len)
 {
@@ -527,7 +503,6 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 }
 
 /* ---- ordering ---- */
-
 
 /* Configurations by name in natural order (x2 before x16), then by what they are. */
 static int cmp_config(const struct rep_config *a, const struct rep_config *b)
