@@ -130,3 +130,17 @@ long_options() {
   make -s -C "$ROOT" uninstall DESTDIR="$stage"
   [ -z "$(find "$stage" -type f -o -type l)" ]
 }
+
+@test "commits from the architecture step on: a subject under 72 characters, then the why" {
+  git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 || skip "env: not a git checkout"
+  local base c subject body bad=0
+  base=$(git -C "$ROOT" log --format=%H -1 --grep='^src: a folder per layer, headers beside their sources$')
+  [[ -n "$base" ]] || skip "env: history without the architecture step (a shallow clone)"
+  while read -r c; do
+    subject=$(git -C "$ROOT" log -1 --format=%s "$c")
+    body=$(git -C "$ROOT" log -1 --format=%b "$c" | sed '/^[[:space:]]*$/d')
+    if ((${#subject} >= 72)); then echo "$c: subject of ${#subject} characters: $subject"; bad=1; fi
+    if [[ -z "$body" ]]; then echo "$c: no body (the why): $subject"; bad=1; fi
+  done < <(git -C "$ROOT" rev-list --no-merges "$base^..HEAD")
+  [ "$bad" -eq 0 ]
+}
