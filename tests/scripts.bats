@@ -265,7 +265,7 @@ path_without_iobench() {
 @test "the scripts and their libraries are shellcheck clean" {
   command -v shellcheck >/dev/null || skip "shellcheck not installed"
   cd "$ROOT"
-  shellcheck -x scripts/lib/common.sh scripts/lib/aws.sh scripts/lib/raid.sh "${SCRIPTS[@]}"
+  shellcheck -x scripts/lib/common.sh scripts/lib/aws.sh scripts/lib/manifest.sh scripts/lib/raid.sh "${SCRIPTS[@]}"
 }
 
 @test "one size rule for every script (common_to_bytes): decimal, binary units, nothing else" {
