@@ -24,7 +24,7 @@
 #             (run ids and host names: safe folder names), common_valid_login
 #             (ssh logins), common_plain_text (no control characters)
 # Sizes:      common_to_bytes (4k, 256M, 1G in bytes), common_expand_sizes
-#             (256M,1G or FROM..TO:STEP)
+#             (256M,1G or FROM..TO:STEP), common_human_size (bytes as 256M)
 # The study: COMMON_STUDY_* (its first round's ops and thread counts),
 #             common_shuffle (a seeded order), common_thread_optimum (the
 #             report's optimal thread count per op and config)
@@ -440,6 +440,21 @@ common_expand_sizes() {
       echo "$b"
     fi
   done
+}
+
+# common_human_size BYTES: BYTES in the largest binary unit that divides
+# them (256M, 1536M, 4G, 3K), as a size option takes it; BYTES as they are
+# when no unit does (1000, 0).
+common_human_size() {
+  local b=$1 u=(T G M K) d=$((1024 ** 4)) i
+  for i in 0 1 2 3; do
+    if ((b >= d && b % d == 0)); then
+      echo "$((b / d))${u[i]}"
+      return
+    fi
+    d=$((d / 1024))
+  done
+  echo "$b"
 }
 
 # ---- locations ----
