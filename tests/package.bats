@@ -110,6 +110,11 @@ make_root() {
     /usr/libexec/iobench/scripts/lib/common.sh /usr/libexec/iobench/scripts/lib/paths.sh; do
     grep -qx "$s" <<<"$contents" || { echo "$deb lacks $s" >&2; return 1; }
   done
+  # Every library the scripts source (manifest.sh, ...), as make install put it.
+  for s in "$ROOT"/scripts/lib/*.sh; do
+    s=/usr/libexec/iobench/scripts/lib/${s##*/}
+    grep -qx "$s" <<<"$contents" || { echo "$deb lacks $s" >&2; return 1; }
+  done
   while read -r s; do
     grep -qx "/usr/bin/iobench-${s##*/}" <<<"$contents"
     grep -qx "/usr/share/man/man1/iobench-${s##*/}.1.gz" <<<"$contents"
