@@ -2,6 +2,7 @@
 #include "cli/cmdline.h"
 #include "cli/commands.h"
 #include "host/target.h"
+#include "lib/err.h"
 #include "lib/signals.h"
 #include "lib/units.h"
 #include "measure/create.h"
@@ -76,7 +77,7 @@ int cmd_create(int argc, char **argv)
 	sigset_t sigs;
 	signals_block_stop(&sigs);
 	o.stop_signals = &sigs;
-	char err[512];
+	char err[ERR_MAX];
 	rc = create_file(path, size, &o, err, sizeof(err));
 	if (rc == 0) {
 		/* Made, on tmpfs or the like: a benchmark of it would measure RAM, not a disk (a refusal says only why). */

@@ -5,6 +5,7 @@
 #include "durability/roles.h"
 #include "durability/stamp.h"
 #include "host/target.h"
+#include "lib/err.h"
 #include "lib/hist_json.h"
 #include "lib/opspec.h"
 #include "lib/signals.h"
@@ -58,7 +59,7 @@ struct dur_args {
 static int parse_op(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
-	char err[512];
+	char err[ERR_MAX];
 	if (a->op_given)
 		return cmdline_usage_error("one -o only: the blocks of one run have one size");
 	int rc = opspec_parse(arg, &a->op, 1, err, sizeof(err));
@@ -386,7 +387,7 @@ static int do_serve(struct dur_args *c, const sigset_t *sigs)
 	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
 				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
 				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records };
-	char err[512];
+	char err[ERR_MAX];
 	int rc = dur_serve(&sc, err, sizeof(err));
 	if (rc == -EINTR)
 		return EXIT_INTERRUPTED;
@@ -397,7 +398,7 @@ static int do_serve(struct dur_args *c, const sigset_t *sigs)
 
 static int prepare_write_target(struct dur_args *c, struct target_info *t, const sigset_t *sigs)
 {
-	char err[512], a[32], b[32];
+	char err[ERR_MAX], a[32], b[32];
 	int rc = target_probe(c->target, t);
 	if (rc == -ENOENT && c->create_size) {
 		struct create_opts co = { .progress = !c->quiet, .stop_signals = sigs, .seed = c->seed ^ 0xd0b1e };
@@ -511,7 +512,7 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 			hex, c->op.name, span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s", c->server, c->server,
 			c->target);
 	struct dur_write_result res;
-	char err[512];
+	char err[ERR_MAX];
 	rc = dur_write(&wc, &res, err, sizeof(err));
 	if (rc < 0)
 		return cmdline_runtime_error("%s", err);
@@ -688,7 +689,7 @@ static int do_verify(struct dur_args *c)
 	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
 					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
 	struct dur_verify_result res;
-	char err[1024];
+	char err[ERR_MAX];
 	time_t launch = time(NULL);
 	rc = dur_verify(&vc, &res, err, sizeof(err));
 	if (rc < 0)

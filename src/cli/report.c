@@ -12,6 +12,7 @@
 
 #include "cli/cmdline.h"
 #include "cli/commands.h"
+#include "lib/err.h"
 #include "lib/units.h"
 #include "report/alloc.h"
 #include "report/analyze.h"
@@ -267,7 +268,7 @@ static int load_expect(const char *path, struct rep_expect **out, size_t *n)
 	if (orc < 0)
 		return cmdline_usage_error("--expect %s: %s; give a text file of expectations", path,
 					   rep_input_error(orc));
-	char err[600];
+	char err[ERR_MAX];
 	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
 	fclose(f);
 	if (rc != 0)

@@ -3,6 +3,7 @@
 #include "cli/runargs.h"
 #include "engines/engine.h"
 #include "host/devices.h"
+#include "lib/err.h"
 #include "lib/prng.h"
 #include "lib/signals.h"
 #include "measure/run.h"
@@ -135,7 +136,7 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 			fprintf(stderr, "iobench: run %zu of %zu: %u thread%s\n", r + 1, nruns, count,
 				count == 1 ? "" : "s");
 		struct run_result res;
-		char err[512];
+		char err[ERR_MAX];
 		if (run_execute(&cfg, &res, err, sizeof(err)) < 0)
 			return cmdline_runtime_error("%s", err);
 		int rc = report_run(a, &cfg, &res, count);

@@ -5,6 +5,7 @@
 #include "host/cgroup.h"
 #include "host/imds.h"
 #include "host/provision.h"
+#include "lib/err.h"
 #include "lib/signals.h"
 #include "lib/units.h"
 #include "measure/create.h"
@@ -24,7 +25,7 @@
 static int parse_op(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
-	char err[512];
+	char err[ERR_MAX];
 	int rc = opspec_parse(arg, a->ops + a->nops, RUNARGS_MAX_OPS - a->nops, err, sizeof(err));
 	if (rc == -E2BIG)
 		return cmdline_usage_error("too many operations (at most %d)", RUNARGS_MAX_OPS);
@@ -149,7 +150,7 @@ static json_t *given_facts(struct run_args *a)
 static int parse_provision(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
-	char err[512];
+	char err[ERR_MAX];
 	if (strcmp(arg, "imds") == 0) {
 		a->imds = RUNARGS_IMDS_ASK;
 		return 0;
@@ -167,7 +168,7 @@ static int parse_provision(void *settings, const char *arg)
 static int parse_provision_fact(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
-	char err[512];
+	char err[ERR_MAX];
 	if (provision_set_fact(given_facts(a), arg, err, sizeof(err)) < 0)
 		return cmdline_usage_error("bad --provision-fact: %s; use KEY=VALUE, e.g. volumeType=gp3 or volumeCount=4", err);
 	return 0;
@@ -308,7 +309,7 @@ struct engine_opts runargs_engine_opts(const struct run_args *a)
 /* After the options: the thread list, default ops, TARGET, and what options say together. */
 static int check_args(struct run_args *a, int argc, char **argv, int first)
 {
-	char err[512];
+	char err[ERR_MAX];
 	int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
 	if (n < 0)
 		return cmdline_usage_error("%s", err);
@@ -361,7 +362,7 @@ static bool any_write(const struct run_args *a)
 /* --size: create TARGET when it does not exist; then probe it again. */
 static int create_target(struct run_args *a, struct target_info *t, const sigset_t *sigs)
 {
-	char err[512], human[32];
+	char err[ERR_MAX], human[32];
 	struct create_opts co = { .progress = !a->quiet, .stop_signals = sigs, .seed = a->seed ^ 0xc0ffee };
 	units_format_size(human, sizeof(human), a->create_size);
 	if (!a->quiet)
@@ -471,7 +472,7 @@ static int check_outputs(const struct run_args *a, const struct target_info *t)
 /* Size, span and write access against the operations. */
 static int check_target(struct run_args *a, const struct target_info *t)
 {
-	char err[512], human[32], need[32];
+	char err[ERR_MAX], human[32], need[32];
 	int rc = check_outputs(a, t);
 	if (rc != 0)
 		return rc;
@@ -574,7 +575,7 @@ static int resolve_provision(struct run_args *a)
 	if (!facts)
 		return cmdline_runtime_error("%s", strerror(ENOMEM));
 	if (ask) {
-		char err[512];
+		char err[ERR_MAX];
 		int rc = imds_fetch(endpoint ? endpoint : IMDS_DEFAULT_ENDPOINT, IMDS_TIMEOUT_MS, facts, err, sizeof(err));
 		if (rc < 0 && a->imds == RUNARGS_IMDS_ASK)
 			fprintf(stderr, "iobench: warning: --provision imds: %s; the results carry no facts from it\n", err);
@@ -609,7 +610,7 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	/* Recorded as "iobench [run|watch] ARGS...", whatever the program was called. */
 	bool named = strcmp(argv[0], "run") == 0 || strcmp(argv[0], "watch") == 0;
 	a->command_line = cmdline_join(argc, argv, "iobench", named ? 0 : 1);
-	char why[160];
+	char why[ERR_MAX];
 	if (clock_setup(a->clock, why, sizeof(why)) < 0)
 		return cmdline_usage_error("--clock tsc: %s; use --clock auto", why);
 	/* Signals are awaited, never handled: block them before any thread exists. */

@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/runargs.h"
 #include "host/devices.h"
+#include "lib/err.h"
 #include "measure/watch.h"
 #include "results/output.h"
 
@@ -47,7 +48,7 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 	struct device_tree devices;
 	devices_resolve(t, &devices);
 	wc.devices = &devices;
-	char err[512];
+	char err[ERR_MAX];
 	int rc = watch_run(&wc, err, sizeof(err));
 	devices_tree_free(&devices);
 	if (rc == -EINTR)
