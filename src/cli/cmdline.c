@@ -1,12 +1,12 @@
-/* cmdline.c - option tables to getopt_long, --help and values; the one usage-error path. */
+/* cmdline.c - option tables to getopt_long, --help and values. */
 #include "cli/cmdline.h"
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "lib/units.h"
 #include "lib/version.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,41 +16,15 @@
 /* getopt_long's value for row i: above every short option character. */
 #define ROW_VAL(i) (256 + (int)(i))
 
-static int vreport(int code, const char *fmt, va_list ap)
-{
-	fputs("iobench: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-int cmdline_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vreport(EXIT_USAGE, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 int cmdline_check_label(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		return cmdline_usage_error("bad --label '%s'; use KEY=VALUE", arg);
+		return diag_usage("bad --label '%s'; use KEY=VALUE", arg);
 	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-			return cmdline_usage_error("bad --label: control character 0x%02x in it; use printable text", *p);
+			return diag_usage("bad --label: control character 0x%02x in it; use printable text", *p);
 	return 0;
-}
-
-int cmdline_runtime_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = vreport(EXIT_RUNTIME, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 char *cmdline_join(int argc, char **argv, const char *prefix, int first)
@@ -135,19 +109,19 @@ static int refuse(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
 			owner = cmd->table->cmd_names[b];
 			break;
 		}
-	return cmdline_usage_error("--%s belongs to 'iobench %s', not 'iobench %s'; see 'iobench %s --help'",
-				   o->name, owner, cmd->name, owner);
+	return diag_usage("--%s belongs to 'iobench %s', not 'iobench %s'; see 'iobench %s --help'",
+			  o->name, owner, cmd->name, owner);
 }
 
 static int bad_number(const struct cmdline_opt *o, const char *arg)
 {
 	if (o->max < UINT64_MAX >> 1)
-		return cmdline_usage_error("bad --%s '%s'; use %llu to %llu", o->name, arg,
-					   (unsigned long long)o->min, (unsigned long long)o->max);
+		return diag_usage("bad --%s '%s'; use %llu to %llu", o->name, arg,
+				  (unsigned long long)o->min, (unsigned long long)o->max);
 	if (o->min > 0)
-		return cmdline_usage_error("bad --%s '%s'; use a whole number >= %llu", o->name, arg,
-					   (unsigned long long)o->min);
-	return cmdline_usage_error("bad --%s '%s'; use a whole number", o->name, arg);
+		return diag_usage("bad --%s '%s'; use a whole number >= %llu", o->name, arg,
+				  (unsigned long long)o->min);
+	return diag_usage("bad --%s '%s'; use a whole number", o->name, arg);
 }
 
 /* Parse arg as o says and store it in settings. */
@@ -167,15 +141,15 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 	case CMDLINE_DURATION:
 		rc = units_parse_duration(arg, at);
 		if (rc == -ERANGE)
-			return cmdline_usage_error("--%s '%s' out of range; use 1 ms to 100 days (e.g. 60, 90s, 5m)",
-						   o->name, arg);
+			return diag_usage("--%s '%s' out of range; use 1 ms to 100 days (e.g. 60, 90s, 5m)",
+					  o->name, arg);
 		if (rc < 0)
-			return cmdline_usage_error("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, arg);
+			return diag_usage("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, arg);
 		return 0;
 	case CMDLINE_SIZE:
 		if (units_parse_size(arg, at) < 0 || *(uint64_t *)at == 0)
-			return cmdline_usage_error("bad --%s '%s'; use a size like 512M, 10G (binary units)", o->name,
-						   arg);
+			return diag_usage("bad --%s '%s'; use a size like 512M, 10G (binary units)", o->name,
+					  arg);
 		return 0;
 	case CMDLINE_CUSTOM:
 		return o->parse(settings, arg);
@@ -196,11 +170,11 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 static int unknown(const struct cmdline_cmd *cmd, char **argv)
 {
 	if (optopt >= ROW_VAL(0))
-		return cmdline_usage_error("--%s takes no value; see 'iobench %s --help'",
-					   cmd->table->opts[optopt - ROW_VAL(0)].name, cmd->name);
+		return diag_usage("--%s takes no value; see 'iobench %s --help'",
+				  cmd->table->opts[optopt - ROW_VAL(0)].name, cmd->name);
 	if (optopt)
-		return cmdline_usage_error("unknown option '-%c'; see 'iobench %s --help'", optopt, cmd->name);
-	return cmdline_usage_error("unknown option '%s'; see 'iobench %s --help'", argv[optind - 1], cmd->name);
+		return diag_usage("unknown option '-%c'; see 'iobench %s --help'", optopt, cmd->name);
+	return diag_usage("unknown option '%s'; see 'iobench %s --help'", argv[optind - 1], cmd->name);
 }
 
 int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char **argv, int *first)
@@ -209,16 +183,16 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 	struct option longs[CMDLINE_MAX_OPTS + 1];
 	char shorts[2 * CMDLINE_MAX_OPTS + 2];
 	if (t->nopts > CMDLINE_MAX_OPTS)
-		return cmdline_usage_error("%s: %zu options, over the %d this parser holds", cmd->name, t->nopts,
-					   CMDLINE_MAX_OPTS);
+		return diag_usage("%s: %zu options, over the %d this parser holds", cmd->name, t->nopts,
+				  CMDLINE_MAX_OPTS);
 	getopt_tables(t, longs, shorts);
 	optind = 1;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		if (c == ':')
-			return cmdline_usage_error("%s needs a value; see 'iobench %s --help'", argv[optind - 1],
-						   cmd->name);
+			return diag_usage("%s needs a value; see 'iobench %s --help'", argv[optind - 1],
+					  cmd->name);
 		const struct cmdline_opt *o = c >= ROW_VAL(0) ? &t->opts[c - ROW_VAL(0)] : row_of_short(t, c);
 		if (c == '?' || !o)
 			return unknown(cmd, argv);

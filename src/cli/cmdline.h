@@ -11,7 +11,7 @@
  *
  * Every usage error of every command is one line on stderr,
  * "iobench: what is wrong; what to do", and exit status 2: the parser and
- * the commands' own checks all print through cmdline_usage_error().
+ * the commands' own checks all print through diag_usage() (cli/diag.h).
  *
  * This is the CLI layer: it prints. Not thread-safe (getopt's globals).
  */
@@ -43,7 +43,7 @@ struct cmdline_opt {
 	enum cmdline_kind kind;
 	size_t field;      /* offsetof() the value in the command's settings struct */
 	uint64_t min, max; /* CMDLINE_U64: the range accepted */
-	/* CMDLINE_CUSTOM: store arg in settings; 0, or cmdline_usage_error()'s exit code. */
+	/* CMDLINE_CUSTOM: store arg in settings; 0, or diag_usage()'s exit code. */
 	int (*parse)(void *settings, const char *arg);
 };
 
@@ -86,18 +86,12 @@ void cmdline_help(const struct cmdline_cmd *cmd, FILE *out);
  */
 void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out);
 
-/* Print "iobench: " fmt "\n" on stderr; returns EXIT_USAGE (2). */
-__attribute__((format(printf, 1, 2))) int cmdline_usage_error(const char *fmt, ...);
-
 /*
  * A --label KEY=VALUE as run, watch and durability take it: a key, and no
  * control character (a newline or escape would break every line-based reader:
- * tables, --plot). 0, or cmdline_usage_error()'s exit code.
+ * tables, --plot). 0, or diag_usage()'s exit code.
  */
 int cmdline_check_label(const char *arg);
-
-/* Print "iobench: " fmt "\n" on stderr; returns EXIT_RUNTIME (1). */
-__attribute__((format(printf, 1, 2))) int cmdline_runtime_error(const char *fmt, ...);
 
 /*
  * prefix, then argv[first..argc) each after a space, arguments that are

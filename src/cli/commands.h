@@ -4,7 +4,7 @@
  * Each takes the arguments after the subcommand name (argv[0] is the
  * subcommand) and returns the process exit code:
  *   0 ok, 1 runtime failure, 2 usage error, 130 interrupted.
- * They print their own messages, each starting "iobench: ".
+ * They print their messages through cli/diag.h, each "iobench: ...".
  */
 #ifndef IOBENCH_CLI_COMMANDS_H
 #define IOBENCH_CLI_COMMANDS_H

@@ -1,6 +1,7 @@
 /* cmd_create.c - `iobench create FILE SIZE`: parse, block the stop signals, create. */
 #include "cli/cmdline.h"
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "host/target.h"
 #include "lib/err.h"
 #include "lib/signals.h"
@@ -65,12 +66,12 @@ int cmd_create(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (argc - first != 2)
-		return cmdline_usage_error("create needs FILE and SIZE, e.g. 'iobench create data.bin 10G'");
+		return diag_usage("create needs FILE and SIZE, e.g. 'iobench create data.bin 10G'");
 	const char *path = argv[first];
 	uint64_t size;
 	rc = units_parse_size(argv[first + 1], &size);
 	if (rc < 0 || size == 0)
-		return cmdline_usage_error("bad size '%s'; use e.g. 512M, 10G (binary units)", argv[first + 1]);
+		return diag_usage("bad size '%s'; use e.g. 512M, 10G (binary units)", argv[first + 1]);
 
 	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .progress = !a.quiet,
 				 .seed = a.seed };
@@ -83,10 +84,9 @@ int cmd_create(int argc, char **argv)
 		/* Made, on tmpfs or the like: a benchmark of it would measure RAM, not a disk (a refusal says only why). */
 		char kind[16], mnt[PATH_MAX];
 		if (target_path_in_memory(path, kind, sizeof(kind), mnt, sizeof(mnt)))
-			fprintf(stderr, "iobench: %s is %s: a benchmark of %s measures memory, not a disk; create it on a disk's filesystem\n",
-				mnt[0] ? mnt : path, kind, path);
+			diag_warn("%s is %s: a benchmark of %s measures memory, not a disk; create it on a disk's filesystem",
+				  mnt[0] ? mnt : path, kind, path);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "iobench: %s\n", err);
-	return rc == -EINTR ? EXIT_INTERRUPTED : EXIT_RUNTIME;
+	return rc == -EINTR ? diag_interrupted("%s", err) : diag_fail("%s", err);
 }

@@ -1,6 +1,7 @@
 /* cmd_durability.c - `iobench durability serve|write|verify`: option table, target checks, messages, JSON. */
 #include "cli/cmdline.h"
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "durability/net.h"
 #include "durability/roles.h"
 #include "durability/stamp.h"
@@ -61,22 +62,22 @@ static int parse_op(void *settings, const char *arg)
 	struct dur_args *a = settings;
 	char err[ERR_MAX];
 	if (a->op_given)
-		return cmdline_usage_error("one -o only: the blocks of one run have one size");
+		return diag_usage("one -o only: the blocks of one run have one size");
 	int rc = opspec_parse(arg, &a->op, 1, err, sizeof(err));
 	if (rc == -E2BIG)
-		return cmdline_usage_error("-o '%s' names several operations; give one write op", arg);
+		return diag_usage("-o '%s' names several operations; give one write op", arg);
 	if (rc < 0)
-		return cmdline_usage_error("%s", err);
+		return diag_usage("%s", err);
 	const struct op_spec *o = &a->op;
 	if ((o->kind != OP_WRITE_FLUSH && o->kind != OP_WRITE_N) || o->sequential || o->threads > 0)
-		return cmdline_usage_error("-o %s: durability writes write<SIZE> or write<SIZE>/<N> (e.g. write4k, write4k/64)",
-					   arg);
+		return diag_usage("-o %s: durability writes write<SIZE> or write<SIZE>/<N> (e.g. write4k, write4k/64)",
+				  arg);
 	if (o->kind == OP_WRITE_N && o->sync_every == 0)
-		return cmdline_usage_error("-o %s never syncs, so nothing could be acknowledged; use write<SIZE>/<N> with N >= 1",
-					   arg);
+		return diag_usage("-o %s never syncs, so nothing could be acknowledged; use write<SIZE>/<N> with N >= 1",
+				  arg);
 	if (o->size % DUR_SECTOR != 0 || o->align != o->size)
-		return cmdline_usage_error("-o %s: the block size must be a multiple of 512 and the offsets aligned to it",
-					   arg);
+		return diag_usage("-o %s: the block size must be a multiple of 512 and the offsets aligned to it",
+				  arg);
 	a->op_given = true;
 	return 0;
 }
@@ -85,7 +86,7 @@ static int parse_run(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	if (dur_run_parse(arg, &a->run) != 0 || a->run == 0)
-		return cmdline_usage_error("bad --run '%s'; use the 16 hex digits 'write' printed", arg);
+		return diag_usage("bad --run '%s'; use the 16 hex digits 'write' printed", arg);
 	return 0;
 }
 
@@ -99,8 +100,8 @@ static int parse_host(void *settings, const char *arg)
 	json_t *j = text ? json_string(arg) : NULL;
 	json_decref(j);
 	if (!j)
-		return cmdline_usage_error("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
-					   arg, MAX_HOST);
+		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
+				  arg, MAX_HOST);
 	a->host = arg;
 	return 0;
 }
@@ -112,7 +113,7 @@ static int parse_label(void *settings, const char *arg)
 	if (rc != 0)
 		return rc;
 	if (a->nlabels == MAX_LABELS)
-		return cmdline_usage_error("too many --label options (at most %d)", MAX_LABELS);
+		return diag_usage("too many --label options (at most %d)", MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
 	return 0;
 }
@@ -121,10 +122,10 @@ static int parse_allow(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	if (a->nallow == MAX_ALLOW)
-		return cmdline_usage_error("too many --allow options (at most %d); use wider blocks", MAX_ALLOW);
+		return diag_usage("too many --allow options (at most %d); use wider blocks", MAX_ALLOW);
 	if (dur_cidr_parse(arg, &a->allow[a->nallow]) != 0)
-		return cmdline_usage_error("bad --allow '%s'; use an address or ADDR/PREFIX with no host bits set (10.0.0.0/8, 192.0.2.7, fd00::/8)",
-					   arg);
+		return diag_usage("bad --allow '%s'; use an address or ADDR/PREFIX with no host bits set (10.0.0.0/8, 192.0.2.7, fd00::/8)",
+				  arg);
 	a->nallow++;
 	return 0;
 }
@@ -143,8 +144,8 @@ static int parse_token(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	if (!token_valid(arg))
-		return cmdline_usage_error("bad --token; use 1 to %d printable characters without spaces (e.g. from 'openssl rand -hex 16')",
-					   TOKEN_MAX);
+		return diag_usage("bad --token; use 1 to %d printable characters without spaces (e.g. from 'openssl rand -hex 16')",
+				  TOKEN_MAX);
 	snprintf(a->token, sizeof(a->token), "%s", arg);
 	return 0;
 }
@@ -155,14 +156,14 @@ static int parse_token_file(void *settings, const char *arg)
 	struct dur_args *a = settings;
 	FILE *f = fopen(arg, "re");
 	if (!f)
-		return cmdline_usage_error("--token-file %s: %s; give a file holding the shared token", arg, strerror(errno));
+		return diag_usage("--token-file %s: %s; give a file holding the shared token", arg, strerror(errno));
 	char line[TOKEN_MAX + 3] = "";
 	bool got = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
 	line[strcspn(line, "\r\n")] = '\0';
 	if (!got || !token_valid(line))
-		return cmdline_usage_error("--token-file %s: its first line is not a token; put 1 to %d printable characters without spaces there",
-					   arg, TOKEN_MAX);
+		return diag_usage("--token-file %s: its first line is not a token; put 1 to %d printable characters without spaces there",
+				  arg, TOKEN_MAX);
 	snprintf(a->token, sizeof(a->token), "%s", line);
 	return 0;
 }
@@ -327,28 +328,28 @@ static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int arg
 	int left = argc - first;
 	if (cmd == &serve_cmd) {
 		if (left > 0)
-			return cmdline_usage_error("durability serve takes no TARGET, got '%s'", argv[first]);
+			return diag_usage("durability serve takes no TARGET, got '%s'", argv[first]);
 		if (dur_net_split(a->listen, host, sizeof(host), &port, true) != 0)
-			return cmdline_usage_error("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
-						   a->listen, DUR_DEFAULT_PORT);
+			return diag_usage("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
+					  a->listen, DUR_DEFAULT_PORT);
 		if (!dur_net_resolves_names && host[0] && strcmp(host, "*") != 0 && !dur_net_numeric(host))
-			return cmdline_usage_error("%s --listen %s: this static build resolves no host names; give an address "
-						   "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
+			return diag_usage("%s --listen %s: this static build resolves no host names; give an address "
+					  "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
 		return 0;
 	}
 	if (!a->server)
-		return cmdline_usage_error("%s needs --server HOST:PORT (where 'iobench durability serve' runs)", cmd->name);
+		return diag_usage("%s needs --server HOST:PORT (where 'iobench durability serve' runs)", cmd->name);
 	if (dur_net_split(a->server, host, sizeof(host), &port, false) != 0 || host[0] == '\0')
-		return cmdline_usage_error("bad --server '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", a->server,
-					   DUR_DEFAULT_PORT);
+		return diag_usage("bad --server '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", a->server,
+				  DUR_DEFAULT_PORT);
 	if (!dur_net_resolves_names && !dur_net_numeric(host))
-		return cmdline_usage_error("%s --server %s: this static build resolves no host names; give an address "
-					   "(10.0.0.5:%u) or use the dynamic build", cmd->name, a->server, port);
+		return diag_usage("%s --server %s: this static build resolves no host names; give an address "
+				  "(10.0.0.5:%u) or use the dynamic build", cmd->name, a->server, port);
 	if (left == 0)
-		return cmdline_usage_error("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
-					   cmd->name);
+		return diag_usage("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
+				  cmd->name);
 	if (left > 1)
-		return cmdline_usage_error("one TARGET only, got '%s' and '%s'", argv[first], argv[first + 1]);
+		return diag_usage("one TARGET only, got '%s' and '%s'", argv[first], argv[first + 1]);
 	a->target = argv[first];
 	if (!a->op_given)
 		opspec_parse("write4k", &a->op, 1, err, sizeof(err));
@@ -367,17 +368,17 @@ static void host_name(char *buf, size_t len)
 static int probe_error(const char *path, int rc)
 {
 	if (rc == -ENOENT)
-		return cmdline_runtime_error("%s: does not exist; give a device, or a file with --size SIZE to create it", path);
+		return diag_fail("%s: does not exist; give a device, or a file with --size SIZE to create it", path);
 	if (rc == -EISDIR)
-		return cmdline_usage_error("%s: is a directory; give a file or block device (e.g. %s/durability.dat)", path, path);
+		return diag_usage("%s: is a directory; give a file or block device (e.g. %s/durability.dat)", path, path);
 	if (rc == -EINVAL)
-		return cmdline_usage_error("%s: not a regular file or block device", path);
+		return diag_usage("%s: not a regular file or block device", path);
 	if (rc == -ENOTSUP)
-		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
-					   "give a file on a disk's filesystem, or a block device", path, target_kernel_fs(path));
+		return diag_usage("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+				  "give a file on a disk's filesystem, or a block device", path, target_kernel_fs(path));
 	if (rc == -EACCES)
-		return cmdline_runtime_error("%s: permission denied; run as a user who can use it (sudo for devices)", path);
-	return cmdline_runtime_error("%s: %s", path, strerror(-rc));
+		return diag_fail("%s: permission denied; run as a user who can use it (sudo for devices)", path);
+	return diag_fail("%s: %s", path, strerror(-rc));
 }
 
 /* ---- serve ---- */
@@ -391,7 +392,7 @@ static int do_serve(struct dur_args *c, const sigset_t *sigs)
 	int rc = dur_serve(&sc, err, sizeof(err));
 	if (rc == -EINTR)
 		return EXIT_INTERRUPTED;
-	return rc < 0 ? cmdline_runtime_error("%s", err) : EXIT_OK;
+	return rc < 0 ? diag_fail("%s", err) : EXIT_OK;
 }
 
 /* ---- write ---- */
@@ -402,15 +403,13 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	int rc = target_probe(c->target, t);
 	if (rc == -ENOENT && c->create_size) {
 		struct create_opts co = { .progress = !c->quiet, .stop_signals = sigs, .seed = c->seed ^ 0xd0b1e };
-		if (!c->quiet) {
-			units_format_size(a, sizeof(a), c->create_size);
-			fprintf(stderr, "iobench: creating %s (%s of random data)\n", c->target, a);
-		}
+		units_format_size(a, sizeof(a), c->create_size);
+		diag_progress(c->quiet, "creating %s (%s of random data)", c->target, a);
 		rc = create_file(c->target, c->create_size, &co, err, sizeof(err));
 		if (rc == -EINTR)
-			return fprintf(stderr, "iobench: %s\n", err), EXIT_INTERRUPTED;
+			return diag_interrupted("%s", err);
 		if (rc < 0)
-			return cmdline_runtime_error("%s", err);
+			return diag_fail("%s", err);
 		rc = target_probe(c->target, t);
 	}
 	if (rc < 0)
@@ -418,11 +417,11 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	if (c->create_size && t->size < c->create_size) {
 		units_format_size(a, sizeof(a), t->size);
 		units_format_size(b, sizeof(b), c->create_size);
-		return cmdline_runtime_error("%s: is %s, smaller than --size %s", c->target, a, b);
+		return diag_fail("%s: is %s, smaller than --size %s", c->target, a, b);
 	}
 	if (c->span > t->size) {
 		units_format_size(a, sizeof(a), t->size);
-		return cmdline_usage_error("--span is larger than %s (%s); use a span up to its size", c->target, a);
+		return diag_usage("--span is larger than %s (%s); use a span up to its size", c->target, a);
 	}
 	if (!c->span)
 		c->span = t->size;
@@ -430,20 +429,20 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	if (blocks < c->threads) {
 		units_format_size(a, sizeof(a), c->span);
 		units_format_size(b, sizeof(b), c->op.size);
-		return cmdline_runtime_error("%s: %s holds %llu blocks of %s, fewer than the %u writers; use a larger target or fewer -t",
-				     c->target, a, (unsigned long long)blocks, b, (unsigned)c->threads);
+		return diag_fail("%s: %s holds %llu blocks of %s, fewer than the %u writers; use a larger target or fewer -t",
+				 c->target, a, (unsigned long long)blocks, b, (unsigned)c->threads);
 	}
 	if (!c->no_direct && t->dio_offset_align && c->op.size % t->dio_offset_align != 0)
-		return cmdline_runtime_error("%s: O_DIRECT needs %u-byte blocks here, %s is not; use a larger op or --no-direct",
-				     c->target, t->dio_offset_align, c->op.name);
+		return diag_fail("%s: O_DIRECT needs %u-byte blocks here, %s is not; use a larger op or --no-direct",
+				 c->target, t->dio_offset_align, c->op.name);
 	if (t->is_block && !c->force) {
 		rc = target_write_refusal(t, err, sizeof(err));
 		if (rc == -EBUSY)
-			return cmdline_runtime_error("%s %s; a durability run would destroy it (use --force to write anyway)",
-					     c->target, err);
+			return diag_fail("%s %s; a durability run would destroy it (use --force to write anyway)",
+					 c->target, err);
 	}
 	if (access(c->target, W_OK) != 0)
-		return cmdline_runtime_error("%s: not writable (%s); use a file you own, or sudo", c->target, strerror(errno));
+		return diag_fail("%s: not writable (%s); use a file you own, or sudo", c->target, strerror(errno));
 	/* Before the server hears of the run: a target that cannot be written must not register one. */
 	int fd = open(c->target, O_WRONLY | O_CLOEXEC);
 	int ro = 0;
@@ -453,10 +452,10 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	if (fd >= 0)
 		close(fd);
 	if (fd < 0)
-		return cmdline_runtime_error("%s: cannot open for writing: %s", c->target, strerror(e));
+		return diag_fail("%s: cannot open for writing: %s", c->target, strerror(e));
 	if (ro)
-		return cmdline_runtime_error("%s: the device is read-only (blockdev --setro, losetup -r); use a writable device",
-					     c->target);
+		return diag_fail("%s: the device is read-only (blockdev --setro, losetup -r); use a writable device",
+				 c->target);
 	return 0;
 }
 
@@ -465,12 +464,12 @@ static int check_hello_fits(const struct dur_args *c)
 {
 	size_t max = sizeof(((struct dur_run_info *)0)->target) - 1;
 	if (strlen(c->target) > max)
-		return cmdline_usage_error("%s: the path is %zu bytes, the durability protocol carries at most %zu; use a shorter path (a symlink to it)",
-					   c->target, strlen(c->target), max);
+		return diag_usage("%s: the path is %zu bytes, the durability protocol carries at most %zu; use a shorter path (a symlink to it)",
+				  c->target, strlen(c->target), max);
 	for (const char *p = c->target; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return cmdline_usage_error("the TARGET path holds a control byte (0x%02x); use a path without one",
-						   (unsigned char)*p);
+			return diag_usage("the TARGET path holds a control byte (0x%02x); use a path without one",
+					  (unsigned char)*p);
 	struct dur_run_info info = { .writers = (uint32_t)c->threads, .block_size = (uint32_t)c->op.size,
 				     .blocks = UINT64_MAX, .run = UINT64_MAX, .writer = (uint32_t)c->threads,
 				     .start = INT64_MIN + 1 };
@@ -479,8 +478,8 @@ static int check_hello_fits(const struct dur_args *c)
 	snprintf(info.target, sizeof(info.target), "%s", c->target);
 	char line[DUR_LINE_MAX];
 	if (dur_hello_format(line, sizeof(line) - 1, &info) < 0)
-		return cmdline_usage_error("%s: the path is too long for the durability protocol once escaped (spaces, %%, = take 3 bytes); use a shorter path",
-					   c->target);
+		return diag_usage("%s: the path is too long for the durability protocol once escaped (spaces, %%, = take 3 bytes); use a shorter path",
+				  c->target);
 	return 0;
 }
 
@@ -506,27 +505,25 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
 	units_format_size(span, sizeof(span), c->span);
-	if (!c->quiet)
-		fprintf(stderr, "iobench: durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
-			"cut the power any time, then run 'iobench durability verify --server %s %s'\n",
-			hex, c->op.name, span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s", c->server, c->server,
-			c->target);
+	diag_progress(c->quiet, "durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
+		      "cut the power any time, then run 'iobench durability verify --server %s %s'",
+		      hex, c->op.name, span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s", c->server,
+		      c->server, c->target);
 	struct dur_write_result res;
 	char err[ERR_MAX];
 	rc = dur_write(&wc, &res, err, sizeof(err));
 	if (rc < 0)
-		return cmdline_runtime_error("%s", err);
-	if (!c->quiet)
-		fprintf(stderr, "iobench: durability run %s: %llu writes, %llu acknowledged, %llu records confirmed by the server, %.1f s%s\n",
-			hex, (unsigned long long)res.writes, (unsigned long long)res.acked,
-			(unsigned long long)res.confirmed, res.elapsed_s, res.interrupted ? " (stopped by a signal)" : "");
+		return diag_fail("%s", err);
+	diag_progress(c->quiet, "durability run %s: %llu writes, %llu acknowledged, %llu records confirmed by the server, %.1f s%s",
+		      hex, (unsigned long long)res.writes, (unsigned long long)res.acked,
+		      (unsigned long long)res.confirmed, res.elapsed_s, res.interrupted ? " (stopped by a signal)" : "");
 	if (res.io_errno)
-		return cmdline_runtime_error("%s: %s failed at block %llu (offset %llu): %s; the device reported it, so nothing after it was acknowledged",
-				     c->target, c->op.kind == OP_WRITE_N ? "a write or fdatasync" : "a write",
-				     (unsigned long long)res.io_err_block,
-				     (unsigned long long)(res.io_err_block * c->op.size), strerror(res.io_errno));
+		return diag_fail("%s: %s failed at block %llu (offset %llu): %s; the device reported it, so nothing after it was acknowledged",
+				 c->target, c->op.kind == OP_WRITE_N ? "a write or fdatasync" : "a write",
+				 (unsigned long long)res.io_err_block,
+				 (unsigned long long)(res.io_err_block * c->op.size), strerror(res.io_errno));
 	if (res.net_errno)
-		return cmdline_runtime_error("%s; stopped writing (an acknowledgement the server never hears proves nothing)", err);
+		return diag_fail("%s; stopped writing (an acknowledgement the server never hears proves nothing)", err);
 	return res.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
@@ -680,12 +677,12 @@ static int do_verify(struct dur_args *c)
 	/* As run's --json: never the target itself (verify must not change a byte of it), a FIFO or a folder. */
 	rc = c->json_path ? output_check_path(c->json_path, &t) : 0;
 	if (rc == -EEXIST)
-		return cmdline_usage_error("--json %s is the target itself; write results to another file", c->json_path);
+		return diag_usage("--json %s is the target itself; write results to another file", c->json_path);
 	if (rc == -EISDIR)
-		return cmdline_usage_error("--json %s: is a directory; give a file name", c->json_path);
+		return diag_usage("--json %s: is a directory; give a file name", c->json_path);
 	if (rc == -EINVAL)
-		return cmdline_usage_error("--json %s: not a regular file (a FIFO, socket or block device); give a file, or '-' for stdout",
-					   c->json_path);
+		return diag_usage("--json %s: not a regular file (a FIFO, socket or block device); give a file, or '-' for stdout",
+				  c->json_path);
 	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
 					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
 	struct dur_verify_result res;
@@ -693,7 +690,7 @@ static int do_verify(struct dur_args *c)
 	time_t launch = time(NULL);
 	rc = dur_verify(&vc, &res, err, sizeof(err));
 	if (rc < 0)
-		return cmdline_runtime_error("%s", err);
+		return diag_fail("%s", err);
 	bool json_stdout = c->json_path && strcmp(c->json_path, "-") == 0;
 	if (!c->quiet)
 		verify_summary(json_stdout ? stderr : stdout, c, &res);
@@ -702,10 +699,10 @@ static int do_verify(struct dur_args *c)
 		rc = line ? output_append_line(c->json_path, line) : -ENOMEM;
 		free(line);
 		if (rc < 0)
-			return cmdline_runtime_error("%s: cannot write results: %s", c->json_path, strerror(-rc));
+			return diag_fail("%s: cannot write results: %s", c->json_path, strerror(-rc));
 	}
 	if (res.acked_blocks == 0 && !c->quiet)
-		fprintf(stderr, "iobench: warning: the run has no acknowledged block: nothing was promised, nothing checked\n");
+		diag_warn("warning: the run has no acknowledged block: nothing was promised, nothing checked");
 	return res.lost ? EXIT_RUNTIME : EXIT_OK;
 }
 
@@ -717,13 +714,13 @@ int cmd_durability(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc < 2 || argv[1][0] == '-')
-		return cmdline_usage_error("durability needs serve, write or verify; see 'iobench durability --help'");
+		return diag_usage("durability needs serve, write or verify; see 'iobench durability --help'");
 	const struct cmdline_cmd *cmd = NULL;
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i]->name + strlen("durability ")) == 0)
 			cmd = cmds[i];
 	if (!cmd)
-		return cmdline_usage_error("unknown durability command '%s'; use serve, write or verify", argv[1]);
+		return diag_usage("unknown durability command '%s'; use serve, write or verify", argv[1]);
 	struct dur_args a = { .listen = "0.0.0.0:7340", .dir = "iobench-durability", .threads = 1 };
 	a.seed = ((uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid()) & (UINT64_MAX >> 1);
 	int first;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/diag.h"
 
 static const char usage[] =
 	"usage: iobench [run] [OPTIONS] TARGET     benchmark random I/O on a file or device\n"
@@ -23,8 +24,8 @@ static int check_stdout(int rc)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	fprintf(stderr, "iobench: writing to standard output failed: %s\n", strerror(errno ? errno : EIO));
-	return rc == EXIT_OK ? EXIT_RUNTIME : rc;
+	int failed = diag_fail("writing to standard output failed: %s", strerror(errno ? errno : EIO));
+	return rc == EXIT_OK ? failed : rc;
 }
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
 
 #include "cli/cmdline.h"
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "lib/err.h"
 #include "lib/units.h"
 #include "report/alloc.h"
@@ -186,12 +187,12 @@ static int parse_section(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	if (arg[strspn(arg, ",")] == '\0')
-		return cmdline_usage_error("--section '%s' names no section; e.g. --section groups,instances", arg);
+		return diag_usage("--section '%s' names no section; e.g. --section groups,instances", arg);
 	for (const char *tok = arg; *tok; tok += *tok == ',') {
 		size_t len = strcspn(tok, ",");
 		int sec = rep_section_find(tok, len);
 		if (len > 0 && sec < 0)
-			return cmdline_usage_error("unknown section '%.*s'; see 'iobench report --help'", (int)len, tok);
+			return diag_usage("unknown section '%.*s'; see 'iobench report --help'", (int)len, tok);
 		if (len > 0)
 			a->want[sec] = true;
 		tok += len;
@@ -204,7 +205,7 @@ static int parse_floor(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	if (parse_ns(arg, &a->o.floor_ns) != 0)
-		return cmdline_usage_error("bad --floor '%s'; use a duration like 50us or 1ms", arg);
+		return diag_usage("bad --floor '%s'; use a duration like 50us or 1ms", arg);
 	return 0;
 }
 
@@ -212,9 +213,9 @@ static int parse_only(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	if (!strchr(arg, '=') || arg[0] == '=')
-		return cmdline_usage_error("bad --only '%s'; use KEY=GLOB, e.g. --only config=large/*", arg);
+		return diag_usage("bad --only '%s'; use KEY=GLOB, e.g. --only config=large/*", arg);
 	if (a->nonly == MAX_FILTERS)
-		return cmdline_usage_error("too many --only options (at most %d)", MAX_FILTERS);
+		return diag_usage("too many --only options (at most %d)", MAX_FILTERS);
 	a->only[a->nonly++] = arg;
 	return 0;
 }
@@ -227,7 +228,7 @@ static int parse_within(void *settings, const char *arg)
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v < 100))
-		return cmdline_usage_error("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
+		return diag_usage("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
 	a->o.within = v / 100;
 	return 0;
 }
@@ -240,7 +241,7 @@ static int parse_tier_threshold(void *settings, const char *arg)
 	errno = 0;
 	double v = strtod(arg, &end);
 	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v > 0 && v <= 10000))
-		return cmdline_usage_error("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
+		return diag_usage("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
 	a->o.tier_min = v / 100;
 	return 0;
 }
@@ -251,10 +252,10 @@ static int parse_compare(void *settings, const char *arg)
 	struct report_args *a = settings;
 	const char *vs = strstr(arg, " vs ");
 	if (!vs || vs == arg || vs[4] == '\0' || strstr(vs + 4, " vs "))
-		return cmdline_usage_error("bad --compare '%s'; use 'A vs B', e.g. --compare 'config=large/ebs1 vs "
-					   "config=large/ebs4'", arg);
+		return diag_usage("bad --compare '%s'; use 'A vs B', e.g. --compare 'config=large/ebs1 vs "
+				  "config=large/ebs4'", arg);
 	if (a->o.ncompare == MAX_COMPARE)
-		return cmdline_usage_error("too many --compare options (at most %d)", MAX_COMPARE);
+		return diag_usage("too many --compare options (at most %d)", MAX_COMPARE);
 	a->compare[a->o.ncompare++] = arg;
 	a->o.compare = a->compare;
 	return 0;
@@ -266,13 +267,13 @@ static int load_expect(const char *path, struct rep_expect **out, size_t *n)
 	FILE *f;
 	int orc = rep_open_input(path, true, &f);
 	if (orc < 0)
-		return cmdline_usage_error("--expect %s: %s; give a text file of expectations", path,
-					   rep_input_error(orc));
+		return diag_usage("--expect %s: %s; give a text file of expectations", path,
+				  rep_input_error(orc));
 	char err[ERR_MAX];
 	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
 	fclose(f);
 	if (rc != 0)
-		return cmdline_usage_error("%s", err);
+		return diag_usage("%s", err);
 	return 0;
 }
 
@@ -329,13 +330,13 @@ static int load_prices(const char *path, json_t **out)
 	FILE *f;
 	int orc = rep_open_input(path, false, &f);
 	if (orc < 0)
-		return cmdline_usage_error("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
-					   rep_input_error(orc));
+		return diag_usage("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
+				  rep_input_error(orc));
 	json_t *prices = json_loadf(f, 0, &jerr);
 	fclose(f);
 	if (!prices || !json_is_object(prices)) {
-		cmdline_usage_error("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
-				    prices ? "not an object" : jerr.text);
+		diag_usage("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
+			   prices ? "not an object" : jerr.text);
 		json_decref(prices);
 		return EXIT_USAGE;
 	}
@@ -347,14 +348,13 @@ static int load_prices(const char *path, json_t **out)
 static void report_warn(void *arg, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, "iobench: %s\n", msg);
+	diag_warn("%s", msg);
 }
 
 /* The report's allocations do not return NULL: out of memory ends the command here. */
 static void report_out_of_memory(void)
 {
-	fputs("iobench: out of memory\n", stderr);
-	exit(EXIT_RUNTIME);
+	exit(diag_fail("out of memory"));
 }
 
 /* Read every PATH into db and apply the --only filters; false when nothing usable was read (said). */
@@ -381,7 +381,7 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 			rep_db_op_list(db, key[0] == 's', ops, sizeof(ops));
 		rep_db_filter(db, key, eq + 1);
 		if (op_key && before && db->ncells + db->nbonnie + db->nverdicts == 0) {
-			fprintf(stderr, "iobench: report: --only %s matches no op; the ops read are %s\n", a->only[i], ops);
+			diag_fail("report: --only %s matches no op; the ops read are %s", a->only[i], ops);
 			free(key);
 			return false;
 		}
@@ -391,8 +391,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 		return true;
 	/* One line per problem: say "nothing usable" only when nothing else was said. */
 	if (db->warnings == 0 || !db->warn)
-		fprintf(stderr, "iobench: report: no usable results in %s%s%s; nothing to report\n", paths[0],
-			npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
+		diag_fail("report: no usable results in %s%s%s; nothing to report", paths[0],
+			  npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
 	return false;
 }
 
@@ -492,14 +492,12 @@ int cmd_report(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	if (a.csv && a.json)
-		return cmdline_usage_error("--csv and --json exclude each other; give one");
+		return diag_usage("--csv and --json exclude each other; give one");
 	if (first >= argc)
-		return cmdline_usage_error("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
+		return diag_usage("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
 	/* before any reading: a missing gnuplot is one line, not the work's end */
-	if (a.plot_dir && rep_plot_check() != 0) {
-		fputs("iobench: report: gnuplot not found; install it (Debian: gnuplot-nox), or leave out --plot\n", stderr);
-		return EXIT_RUNTIME;
-	}
+	if (a.plot_dir && rep_plot_check() != 0)
+		return diag_fail("report: gnuplot not found; install it (Debian: gnuplot-nox), or leave out --plot");
 	struct rep_expect *expect = NULL;
 	if (a.expect_path && load_expect(a.expect_path, &expect, &a.o.nexpect) != 0)
 		return EXIT_USAGE;

@@ -1,5 +1,6 @@
 /* cmd_run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "cli/runargs.h"
 #include "engines/engine.h"
 #include "host/devices.h"
@@ -72,13 +73,11 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 		      unsigned count)
 {
 	int rc = EXIT_OK;
-	if (cfg->raw && res->raw_dropped < 0) {
-		fprintf(stderr, "iobench: %s: writing the --raw log failed: %s\n", a->raw_path,
-			strerror((int)-res->raw_dropped));
-		rc = EXIT_RUNTIME;
-	} else if (cfg->raw && res->raw_dropped > 0)
-		fprintf(stderr, "iobench: warning: %lld operations missing from the --raw log (its writer fell behind)\n",
-			(long long)res->raw_dropped);
+	if (cfg->raw && res->raw_dropped < 0)
+		rc = diag_fail("%s: writing the --raw log failed: %s", a->raw_path, strerror((int)-res->raw_dropped));
+	else if (cfg->raw && res->raw_dropped > 0)
+		diag_warn("warning: %lld operations missing from the --raw log (its writer fell behind)",
+			  (long long)res->raw_dropped);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
 				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
 				 .threads = count, .seed_given = a->seed_given };
@@ -88,29 +87,27 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 		int wrc = line ? output_append_line(a->json_path, line) : -ENOMEM;
 		free(line);
 		if (wrc == -EINVAL)
-			return cmdline_runtime_error("%s: cannot write results: not a regular file; give a file, or '-' for stdout",
-						     a->json_path);
+			return diag_fail("%s: cannot write results: not a regular file; give a file, or '-' for stdout",
+					 a->json_path);
 		if (wrc < 0)
-			return cmdline_runtime_error("%s: cannot write results: %s", a->json_path, strerror(-wrc));
+			return diag_fail("%s: cannot write results: %s", a->json_path, strerror(-wrc));
 	}
 	if (!a->quiet)
 		output_summary(a->json_path && strcmp(a->json_path, "-") == 0 ? stderr : stdout, &out, res);
 	if (res->target_lost)
-		return cmdline_runtime_error("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
-					     a->target, a->json_path ? "written, marked targetLost" : "shown");
-	if (res->interrupted) {
-		fprintf(stderr, "iobench: interrupted by %s; results so far %s\n", strsignal(res->signal),
-			a->json_path ? "written" : "shown");
-		return EXIT_INTERRUPTED;
-	}
+		return diag_fail("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
+				 a->target, a->json_path ? "written, marked targetLost" : "shown");
+	if (res->interrupted)
+		return diag_interrupted("interrupted by %s; results so far %s", strsignal(res->signal),
+					a->json_path ? "written" : "shown");
 	/* An op none of whose operations succeeded measured nothing: not a success. */
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
 		if (o->total.count == 0 && o->total.errors > 0)
-			return cmdline_runtime_error("%s: all %llu operations failed (first: %s at offset %llu); results %s",
-						     cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
-						     strerror(o->first_errno), (unsigned long long)o->first_err_offset,
-						     a->json_path ? "written" : "shown");
+			return diag_fail("%s: all %llu operations failed (first: %s at offset %llu); results %s",
+					 cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
+					 strerror(o->first_errno), (unsigned long long)o->first_err_offset,
+					 a->json_path ? "written" : "shown");
 	}
 	return rc;
 }
@@ -132,24 +129,21 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 		};
 		if (raw)
 			raw_header(raw, a, t, ops);
-		if (!a->quiet && nruns > 1)
-			fprintf(stderr, "iobench: run %zu of %zu: %u thread%s\n", r + 1, nruns, count,
-				count == 1 ? "" : "s");
+		if (nruns > 1)
+			diag_progress(a->quiet, "run %zu of %zu: %u thread%s", r + 1, nruns, count, count == 1 ? "" : "s");
 		struct run_result res;
 		char err[ERR_MAX];
 		if (run_execute(&cfg, &res, err, sizeof(err)) < 0)
-			return cmdline_runtime_error("%s", err);
+			return diag_fail("%s", err);
 		int rc = report_run(a, &cfg, &res, count);
 		run_result_free(&res);
 		if (rc != EXIT_OK)
 			return rc;
 		/* A signal between runs stops the sweep too. */
 		int sig = signals_wait(sigs, 0);
-		if (sig > 0 && r + 1 < nruns) {
-			fprintf(stderr, "iobench: interrupted by %s between runs; %zu of %zu runs done\n",
-				strsignal(sig), r + 1, nruns);
-			return EXIT_INTERRUPTED;
-		}
+		if (sig > 0 && r + 1 < nruns)
+			return diag_interrupted("interrupted by %s between runs; %zu of %zu runs done", strsignal(sig), r + 1,
+						nruns);
 	}
 	return EXIT_OK;
 }
@@ -167,9 +161,9 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 	/* Found now, not after the first run: a sweep's measurement would be lost. */
 	int wrc = a->json_path ? output_check_writable(a->json_path) : 0;
 	if (wrc < 0)
-		return cmdline_runtime_error("--json %s: cannot write results: %s; give a file this user can write, or '-' "
-					     "for stdout", a->json_path,
-					     wrc == -EINVAL ? "not a regular file" : strerror(-wrc));
+		return diag_fail("--json %s: cannot write results: %s; give a file this user can write, or '-' "
+				 "for stdout", a->json_path,
+				 wrc == -EINVAL ? "not a regular file" : strerror(-wrc));
 	FILE *raw = NULL;
 	if (a->raw_path) {
 		int fd = output_open_append(a->raw_path);
@@ -178,8 +172,8 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 			int e = fd >= 0 ? errno : -fd;
 			if (fd >= 0)
 				close(fd);
-			return cmdline_runtime_error("%s: cannot open the --raw log: %s", a->raw_path,
-						     e == EINVAL ? "not a regular file" : strerror(e));
+			return diag_fail("%s: cannot open the --raw log: %s", a->raw_path,
+					 e == EINVAL ? "not a regular file" : strerror(e));
 		}
 		setvbuf(raw, NULL, _IOFBF, 1 << 20);
 	}
@@ -193,7 +187,7 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 	int rc = run_sweep(a, t, sigs, raw, nruns, &devices);
 	devices_tree_free(&devices);
 	if (raw && fclose(raw) != 0 && rc == EXIT_OK)
-		return cmdline_runtime_error("%s: writing the --raw log failed: %s", a->raw_path, strerror(errno));
+		return diag_fail("%s: writing the --raw log failed: %s", a->raw_path, strerror(errno));
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /* runargs.c - the options of run and watch, and the target checks both make first. */
 #include "cli/runargs.h"
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "engines/engine.h"
 #include "host/cgroup.h"
 #include "host/imds.h"
@@ -28,9 +29,9 @@ static int parse_op(void *settings, const char *arg)
 	char err[ERR_MAX];
 	int rc = opspec_parse(arg, a->ops + a->nops, RUNARGS_MAX_OPS - a->nops, err, sizeof(err));
 	if (rc == -E2BIG)
-		return cmdline_usage_error("too many operations (at most %d)", RUNARGS_MAX_OPS);
+		return diag_usage("too many operations (at most %d)", RUNARGS_MAX_OPS);
 	if (rc < 0)
-		return cmdline_usage_error("%s", err);
+		return diag_usage("%s", err);
 	a->nops += (size_t)rc;
 	return 0;
 }
@@ -38,7 +39,7 @@ static int parse_op(void *settings, const char *arg)
 static int set_direct_mode(struct run_args *a, int mode)
 {
 	if (a->direct_mode != -1 && a->direct_mode != mode)
-		return cmdline_usage_error("--direct and --no-direct contradict each other; give one");
+		return diag_usage("--direct and --no-direct contradict each other; give one");
 	a->direct_mode = mode;
 	return 0;
 }
@@ -59,7 +60,7 @@ static int parse_clock(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
 	if (!clock_choice_parse(arg, &a->clock))
-		return cmdline_usage_error("bad --clock '%s'; use auto, tsc or clock_gettime", arg);
+		return diag_usage("bad --clock '%s'; use auto, tsc or clock_gettime", arg);
 	return 0;
 }
 
@@ -69,7 +70,7 @@ static int parse_rate(void *settings, const char *arg)
 	const char *end = arg;
 	if (units_parse_decimal(arg, &a->rate, &end) != 0 || *end != '\0' || !(a->rate >= RUNARGS_MIN_RATE) ||
 	    a->rate > 1e9)
-		return cmdline_usage_error("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", arg);
+		return diag_usage("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", arg);
 	return 0;
 }
 
@@ -77,7 +78,7 @@ static int parse_seed(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
 	if (units_parse_u64(arg, 0, UINT64_MAX >> 1, &a->seed) < 0)
-		return cmdline_usage_error("bad --seed '%s'; use a whole number", arg);
+		return diag_usage("bad --seed '%s'; use a whole number", arg);
 	a->seed_given = true;
 	return 0;
 }
@@ -89,8 +90,8 @@ static int parse_prom(void *settings, const char *arg)
 	const char *base = strrchr(arg, '/');
 	base = base ? base + 1 : arg;
 	if (n < 5 || strcmp(arg + n - 5, ".prom") != 0 || strlen(base) == 5)
-		return cmdline_usage_error("bad --prom '%s'; node_exporter's textfile collector reads only NAME.prom "
-					   "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", arg);
+		return diag_usage("bad --prom '%s'; node_exporter's textfile collector reads only NAME.prom "
+				  "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", arg);
 	a->prom_path = arg;
 	return 0;
 }
@@ -102,7 +103,7 @@ static int parse_label(void *settings, const char *arg)
 	if (rc != 0)
 		return rc;
 	if (a->nlabels == RUNARGS_MAX_LABELS)
-		return cmdline_usage_error("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
+		return diag_usage("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
 	a->labels[a->nlabels++] = arg;
 	return 0;
 }
@@ -122,8 +123,8 @@ static int parse_host(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
 	if (arg[0] == '\0' || !is_text(arg))
-		return cmdline_usage_error("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
-					   arg);
+		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
+				  arg);
 	a->host = arg;
 	return 0;
 }
@@ -133,9 +134,9 @@ static int parse_note(void *settings, const char *arg)
 	struct run_args *a = settings;
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !is_text(arg))
-		return cmdline_usage_error("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", arg);
+		return diag_usage("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", arg);
 	if (a->nnotes == RUNARGS_MAX_NOTES)
-		return cmdline_usage_error("too many --note options (at most %d)", RUNARGS_MAX_NOTES);
+		return diag_usage("too many --note options (at most %d)", RUNARGS_MAX_NOTES);
 	a->notes[a->nnotes++] = arg;
 	return 0;
 }
@@ -160,8 +161,8 @@ static int parse_provision(void *settings, const char *arg)
 		return 0;
 	}
 	if (provision_load_file(arg, given_facts(a), err, sizeof(err)) < 0)
-		return cmdline_usage_error("--provision %s; give a JSON object of facts (e.g. {\"instanceType\": \"m5.large\"}), imds or none",
-					   err);
+		return diag_usage("--provision %s; give a JSON object of facts (e.g. {\"instanceType\": \"m5.large\"}), imds or none",
+				  err);
 	return 0;
 }
 
@@ -170,7 +171,7 @@ static int parse_provision_fact(void *settings, const char *arg)
 	struct run_args *a = settings;
 	char err[ERR_MAX];
 	if (provision_set_fact(given_facts(a), arg, err, sizeof(err)) < 0)
-		return cmdline_usage_error("bad --provision-fact: %s; use KEY=VALUE, e.g. volumeType=gp3 or volumeCount=4", err);
+		return diag_usage("bad --provision-fact: %s; use KEY=VALUE, e.g. volumeType=gp3 or volumeCount=4", err);
 	return 0;
 }
 
@@ -291,12 +292,12 @@ static int check_engine_opts(const struct run_args *a, const struct engine_ops *
 		if (!opts[i].given || engine_can(e, opts[i].cap))
 			continue;
 		const struct engine_ops *can = engine_with(opts[i].cap);
-		return cmdline_usage_error("%s is an %s option and the engine is %s; add -e %s", opts[i].name,
-					   can ? can->name : "other engines'", e->name, can ? can->name : "another engine");
+		return diag_usage("%s is an %s option and the engine is %s; add -e %s", opts[i].name,
+				  can ? can->name : "other engines'", e->name, can ? can->name : "another engine");
 	}
 	if (a->batch > a->iodepth)
-		return cmdline_usage_error("--batch %llu is more than --iodepth %llu; a batch is at most the requests in flight",
-					   (unsigned long long)a->batch, (unsigned long long)a->iodepth);
+		return diag_usage("--batch %llu is more than --iodepth %llu; a batch is at most the requests in flight",
+				  (unsigned long long)a->batch, (unsigned long long)a->iodepth);
 	return 0;
 }
 
@@ -312,7 +313,7 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 	char err[ERR_MAX];
 	int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
 	if (n < 0)
-		return cmdline_usage_error("%s", err);
+		return diag_usage("%s", err);
 	a->ncounts = (size_t)n;
 	if (a->nops == 0 && a->watch) {
 		opspec_parse("read4k", a->ops, 1, err, sizeof(err));
@@ -323,18 +324,18 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 		a->nops = 1;
 	}
 	if (a->watch && a->interval_ns > a->period_ns)
-		return cmdline_usage_error("--interval is longer than --period; each period needs at least one probe");
+		return diag_usage("--interval is longer than --period; each period needs at least one probe");
 	if (a->bucket_ns > a->duration_ns)
 		a->bucket_ns = a->duration_ns;
 	uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
 	if (!a->watch && nbuckets > RUN_MAX_BUCKETS)
-		return cmdline_usage_error("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
-					   (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+		return diag_usage("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+				  (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
 	if (argc - first == 0)
-		return cmdline_usage_error("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
+		return diag_usage("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
 	if (argc - first > 1)
-		return cmdline_usage_error("one TARGET only, got '%s' and '%s'; quote options' values", argv[first],
-					   argv[first + 1]);
+		return diag_usage("one TARGET only, got '%s' and '%s'; quote options' values", argv[first],
+				  argv[first + 1]);
 	a->target = argv[first];
 	if (a->engine == NULL)
 		a->engine = engine_default()->name;
@@ -342,12 +343,12 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 	if (!e) {
 		const char *why = engine_missing_reason(a->engine);
 		if (why)
-			return cmdline_usage_error("engine '%s' is not available: %s", a->engine, why);
-		return cmdline_usage_error("unknown engine '%s'; available: %s", a->engine, engine_names());
+			return diag_usage("engine '%s' is not available: %s", a->engine, why);
+		return diag_usage("unknown engine '%s'; available: %s", a->engine, engine_names());
 	}
 	if (a->iodepth > 1 && !engine_can(e, ENGINE_CAP_QUEUE))
-		return cmdline_usage_error("--iodepth %llu needs an asynchronous engine; the %s engine runs one operation at a time",
-					   (unsigned long long)a->iodepth, e->name);
+		return diag_usage("--iodepth %llu needs an asynchronous engine; the %s engine runs one operation at a time",
+				  (unsigned long long)a->iodepth, e->name);
 	return check_engine_opts(a, e);
 }
 
@@ -365,15 +366,12 @@ static int create_target(struct run_args *a, struct target_info *t, const sigset
 	char err[ERR_MAX], human[32];
 	struct create_opts co = { .progress = !a->quiet, .stop_signals = sigs, .seed = a->seed ^ 0xc0ffee };
 	units_format_size(human, sizeof(human), a->create_size);
-	if (!a->quiet)
-		fprintf(stderr, "iobench: creating %s (%s of random data)\n", a->target, human);
+	diag_progress(a->quiet, "creating %s (%s of random data)", a->target, human);
 	int rc = create_file(a->target, a->create_size, &co, err, sizeof(err));
-	if (rc == -EINTR) {
-		fprintf(stderr, "iobench: %s\n", err);
-		return EXIT_INTERRUPTED;
-	}
+	if (rc == -EINTR)
+		return diag_interrupted("%s", err);
 	if (rc < 0)
-		return cmdline_runtime_error("%s", err);
+		return diag_fail("%s", err);
 	rc = target_probe(a->target, t);
 	return rc < 0 ? rc : 0;
 }
@@ -382,20 +380,20 @@ static int create_target(struct run_args *a, struct target_info *t, const sigset
 static int probe_failed(const struct run_args *a, int rc)
 {
 	if (rc == -ENOENT)
-		return cmdline_runtime_error("%s: does not exist; create it with 'iobench create %s SIZE' or add --size SIZE",
-					     a->target, a->target);
+		return diag_fail("%s: does not exist; create it with 'iobench create %s SIZE' or add --size SIZE",
+				 a->target, a->target);
 	if (rc == -EISDIR)
-		return cmdline_usage_error("%s: is a directory; give a file or block device (e.g. %s/iobench.dat)",
-					   a->target, a->target);
+		return diag_usage("%s: is a directory; give a file or block device (e.g. %s/iobench.dat)",
+				  a->target, a->target);
 	if (rc == -EINVAL)
-		return cmdline_usage_error("%s: not a regular file or block device", a->target);
+		return diag_usage("%s: not a regular file or block device", a->target);
 	if (rc == -ENOTSUP)
-		return cmdline_usage_error("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
-					   "give a file on a disk's filesystem, or a block device", a->target, target_kernel_fs(a->target));
+		return diag_usage("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
+				  "give a file on a disk's filesystem, or a block device", a->target, target_kernel_fs(a->target));
 	if (rc == -EACCES)
-		return cmdline_runtime_error("%s: permission denied; run as a user who can read it (sudo for devices)",
-					     a->target);
-	return cmdline_runtime_error("%s: %s", a->target, strerror(-rc));
+		return diag_fail("%s: permission denied; run as a user who can read it (sudo for devices)",
+				 a->target);
+	return diag_fail("%s: %s", a->target, strerror(-rc));
 }
 
 /*
@@ -409,15 +407,15 @@ static int check_hipri(const struct run_args *a, const struct target_info *t)
 		bool direct;
 		run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &direct);
 		if (!direct)
-			return cmdline_usage_error("--hipri polls for O_DIRECT completions and %s is buffered; drop --hipri or add --direct",
-						   a->ops[i].name);
+			return diag_usage("--hipri polls for O_DIRECT completions and %s is buffered; drop --hipri or add --direct",
+					  a->ops[i].name);
 	}
 	if (!t->device[0] || t->io_poll < 0)
-		return cmdline_usage_error("--hipri: %s is not on a block device with poll queues; drop --hipri", a->target);
+		return diag_usage("--hipri: %s is not on a block device with poll queues; drop --hipri", a->target);
 	if (t->io_poll == 0)
-		return cmdline_usage_error("--hipri: %s has no poll queues (/sys/block/%s/queue/io_poll is 0); drop --hipri, "
-					   "or give the driver poll queues (NVMe: nvme.poll_queues=N)",
-					   t->device, t->device);
+		return diag_usage("--hipri: %s has no poll queues (/sys/block/%s/queue/io_poll is 0); drop --hipri, "
+				  "or give the driver poll queues (NVMe: nvme.poll_queues=N)",
+				  t->device, t->device);
 	return 0;
 }
 
@@ -454,17 +452,17 @@ static int check_outputs(const struct run_args *a, const struct target_info *t)
 			continue;
 		int rc = output_check_path(paths[i], t);
 		if (rc == -EEXIST)
-			return cmdline_usage_error("%s %s is the target itself; write results to another file", names[i],
-						   paths[i]);
+			return diag_usage("%s %s is the target itself; write results to another file", names[i],
+					  paths[i]);
 		if (rc == -EISDIR)
-			return cmdline_usage_error("%s %s: is a directory; give a file name", names[i], paths[i]);
+			return diag_usage("%s %s: is a directory; give a file name", names[i], paths[i]);
 		if (rc == -EINVAL && i < 2)
-			return cmdline_usage_error("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
-						   names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
+			return diag_usage("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
+					  names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
 		for (size_t k = 0; k < i; k++)
 			if (paths[k] && same_file(paths[k], paths[i]))
-				return cmdline_usage_error("%s and %s name the same file (%s); give each its own", names[k],
-							   names[i], paths[i]);
+				return diag_usage("%s and %s name the same file (%s); give each its own", names[k],
+						  names[i], paths[i]);
 	}
 	return 0;
 }
@@ -480,14 +478,14 @@ static int check_target(struct run_args *a, const struct target_info *t)
 		units_format_size(human, sizeof(human), t->size);
 		units_format_size(need, sizeof(need), a->create_size);
 		if (t->is_block)
-			return cmdline_runtime_error("%s: is a block device of %s, smaller than --size %s; a device cannot be "
-						     "grown: use a smaller --size, or drop it", a->target, human, need);
-		return cmdline_runtime_error("%s: is %s, smaller than --size %s; remove it or recreate it with 'iobench create --force'",
-					     a->target, human, need);
+			return diag_fail("%s: is a block device of %s, smaller than --size %s; a device cannot be "
+					 "grown: use a smaller --size, or drop it", a->target, human, need);
+		return diag_fail("%s: is %s, smaller than --size %s; remove it or recreate it with 'iobench create --force'",
+				 a->target, human, need);
 	}
 	if (a->span > t->size) {
 		units_format_size(human, sizeof(human), t->size);
-		return cmdline_usage_error("--span is larger than %s (%s); use a span up to its size", a->target, human);
+		return diag_usage("--span is larger than %s (%s); use a span up to its size", a->target, human);
 	}
 	if (a->span == 0)
 		a->span = t->size;
@@ -495,13 +493,13 @@ static int check_target(struct run_args *a, const struct target_info *t)
 		if (a->ops[i].size > a->span && a->span < t->size) {
 			units_format_size(human, sizeof(human), a->span);
 			units_format_size(need, sizeof(need), a->ops[i].size);
-			return cmdline_usage_error("--span %s is smaller than one %s operation; use a span of at least %s",
-						   human, a->ops[i].name, need);
+			return diag_usage("--span %s is smaller than one %s operation; use a span of at least %s",
+					  human, a->ops[i].name, need);
 		}
 		if (a->ops[i].size > a->span) {
 			units_format_size(human, sizeof(human), a->span);
-			return cmdline_runtime_error("%s: %s is smaller than one %s operation; use a larger file (--size) or a smaller op",
-						     a->target, human, a->ops[i].name);
+			return diag_fail("%s: %s is smaller than one %s operation; use a larger file (--size) or a smaller op",
+					 a->target, human, a->ops[i].name);
 		}
 	}
 	if (a->hipri) {
@@ -512,11 +510,11 @@ static int check_target(struct run_args *a, const struct target_info *t)
 	if (!any_write(a))
 		return 0;
 	if (t->is_block && !a->force && target_write_refusal(t, err, sizeof(err)) == -EBUSY)
-		return cmdline_runtime_error("%s %s; a write benchmark would destroy it (use --force to write anyway)",
-					     a->target, err);
+		return diag_fail("%s %s; a write benchmark would destroy it (use --force to write anyway)",
+				 a->target, err);
 	if (access(a->target, W_OK) != 0)
-		return cmdline_runtime_error("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
-					     a->target, strerror(errno));
+		return diag_fail("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
+				 a->target, strerror(errno));
 	return 0;
 }
 
@@ -531,9 +529,9 @@ static void warn_sparse(const struct run_args *a, const struct target_info *t)
 	char alloc[32], span[32];
 	units_format_size(alloc, sizeof(alloc), t->allocated);
 	units_format_size(span, sizeof(span), a->span);
-	fprintf(stderr, "iobench: warning: %s has only %s of disk allocated for %s (sparse, or compressed by the filesystem): "
-		"reads of holes never reach the disk; recreate it with 'iobench create --force %s SIZE'\n",
-		a->target, alloc, span, a->target);
+	diag_warn("warning: %s has only %s of disk allocated for %s (sparse, or compressed by the filesystem): "
+		  "reads of holes never reach the disk; recreate it with 'iobench create --force %s SIZE'",
+		  a->target, alloc, span, a->target);
 }
 
 /*
@@ -554,11 +552,10 @@ static void warn_memory(const struct run_args *a, const struct target_info *t)
 		close(fd);
 	}
 	if (t->is_block)
-		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; give a disk's device\n",
-			t->path, t->memory_kind);
+		diag_warn("%s is %s: this measures memory, not a disk; give a disk's device", t->path, t->memory_kind);
 	else
-		fprintf(stderr, "iobench: %s is %s: this measures memory, not a disk; put %s on a disk's filesystem\n",
-			t->mount_point[0] ? t->mount_point : t->path, t->memory_kind, t->path);
+		diag_warn("%s is %s: this measures memory, not a disk; put %s on a disk's filesystem",
+			  t->mount_point[0] ? t->mount_point : t->path, t->memory_kind, t->path);
 }
 
 /*
@@ -573,12 +570,12 @@ static int resolve_provision(struct run_args *a)
 	bool ask = a->imds == RUNARGS_IMDS_ASK || (a->imds == RUNARGS_IMDS_AUTO && (endpoint || imds_on_ec2()));
 	json_t *facts = json_object();
 	if (!facts)
-		return cmdline_runtime_error("%s", strerror(ENOMEM));
+		return diag_fail("%s", strerror(ENOMEM));
 	if (ask) {
 		char err[ERR_MAX];
 		int rc = imds_fetch(endpoint ? endpoint : IMDS_DEFAULT_ENDPOINT, IMDS_TIMEOUT_MS, facts, err, sizeof(err));
 		if (rc < 0 && a->imds == RUNARGS_IMDS_ASK)
-			fprintf(stderr, "iobench: warning: --provision imds: %s; the results carry no facts from it\n", err);
+			diag_warn("warning: --provision imds: %s; the results carry no facts from it", err);
 		const char *id = json_string_value(json_object_get(facts, "instanceId"));
 		if (rc == 0 && !a->host && id)
 			a->host_name = strdup(id);
@@ -612,7 +609,7 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	a->command_line = cmdline_join(argc, argv, "iobench", named ? 0 : 1);
 	char why[ERR_MAX];
 	if (clock_setup(a->clock, why, sizeof(why)) < 0)
-		return cmdline_usage_error("--clock tsc: %s; use --clock auto", why);
+		return diag_usage("--clock tsc: %s; use --clock auto", why);
 	/* Signals are awaited, never handled: block them before any thread exists. */
 	signals_block_stop(sigs);
 	rc = target_probe(a->target, t);
@@ -679,10 +676,10 @@ void runargs_warn_buffered(const struct run_args *a, const struct target_info *t
 			snprintf(what, sizeof(what), "%s (%s)", a->target, span);
 		else
 			snprintf(what, sizeof(what), "its span (%s of %s's %s)", span, a->target, size);
-		fprintf(stderr, "iobench: warning: %s runs through the page cache and %s is smaller than twice %s (%s): "
-			"the numbers include cache hits; use a %s over %s, or O_DIRECT\n",
-			ops[i].spec.name, what, by_cgroup ? "the memory limit of this cgroup" : "the RAM", m,
-			a->span == t->size ? "file" : "span", want);
+		diag_warn("warning: %s runs through the page cache and %s is smaller than twice %s (%s): "
+			  "the numbers include cache hits; use a %s over %s, or O_DIRECT",
+			  ops[i].spec.name, what, by_cgroup ? "the memory limit of this cgroup" : "the RAM", m,
+			  a->span == t->size ? "file" : "span", want);
 		return;
 	}
 }

@@ -1,5 +1,6 @@
 /* cmd_watch.c - `iobench watch`: the probe left running for days (watch.c), from the command line. */
 #include "cli/commands.h"
+#include "cli/diag.h"
 #include "cli/runargs.h"
 #include "host/devices.h"
 #include "lib/err.h"
@@ -54,7 +55,7 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 	if (rc == -EINTR)
 		return EXIT_INTERRUPTED;
 	if (rc < 0)
-		return cmdline_runtime_error("%s", err);
+		return diag_fail("%s", err);
 	return EXIT_OK;
 }
 

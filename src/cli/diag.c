@@ -1,0 +1,58 @@
+/* diag.c - "iobench: ..." on stderr, and the exit code the message stands for. */
+#include "cli/diag.h"
+#include "cli/commands.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static void vsay(const char *fmt, va_list ap)
+{
+	fputs("iobench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int diag_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+int diag_fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	return EXIT_RUNTIME;
+}
+
+int diag_interrupted(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	return EXIT_INTERRUPTED;
+}
+
+void diag_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}
+
+void diag_progress(bool quiet, const char *fmt, ...)
+{
+	if (quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+}

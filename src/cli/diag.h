@@ -1,0 +1,31 @@
+/*
+ * diag.h - every message iobench's commands print on stderr.
+ *
+ * Each is one line, "iobench: " and the formatted text; the commands pick
+ * the function by what the message means, and so the exit code:
+ *   diag_usage        a usage error: returns EXIT_USAGE (2)
+ *   diag_fail         a runtime failure: returns EXIT_RUNTIME (1)
+ *   diag_interrupted  stopped by a signal: returns EXIT_INTERRUPTED (130)
+ *   diag_warn         said, and the work goes on (callers write "warning: "
+ *                     where the text wants it)
+ *   diag_progress     what the command is doing; nothing when quiet
+ *
+ * Libraries never print: they return 0 / -errno with a reason in a
+ * char[ERR_MAX] (lib/err.h) and the command passes it here. Not
+ * thread-safe in the sense that lines of two threads may interleave; the
+ * commands call it from their main thread.
+ */
+#ifndef IOBENCH_CLI_DIAG_H
+#define IOBENCH_CLI_DIAG_H
+
+#include <stdbool.h>
+
+#include "lib/err.h"
+
+__attribute__((format(printf, 1, 2))) int diag_usage(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) int diag_fail(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) int diag_interrupted(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void diag_warn(const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void diag_progress(bool quiet, const char *fmt, ...);
+
+#endif
