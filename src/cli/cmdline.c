@@ -1,6 +1,5 @@
 /* cmdline.c - option tables to getopt_long, --help and values. */
 #include "cli/cmdline.h"
-#include "cli/commands.h"
 #include "cli/diag.h"
 #include "lib/units.h"
 #include "lib/version.h"
@@ -13,6 +12,8 @@
 
 /* Rows in one table, at most (getopt's arrays are built on the stack). */
 #define CMDLINE_MAX_OPTS 64
+/* Between a repeatable option's defaults in cmdline_opt.def. */
+#define DEFAULTS_SEP " and "
 /* getopt_long's value for row i: above every short option character. */
 #define ROW_VAL(i) (256 + (int)(i))
 
@@ -152,7 +153,7 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 					  arg);
 		return 0;
 	case CMDLINE_CUSTOM:
-		return o->parse(settings, arg);
+		return o->parse(at, arg);
 	case CMDLINE_HELP:
 		cmdline_help(cmd, stdout);
 		return CMDLINE_DONE;
@@ -177,16 +178,72 @@ static int unknown(const struct cmdline_cmd *cmd, char **argv)
 	return diag_usage("unknown option '%s'; see 'iobench %s --help'", argv[optind - 1], cmd->name);
 }
 
+/*
+ * Which options argv gives, by the index of their name's first row: a pass
+ * that says nothing, over a copy (getopt reorders what it reads, and a
+ * pass that stops early, at "-d" with no value, would leave argv reordered
+ * for the real one). -ENOMEM, else 0.
+ */
+static int mark_given(const struct cmdline_table *t, int argc, char **argv, const struct option *longs,
+		      const char *shorts, bool *given)
+{
+	char **copy = malloc(((size_t)argc + 1) * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, argv, ((size_t)argc + 1) * sizeof(*copy));
+	optind = 0; /* 0, not 1: glibc starts afresh (a short option cluster half read, a permutation) */
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, copy, shorts, longs, NULL)) != -1) {
+		const struct cmdline_opt *o = c >= ROW_VAL(0) ? &t->opts[c - ROW_VAL(0)] : row_of_short(t, c);
+		if (c != '?' && c != ':' && o)
+			given[first_of_name(t, (size_t)(o - t->opts))] = true;
+	}
+	free(copy);
+	return 0;
+}
+
+/* Each default of the rows cmd takes whose option argv does not give, in table order. */
+static int apply_defaults(const struct cmdline_cmd *cmd, void *settings, const bool *given)
+{
+	const struct cmdline_table *t = cmd->table;
+	for (size_t i = 0; i < t->nopts; i++) {
+		const struct cmdline_opt *o = &t->opts[i];
+		if (!o->def || !takes(cmd, o) || given[first_of_name(t, i)])
+			continue;
+		/* "read4k and write4k/64": each value in turn (a string row keeps the pointer: the whole default). */
+		const char *v = o->def, *end;
+		while (o->kind != CMDLINE_STRING && (end = strstr(v, DEFAULTS_SEP)) != NULL) {
+			char one[128];
+			snprintf(one, sizeof(one), "%.*s", (int)(end - v), v);
+			int rc = apply(cmd, o, settings, one);
+			if (rc != 0)
+				return rc;
+			v = end + strlen(DEFAULTS_SEP);
+		}
+		int rc = apply(cmd, o, settings, v);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char **argv, int *first)
 {
 	const struct cmdline_table *t = cmd->table;
 	struct option longs[CMDLINE_MAX_OPTS + 1];
 	char shorts[2 * CMDLINE_MAX_OPTS + 2];
+	bool given[CMDLINE_MAX_OPTS] = { false };
 	if (t->nopts > CMDLINE_MAX_OPTS)
 		return diag_usage("%s: %zu options, over the %d this parser holds", cmd->name, t->nopts,
 				  CMDLINE_MAX_OPTS);
 	getopt_tables(t, longs, shorts);
-	optind = 1;
+	if (mark_given(t, argc, argv, longs, shorts, given) != 0)
+		return diag_fail("%s", strerror(ENOMEM));
+	int rc = apply_defaults(cmd, settings, given);
+	if (rc != 0)
+		return rc;
+	optind = 0;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -199,7 +256,7 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 		o = row_for(cmd, o);
 		if (!takes(cmd, o))
 			return refuse(cmd, o);
-		int rc = apply(cmd, o, settings, optarg);
+		rc = apply(cmd, o, settings, optarg);
 		if (rc != 0)
 			return rc;
 	}
@@ -207,7 +264,11 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 	return 0;
 }
 
-/* "  -o, --op OP           operation ..." and its continuation lines, text at column 24. */
+/*
+ * "  -o, --op OP           operation (default read4k)" and its continuation
+ * lines, text at column 24; the default ends the last line (a line of its
+ * own after help that ends in '\n').
+ */
 static void help_row(const struct cmdline_opt *o, FILE *out)
 {
 	char left[64];
@@ -217,14 +278,17 @@ static void help_row(const struct cmdline_opt *o, FILE *out)
 	const char *text = o->help;
 	size_t n = strcspn(text, "\n");
 	if (strlen(left) > 21)
-		fprintf(out, "  %s\n%24s%.*s\n", left, "", (int)n, text); /* too long: text on the next line */
+		fprintf(out, "  %s\n%24s%.*s", left, "", (int)n, text); /* too long: text on the next line */
 	else
-		fprintf(out, "  %-21s %.*s\n", left, (int)n, text);
+		fprintf(out, "  %-21s %.*s", left, (int)n, text);
 	while (text[n] == '\n') {
 		text += n + 1;
 		n = strcspn(text, "\n");
-		fprintf(out, "%24s%.*s\n", "", (int)n, text);
+		fprintf(out, "\n%24s%.*s", "", (int)n, text);
 	}
+	if (o->def)
+		fprintf(out, "%s(default %s)", n > 0 ? " " : "", o->def);
+	fputc('\n', out);
 }
 
 void cmdline_help(const struct cmdline_cmd *cmd, FILE *out)

@@ -2,12 +2,13 @@
  * cmdline.h - options described once, in data, for every command.
  *
  * Each command's options are rows of a table (struct cmdline_opt): the long
- * and short name, the value's name, the help line, which commands take the
- * option, what kind of value it has and where the parsed value goes in the
- * command's settings struct. From that one table come the getopt_long
- * entries, the --help text, the refusal of an option another command owns,
- * and the parsing of the value. Adding an option is adding a row (and its
- * field in the settings).
+ * and short name, the value's name, the help line, the default, which
+ * commands take the option, what kind of value it has and where the parsed
+ * value goes in the command's settings struct. From that one table come
+ * the getopt_long entries, the --help text (with "(default X)"), the
+ * defaults, the refusal of an option another command owns, and the
+ * parsing of the value. Adding an option is adding a row (and its field
+ * in the settings).
  *
  * Every usage error of every command is one line on stderr,
  * "iobench: what is wrong; what to do", and exit status 2: the parser and
@@ -40,11 +41,24 @@ struct cmdline_opt {
 	const char *arg;   /* the value's name in --help ("SECS"); NULL when it takes none */
 	unsigned cmds;     /* the commands that take it (cmdline_cmd.bit, or'ed); 0 = all */
 	const char *help;  /* --help text; each '\n' starts an indented continuation line */
+	/*
+	 * The default as it would be typed, or NULL: parsed by this row, before
+	 * argv, when argv does not give the option; --help ends the row's text
+	 * with " (default DEF)" (on a line of its own when help ends in '\n').
+	 * A repeatable option's several defaults are joined by " and ", each
+	 * parsed in turn ("read4k and write4k/64"; not for CMDLINE_STRING,
+	 * which keeps the pointer).
+	 */
+	const char *def;
 	enum cmdline_kind kind;
 	size_t field;      /* offsetof() the value in the command's settings struct */
 	uint64_t min, max; /* CMDLINE_U64: the range accepted */
-	/* CMDLINE_CUSTOM: store arg in settings; 0, or diag_usage()'s exit code. */
-	int (*parse)(void *settings, const char *arg);
+	/*
+	 * CMDLINE_CUSTOM: store arg at the field (at is the settings plus
+	 * field; 0 for a parser that takes the whole settings struct).
+	 * 0, or diag_usage()'s exit code.
+	 */
+	int (*parse)(void *at, const char *arg);
 };
 
 /*
@@ -66,12 +80,28 @@ struct cmdline_cmd {
 	const char *outro;  /* --help at the end: exit status, examples */
 };
 
+/*
+ * How a row's value is read (its kind) and where it goes: the field f of
+ * CMDLINE_SETTINGS, which a file defines as its settings struct before its
+ * table (#define CMDLINE_SETTINGS struct create_args). A row is
+ *   { name, short, value, commands, help, default, how }
+ * with how one of these.
+ */
+#define FLAG(f) CMDLINE_FLAG, offsetof(CMDLINE_SETTINGS, f), 0, 0, NULL
+#define STRING(f) CMDLINE_STRING, offsetof(CMDLINE_SETTINGS, f), 0, 0, NULL
+#define U64(f, lo, hi) CMDLINE_U64, offsetof(CMDLINE_SETTINGS, f), lo, hi, NULL
+#define DURATION(f) CMDLINE_DURATION, offsetof(CMDLINE_SETTINGS, f), 0, 0, NULL
+#define SIZE(f) CMDLINE_SIZE, offsetof(CMDLINE_SETTINGS, f), 0, 0, NULL
+/* fn(settings, arg): a parser of the command's own that sees every field. */
+#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
+
 /* cmdline_parse()'s result when it printed --help or the version: exit 0. */
 #define CMDLINE_DONE (-1)
 
 /*
  * Parse the options of argv[1..argc) (argv[0] is the command's name) into
- * settings, in order. Returns 0 with *first set to the index of the first
+ * settings: first each row's default (when argv does not give it), then
+ * argv in order. Returns 0 with *first set to the index of the first
  * operand, CMDLINE_DONE, or EXIT_USAGE after printing the one-line error.
  */
 int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char **argv, int *first);
@@ -99,5 +129,9 @@ int cmdline_check_label(const char *arg);
  * JSON and --raw log record it. malloc'd; NULL on ENOMEM.
  */
 char *cmdline_join(int argc, char **argv, const char *prefix, int first);
+
+/* A macro's value as a string: CMDLINE_STR(DUR_DEFAULT_PORT) is "7340". */
+#define CMDLINE_STR(x) CMDLINE_STR_(x)
+#define CMDLINE_STR_(x) #x
 
 #endif

@@ -19,22 +19,20 @@
 
 struct create_args {
 	bool force, quiet;
-	uint64_t threads; /* 0 = the library's default */
+	uint64_t threads;
 	uint64_t seed;
 };
 
-/* How a row's value is read, and where it goes in struct create_args. */
-#define FLAG(f) CMDLINE_FLAG, offsetof(struct create_args, f), 0, 0, NULL
-#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct create_args, f), lo, hi, NULL
-
-/* name, short, value, commands, help, how */
+#define CMDLINE_SETTINGS struct create_args
+/* name, short, value, commands, help, default, how */
 static const struct cmdline_opt create_opts[] = {
-	{ "force", 'f', NULL, 0, "overwrite FILE if it exists", FLAG(force) },
-	{ "threads", 't', "N", 0, "writer threads (default 4)", U64(threads, 1, 256) },
-	{ "seed", 0, "N", 0, "seed for the random data (default: from the clock)", U64(seed, 0, UINT64_MAX) },
-	{ "quiet", 'q', NULL, 0, "no progress bar", FLAG(quiet) },
-	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+	{ "force", 'f', NULL, 0, "overwrite FILE if it exists", NULL, FLAG(force) },
+	{ "threads", 't', "N", 0, "writer threads", "4", U64(threads, 1, 256) },
+	{ "seed", 0, "N", 0, "seed for the random data (default: from the clock)", NULL, U64(seed, 0, UINT64_MAX) },
+	{ "quiet", 'q', NULL, 0, "no progress bar", NULL, FLAG(quiet) },
+	{ "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
 };
+#undef CMDLINE_SETTINGS
 
 static const struct cmdline_table create_table = { create_opts, sizeof(create_opts) / sizeof(create_opts[0]), NULL };
 

@@ -171,60 +171,53 @@ static int parse_token_file(void *settings, const char *arg)
 #define SERVE DUR_SERVE
 #define WRITE DUR_WRITE
 #define VERIFY DUR_VERIFY
-/* How a row's value is read, and where it goes in struct dur_args. */
-#define FLAG(f) CMDLINE_FLAG, offsetof(struct dur_args, f), 0, 0, NULL
-#define STRING(f) CMDLINE_STRING, offsetof(struct dur_args, f), 0, 0, NULL
-#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct dur_args, f), lo, hi, NULL
-#define DURATION(f) CMDLINE_DURATION, offsetof(struct dur_args, f), 0, 0, NULL
-#define SIZE(f) CMDLINE_SIZE, offsetof(struct dur_args, f), 0, 0, NULL
-#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
-
-/* name, short, value, commands, help, how; in --help order. */
+#define PORT CMDLINE_STR(DUR_DEFAULT_PORT)
+#define CMDLINE_SETTINGS struct dur_args
+/* name, short, value, commands, help, default, how; in --help order. */
 static const struct cmdline_opt dur_opts[] = {
-	{ "listen", 0, "ADDR:PORT", SERVE, "where to listen (default 0.0.0.0:7340; port 0 picks\n"
-	  "a free one)",
+	{ "listen", 0, "ADDR:PORT", SERVE, "where to listen; port 0 picks a free one\n", "0.0.0.0:" PORT,
 	  STRING(listen) },
-	{ "dir", 0, "DIR", SERVE, "where the fsynced logs go, one per run\n"
-	  "(default ./iobench-durability)",
-	  STRING(dir) },
+	{ "dir", 0, "DIR", SERVE, "where the fsynced logs go, one per run\n", "iobench-durability", STRING(dir) },
 	{ "allow", 0, "CIDR", SERVE, "accept connections only from this address block\n"
 	  "(repeatable; e.g. 10.0.0.0/8); others are closed\n"
-	  "before a byte is read (default: every peer)", CUSTOM(parse_allow) },
+	  "before a byte is read (default: every peer)", NULL, CUSTOM(parse_allow) },
 	{ "max-records", 0, "N", SERVE, "a run's log holds at most N records (default 4096\n"
-	  "per block of the run, at least 16M)", U64(max_records, 1, UINT64_MAX) },
-	{ "server", 0, "HOST:PORT", WRITE, "the server (port 7340 if omitted); the static build\n"
-	  "(make static) takes an address, not a name", STRING(server) },
-	{ "op", 'o', "OP", WRITE, "write4k (O_DIRECT|O_SYNC, each write acknowledged;\n"
-	  "the default), write<SIZE>, or write<SIZE>/<N>: buffered,\n"
-	  "fdatasync with probability 1/N, then the writes since\n"
-	  "the last one are acknowledged", CUSTOM(parse_op) },
-	{ "threads", 't', "N", WRITE, "writers (default 1); each owns its own blocks", U64(threads, 1, 1024) },
+	  "per block of the run, at least 16M)", NULL, U64(max_records, 1, UINT64_MAX) },
+	{ "server", 0, "HOST:PORT", WRITE, "the server (port " PORT " if omitted); the static build\n"
+	  "(make static) takes an address, not a name", NULL, STRING(server) },
+	{ "op", 'o', "OP", WRITE, "write<SIZE> (O_DIRECT|O_SYNC, each write acknowledged)\n"
+	  "or write<SIZE>/<N>: buffered, fdatasync with probability\n"
+	  "1/N, then the writes since the last one are\n"
+	  "acknowledged", "write4k", CUSTOM(parse_op) },
+	{ "threads", 't', "N", WRITE, "writers, each owning its own blocks", "1", U64(threads, 1, 1024) },
 	{ "size", 0, "SIZE", WRITE, "create TARGET (a file) with SIZE random bytes if\n"
-	  "missing", SIZE(create_size) },
-	{ "span", 0, "SIZE", WRITE, "only use the first SIZE bytes of TARGET", SIZE(span) },
-	{ "duration", 'd', "SECS", WRITE, "stop after SECS (default: run until stopped)", DURATION(duration_ns) },
-	{ "dsync", 0, NULL, WRITE, "O_DSYNC instead of O_SYNC for flushed writes", FLAG(dsync) },
-	{ "no-direct", 0, NULL, WRITE, "no O_DIRECT (flushed writes still O_SYNC)", FLAG(no_direct) },
-	{ "seed", 0, "N", WRITE, "seed for offsets and data", U64(seed, 0, UINT64_MAX >> 1) },
-	{ "force", 0, NULL, WRITE, "write to a block device that looks in use", FLAG(force) },
+	  "missing", NULL, SIZE(create_size) },
+	{ "span", 0, "SIZE", WRITE, "only use the first SIZE bytes of TARGET", NULL, SIZE(span) },
+	{ "duration", 'd', "SECS", WRITE, "stop after SECS (default: run until stopped)", NULL, DURATION(duration_ns) },
+	{ "dsync", 0, NULL, WRITE, "O_DSYNC instead of O_SYNC for flushed writes", NULL, FLAG(dsync) },
+	{ "no-direct", 0, NULL, WRITE, "no O_DIRECT (flushed writes still O_SYNC)", NULL, FLAG(no_direct) },
+	{ "seed", 0, "N", WRITE, "seed for offsets and data", NULL, U64(seed, 0, UINT64_MAX >> 1) },
+	{ "force", 0, NULL, WRITE, "write to a block device that looks in use", NULL, FLAG(force) },
 	{ "host", 0, "NAME", WRITE, "this box's name as the server records the run, as\n"
-	  "run's --host (default: the hostname)", CUSTOM(parse_host) },
+	  "run's --host (default: the hostname)", NULL, CUSTOM(parse_host) },
 	{ "server", 0, "HOST:PORT", VERIFY, "the server that heard the acknowledgements; the\n"
-	  "static build (make static) takes an address, not a name", STRING(server) },
-	{ "run", 0, "ID", VERIFY, "the run to check (default: the newest from this host)", CUSTOM(parse_run) },
+	  "static build (make static) takes an address, not a name", NULL, STRING(server) },
+	{ "run", 0, "ID", VERIFY, "the run to check (default: the newest from this host)", NULL, CUSTOM(parse_run) },
 	{ "host", 0, "NAME", VERIFY, "this box's name, as given to write --host: the newest\n"
 	  "run from NAME is checked, and it is the JSON's host\n"
-	  "(default: the hostname)", CUSTOM(parse_host) },
+	  "(default: the hostname)", NULL, CUSTOM(parse_host) },
 	{ "json", 0, "FILE", VERIFY, "append one JSON line (\"mode\": \"durability\");\n"
-	  "'-' for stdout", STRING(json_path) },
-	{ "label", 0, "KEY=VALUE", VERIFY, "recorded in the JSON (repeatable)", CUSTOM(parse_label) },
-	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", FLAG(no_direct) },
+	  "'-' for stdout", NULL, STRING(json_path) },
+	{ "label", 0, "KEY=VALUE", VERIFY, "recorded in the JSON (repeatable)", NULL, CUSTOM(parse_label) },
+	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", NULL, FLAG(no_direct) },
 	{ "token", 0, "TOKEN", SERVE | WRITE | VERIFY, "a shared secret: the server refuses peers that do\n"
-	  "not present it (visible in ps: prefer --token-file)", CUSTOM(parse_token) },
-	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", CUSTOM(parse_token_file) },
-	{ "quiet", 'q', NULL, 0, "no progress or summary", FLAG(quiet) },
-	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+	  "not present it (visible in ps: prefer --token-file)", NULL, CUSTOM(parse_token) },
+	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", NULL, CUSTOM(parse_token_file) },
+	{ "quiet", 'q', NULL, 0, "no progress or summary", NULL, FLAG(quiet) },
+	{ "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
 };
+#undef CMDLINE_SETTINGS
+#undef PORT
 
 static const char *const dur_cmd_names[] = { "durability serve", "durability write", "durability verify" };
 
@@ -323,7 +316,7 @@ static const struct cmdline_cmd group_cmd = {
 /* What the options say together, and the operands. */
 static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int argc, char **argv, int first)
 {
-	char host[256], err[512];
+	char host[256];
 	unsigned port;
 	int left = argc - first;
 	if (cmd == &serve_cmd) {
@@ -351,8 +344,6 @@ static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int arg
 	if (left > 1)
 		return diag_usage("one TARGET only, got '%s' and '%s'", argv[first], argv[first + 1]);
 	a->target = argv[first];
-	if (!a->op_given)
-		opspec_parse("write4k", &a->op, 1, err, sizeof(err));
 	return 0;
 }
 
@@ -721,7 +712,7 @@ int cmd_durability(int argc, char **argv)
 			cmd = cmds[i];
 	if (!cmd)
 		return diag_usage("unknown durability command '%s'; use serve, write or verify", argv[1]);
-	struct dur_args a = { .listen = "0.0.0.0:7340", .dir = "iobench-durability", .threads = 1 };
+	struct dur_args a = { .listen = NULL };
 	a.seed = ((uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid()) & (UINT64_MAX >> 1);
 	int first;
 	int rc = cmdline_parse(cmd, &a, argc - 1, argv + 1, &first);

@@ -44,58 +44,54 @@ static int parse_within(void *settings, const char *arg);
 static int parse_tier_threshold(void *settings, const char *arg);
 static int parse_compare(void *settings, const char *arg);
 
-/* How a row's value is read, and where it goes in struct report_args. */
-#define FLAG(f) CMDLINE_FLAG, offsetof(struct report_args, f), 0, 0, NULL
-#define STRING(f) CMDLINE_STRING, offsetof(struct report_args, f), 0, 0, NULL
-#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct report_args, f), lo, hi, NULL
-#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
-
-/* name, short, value, commands, help, how */
+#define CMDLINE_SETTINGS struct report_args
+/* name, short, value, commands, help, default, how */
 static const struct cmdline_opt report_opts[] = {
 	{ "csv", 0, NULL, 0, "CSV instead of aligned text: the groups section, or the sections\n"
-	  "named by --section (each after a \"# name\" line when several)", FLAG(csv) },
-	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", FLAG(json) },
+	  "named by --section (each after a \"# name\" line when several)", NULL, FLAG(csv) },
+	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", NULL, FLAG(json) },
 	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
-	  "but series, notes only in JSON; the sections are listed below)", CUSTOM(parse_section) },
+	  "but series, notes only in JSON; the sections are listed below)", NULL, CUSTOM(parse_section) },
 	{ "detail", 0, NULL, 0, "also the per-host sections in text: groups, time, regimes, modes\n"
-	  "(the default text is the summary and the fleet's sections)", FLAG(detail) },
-	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)",
+	  "(the default text is the summary and the fleet's sections)", NULL, FLAG(detail) },
+	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)", NULL,
 	  FLAG(o.merge_hosts) },
 	{ "include-partial", 0, NULL, 0, "merge interrupted, targetLost and short runs with whole ones\n"
-	  "(default: kept apart, marked [interrupted] ..., out of the fleet's figures)",
+	  "(default: kept apart, marked [interrupted] ..., out of the fleet's figures)", NULL,
 	  FLAG(include_partial) },
 	{ "merge-rounds", 0, NULL, 0, "merge rounds (runId roundN) and runs of different durations (default:\n"
-	  "separate groups, named \"round 2\", \"8 s runs\")", FLAG(merge_rounds) },
+	  "separate groups, named \"round 2\", \"8 s runs\")", NULL, FLAG(merge_rounds) },
 	{ "only", 0, "KEY=GLOB", 0, "keep only runs whose KEY matches the shell pattern GLOB: KEY is\n"
 	  "host, op (as typed: read4k, 'write4k/*'; a signature such as\n"
 	  "'read,4K,*' matches too), signature (read,4K,4K), threads, a label\n"
 	  "key (config=large/*) or a provisioned configuration fact\n"
-	  "(instanceType=m5.*); repeatable, all must match", CUSTOM(parse_only) },
-	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)",
+	  "(instanceType=m5.*); repeatable, all must match", NULL, CUSTOM(parse_only) },
+	{ "prices", 0, "FILE", 0, "prices for the ops-per-dollar section (share/prices-sample.json)", NULL,
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
-	  "(default 50us; on EBS, by the provision facts, 100us at least);\n"
-	  "units ns us ms s", CUSTOM(parse_floor) },
+	  "(on EBS, by the provision facts, 100us at least);\n"
+	  "units ns us ms s", "50us", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
-	  "of the best ops/s (default 5)", CUSTOM(parse_within) },
-	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep (default\n"
-	  "50); a step must also be twice the runs' noise", CUSTOM(parse_tier_threshold) },
+	  "of the best ops/s", "5", CUSTOM(parse_within) },
+	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep; a step\n"
+	  "must also be twice the runs' noise", "50", CUSTOM(parse_tier_threshold) },
 	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
 	  "a glob on config names or KEY=GLOB on the host, a label or a\n"
 	  "configuration fact; repeatable (default: every two configs that\n"
-	  "differ in one label, label part or fact)", CUSTOM(parse_compare) },
+	  "differ in one label, label part or fact)", NULL, CUSTOM(parse_compare) },
 	{ "expect", 0, "FILE", 0, "check the expected figures in FILE ('read4k >= 15000 iops at 16\n"
 	  "threads', 'write4k p99 <= 5ms'; a latency says its unit: ns, us or\n"
 	  "\xc2\xb5s, ms, s): PASS/FAIL per line and host, exit 1 on a FAIL; prints\n"
-	  "only that section unless --section names more", STRING(expect_path) },
+	  "only that section unless --section names more", NULL, STRING(expect_path) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
 	  "DIR/index.html: the findings first, then each section's table\n"
-	  "beside its charts (needs gnuplot; said before reading)", STRING(plot_dir) },
+	  "beside its charts (needs gnuplot; said before reading)", NULL, STRING(plot_dir) },
 	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
-	  "at most 8); the report is the same with any number", U64(jobs, 1, 64) },
-	{ "quiet", 'q', NULL, 0, "do not report skipped lines", FLAG(quiet) },
-	{ "help", 'h', NULL, 0, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
+	  "at most 8); the report is the same with any number", NULL, U64(jobs, 1, 64) },
+	{ "quiet", 'q', NULL, 0, "do not report skipped lines", NULL, FLAG(quiet) },
+	{ "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
 };
+#undef CMDLINE_SETTINGS
 
 static const struct cmdline_table report_table = { report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL };
 

@@ -179,76 +179,71 @@ static int parse_provision_fact(void *settings, const char *arg)
 #define RUN RUNARGS_RUN
 #define WATCH RUNARGS_WATCH
 #define BOTH (RUNARGS_RUN | RUNARGS_WATCH)
-/* How a row's value is read, and where it goes in struct run_args. */
-#define FLAG(f) CMDLINE_FLAG, offsetof(struct run_args, f), 0, 0, NULL
-#define STRING(f) CMDLINE_STRING, offsetof(struct run_args, f), 0, 0, NULL
-#define U64(f, lo, hi) CMDLINE_U64, offsetof(struct run_args, f), lo, hi, NULL
-#define DURATION(f) CMDLINE_DURATION, offsetof(struct run_args, f), 0, 0, NULL
-#define SIZE(f) CMDLINE_SIZE, offsetof(struct run_args, f), 0, 0, NULL
-#define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
-
-/* name, short, value, commands, help, how; in --help order. */
+#define CMDLINE_SETTINGS struct run_args
+/* name, short, value, commands, help, default, how; in --help order. */
 static const struct cmdline_opt runargs_opts[] = {
-	{ "op", 'o', "OP", RUN, "operation (default read4k)", CUSTOM(parse_op) },
-	{ "op", 'o', "OP", WATCH, "operation (repeatable; default read4k and write4k/64)", CUSTOM(parse_op) },
-	{ "threads", 't', "LIST", RUN, "threads per operation: 24, 1,2,4 or 1..4,8 (default 1);\n"
-	  "several counts make a sweep, one run per count", STRING(threads) },
-	{ "shuffle", 0, NULL, RUN, "run the sweep's counts in random order", FLAG(shuffle) },
-	{ "duration", 'd', "SECS", RUN, "length of each run (default 60; 90s, 5m also work)", DURATION(duration_ns) },
-	{ "bucket", 'b', "SECS", RUN, "length of a time bucket (default 10)", DURATION(bucket_ns) },
-	{ "ops", 'n', "N", RUN, "stop each thread after N operations", U64(max_ops, 1, UINT64_MAX >> 1) },
-	{ "interval", 0, "SECS", WATCH, "between probe rounds (default 10)", DURATION(interval_ns) },
-	{ "period", 0, "SECS", WATCH, "one JSON line per period (default 3600)", DURATION(period_ns) },
-	{ "count", 0, "N", WATCH, "stop after N periods (default: run until stopped)",
+	{ "op", 'o', "OP", RUN, "operation", "read4k", CUSTOM(parse_op) },
+	{ "op", 'o', "OP", WATCH, "operation, repeatable", "read4k and write4k/64", CUSTOM(parse_op) },
+	{ "threads", 't', "LIST", RUN, "threads per operation: 24, 1,2,4 or 1..4,8; several\n"
+	  "counts make a sweep, one run per count", "1", STRING(threads) },
+	{ "shuffle", 0, NULL, RUN, "run the sweep's counts in random order", NULL, FLAG(shuffle) },
+	{ "duration", 'd', "SECS", RUN, "length of each run; 90s, 5m also work", "60", DURATION(duration_ns) },
+	{ "bucket", 'b', "SECS", RUN, "length of a time bucket", "10", DURATION(bucket_ns) },
+	{ "ops", 'n', "N", RUN, "stop each thread after N operations", NULL, U64(max_ops, 1, UINT64_MAX >> 1) },
+	{ "interval", 0, "SECS", WATCH, "between probe rounds", "10", DURATION(interval_ns) },
+	{ "period", 0, "SECS", WATCH, "one JSON line per period", "3600", DURATION(period_ns) },
+	{ "count", 0, "N", WATCH, "stop after N periods (default: run until stopped)", NULL,
 	  U64(max_periods, 1, UINT64_MAX >> 1) },
-	{ "size", 0, "SIZE", BOTH, "create TARGET with random data if it does not exist", SIZE(create_size) },
-	{ "span", 0, "SIZE", BOTH, "only use offsets in the first SIZE bytes", SIZE(span) },
-	{ "direct", 0, NULL, BOTH, "O_DIRECT for every operation", CUSTOM(parse_direct) },
-	{ "no-direct", 0, NULL, BOTH, "no O_DIRECT at all (measures the page cache too)", CUSTOM(parse_no_direct) },
-	{ "dsync", 0, NULL, BOTH, "O_DSYNC instead of O_SYNC for flushed writes", FLAG(dsync) },
-	{ "engine", 'e', "NAME", RUN, "I/O engine: sync (pread/pwrite, default), libaio, io_uring", STRING(engine) },
-	{ "iodepth", 0, "N", RUN, "operations in flight per thread (libaio, io_uring; default 1)",
+	{ "size", 0, "SIZE", BOTH, "create TARGET with random data if it does not exist", NULL, SIZE(create_size) },
+	{ "span", 0, "SIZE", BOTH, "only use offsets in the first SIZE bytes", NULL, SIZE(span) },
+	{ "direct", 0, NULL, BOTH, "O_DIRECT for every operation", NULL, CUSTOM(parse_direct) },
+	{ "no-direct", 0, NULL, BOTH, "no O_DIRECT at all (measures the page cache too)", NULL, CUSTOM(parse_no_direct) },
+	{ "dsync", 0, NULL, BOTH, "O_DSYNC instead of O_SYNC for flushed writes", NULL, FLAG(dsync) },
+	/* No default here: the engines say which is theirs (engine_default()). */
+	{ "engine", 'e', "NAME", RUN, "I/O engine: sync (pread/pwrite, default), libaio, io_uring", NULL, STRING(engine) },
+	{ "iodepth", 0, "N", RUN, "operations in flight per thread with libaio or io_uring", "1",
 	  U64(iodepth, 1, WORKER_MAX_DEPTH) },
 	{ "batch", 0, "N", RUN, "io_uring: queue N requests, then submit them in one call\n"
-	  "(and wait in the same call when the queue is full; default 1)", U64(batch, 1, WORKER_MAX_DEPTH) },
-	{ "register-files", 0, NULL, RUN, "io_uring: register the file with the ring once", FLAG(register_files) },
-	{ "register-buffers", 0, NULL, RUN, "io_uring: register the buffers once (READ_FIXED, WRITE_FIXED)",
+	  "(and wait in the same call when the queue is full; default 1)", NULL, U64(batch, 1, WORKER_MAX_DEPTH) },
+	{ "register-files", 0, NULL, RUN, "io_uring: register the file with the ring once", NULL, FLAG(register_files) },
+	{ "register-buffers", 0, NULL, RUN, "io_uring: register the buffers once (READ_FIXED, WRITE_FIXED)", NULL,
 	  FLAG(register_buffers) },
 	{ "sqpoll", 0, NULL, RUN, "io_uring: a kernel thread takes requests off the ring\n"
-	  "(no system call to submit; its CPU time counts)", FLAG(sqpoll) },
-	{ "hipri", 0, NULL, RUN, "io_uring: poll for completions (O_DIRECT, devices with poll queues)",
+	  "(no system call to submit; its CPU time counts)", NULL, FLAG(sqpoll) },
+	{ "hipri", 0, NULL, RUN, "io_uring: poll for completions (O_DIRECT, devices with poll queues)", NULL,
 	  FLAG(hipri) },
 	{ "rate", 0, "IOPS", RUN, "open loop: each op issues IOPS operations per second in total\n"
 	  "(split across its threads) on a fixed schedule; latency\n"
-	  "counts from when each op was due, service time apart", CUSTOM(parse_rate) },
+	  "counts from when each op was due, service time apart", NULL, CUSTOM(parse_rate) },
 	{ "clock", 0, "SOURCE", BOTH, "time source: auto (the TSC where the kernel keeps time\n"
-	  "with it, else clock_gettime; default), tsc, clock_gettime", CUSTOM(parse_clock) },
-	{ "seed", 0, "N", BOTH, "seed for offsets and data (same seed, same offsets)", CUSTOM(parse_seed) },
+	  "with it, else clock_gettime), tsc, clock_gettime\n", "auto", CUSTOM(parse_clock) },
+	{ "seed", 0, "N", BOTH, "seed for offsets and data (same seed, same offsets)", NULL, CUSTOM(parse_seed) },
 	{ "label", 0, "KEY=VALUE", BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
-	  "in the report", CUSTOM(parse_label) },
+	  "in the report", NULL, CUSTOM(parse_label) },
 	{ "host", 0, "NAME", BOTH, "the host's name as the hosts file or the cloud calls it\n"
-	  "(default: the EC2 instance id from IMDS, else the hostname)", CUSTOM(parse_host) },
+	  "(default: the EC2 instance id from IMDS, else the hostname)", NULL, CUSTOM(parse_host) },
 	{ "provision", 0, "FILE", BOTH, "what was provisioned: a JSON object of facts (instanceType,\n"
 	  "volumeType, volumeCount, raidLevel, ...); 'imds' asks the EC2\n"
-	  "metadata service (automatic on EC2), 'none' never asks it", CUSTOM(parse_provision) },
+	  "metadata service (automatic on EC2), 'none' never asks it", NULL, CUSTOM(parse_provision) },
 	{ "provision-fact", 0, "KEY=VALUE", BOTH, "one provisioning fact, e.g. volumeType=gp3 (repeatable;\n"
-	  "numbers and true/false are recorded as such)", CUSTOM(parse_provision_fact) },
+	  "numbers and true/false are recorded as such)", NULL, CUSTOM(parse_provision_fact) },
 	{ "note", 0, "KEY=VALUE", BOTH, "bookkeeping recorded in the JSON (repeatable), e.g. runId=r1;\n"
-	  "never splits a group in the report", CUSTOM(parse_note) },
-	{ "json", 0, "FILE", RUN, "append one JSON line per run ('-' for stdout)", STRING(json_path) },
-	{ "json", 0, "FILE", WATCH, "append the lines here (default stdout)", STRING(json_path) },
+	  "never splits a group in the report", NULL, CUSTOM(parse_note) },
+	{ "json", 0, "FILE", RUN, "append one JSON line per run ('-' for stdout)", NULL, STRING(json_path) },
+	{ "json", 0, "FILE", WATCH, "append the lines here (default stdout)", NULL, STRING(json_path) },
 	{ "prom", 0, "FILE", WATCH, "after every round, replace FILE (NAME.prom) with Prometheus\n"
-	  "counters for node_exporter's textfile collector", CUSTOM(parse_prom) },
+	  "counters for node_exporter's textfile collector", NULL, CUSTOM(parse_prom) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
-	  "duration us, end us since start) in the 2012 tool's format", STRING(raw_path) },
-	{ "quiet", 'q', NULL, RUN, "no summary, no progress", FLAG(quiet) },
-	{ "quiet", 'q', NULL, WATCH, "no line on stderr per period", FLAG(quiet) },
-	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", FLAG(force) },
+	  "duration us, end us since start) in the 2012 tool's format", NULL, STRING(raw_path) },
+	{ "quiet", 'q', NULL, RUN, "no summary, no progress", NULL, FLAG(quiet) },
+	{ "quiet", 'q', NULL, WATCH, "no line on stderr per period", NULL, FLAG(quiet) },
+	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", NULL, FLAG(force) },
 	{ "no-device-stats", 0, NULL, BOTH, "record the devices under TARGET but not their figures\n"
-	  "(by default /proc/diskstats is read at each bucket or period)", FLAG(no_device_stats) },
-	{ "help", 'h', NULL, BOTH, "this help", CMDLINE_HELP, 0, 0, 0, NULL },
-	{ "version", 'V', NULL, BOTH, "print the version", CMDLINE_VERSION, 0, 0, 0, NULL },
+	  "(by default /proc/diskstats is read at each bucket or period)", NULL, FLAG(no_device_stats) },
+	{ "help", 'h', NULL, BOTH, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
+	{ "version", 'V', NULL, BOTH, "print the version", NULL, CMDLINE_VERSION, 0, 0, 0, NULL },
 };
+#undef CMDLINE_SETTINGS
 
 static const char *const runargs_cmd_names[] = { "run", "watch" };
 
@@ -256,16 +251,11 @@ const struct cmdline_table runargs_table = {
 	runargs_opts, sizeof(runargs_opts) / sizeof(runargs_opts[0]), runargs_cmd_names,
 };
 
+/* What no row's default says: which command, and "neither --direct nor --no-direct". */
 static void set_defaults(struct run_args *a, bool watch)
 {
 	memset(a, 0, sizeof(*a));
 	a->watch = watch;
-	a->threads = "1";
-	a->interval_ns = 10ULL * 1000000000ULL;
-	a->period_ns = 3600ULL * 1000000000ULL;
-	a->duration_ns = 60ULL * 1000000000ULL;
-	a->bucket_ns = 10ULL * 1000000000ULL;
-	a->iodepth = 1;
 	a->direct_mode = -1;
 	a->seed = (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid();
 	a->seed &= UINT64_MAX >> 1;
@@ -311,32 +301,28 @@ struct engine_opts runargs_engine_opts(const struct run_args *a)
 static int check_args(struct run_args *a, int argc, char **argv, int first)
 {
 	char err[ERR_MAX];
-	int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
-	if (n < 0)
-		return diag_usage("%s", err);
-	a->ncounts = (size_t)n;
-	if (a->nops == 0 && a->watch) {
-		opspec_parse("read4k", a->ops, 1, err, sizeof(err));
-		opspec_parse("write4k/64", a->ops + 1, 1, err, sizeof(err));
-		a->nops = 2;
-	} else if (a->nops == 0) {
-		opspec_parse("read4k", a->ops, 1, err, sizeof(err));
-		a->nops = 1;
-	}
 	if (a->watch && a->interval_ns > a->period_ns)
 		return diag_usage("--interval is longer than --period; each period needs at least one probe");
-	if (a->bucket_ns > a->duration_ns)
-		a->bucket_ns = a->duration_ns;
-	uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
-	if (!a->watch && nbuckets > RUN_MAX_BUCKETS)
-		return diag_usage("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
-				  (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+	if (!a->watch) {
+		int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
+		if (n < 0)
+			return diag_usage("%s", err);
+		a->ncounts = (size_t)n;
+		if (a->bucket_ns > a->duration_ns)
+			a->bucket_ns = a->duration_ns;
+		uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
+		if (nbuckets > RUN_MAX_BUCKETS)
+			return diag_usage("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+					  (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+	}
 	if (argc - first == 0)
 		return diag_usage("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
 	if (argc - first > 1)
 		return diag_usage("one TARGET only, got '%s' and '%s'; quote options' values", argv[first],
 				  argv[first + 1]);
 	a->target = argv[first];
+	if (a->watch)
+		return 0; /* the probe's engine is sync; the engine's options are run's */
 	if (a->engine == NULL)
 		a->engine = engine_default()->name;
 	const struct engine_ops *e = engine_find(a->engine);
