@@ -6,9 +6,12 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Rows in one table, at most (getopt's arrays are built on the stack). */
 #define CMDLINE_MAX_OPTS 64
@@ -26,6 +29,47 @@ int cmdline_check_label(const char *arg)
 		if (*p < 0x20 || *p == 0x7f)
 			return diag_usage("bad --label: control character 0x%02x in it; use printable text", *p);
 	return 0;
+}
+
+bool cmdline_is_text(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	json_t *j = json_string(s); /* NULL unless valid UTF-8 */
+	json_decref(j);
+	return j != NULL;
+}
+
+int cmdline_parse_label(void *at, const char *arg)
+{
+	struct cmdline_labels *labels = at;
+	int rc = cmdline_check_label(arg);
+	if (rc != 0)
+		return rc;
+	if (labels->n == CMDLINE_MAX_LABELS)
+		return diag_usage("too many --label options (at most %d)", CMDLINE_MAX_LABELS);
+	labels->kv[labels->n++] = arg;
+	return 0;
+}
+
+int cmdline_parse_host(void *at, const char *arg)
+{
+	if (arg[0] == '\0' || !cmdline_is_text(arg))
+		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
+				  arg);
+	*(const char **)at = arg;
+	return 0;
+}
+
+uint64_t cmdline_time_pid_hash(void)
+{
+	return (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid();
+}
+
+uint64_t cmdline_default_seed(void)
+{
+	return cmdline_time_pid_hash() & (UINT64_MAX >> 1);
 }
 
 char *cmdline_join(int argc, char **argv, const char *prefix, int first)
@@ -139,6 +183,11 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		return 0;
 	case CMDLINE_U64:
 		return units_parse_u64(arg, o->min, o->max, at) < 0 ? bad_number(o, arg) : 0;
+	case CMDLINE_SEED:
+		if (units_parse_u64(arg, o->min, o->max, &((struct cmdline_seed *)at)->value) < 0)
+			return bad_number(o, arg);
+		((struct cmdline_seed *)at)->given = true;
+		return 0;
 	case CMDLINE_DURATION:
 		rc = units_parse_duration(arg, at);
 		if (rc == -ERANGE)

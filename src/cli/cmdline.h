@@ -19,6 +19,7 @@
 #ifndef IOBENCH_CLI_CMDLINE_H
 #define IOBENCH_CLI_CMDLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ enum cmdline_kind {
 	CMDLINE_U64,      /* uint64_t: a whole number in [min, max] */
 	CMDLINE_DURATION, /* uint64_t nanoseconds: 60, 2.5, 90s, 5m, 1h */
 	CMDLINE_SIZE,     /* uint64_t bytes, not 0: 512M, 10G (binary units) */
+	CMDLINE_SEED,     /* struct cmdline_seed: a whole number in [min, max], and given */
 	CMDLINE_CUSTOM,   /* parse() reads it */
 	CMDLINE_HELP,     /* print the command's --help and exit 0 */
 	CMDLINE_VERSION,  /* print the version and exit 0 */
@@ -52,7 +54,7 @@ struct cmdline_opt {
 	const char *def;
 	enum cmdline_kind kind;
 	size_t field;      /* offsetof() the value in the command's settings struct */
-	uint64_t min, max; /* CMDLINE_U64: the range accepted */
+	uint64_t min, max; /* CMDLINE_U64, CMDLINE_SEED: the range accepted */
 	/*
 	 * CMDLINE_CUSTOM: store arg at the field (at is the settings plus
 	 * field; 0 for a parser that takes the whole settings struct).
@@ -94,6 +96,52 @@ struct cmdline_cmd {
 #define SIZE(f) CMDLINE_SIZE, offsetof(CMDLINE_SETTINGS, f), 0, 0, NULL
 /* fn(settings, arg): a parser of the command's own that sees every field. */
 #define CUSTOM(fn) CMDLINE_CUSTOM, 0, 0, 0, fn
+/* fn(&settings->f, arg): a parser that knows only its field. */
+#define CUSTOM_AT(f, fn) CMDLINE_CUSTOM, offsetof(CMDLINE_SETTINGS, f), 0, 0, fn
+
+/* --label KEY=VALUE, repeatable: the labels in the order given. */
+#define CMDLINE_MAX_LABELS 64
+struct cmdline_labels {
+	const char *kv[CMDLINE_MAX_LABELS]; /* "key=value" */
+	size_t n;
+};
+
+/* --seed N: the seed (cmdline_default_seed() until given), and whether it was given. */
+struct cmdline_seed {
+	uint64_t value;
+	bool given;
+};
+
+/*
+ * The rows several commands take, each with one parser: a command's row
+ * gives the commands and its own help line (and the seed's largest value:
+ * UINT64_MAX >> 1 where a JSON integer records it); its settings struct
+ * names the field as here (struct cmdline_seed seed, struct cmdline_labels
+ * labels, const char *host, bool quiet).
+ */
+#define SEED_ROW(cmds, help, max) { "seed", 0, "N", cmds, help, NULL, CMDLINE_SEED, offsetof(CMDLINE_SETTINGS, seed), 0, max, NULL }
+#define LABEL_ROW(cmds, help) { "label", 0, "KEY=VALUE", cmds, help, NULL, CUSTOM_AT(labels, cmdline_parse_label) }
+#define HOST_ROW(cmds, help) { "host", 0, "NAME", cmds, help, NULL, CUSTOM_AT(host, cmdline_parse_host) }
+#define QUIET_ROW(cmds, help) { "quiet", 'q', NULL, cmds, help, NULL, FLAG(quiet) }
+#define HELP_ROW { "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL }
+#define VERSION_ROW { "version", 'V', NULL, 0, "print the version", NULL, CMDLINE_VERSION, 0, 0, 0, NULL }
+
+/* The rows' parsers, each storing at its field; 0, or diag_usage()'s exit code. */
+int cmdline_parse_label(void *labels, const char *arg); /* struct cmdline_labels: cmdline_check_label() */
+int cmdline_parse_host(void *host, const char *arg);   /* const char *: cmdline_is_text(), not empty */
+
+/*
+ * A --seed when none is given: from the clock and the process id, so two
+ * runs differ, in 63 bits (what --seed takes, and a JSON integer holds).
+ */
+uint64_t cmdline_default_seed(void);
+
+/*
+ * The clock in seconds and the process id mixed into 64 bits: differs
+ * between processes and seconds, and is not random. Where a better source
+ * failed, or none is needed.
+ */
+uint64_t cmdline_time_pid_hash(void);
 
 /* cmdline_parse()'s result when it printed --help or the version: exit 0. */
 #define CMDLINE_DONE (-1)
@@ -122,6 +170,9 @@ void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out
  * tables, --plot). 0, or diag_usage()'s exit code.
  */
 int cmdline_check_label(const char *arg);
+
+/* Text the JSON records as it is: valid UTF-8 without control characters. */
+bool cmdline_is_text(const char *s);
 
 /*
  * prefix, then argv[first..argc) each after a space, arguments that are

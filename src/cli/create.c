@@ -14,13 +14,11 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 struct create_args {
 	bool force, quiet;
 	uint64_t threads;
-	uint64_t seed;
+	struct cmdline_seed seed;
 };
 
 #define CMDLINE_SETTINGS struct create_args
@@ -28,9 +26,9 @@ struct create_args {
 static const struct cmdline_opt create_opts[] = {
 	{ "force", 'f', NULL, 0, "overwrite FILE if it exists", NULL, FLAG(force) },
 	{ "threads", 't', "N", 0, "writer threads", "4", U64(threads, 1, 256) },
-	{ "seed", 0, "N", 0, "seed for the random data (default: from the clock)", NULL, U64(seed, 0, UINT64_MAX) },
-	{ "quiet", 'q', NULL, 0, "no progress bar", NULL, FLAG(quiet) },
-	{ "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
+	SEED_ROW(0, "seed for the random data (default: from the clock)", UINT64_MAX),
+	QUIET_ROW(0, "no progress bar"),
+	HELP_ROW,
 };
 #undef CMDLINE_SETTINGS
 
@@ -56,7 +54,7 @@ static const struct cmdline_cmd create_cmd = {
 
 int cmd_create(int argc, char **argv)
 {
-	struct create_args a = { .seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) };
+	struct create_args a = { .seed = { cmdline_default_seed(), false } };
 	int first;
 	int rc = cmdline_parse(&create_cmd, &a, argc, argv, &first);
 	if (rc == CMDLINE_DONE)
@@ -72,7 +70,7 @@ int cmd_create(int argc, char **argv)
 		return diag_usage("bad size '%s'; use e.g. 512M, 10G (binary units)", argv[first + 1]);
 
 	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .progress = !a.quiet,
-				 .seed = a.seed };
+				 .seed = a.seed.value };
 	sigset_t sigs;
 	signals_block_stop(&sigs);
 	o.stop_signals = &sigs;

@@ -31,7 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_LABELS 64
 #define MAX_ALLOW 64
 #define TOKEN_MAX 256
 /* The longest --host a run's HELLO line carries (struct dur_run_info's host). */
@@ -44,10 +43,10 @@ struct dur_args {
 	const char *listen, *dir, *server, *json_path, *host;
 	struct op_spec op;
 	bool op_given;
-	uint64_t threads, create_size, span, duration_ns, seed, run;
+	uint64_t threads, create_size, span, duration_ns, run;
+	struct cmdline_seed seed;
 	bool dsync, no_direct, force, quiet;
-	const char *labels[MAX_LABELS]; /* "key=value" */
-	size_t nlabels;
+	struct cmdline_labels labels;
 	struct dur_cidr allow[MAX_ALLOW];
 	size_t nallow;
 	uint64_t max_records;
@@ -87,34 +86,6 @@ static int parse_run(void *settings, const char *arg)
 	struct dur_args *a = settings;
 	if (dur_run_parse(arg, &a->run) != 0 || a->run == 0)
 		return diag_usage("bad --run '%s'; use the 16 hex digits 'write' printed", arg);
-	return 0;
-}
-
-/* As run's --host: text the JSON (and here the server's log) can carry. */
-static int parse_host(void *settings, const char *arg)
-{
-	struct dur_args *a = settings;
-	bool text = arg[0] != '\0' && strlen(arg) <= MAX_HOST;
-	for (const char *p = arg; text && *p; p++)
-		text = (unsigned char)*p >= 0x20 && *p != 0x7f;
-	json_t *j = text ? json_string(arg) : NULL;
-	json_decref(j);
-	if (!j)
-		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
-				  arg, MAX_HOST);
-	a->host = arg;
-	return 0;
-}
-
-static int parse_label(void *settings, const char *arg)
-{
-	struct dur_args *a = settings;
-	int rc = cmdline_check_label(arg);
-	if (rc != 0)
-		return rc;
-	if (a->nlabels == MAX_LABELS)
-		return diag_usage("too many --label options (at most %d)", MAX_LABELS);
-	a->labels[a->nlabels++] = arg;
 	return 0;
 }
 
@@ -196,25 +167,25 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "duration", 'd', "SECS", WRITE, "stop after SECS (default: run until stopped)", NULL, DURATION(duration_ns) },
 	{ "dsync", 0, NULL, WRITE, "O_DSYNC instead of O_SYNC for flushed writes", NULL, FLAG(dsync) },
 	{ "no-direct", 0, NULL, WRITE, "no O_DIRECT (flushed writes still O_SYNC)", NULL, FLAG(no_direct) },
-	{ "seed", 0, "N", WRITE, "seed for offsets and data", NULL, U64(seed, 0, UINT64_MAX >> 1) },
+	SEED_ROW(WRITE, "seed for offsets and data", UINT64_MAX >> 1),
 	{ "force", 0, NULL, WRITE, "write to a block device that looks in use", NULL, FLAG(force) },
-	{ "host", 0, "NAME", WRITE, "this box's name as the server records the run, as\n"
-	  "run's --host (default: the hostname)", NULL, CUSTOM(parse_host) },
+	HOST_ROW(WRITE, "this box's name as the server records the run, as\n"
+		 "run's --host (default: the hostname)"),
 	{ "server", 0, "HOST:PORT", VERIFY, "the server that heard the acknowledgements; the\n"
 	  "static build (make static) takes an address, not a name", NULL, STRING(server) },
 	{ "run", 0, "ID", VERIFY, "the run to check (default: the newest from this host)", NULL, CUSTOM(parse_run) },
-	{ "host", 0, "NAME", VERIFY, "this box's name, as given to write --host: the newest\n"
-	  "run from NAME is checked, and it is the JSON's host\n"
-	  "(default: the hostname)", NULL, CUSTOM(parse_host) },
+	HOST_ROW(VERIFY, "this box's name, as given to write --host: the newest\n"
+		 "run from NAME is checked, and it is the JSON's host\n"
+		 "(default: the hostname)"),
 	{ "json", 0, "FILE", VERIFY, "append one JSON line (\"mode\": \"durability\");\n"
 	  "'-' for stdout", NULL, STRING(json_path) },
-	{ "label", 0, "KEY=VALUE", VERIFY, "recorded in the JSON (repeatable)", NULL, CUSTOM(parse_label) },
+	LABEL_ROW(VERIFY, "recorded in the JSON (repeatable)"),
 	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", NULL, FLAG(no_direct) },
 	{ "token", 0, "TOKEN", SERVE | WRITE | VERIFY, "a shared secret: the server refuses peers that do\n"
 	  "not present it (visible in ps: prefer --token-file)", NULL, CUSTOM(parse_token) },
 	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", NULL, CUSTOM(parse_token_file) },
-	{ "quiet", 'q', NULL, 0, "no progress or summary", NULL, FLAG(quiet) },
-	{ "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
+	QUIET_ROW(0, "no progress or summary"),
+	HELP_ROW,
 };
 #undef CMDLINE_SETTINGS
 #undef PORT
@@ -330,6 +301,10 @@ static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int arg
 					  "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
 		return 0;
 	}
+	/* The HELLO line carries the name in a field of its own size. */
+	if (a->host && strlen(a->host) > MAX_HOST)
+		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
+				  a->host, MAX_HOST);
 	if (!a->server)
 		return diag_usage("%s needs --server HOST:PORT (where 'iobench durability serve' runs)", cmd->name);
 	if (dur_net_split(a->server, host, sizeof(host), &port, false) != 0 || host[0] == '\0')
@@ -393,7 +368,7 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	char err[ERR_MAX], a[32], b[32];
 	int rc = target_probe(c->target, t);
 	if (rc == -ENOENT && c->create_size) {
-		struct create_opts co = { .progress = !c->quiet, .stop_signals = sigs, .seed = c->seed ^ 0xd0b1e };
+		struct create_opts co = { .progress = !c->quiet, .stop_signals = sigs, .seed = c->seed.value ^ 0xd0b1e };
 		units_format_size(a, sizeof(a), c->create_size);
 		diag_progress(c->quiet, "creating %s (%s of random data)", c->target, a);
 		rc = create_file(c->target, c->create_size, &co, err, sizeof(err));
@@ -485,14 +460,14 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 	uint64_t run = 0;
 	while (run == 0)
 		if (getrandom(&run, sizeof(run), 0) != sizeof(run))
-			run = (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid() << 32;
+			run = cmdline_time_pid_hash();
 	char hex[17], span[32];
 	dur_run_hex(run, hex);
 	bool direct;
 	int flags = run_open_flags(&c->op, c->no_direct ? 0 : -1, c->dsync, &direct);
 	struct dur_write_config wc = {
 		.server = c->server, .target = &t, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
-		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed, .host = c->host_name,
+		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed.value, .host = c->host_name,
 		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
 	units_format_size(span, sizeof(span), c->span);
@@ -584,7 +559,7 @@ static json_t *durability_json(const struct dur_args *c, const struct dur_verify
 static char *verify_json(const struct dur_args *c, const struct target_info *t, const struct dur_verify_result *r,
 			 time_t launch)
 {
-	json_t *labels = jsonline_labels((const char *const *)c->labels, c->nlabels);
+	json_t *labels = jsonline_labels(c->labels.kv, c->labels.n);
 	json_t *header = jsonline_header(c->command_line, c->host_name);
 	json_t *root = json_pack("{s:s, s:I, s:f, s:o, s:o, s:o}",
 				 "mode", "durability",
@@ -713,7 +688,7 @@ int cmd_durability(int argc, char **argv)
 	if (!cmd)
 		return diag_usage("unknown durability command '%s'; use serve, write or verify", argv[1]);
 	struct dur_args a = { .listen = NULL };
-	a.seed = ((uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid()) & (UINT64_MAX >> 1);
+	a.seed.value = cmdline_default_seed();
 	int first;
 	int rc = cmdline_parse(cmd, &a, argc - 1, argv + 1, &first);
 	if (rc == CMDLINE_DONE)

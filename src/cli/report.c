@@ -88,8 +88,8 @@ static const struct cmdline_opt report_opts[] = {
 	  "beside its charts (needs gnuplot; said before reading)", NULL, STRING(plot_dir) },
 	{ "jobs", 'j', "N", 0, "threads that read (parse) the files (default: one per CPU,\n"
 	  "at most 8); the report is the same with any number", NULL, U64(jobs, 1, 64) },
-	{ "quiet", 'q', NULL, 0, "do not report skipped lines", NULL, FLAG(quiet) },
-	{ "help", 'h', NULL, 0, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
+	QUIET_ROW(0, "do not report skipped lines"),
+	HELP_ROW,
 };
 #undef CMDLINE_SETTINGS
 

@@ -45,7 +45,7 @@ static const struct cmdline_cmd run_cmd = {
 static void shuffle_counts(struct run_args *a, size_t nruns)
 {
 	struct prng rng;
-	prng_seed(&rng, a->seed, 0x5417f1e);
+	prng_seed(&rng, a->seed.value, 0x5417f1e);
 	for (size_t i = nruns; i > 1; i--) {
 		size_t j = (size_t)prng_below(&rng, i);
 		unsigned tmp = a->counts[i - 1];
@@ -78,9 +78,9 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 	else if (cfg->raw && res->raw_dropped > 0)
 		diag_warn("warning: %lld operations missing from the --raw log (its writer fell behind)",
 			  (long long)res->raw_dropped);
-	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
+	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels.kv, .nlabels = a->labels.n,
 				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
-				 .threads = count, .seed_given = a->seed_given };
+				 .threads = count, .seed_given = a->seed.given };
 	struct output_run out = run_output_of(cfg, &meta);
 	if (a->json_path) {
 		char *line = output_json_line(&out, res);
@@ -123,7 +123,7 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 		struct run_config cfg = {
 			.target = t, .ops = ops, .nops = a->nops,
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
-			.span = a->span, .seed = a->seed, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
+			.span = a->span, .seed = a->seed.value, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
 			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .progress = !a->quiet && isatty(STDERR_FILENO),
 			.stop_signals = sigs, .raw = raw, .devices = devices, .device_stats = !a->no_device_stats,
 		};

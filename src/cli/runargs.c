@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static int parse_op(void *settings, const char *arg)
@@ -74,15 +73,6 @@ static int parse_rate(void *settings, const char *arg)
 	return 0;
 }
 
-static int parse_seed(void *settings, const char *arg)
-{
-	struct run_args *a = settings;
-	if (units_parse_u64(arg, 0, UINT64_MAX >> 1, &a->seed) < 0)
-		return diag_usage("bad --seed '%s'; use a whole number", arg);
-	a->seed_given = true;
-	return 0;
-}
-
 static int parse_prom(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
@@ -96,44 +86,11 @@ static int parse_prom(void *settings, const char *arg)
 	return 0;
 }
 
-static int parse_label(void *settings, const char *arg)
-{
-	struct run_args *a = settings;
-	int rc = cmdline_check_label(arg);
-	if (rc != 0)
-		return rc;
-	if (a->nlabels == RUNARGS_MAX_LABELS)
-		return diag_usage("too many --label options (at most %d)", RUNARGS_MAX_LABELS);
-	a->labels[a->nlabels++] = arg;
-	return 0;
-}
-
-/* Text the JSON records must be valid UTF-8 without control characters. */
-static bool is_text(const char *s)
-{
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return false;
-	json_t *j = json_string(s);
-	json_decref(j);
-	return j != NULL;
-}
-
-static int parse_host(void *settings, const char *arg)
-{
-	struct run_args *a = settings;
-	if (arg[0] == '\0' || !is_text(arg))
-		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
-				  arg);
-	a->host = arg;
-	return 0;
-}
-
 static int parse_note(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
 	const char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || !is_text(arg))
+	if (!eq || eq == arg || !cmdline_is_text(arg))
 		return diag_usage("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", arg);
 	if (a->nnotes == RUNARGS_MAX_NOTES)
 		return diag_usage("too many --note options (at most %d)", RUNARGS_MAX_NOTES);
@@ -217,11 +174,11 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "counts from when each op was due, service time apart", NULL, CUSTOM(parse_rate) },
 	{ "clock", 0, "SOURCE", BOTH, "time source: auto (the TSC where the kernel keeps time\n"
 	  "with it, else clock_gettime), tsc, clock_gettime\n", "auto", CUSTOM(parse_clock) },
-	{ "seed", 0, "N", BOTH, "seed for offsets and data (same seed, same offsets)", NULL, CUSTOM(parse_seed) },
-	{ "label", 0, "KEY=VALUE", BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
-	  "in the report", NULL, CUSTOM(parse_label) },
-	{ "host", 0, "NAME", BOTH, "the host's name as the hosts file or the cloud calls it\n"
-	  "(default: the EC2 instance id from IMDS, else the hostname)", NULL, CUSTOM(parse_host) },
+	SEED_ROW(BOTH, "seed for offsets and data (same seed, same offsets)", UINT64_MAX >> 1),
+	LABEL_ROW(BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
+		  "in the report"),
+	HOST_ROW(BOTH, "the host's name as the hosts file or the cloud calls it\n"
+		 "(default: the EC2 instance id from IMDS, else the hostname)"),
 	{ "provision", 0, "FILE", BOTH, "what was provisioned: a JSON object of facts (instanceType,\n"
 	  "volumeType, volumeCount, raidLevel, ...); 'imds' asks the EC2\n"
 	  "metadata service (automatic on EC2), 'none' never asks it", NULL, CUSTOM(parse_provision) },
@@ -235,13 +192,13 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "counters for node_exporter's textfile collector", NULL, CUSTOM(parse_prom) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", NULL, STRING(raw_path) },
-	{ "quiet", 'q', NULL, RUN, "no summary, no progress", NULL, FLAG(quiet) },
-	{ "quiet", 'q', NULL, WATCH, "no line on stderr per period", NULL, FLAG(quiet) },
+	QUIET_ROW(RUN, "no summary, no progress"),
+	QUIET_ROW(WATCH, "no line on stderr per period"),
 	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", NULL, FLAG(force) },
 	{ "no-device-stats", 0, NULL, BOTH, "record the devices under TARGET but not their figures\n"
 	  "(by default /proc/diskstats is read at each bucket or period)", NULL, FLAG(no_device_stats) },
-	{ "help", 'h', NULL, BOTH, "this help", NULL, CMDLINE_HELP, 0, 0, 0, NULL },
-	{ "version", 'V', NULL, BOTH, "print the version", NULL, CMDLINE_VERSION, 0, 0, 0, NULL },
+	HELP_ROW,
+	VERSION_ROW,
 };
 #undef CMDLINE_SETTINGS
 
@@ -251,14 +208,13 @@ const struct cmdline_table runargs_table = {
 	runargs_opts, sizeof(runargs_opts) / sizeof(runargs_opts[0]), runargs_cmd_names,
 };
 
-/* What no row's default says: which command, and "neither --direct nor --no-direct". */
+/* What no row's default says: which command, "neither --direct nor --no-direct", the clock's seed. */
 static void set_defaults(struct run_args *a, bool watch)
 {
 	memset(a, 0, sizeof(*a));
 	a->watch = watch;
 	a->direct_mode = -1;
-	a->seed = (uint64_t)time(NULL) * 2654435761ULL ^ (uint64_t)getpid();
-	a->seed &= UINT64_MAX >> 1;
+	a->seed.value = cmdline_default_seed();
 }
 
 /*
@@ -350,7 +306,7 @@ static bool any_write(const struct run_args *a)
 static int create_target(struct run_args *a, struct target_info *t, const sigset_t *sigs)
 {
 	char err[ERR_MAX], human[32];
-	struct create_opts co = { .progress = !a->quiet, .stop_signals = sigs, .seed = a->seed ^ 0xc0ffee };
+	struct create_opts co = { .progress = !a->quiet, .stop_signals = sigs, .seed = a->seed.value ^ 0xc0ffee };
 	units_format_size(human, sizeof(human), a->create_size);
 	diag_progress(a->quiet, "creating %s (%s of random data)", a->target, human);
 	int rc = create_file(a->target, a->create_size, &co, err, sizeof(err));

@@ -24,7 +24,6 @@
 #include "measure/run.h"
 
 #define RUNARGS_MAX_OPS 64
-#define RUNARGS_MAX_LABELS 64
 #define RUNARGS_MAX_COUNTS 256
 /* --rate: one op in 1000 s at the least; slower is no load at all. */
 #define RUNARGS_MIN_RATE 0.001
@@ -61,10 +60,8 @@ struct run_args {
 	bool register_files, register_buffers, sqpoll, hipri; /* io_uring's options */
 	double rate;
 	enum clock_choice clock;
-	uint64_t seed;
-	bool seed_given;
-	const char *labels[RUNARGS_MAX_LABELS]; /* "key=value" */
-	size_t nlabels;
+	struct cmdline_seed seed;
+	struct cmdline_labels labels;
 	const char *host;            /* --host NAME as given */
 	char *host_name;             /* after runargs_start(): --host, else IMDS's instance id, else NULL (gethostname) */
 	const char *notes[RUNARGS_MAX_NOTES]; /* --note "key=value" */

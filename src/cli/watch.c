@@ -35,14 +35,14 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 	struct run_op ops[RUNARGS_MAX_OPS];
 	runargs_build_ops(a, 1, ops);
 	runargs_warn_buffered(a, t, ops);
-	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels, .nlabels = a->nlabels,
+	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels.kv, .nlabels = a->labels.n,
 				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
-				 .threads = 1, .seed_given = a->seed_given, .mode = "watch",
+				 .threads = 1, .seed_given = a->seed.given, .mode = "watch",
 				 .interval_s = (double)a->interval_ns / 1e9 };
 	struct watch_config wc = {
 		.target = t, .ops = ops, .nops = a->nops, .span = a->span,
 		.interval_ns = a->interval_ns, .period_ns = a->period_ns, .max_periods = a->max_periods,
-		.seed = a->seed, .json_path = a->json_path ? a->json_path : "-",
+		.seed = a->seed.value, .json_path = a->json_path ? a->json_path : "-",
 		.prom_path = a->prom_path, .meta = &meta,
 		.stop_signals = sigs, .quiet = a->quiet, .device_stats = !a->no_device_stats,
 	};
