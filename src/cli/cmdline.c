@@ -310,7 +310,7 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 			return rc;
 	}
 	*first = optind;
-	return 0;
+	return t->check ? t->check(settings, cmd, argc - optind, argv + optind) : 0;
 }
 
 /*

@@ -7,8 +7,9 @@
  * value goes in the command's settings struct. From that one table come
  * the getopt_long entries, the --help text (with "(default X)"), the
  * defaults, the refusal of an option another command owns, and the
- * parsing of the value. Adding an option is adding a row (and its field
- * in the settings).
+ * parsing of the value; the table's check then says what the options mean
+ * together. Adding an option is adding a row (and its field in the
+ * settings).
  *
  * Every usage error of every command is one line on stderr,
  * "iobench: what is wrong; what to do", and exit status 2: the parser and
@@ -63,6 +64,8 @@ struct cmdline_opt {
 	int (*parse)(void *at, const char *arg);
 };
 
+struct cmdline_cmd;
+
 /*
  * The rows one or more commands share. An option may have one row per
  * command when its help differs; getopt sees each name once.
@@ -71,6 +74,12 @@ struct cmdline_table {
 	const struct cmdline_opt *opts;
 	size_t nopts;
 	const char *const *cmd_names; /* [i]: the command whose bit is 1 << i (NULL: one command) */
+	/*
+	 * Optional, run by cmdline_parse() after argv: what the options say
+	 * together, and the operands (operands[0..noperands)). 0, or the exit
+	 * code of the message it printed (diag.h).
+	 */
+	int (*check)(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands);
 };
 
 struct cmdline_cmd {
@@ -149,8 +158,9 @@ uint64_t cmdline_time_pid_hash(void);
 /*
  * Parse the options of argv[1..argc) (argv[0] is the command's name) into
  * settings: first each row's default (when argv does not give it), then
- * argv in order. Returns 0 with *first set to the index of the first
- * operand, CMDLINE_DONE, or EXIT_USAGE after printing the one-line error.
+ * argv in order, then the table's check. Returns 0 with *first set to the
+ * index of the first operand, CMDLINE_DONE, or the exit code of the one
+ * line it printed (EXIT_USAGE, or what the check returned).
  */
 int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char **argv, int *first);
 

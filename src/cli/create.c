@@ -19,6 +19,8 @@ struct create_args {
 	bool force, quiet;
 	uint64_t threads;
 	struct cmdline_seed seed;
+	const char *path; /* the operands, FILE and SIZE */
+	uint64_t size;
 };
 
 #define CMDLINE_SETTINGS struct create_args
@@ -32,7 +34,22 @@ static const struct cmdline_opt create_opts[] = {
 };
 #undef CMDLINE_SETTINGS
 
-static const struct cmdline_table create_table = { create_opts, sizeof(create_opts) / sizeof(create_opts[0]), NULL };
+/* The table's check: FILE and SIZE. */
+static int check_operands(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands)
+{
+	struct create_args *a = settings;
+	(void)cmd;
+	if (noperands != 2)
+		return diag_usage("create needs FILE and SIZE, e.g. 'iobench create data.bin 10G'");
+	a->path = operands[0];
+	if (units_parse_size(operands[1], &a->size) < 0 || a->size == 0)
+		return diag_usage("bad size '%s'; use e.g. 512M, 10G (binary units)", operands[1]);
+	return 0;
+}
+
+static const struct cmdline_table create_table = {
+	create_opts, sizeof(create_opts) / sizeof(create_opts[0]), NULL, check_operands,
+};
 
 static const struct cmdline_cmd create_cmd = {
 	.name = "create",
@@ -61,21 +78,14 @@ int cmd_create(int argc, char **argv)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
-	if (argc - first != 2)
-		return diag_usage("create needs FILE and SIZE, e.g. 'iobench create data.bin 10G'");
-	const char *path = argv[first];
-	uint64_t size;
-	rc = units_parse_size(argv[first + 1], &size);
-	if (rc < 0 || size == 0)
-		return diag_usage("bad size '%s'; use e.g. 512M, 10G (binary units)", argv[first + 1]);
-
+	const char *path = a.path;
 	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .progress = !a.quiet,
 				 .seed = a.seed.value };
 	sigset_t sigs;
 	signals_block_stop(&sigs);
 	o.stop_signals = &sigs;
 	char err[ERR_MAX];
-	rc = create_file(path, size, &o, err, sizeof(err));
+	rc = create_file(path, a.size, &o, err, sizeof(err));
 	if (rc == 0) {
 		/* Made, on tmpfs or the like: a benchmark of it would measure RAM, not a disk (a refusal says only why). */
 		char kind[16], mnt[PATH_MAX];

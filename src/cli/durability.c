@@ -192,7 +192,11 @@ static const struct cmdline_opt dur_opts[] = {
 
 static const char *const dur_cmd_names[] = { "durability serve", "durability write", "durability verify" };
 
-static const struct cmdline_table dur_table = { dur_opts, sizeof(dur_opts) / sizeof(dur_opts[0]), dur_cmd_names };
+static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands);
+
+static const struct cmdline_table dur_table = {
+	dur_opts, sizeof(dur_opts) / sizeof(dur_opts[0]), dur_cmd_names, check_args,
+};
 
 static const struct cmdline_cmd serve_cmd = {
 	.name = "durability serve",
@@ -284,15 +288,15 @@ static const struct cmdline_cmd group_cmd = {
 		 "         box$    iobench durability verify --server server:7340 /dev/nvme1n1\n",
 };
 
-/* What the options say together, and the operands. */
-static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int argc, char **argv, int first)
+/* The table's check: what the options say together, and the operands. */
+static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands)
 {
+	struct dur_args *a = settings;
 	char host[256];
 	unsigned port;
-	int left = argc - first;
-	if (cmd == &serve_cmd) {
-		if (left > 0)
-			return diag_usage("durability serve takes no TARGET, got '%s'", argv[first]);
+	if (cmd->bit == DUR_SERVE) {
+		if (noperands > 0)
+			return diag_usage("durability serve takes no TARGET, got '%s'", operands[0]);
 		if (dur_net_split(a->listen, host, sizeof(host), &port, true) != 0)
 			return diag_usage("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
 					  a->listen, DUR_DEFAULT_PORT);
@@ -313,12 +317,12 @@ static int check_args(struct dur_args *a, const struct cmdline_cmd *cmd, int arg
 	if (!dur_net_resolves_names && !dur_net_numeric(host))
 		return diag_usage("%s --server %s: this static build resolves no host names; give an address "
 				  "(10.0.0.5:%u) or use the dynamic build", cmd->name, a->server, port);
-	if (left == 0)
+	if (noperands == 0)
 		return diag_usage("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
 				  cmd->name);
-	if (left > 1)
-		return diag_usage("one TARGET only, got '%s' and '%s'", argv[first], argv[first + 1]);
-	a->target = argv[first];
+	if (noperands > 1)
+		return diag_usage("one TARGET only, got '%s' and '%s'", operands[0], operands[1]);
+	a->target = operands[0];
 	return 0;
 }
 
@@ -687,14 +691,11 @@ int cmd_durability(int argc, char **argv)
 			cmd = cmds[i];
 	if (!cmd)
 		return diag_usage("unknown durability command '%s'; use serve, write or verify", argv[1]);
-	struct dur_args a = { .listen = NULL };
-	a.seed.value = cmdline_default_seed();
+	struct dur_args a = { .seed = { cmdline_default_seed(), false } };
 	int first;
 	int rc = cmdline_parse(cmd, &a, argc - 1, argv + 1, &first);
 	if (rc == CMDLINE_DONE)
 		return EXIT_OK;
-	if (rc == 0)
-		rc = check_args(&a, cmd, argc - 1, argv + 1, first);
 	if (rc != 0)
 		return rc;
 	if (a.host)

@@ -93,7 +93,22 @@ static const struct cmdline_opt report_opts[] = {
 };
 #undef CMDLINE_SETTINGS
 
-static const struct cmdline_table report_table = { report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL };
+/* The table's check: one output format, and a PATH to read. */
+static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands)
+{
+	const struct report_args *a = settings;
+	(void)cmd;
+	(void)operands;
+	if (a->csv && a->json)
+		return diag_usage("--csv and --json exclude each other; give one");
+	if (noperands == 0)
+		return diag_usage("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
+	return 0;
+}
+
+static const struct cmdline_table report_table = {
+	report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL, check_args,
+};
 
 /* --help after the options: how runs group, then every section from the report's own table. */
 static void report_help_sections(FILE *out)
@@ -487,10 +502,6 @@ int cmd_report(int argc, char **argv)
 		return EXIT_OK;
 	if (rc != 0)
 		return rc;
-	if (a.csv && a.json)
-		return diag_usage("--csv and --json exclude each other; give one");
-	if (first >= argc)
-		return diag_usage("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
 	/* before any reading: a missing gnuplot is one line, not the work's end */
 	if (a.plot_dir && rep_plot_check() != 0)
 		return diag_fail("report: gnuplot not found; install it (Debian: gnuplot-nox), or leave out --plot");

@@ -204,8 +204,10 @@ static const struct cmdline_opt runargs_opts[] = {
 
 static const char *const runargs_cmd_names[] = { "run", "watch" };
 
+static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands);
+
 const struct cmdline_table runargs_table = {
-	runargs_opts, sizeof(runargs_opts) / sizeof(runargs_opts[0]), runargs_cmd_names,
+	runargs_opts, sizeof(runargs_opts) / sizeof(runargs_opts[0]), runargs_cmd_names, check_args,
 };
 
 /* What no row's default says: which command, "neither --direct nor --no-direct", the clock's seed. */
@@ -253,9 +255,11 @@ struct engine_opts runargs_engine_opts(const struct run_args *a)
 				     .register_buffers = a->register_buffers, .sqpoll = a->sqpoll, .hipri = a->hipri };
 }
 
-/* After the options: the thread list, default ops, TARGET, and what options say together. */
-static int check_args(struct run_args *a, int argc, char **argv, int first)
+/* The table's check: what the options say together (the thread list, buckets, engine), and TARGET. */
+static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands)
 {
+	struct run_args *a = settings;
+	(void)cmd; /* a->watch says which */
 	char err[ERR_MAX];
 	if (a->watch && a->interval_ns > a->period_ns)
 		return diag_usage("--interval is longer than --period; each period needs at least one probe");
@@ -271,12 +275,12 @@ static int check_args(struct run_args *a, int argc, char **argv, int first)
 			return diag_usage("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
 					  (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
 	}
-	if (argc - first == 0)
+	if (noperands == 0)
 		return diag_usage("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
-	if (argc - first > 1)
-		return diag_usage("one TARGET only, got '%s' and '%s'; quote options' values", argv[first],
-				  argv[first + 1]);
-	a->target = argv[first];
+	if (noperands > 1)
+		return diag_usage("one TARGET only, got '%s' and '%s'; quote options' values", operands[0],
+				  operands[1]);
+	a->target = operands[0];
 	if (a->watch)
 		return 0; /* the probe's engine is sync; the engine's options are run's */
 	if (a->engine == NULL)
@@ -540,8 +544,6 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	set_defaults(a, cmd->bit == RUNARGS_WATCH);
 	int first;
 	int rc = cmdline_parse(cmd, a, argc, argv, &first);
-	if (rc == 0)
-		rc = check_args(a, argc, argv, first);
 	if (rc == 0)
 		rc = resolve_provision(a);
 	if (rc != 0)
