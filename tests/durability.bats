@@ -462,7 +462,7 @@ strace_writer() {
     write: --server --op --threads --size --span --duration --dsync --no-direct --seed --force --host \
     --token --token-file verify: --server --run --host --json --label --no-direct --token --token-file)
   got=$(grep -oE '^(serve:|write:|verify:|  (-., )?    --[a-z-]+|  -., --[a-z-]+)' <<<"$output" |
-    grep -vE -- '--(quiet|help)$' | sed -E 's/^ *(-., )? *//')
+    grep -vE -- '--(quiet|help|version)$' | sed -E 's/^ *(-., )? *//')
   [ "$got" = "$want" ]
   run "$IOBENCH" durability write --help
   [ "$status" -eq 0 ]

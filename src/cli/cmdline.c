@@ -207,10 +207,7 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		cmdline_help(cmd, stdout);
 		return CMDLINE_DONE;
 	case CMDLINE_VERSION:
-		if (*iobench_commit)
-			printf("iobench %s (commit %s)\n", iobench_version, iobench_commit);
-		else
-			printf("iobench %s\n", iobench_version);
+		cmdline_version(stdout);
 		return CMDLINE_DONE;
 	}
 	return 0;
@@ -350,6 +347,14 @@ void cmdline_help(const struct cmdline_cmd *cmd, FILE *out)
 		cmd->help_more(out);
 	if (cmd->outro)
 		fputs(cmd->outro, out);
+}
+
+void cmdline_version(FILE *out)
+{
+	if (*iobench_commit)
+		fprintf(out, "iobench %s (commit %s)\n", iobench_version, iobench_commit);
+	else
+		fprintf(out, "iobench %s\n", iobench_version);
 }
 
 void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out)

@@ -174,6 +174,9 @@ void cmdline_help(const struct cmdline_cmd *cmd, FILE *out);
  */
 void cmdline_help_options(const struct cmdline_table *t, unsigned bit, FILE *out);
 
+/* What --version prints: "iobench VERSION", and the commit when the build knows it. */
+void cmdline_version(FILE *out);
+
 /*
  * A --label KEY=VALUE as run, watch and durability take it: a key, and no
  * control character (a newline or escape would break every line-based reader:

@@ -9,6 +9,8 @@
 #ifndef IOBENCH_CLI_COMMANDS_H
 #define IOBENCH_CLI_COMMANDS_H
 
+#include <stdio.h>
+
 enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
@@ -21,5 +23,8 @@ int cmd_create(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_durability(int argc, char **argv);
+
+/* `iobench run --help` on out: what `iobench --help` shows after the commands. */
+void cmd_run_help(FILE *out);
 
 #endif

@@ -31,6 +31,7 @@ static const struct cmdline_opt create_opts[] = {
 	SEED_ROW(0, "seed for the random data (default: from the clock)", UINT64_MAX),
 	QUIET_ROW(0, "no progress bar"),
 	HELP_ROW,
+	VERSION_ROW,
 };
 #undef CMDLINE_SETTINGS
 

@@ -186,6 +186,7 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", NULL, CUSTOM(parse_token_file) },
 	QUIET_ROW(0, "no progress or summary"),
 	HELP_ROW,
+	VERSION_ROW,
 };
 #undef CMDLINE_SETTINGS
 #undef PORT
@@ -681,6 +682,10 @@ int cmd_durability(int argc, char **argv)
 	static const struct cmdline_cmd *const cmds[] = { &serve_cmd, &write_cmd, &verify_cmd };
 	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		cmdline_help(&group_cmd, stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0)) {
+		cmdline_version(stdout);
 		return EXIT_OK;
 	}
 	if (argc < 2 || argv[1][0] == '-')

@@ -90,6 +90,7 @@ static const struct cmdline_opt report_opts[] = {
 	  "at most 8); the report is the same with any number", NULL, U64(jobs, 1, 64) },
 	QUIET_ROW(0, "do not report skipped lines"),
 	HELP_ROW,
+	VERSION_ROW,
 };
 #undef CMDLINE_SETTINGS
 

@@ -191,6 +191,11 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 	return rc;
 }
 
+void cmd_run_help(FILE *out)
+{
+	cmdline_help(&run_cmd, out);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
