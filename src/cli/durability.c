@@ -2,6 +2,7 @@
 #include "cli/cmdline.h"
 #include "cli/commands.h"
 #include "cli/diag.h"
+#include "cli/prepare.h"
 #include "durability/net.h"
 #include "durability/roles.h"
 #include "durability/stamp.h"
@@ -12,7 +13,6 @@
 #include "lib/signals.h"
 #include "lib/units.h"
 #include "lib/version.h"
-#include "measure/create.h"
 #include "measure/run.h"
 #include "results/jsonline.h"
 #include "results/output.h"
@@ -336,21 +336,8 @@ static void host_name(char *buf, size_t len)
 		snprintf(buf, len, "localhost");
 }
 
-static int probe_error(const char *path, int rc)
-{
-	if (rc == -ENOENT)
-		return diag_fail("%s: does not exist; give a device, or a file with --size SIZE to create it", path);
-	if (rc == -EISDIR)
-		return diag_usage("%s: is a directory; give a file or block device (e.g. %s/durability.dat)", path, path);
-	if (rc == -EINVAL)
-		return diag_usage("%s: not a regular file or block device", path);
-	if (rc == -ENOTSUP)
-		return diag_usage("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
-				  "give a file on a disk's filesystem, or a block device", path, target_kernel_fs(path));
-	if (rc == -EACCES)
-		return diag_fail("%s: permission denied; run as a user who can use it (sudo for devices)", path);
-	return diag_fail("%s: %s", path, strerror(-rc));
-}
+/* What to do when the target does not exist (write and verify). */
+#define DUR_MISSING "give a device, or a file with --size SIZE to create it"
 
 /* ---- serve ---- */
 
@@ -370,32 +357,16 @@ static int do_serve(struct dur_args *c, const sigset_t *sigs)
 
 static int prepare_write_target(struct dur_args *c, struct target_info *t, const sigset_t *sigs)
 {
-	char err[ERR_MAX], a[32], b[32];
-	int rc = target_probe(c->target, t);
-	if (rc == -ENOENT && c->create_size) {
-		struct create_opts co = { .progress = !c->quiet, .stop_signals = sigs, .seed = c->seed.value ^ 0xd0b1e };
-		units_format_size(a, sizeof(a), c->create_size);
-		diag_progress(c->quiet, "creating %s (%s of random data)", c->target, a);
-		rc = create_file(c->target, c->create_size, &co, err, sizeof(err));
-		if (rc == -EINTR)
-			return diag_interrupted("%s", err);
-		if (rc < 0)
-			return diag_fail("%s", err);
-		rc = target_probe(c->target, t);
-	}
-	if (rc < 0)
-		return probe_error(c->target, rc);
-	if (c->create_size && t->size < c->create_size) {
-		units_format_size(a, sizeof(a), t->size);
-		units_format_size(b, sizeof(b), c->create_size);
-		return diag_fail("%s: is %s, smaller than --size %s", c->target, a, b);
-	}
-	if (c->span > t->size) {
-		units_format_size(a, sizeof(a), t->size);
-		return diag_usage("--span is larger than %s (%s); use a span up to its size", c->target, a);
-	}
-	if (!c->span)
-		c->span = t->size;
+	char a[32], b[32];
+	const struct prepare p = { .path = c->target, .create_size = c->create_size,
+				   .create_seed = c->seed.value ^ 0xd0b1e, .quiet = c->quiet, .sigs = sigs,
+				   .missing = DUR_MISSING, .example = "durability.dat",
+				   .writer = "a durability run", .force = c->force };
+	int rc = prepare_target(&p, t);
+	if (rc == 0)
+		rc = prepare_size(&p, t, &c->span);
+	if (rc != 0)
+		return rc;
 	uint64_t blocks = c->span / c->op.size;
 	if (blocks < c->threads) {
 		units_format_size(a, sizeof(a), c->span);
@@ -406,14 +377,9 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 	if (!c->no_direct && t->dio_offset_align && c->op.size % t->dio_offset_align != 0)
 		return diag_fail("%s: O_DIRECT needs %u-byte blocks here, %s is not; use a larger op or --no-direct",
 				 c->target, t->dio_offset_align, c->op.name);
-	if (t->is_block && !c->force) {
-		rc = target_write_refusal(t, err, sizeof(err));
-		if (rc == -EBUSY)
-			return diag_fail("%s %s; a durability run would destroy it (use --force to write anyway)",
-					 c->target, err);
-	}
-	if (access(c->target, W_OK) != 0)
-		return diag_fail("%s: not writable (%s); use a file you own, or sudo", c->target, strerror(errno));
+	rc = prepare_write(&p, t);
+	if (rc != 0)
+		return rc;
 	/* Before the server hears of the run: a target that cannot be written must not register one. */
 	int fd = open(c->target, O_WRONLY | O_CLOEXEC);
 	int ro = 0;
@@ -642,18 +608,14 @@ static void verify_summary(FILE *f, const struct dur_args *c, const struct dur_v
 static int do_verify(struct dur_args *c)
 {
 	struct target_info t;
-	int rc = target_probe(c->target, &t);
-	if (rc < 0)
-		return probe_error(c->target, rc);
+	const struct prepare p = { .path = c->target, .missing = DUR_MISSING, .example = "durability.dat" };
 	/* As run's --json: never the target itself (verify must not change a byte of it), a FIFO or a folder. */
-	rc = c->json_path ? output_check_path(c->json_path, &t) : 0;
-	if (rc == -EEXIST)
-		return diag_usage("--json %s is the target itself; write results to another file", c->json_path);
-	if (rc == -EISDIR)
-		return diag_usage("--json %s: is a directory; give a file name", c->json_path);
-	if (rc == -EINVAL)
-		return diag_usage("--json %s: not a regular file (a FIFO, socket or block device); give a file, or '-' for stdout",
-				  c->json_path);
+	const struct prepare_output out = { "--json", c->json_path, true, false };
+	int rc = prepare_target(&p, &t);
+	if (rc == 0)
+		rc = prepare_outputs(&t, &out, 1);
+	if (rc != 0)
+		return rc;
 	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
 					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
 	struct dur_verify_result res;

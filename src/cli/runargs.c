@@ -2,6 +2,7 @@
 #include "cli/runargs.h"
 #include "cli/commands.h"
 #include "cli/diag.h"
+#include "cli/prepare.h"
 #include "engines/engine.h"
 #include "host/cgroup.h"
 #include "host/imds.h"
@@ -9,16 +10,13 @@
 #include "lib/err.h"
 #include "lib/signals.h"
 #include "lib/units.h"
-#include "measure/create.h"
 #include "measure/worker.h"
-#include "results/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -306,42 +304,6 @@ static bool any_write(const struct run_args *a)
 	return false;
 }
 
-/* --size: create TARGET when it does not exist; then probe it again. */
-static int create_target(struct run_args *a, struct target_info *t, const sigset_t *sigs)
-{
-	char err[ERR_MAX], human[32];
-	struct create_opts co = { .progress = !a->quiet, .stop_signals = sigs, .seed = a->seed.value ^ 0xc0ffee };
-	units_format_size(human, sizeof(human), a->create_size);
-	diag_progress(a->quiet, "creating %s (%s of random data)", a->target, human);
-	int rc = create_file(a->target, a->create_size, &co, err, sizeof(err));
-	if (rc == -EINTR)
-		return diag_interrupted("%s", err);
-	if (rc < 0)
-		return diag_fail("%s", err);
-	rc = target_probe(a->target, t);
-	return rc < 0 ? rc : 0;
-}
-
-/* target_probe()'s -errno as the message and exit code a user sees. */
-static int probe_failed(const struct run_args *a, int rc)
-{
-	if (rc == -ENOENT)
-		return diag_fail("%s: does not exist; create it with 'iobench create %s SIZE' or add --size SIZE",
-				 a->target, a->target);
-	if (rc == -EISDIR)
-		return diag_usage("%s: is a directory; give a file or block device (e.g. %s/iobench.dat)",
-				  a->target, a->target);
-	if (rc == -EINVAL)
-		return diag_usage("%s: not a regular file or block device", a->target);
-	if (rc == -ENOTSUP)
-		return diag_usage("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
-				  "give a file on a disk's filesystem, or a block device", a->target, target_kernel_fs(a->target));
-	if (rc == -EACCES)
-		return diag_fail("%s: permission denied; run as a user who can read it (sudo for devices)",
-				 a->target);
-	return diag_fail("%s: %s", a->target, strerror(-rc));
-}
-
 /*
  * --hipri polls for O_DIRECT completions on a queue set aside for polling.
  * Without one the kernel quietly completes by interrupt and the option
@@ -365,76 +327,20 @@ static int check_hipri(const struct run_args *a, const struct target_info *t)
 	return 0;
 }
 
-/* Do two outputs name one file (one path, or one inode under two names; /dev/null twice is fine)? */
-static bool same_file(const char *x, const char *y)
-{
-	if (strcmp(x, "-") == 0 || strcmp(y, "-") == 0)
-		return false;
-	struct stat sx, sy;
-	if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
-		return !S_ISCHR(sx.st_mode) && sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
-	/* Not there yet: the same name in the same folder (./o.jsonl is o.jsonl). */
-	char dx[PATH_MAX], dy[PATH_MAX];
-	const char *bx = strrchr(x, '/'), *by = strrchr(y, '/');
-	snprintf(dx, sizeof(dx), "%.*s", bx ? (int)(bx - x) + 1 : 1, bx ? x : ".");
-	snprintf(dy, sizeof(dy), "%.*s", by ? (int)(by - y) + 1 : 1, by ? y : ".");
-	if (stat(dx, &sx) != 0 || stat(dy, &sy) != 0)
-		return strcmp(x, y) == 0;
-	return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino && strcmp(bx ? bx + 1 : x, by ? by + 1 : y) == 0;
-}
-
-/*
- * --json and --raw: files (or character devices) that are not the target;
- * --prom (a page renamed into place) is never the target's name either; and
- * no two of them one file (the page would replace the JSON lines, raw records
- * would break them).
- */
-static int check_outputs(const struct run_args *a, const struct target_info *t)
-{
-	const char *names[] = { "--json", "--raw", "--prom" };
-	const char *paths[] = { a->json_path, a->raw_path, a->prom_path };
-	for (size_t i = 0; i < 3; i++) {
-		if (!paths[i])
-			continue;
-		int rc = output_check_path(paths[i], t);
-		if (rc == -EEXIST)
-			return diag_usage("%s %s is the target itself; write results to another file", names[i],
-					  paths[i]);
-		if (rc == -EISDIR)
-			return diag_usage("%s %s: is a directory; give a file name", names[i], paths[i]);
-		if (rc == -EINVAL && i < 2)
-			return diag_usage("%s %s: not a regular file (a FIFO, socket or block device); give a file%s",
-					  names[i], paths[i], i == 0 ? ", or '-' for stdout" : "");
-		for (size_t k = 0; k < i; k++)
-			if (paths[k] && same_file(paths[k], paths[i]))
-				return diag_usage("%s and %s name the same file (%s); give each its own", names[k],
-						  names[i], paths[i]);
-	}
-	return 0;
-}
-
 /* Size, span and write access against the operations. */
-static int check_target(struct run_args *a, const struct target_info *t)
+static int check_target(struct run_args *a, const struct prepare *p, const struct target_info *t)
 {
-	char err[ERR_MAX], human[32], need[32];
-	int rc = check_outputs(a, t);
+	char human[32], need[32];
+	const struct prepare_output out[] = {
+		{ "--json", a->json_path, true, false },
+		{ "--raw", a->raw_path, false, false },
+		{ "--prom", a->prom_path, false, true },
+	};
+	int rc = prepare_outputs(t, out, sizeof(out) / sizeof(out[0]));
+	if (rc == 0)
+		rc = prepare_size(p, t, &a->span);
 	if (rc != 0)
 		return rc;
-	if (a->create_size && t->size < a->create_size) {
-		units_format_size(human, sizeof(human), t->size);
-		units_format_size(need, sizeof(need), a->create_size);
-		if (t->is_block)
-			return diag_fail("%s: is a block device of %s, smaller than --size %s; a device cannot be "
-					 "grown: use a smaller --size, or drop it", a->target, human, need);
-		return diag_fail("%s: is %s, smaller than --size %s; remove it or recreate it with 'iobench create --force'",
-				 a->target, human, need);
-	}
-	if (a->span > t->size) {
-		units_format_size(human, sizeof(human), t->size);
-		return diag_usage("--span is larger than %s (%s); use a span up to its size", a->target, human);
-	}
-	if (a->span == 0)
-		a->span = t->size;
 	for (size_t i = 0; i < a->nops; i++) {
 		if (a->ops[i].size > a->span && a->span < t->size) {
 			units_format_size(human, sizeof(human), a->span);
@@ -453,15 +359,7 @@ static int check_target(struct run_args *a, const struct target_info *t)
 		if (hrc)
 			return hrc;
 	}
-	if (!any_write(a))
-		return 0;
-	if (t->is_block && !a->force && target_write_refusal(t, err, sizeof(err)) == -EBUSY)
-		return diag_fail("%s %s; a write benchmark would destroy it (use --force to write anyway)",
-				 a->target, err);
-	if (access(a->target, W_OK) != 0)
-		return diag_fail("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
-				 a->target, strerror(errno));
-	return 0;
+	return any_write(a) ? prepare_write(p, t) : 0;
 }
 
 /*
@@ -556,15 +454,15 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 		return diag_usage("--clock tsc: %s; use --clock auto", why);
 	/* Signals are awaited, never handled: block them before any thread exists. */
 	signals_block_stop(sigs);
-	rc = target_probe(a->target, t);
-	if (rc == -ENOENT && a->create_size) {
-		rc = create_target(a, t, sigs);
-		if (rc > 0)
-			return rc;
-	}
-	if (rc < 0)
-		return probe_failed(a, rc);
-	rc = check_target(a, t);
+	char missing[PATH_MAX + 64];
+	snprintf(missing, sizeof(missing), "create it with 'iobench create %s SIZE' or add --size SIZE", a->target);
+	const struct prepare p = { .path = a->target, .create_size = a->create_size,
+				   .create_seed = a->seed.value ^ 0xc0ffee, .quiet = a->quiet, .sigs = sigs,
+				   .missing = missing, .example = "iobench.dat", .writer = "a write benchmark",
+				   .force = a->force };
+	rc = prepare_target(&p, t);
+	if (rc == 0)
+		rc = check_target(a, &p, t);
 	if (rc == 0) {
 		warn_memory(a, t);
 		warn_sparse(a, t);
