@@ -1,6 +1,7 @@
 /* durability_server.c - `iobench durability serve`: keep what writers say, durably. */
 #include "durability/net.h"
 #include "durability/roles.h"
+#include "lib/fileio.h"
 #include "lib/signals.h"
 
 #include <dirent.h>
@@ -159,21 +160,8 @@ static void flush_run(struct server *s, struct srv_run *r)
 	if (r->plen == 0)
 		return;
 	s->pending -= r->plen;
-	int rc = 0;
 	off_t before = r->fd >= 0 ? lseek(r->fd, 0, SEEK_END) : -1;
-	size_t off = 0;
-	while (r->fd >= 0 && off < r->plen) {
-		ssize_t n = write(r->fd, r->pending + off, r->plen - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (r->fd < 0)
-		rc = -EBADF;
+	int rc = r->fd >= 0 ? write_full(r->fd, r->pending, r->plen) : -EBADF;
 	if (rc == 0 && fdatasync(r->fd) != 0)
 		rc = -errno;
 	r->plen = 0;

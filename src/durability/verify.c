@@ -1,6 +1,7 @@
 /* durability_verify.c - `iobench durability verify`: read back every promised block. */
 #include "durability/net.h"
 #include "durability/roles.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -162,23 +163,6 @@ static int fetch_log(const struct dur_verify_config *c, struct dur_verify_result
 	}
 	close(rd.fd);
 	return reply_end(c->server, rc, line, lines, err, errlen);
-}
-
-/* Read len bytes at off, continuing after short reads. The bytes read, or -errno when none could be. */
-static ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
-{
-	size_t got = 0;
-	while (got < len) {
-		ssize_t n = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return got ? (ssize_t)got : -errno;
-		if (n == 0)
-			break; /* the end of the target */
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
 }
 
 static void add_example(struct dur_verify_result *res, const struct dur_block *b, const struct dur_found *f, int e)

@@ -1,6 +1,7 @@
 /* durability_writer.c - `iobench durability write`: stamped blocks, acknowledged only once flushed. */
 #include "durability/net.h"
 #include "durability/roles.h"
+#include "lib/fileio.h"
 #include "lib/signals.h"
 
 #include <errno.h>
@@ -92,19 +93,12 @@ static bool send_records(struct writer *w, const char *buf, size_t len, size_t r
 static bool write_block(struct writer *w, uint64_t block)
 {
 	size_t bs = w->c->op->size;
-	off_t off = (off_t)(block * bs);
-	size_t done = 0;
-	while (done < bs) {
-		ssize_t n = pwrite(w->fd, (char *)w->buf + done, bs - done, off + (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			w->io_errno = n < 0 ? errno : EIO;
-			w->io_err_block = block;
-			stop_all();
-			return false;
-		}
-		done += (size_t)n;
+	int rc = pwrite_full(w->fd, w->buf, bs, (off_t)(block * bs));
+	if (rc < 0) {
+		w->io_errno = -rc;
+		w->io_err_block = block;
+		stop_all();
+		return false;
 	}
 	w->writes++;
 	return true;

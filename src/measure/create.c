@@ -1,6 +1,7 @@
 /* create.c - random-filled data files (the library behind `iobench create` and --size). */
 #include "measure/create.h"
 #include "lib/clock.h"
+#include "lib/fileio.h"
 #include "lib/prng.h"
 #include "lib/signals.h"
 #include "lib/units.h"
@@ -37,23 +38,6 @@ struct filler_thread {
 	pthread_t tid;
 };
 
-static int write_all(int fd, const char *buf, size_t len, uint64_t off)
-{
-	while (len > 0) {
-		ssize_t n = pwrite(fd, buf, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -ENOSPC;
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
 static void *filler_main(void *arg)
 {
 	struct filler_thread *ft = arg;
@@ -77,7 +61,7 @@ static void *filler_main(void *arg)
 		prng_fill(&rng, buf, len);
 		/* O_DIRECT needs whole 4 KiB blocks: a ragged tail goes through the page cache. */
 		bool direct = f->fd_direct >= 0 && len % 4096 == 0;
-		int rc = write_all(direct ? f->fd_direct : f->fd_buffered, buf, len, off);
+		int rc = pwrite_full(direct ? f->fd_direct : f->fd_buffered, buf, len, (off_t)off);
 		if (rc < 0) {
 			int expected = 0;
 			atomic_compare_exchange_strong(&f->error, &expected, rc);

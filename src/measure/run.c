@@ -1,6 +1,7 @@
 /* run.c - start the workers, wait out the duration, stop, merge. */
 #include "measure/run.h"
 #include "lib/clock.h"
+#include "lib/fileio.h"
 #include "lib/signals.h"
 #include "measure/merge.h"
 #include "measure/worker.h"
@@ -80,20 +81,10 @@ static int preflight_polled(const struct run_config *cfg, struct worker *w, stru
 /* One preflight transfer, all of it at offset (EINTR retried, short ones continued, as the engines do), or -errno. */
 static int preflight_io(int fd, void *buf, size_t len, uint64_t offset, bool write)
 {
-	size_t done = 0;
-	while (done < len) {
-		char *p = (char *)buf + done;
-		ssize_t n = write ? pwrite(fd, p, len - done, (off_t)(offset + done))
-				  : pread(fd, p, len - done, (off_t)(offset + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	if (write)
+		return pwrite_full(fd, buf, len, (off_t)offset);
+	ssize_t n = pread_full(fd, buf, len, (off_t)offset);
+	return n < 0 ? (int)n : (size_t)n < len ? -EIO : 0;
 }
 
 int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t span, int fd, void *buf,

@@ -1,6 +1,7 @@
 /* output.c - JSON line and text summary of a run. */
 #include "results/output.h"
 #include "lib/clock.h"
+#include "lib/fileio.h"
 #include "lib/hist_json.h"
 #include "lib/units.h"
 #include "lib/version.h"
@@ -474,23 +475,6 @@ int output_open_append(const char *path)
 	return open_append(path, O_WRONLY);
 }
 
-/* All of buf, or -errno; a short write is continued until it fails with a reason. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * After a failed append of buf[0..len) that began at offset start: cut the
  * file back to start only if it still ends with exactly the bytes of ours
@@ -549,7 +533,7 @@ int output_append_line(const char *path, const char *line)
 			;
 	off_t start = regular ? lseek(fd, 0, SEEK_END) : -1;
 	/* One write per line: concurrent appenders never interleave inside a line. */
-	int rc = write_all(fd, buf, len + 1);
+	int rc = write_full(fd, buf, len + 1);
 	if (rc == 0 && fsync(fd) != 0 && errno != EINVAL)
 		rc = -errno;
 	/* Whole or not at all: a partial line would swallow the next one. */

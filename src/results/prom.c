@@ -1,5 +1,6 @@
 /* prom.c - watch's counts as a Prometheus text page, read back, and written atomically. */
 #include "results/prom.h"
+#include "lib/fileio.h"
 #include "lib/hist_json.h"
 #include "lib/version.h"
 
@@ -451,20 +452,6 @@ int prom_counts_from_json(const char *path, const char *target, struct prom_op *
 	return rc;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* path's directory ("." for a bare name) and its last component. */
 static int split_path(const char *path, char *dir, size_t dirlen, const char **name)
 {
@@ -506,7 +493,7 @@ int prom_write_file(const char *path, const char *text)
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	rc = write_all(fd, text, strlen(text));
+	rc = write_full(fd, text, strlen(text));
 	/* 0644 on our own descriptor: node_exporter runs as another user. */
 	if (rc == 0 && fchmod(fd, 0644) < 0)
 		rc = -errno;
