@@ -518,6 +518,24 @@ strace_writer() {
     and .intact + .newer + .torn == .acknowledged' "$TMP/v.jsonl"
 }
 
+@test "the server continues short reads of a log: GET serves it whole, RUNS lists it" {
+  [ -f "$IOBENCH_ROOT/build/tests/faultinj.so" ] || skip "faultinj.so not built (make unit-tests)"
+  start_server
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 256K -d 1 "$TMP/f"
+  local log
+  log=$(log_file)
+  [ "$(stat -c %s "$log")" -gt 8192 ]
+  stop_server || true
+  # Every pread of the log now returns half of what it asks for.
+  IOB_FAULT_PATH=$log IOB_FAULT=pread:short:1 IOB_FAULT_LOG="$TMP/faults" \
+    LD_PRELOAD="$IOBENCH_ROOT/build/tests/faultinj.so" start_server
+  run --separate-stderr "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <"$TMP/faults")" -gt 0 ]
+  jq -e '.durability | .verdict == "ok" and .acknowledged > 0 and .lost == 0
+    and .intact + .newer + .torn == .acknowledged' "$TMP/v.jsonl"
+}
+
 @test "write refuses a target path the protocol cannot carry whole, before the server hears of a run" {
   start_server
   long=$TMP/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})

@@ -133,8 +133,9 @@ static off_t complete_length(int fd)
 	char buf[4096];
 	while (end > 0) {
 		size_t n = end < (off_t)sizeof(buf) ? (size_t)end : sizeof(buf);
-		if (pread(fd, buf, n, end - (off_t)n) != (ssize_t)n)
-			return -EIO;
+		ssize_t got = pread_full(fd, buf, n, end - (off_t)n);
+		if (got != (ssize_t)n)
+			return got < 0 ? got : -EIO;
 		char *nl = memrchr(buf, '\n', n);
 		if (nl)
 			return end - (off_t)n + (nl - buf) + 1;
@@ -198,9 +199,9 @@ static void flush_runs(struct server *s)
 static int read_head(int fd, char *created, size_t clen, char *hello, size_t hlen, struct dur_run_info *info)
 {
 	char buf[2 * DUR_LINE_MAX + 1];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ssize_t n = pread_full(fd, buf, sizeof(buf) - 1, 0);
 	if (n < 0)
-		return -errno;
+		return (int)n;
 	buf[n] = '\0';
 	char *nl1 = strchr(buf, '\n');
 	char *nl2 = nl1 ? strchr(nl1 + 1, '\n') : NULL;
@@ -224,7 +225,7 @@ static uint64_t count_lines(int fd)
 	uint64_t lines = 0;
 	off_t off = 0;
 	ssize_t n;
-	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+	while ((n = pread_full(fd, buf, sizeof(buf), off)) > 0) {
 		for (ssize_t i = 0; i < n; i++)
 			lines += buf[i] == '\n';
 		off += n;

@@ -1,5 +1,6 @@
 /* target.c - probe files and block devices; refuse unsafe writes. */
 #include "host/target.h"
+#include "lib/fileio.h"
 
 #include <blkid/blkid.h>
 #include <dirent.h>
@@ -348,8 +349,7 @@ static bool magic_at(int fd, uint64_t offset, const char *magic, size_t len)
 	char buf[16];
 	if (len > sizeof(buf))
 		return false;
-	ssize_t n = pread(fd, buf, len, (off_t)offset);
-	return n == (ssize_t)len && memcmp(buf, magic, len) == 0;
+	return pread_full(fd, buf, len, (off_t)offset) == (ssize_t)len && memcmp(buf, magic, len) == 0;
 }
 
 static const char *known_magic(int fd, uint64_t size)

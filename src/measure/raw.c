@@ -1,5 +1,6 @@
 /* raw.c - the per-operation log's writer thread. */
 #include "measure/raw.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,9 +141,9 @@ int raw_cut_to_line(FILE *f)
 	int rc = 0;
 	while (end > 0 && keep == 0) {
 		off_t from = end > (off_t)sizeof(buf) ? end - (off_t)sizeof(buf) : 0;
-		ssize_t got = pread(rfd, buf, (size_t)(end - from), from);
+		ssize_t got = pread_full(rfd, buf, (size_t)(end - from), from);
 		if (got != end - from) {
-			rc = got < 0 ? -errno : -EIO;
+			rc = got < 0 ? (int)got : -EIO;
 			break;
 		}
 		for (ssize_t i = got; i > 0 && keep == 0; i--)

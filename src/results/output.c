@@ -493,9 +493,9 @@ static int append_undo(int fd, off_t start, const char *buf, size_t len)
 	char *seen = malloc(landed);
 	if (!seen)
 		return -ENOMEM;
-	ssize_t n = pread(fd, seen, landed, start);
+	ssize_t n = pread_full(fd, seen, landed, start);
 	/* Write-only (no read permission): the lock and the size are all there is to go by. */
-	bool ours = n < 0 && errno == EBADF ? true : n == (ssize_t)landed && memcmp(seen, buf, landed) == 0;
+	bool ours = n == -EBADF ? true : n == (ssize_t)landed && memcmp(seen, buf, landed) == 0;
 	free(seen);
 	if (ours && ftruncate(fd, start) != 0)
 		return -errno;
