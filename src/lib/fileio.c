@@ -1,7 +1,17 @@
-/* fileio.c - whole transfers (see fileio.h). */
+/* fileio.c - whole transfers, replacing a file whole (see fileio.h). */
 #include "lib/fileio.h"
+#include "lib/prng.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 int write_full(int fd, const void *buf, size_t len)
@@ -53,4 +63,119 @@ ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
+}
+
+/* path's folder ("." for a bare name, "/" for one in the root). */
+static int folder_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int n = slash == path ? snprintf(dir, len, "/")
+		: slash	     ? snprintf(dir, len, "%.*s", (int)(slash - path), path)
+			     : snprintf(dir, len, ".");
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Six letters or digits no other call gets: the name part mkstemp would choose. */
+static void fresh_suffix(char *out)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	static _Atomic uint64_t counter;
+	uint64_t r;
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 40);
+	}
+	/* Mixed with a counter: two calls in one nanosecond still differ. */
+	r += atomic_fetch_add(&counter, 1);
+	r = prng_splitmix64(&r);
+	for (int i = 0; i < 6; i++, r /= 62)
+		out[i] = letters[r % 62];
+}
+
+int replace_open(const char *path, unsigned flags, mode_t mode, char *tmp, size_t tmplen)
+{
+	int n;
+	if (flags & REPLACE_HIDDEN) {
+		char dir[PATH_MAX];
+		const char *slash = strrchr(path, '/');
+		if (folder_of(path, dir, sizeof(dir)) < 0)
+			return -ENAMETOOLONG;
+		n = snprintf(tmp, tmplen, "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path);
+	} else {
+		n = snprintf(tmp, tmplen, "%s.partial.XXXXXX", path);
+	}
+	if (n < 0 || (size_t)n >= tmplen)
+		return -ENAMETOOLONG;
+	/* O_EXCL: a fresh file, never one planted at the name (not even through a link). */
+	for (int tries = 0; tries < 100; tries++) {
+		fresh_suffix(tmp + n - 6);
+		int fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+void replace_abort(int fd, const char *tmp)
+{
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+}
+
+/* tmp's name becomes path: over an existing file, or (noreplace) only where there is none. */
+static int rename_into(const char *tmp, const char *path, bool noreplace)
+{
+	if (!noreplace)
+		return rename(tmp, path) == 0 ? 0 : -errno;
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* A filesystem without RENAME_NOREPLACE: a hard link fails on an existing name too. */
+	if (link(tmp, path) != 0)
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
+int replace_commit(int fd, const char *tmp, const char *path, unsigned flags)
+{
+	int rc = fsync(fd) == 0 ? 0 : -errno;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = rename_into(tmp, path, flags & REPLACE_NOREPLACE);
+	if (rc < 0) {
+		unlink(tmp);
+		return rc;
+	}
+	/* The rename itself survives a crash only once the folder is synced. */
+	char dir[PATH_MAX];
+	if (folder_of(path, dir, sizeof(dir)) < 0)
+		return -ENAMETOOLONG;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (fsync(dfd) < 0 && errno != EINVAL)
+		rc = -errno;
+	close(dfd);
+	return rc;
+}
+
+int replace_atomically(const char *path, const void *buf, size_t len, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	int fd = replace_open(path, 0, mode, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	int rc = write_full(fd, buf, len);
+	if (rc < 0) {
+		replace_abort(fd, tmp);
+		return rc;
+	}
+	return replace_commit(fd, tmp, path, 0);
 }

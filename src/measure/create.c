@@ -132,64 +132,24 @@ static int check_final(const char *path, bool force, char *err, size_t errlen)
 static int open_partial(const char *path, uint64_t size, const char *human, char *tmp, size_t tmplen,
 			char *err, size_t errlen)
 {
-	if ((size_t)snprintf(tmp, tmplen, "%s.partial.XXXXXX", path) >= tmplen) {
+	/* A data file is 0644 less the umask, as open() would make it. */
+	int fd = replace_open(path, 0, 0644, tmp, tmplen);
+	if (fd == -ENAMETOOLONG) {
 		snprintf(err, errlen, "%s: name too long", path);
-		return -ENAMETOOLONG;
+		return fd;
 	}
-	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(e));
-		return -e;
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(-fd));
+		return fd;
 	}
-	/* mkostemp makes it 0600; a data file is 0644 less the umask, as open() would make it. */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0644 & ~mask);
 	int rc = posix_fallocate(fd, 0, (off_t)size);
 	if (rc == ENOSPC || rc == EFBIG) {
 		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
 			 path, human, strerror(rc));
-		close(fd);
-		unlink(tmp);
+		replace_abort(fd, tmp);
 		return -rc;
 	}
 	return fd;
-}
-
-/* The complete, synced file takes its name; without force, never over one that appeared meanwhile. */
-static int publish(const char *tmp, const char *path, bool force)
-{
-	if (force)
-		return rename(tmp, path) == 0 ? 0 : -errno;
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -errno;
-	/* A filesystem without RENAME_NOREPLACE: a hard link fails on an existing name too. */
-	if (link(tmp, path) != 0)
-		return -errno;
-	unlink(tmp);
-	return 0;
-}
-
-/* fsync the directory, so that the new name survives a crash as the data does. */
-static void sync_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash == dir)
-		dir[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
 }
 
 /*
@@ -270,20 +230,15 @@ int create_file(const char *path, uint64_t size, const struct create_opts *o, ch
 	if (nthreads > f.nchunks)
 		nthreads = f.nchunks ? (unsigned)f.nchunks : 1;
 	rc = fill(&f, o, nthreads);
-	if (rc == 0 && fsync(fd) != 0)
-		rc = -errno;
 	if (f.fd_direct >= 0)
 		close(f.fd_direct);
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0) {
-		rc = publish(tmp, path, o->force);
-		if (rc == 0) {
-			sync_dir(path);
-			return 0;
-		}
-	}
-	unlink(tmp);
+	/* The complete, synced file takes its name; without force, never over one that appeared meanwhile. */
+	if (rc == 0)
+		rc = replace_commit(fd, tmp, path, o->force ? 0 : REPLACE_NOREPLACE);
+	else
+		replace_abort(fd, tmp);
+	if (rc == 0)
+		return 0;
 	if (rc == -EINTR)
 		snprintf(err, errlen, "%s: interrupted; partial file removed", path);
 	else if (rc == -ENOSPC || rc == -EDQUOT)

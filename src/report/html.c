@@ -6,6 +6,7 @@
  * printable.
  */
 #include "report/plot.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -458,21 +459,18 @@ static void findings(FILE *out, const struct table *sum, const struct table tabl
 int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], const char *dir,
 	     const char *const *names, const char *const *titles, size_t ncharts)
 {
-	char path[4096], tmp[4200];
+	char path[4096];
 	snprintf(path, sizeof(path), "%s/index.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	int *home = calloc(ncharts + 1, sizeof(*home));
 	if (!home)
 		return -ENOMEM;
-	/* O_NOFOLLOW: never written through a link planted at the temporary name. */
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	/* The page is made in memory, then replaces index.html whole (replace_atomically). */
+	char *page = NULL;
+	size_t page_len = 0;
+	FILE *out = open_memstream(&page, &page_len);
 	if (!out) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
 		free(home);
-		return -e;
+		return -ENOMEM;
 	}
 	struct charts ch = { .dir = dir, .names = names, .titles = titles, .n = ncharts };
 	size_t other = 0;
@@ -514,12 +512,11 @@ int rep_html(const struct rep_db *db, const struct table tables[SEC_COUNT], cons
 	method(out, db, tables);
 	fputs("</body>\n</html>\n", out);
 	free(home);
-	int rc = ferror(out) ? -EIO : 0;
+	int rc = ferror(out) ? -ENOMEM : 0;
 	if (fclose(out) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		remove(tmp);
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = replace_atomically(path, page, page_len, 0644);
+	free(page);
 	return rc;
 }

@@ -473,50 +473,25 @@ int prom_check_page(const char *path)
 
 int prom_write_file(const char *path, const char *text)
 {
-	char dir[4096], tmp[4096 + 16];
-	const char *name;
-	int rc = split_path(path, dir, sizeof(dir), &name);
-	if (rc < 0)
-		return rc;
 	/* Only a regular file is replaced: never a device, FIFO or link someone put there. */
-	rc = prom_check_page(path);
+	int rc = prom_check_page(path);
 	if (rc < 0)
 		return rc;
-	/*
-	 * A fresh name made with O_EXCL (mkostemp), never one that is looked up:
-	 * in a directory others can write, a planted link at a fixed name would
-	 * have us write and chmod whatever it points to.
-	 */
-	int tn = snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
-	if (tn < 0 || (size_t)tn >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	int fd = mkostemp(tmp, O_CLOEXEC);
+	char tmp[4096 + 16];
+	int fd = replace_open(path, REPLACE_HIDDEN, 0644, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	rc = write_full(fd, text, strlen(text));
-	/* 0644 on our own descriptor: node_exporter runs as another user. */
+	/* 0644 whatever the umask: node_exporter runs as another user. */
 	if (rc == 0 && fchmod(fd, 0644) < 0)
-		rc = -errno;
-	if (rc == 0 && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && rc == 0)
 		rc = -errno;
 	if (rc == 0)
 		rc = prom_check_page(path);
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = -errno;
 	if (rc < 0) {
-		unlink(tmp);
+		replace_abort(fd, tmp);
 		return rc;
 	}
-	/* The rename itself survives a crash only once the directory is synced. */
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	if (fsync(dfd) < 0 && errno != EINVAL)
-		rc = -errno;
-	close(dfd);
-	return rc;
+	return replace_commit(fd, tmp, path, 0);
 }
 
 int prom_lock_page(const char *path, int *fd_out, long *other_pid)

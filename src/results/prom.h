@@ -117,10 +117,11 @@ int prom_parse(const char *text, const char *target, const char *op, struct prom
 int prom_counts_from_json(const char *path, const char *target, struct prom_op *ops, size_t nops);
 
 /*
- * Replace path with text atomically: write a fresh DIR/.NAME.XXXXXX in the
- * same directory (created with O_EXCL, so a link planted in a directory
- * others can write is never followed; then 0644: node_exporter runs as
- * another user), fsync it, rename it over path, fsync the directory. On
+ * Replace path with text atomically (replace_open() and replace_commit(),
+ * fileio.h): write a fresh DIR/.NAME.XXXXXX in the same directory (created
+ * with O_EXCL, so a link planted in a directory others can write is never
+ * followed; then 0644: node_exporter runs as another user), fsync it,
+ * rename it over path, fsync the directory. On
  * failure path is left as it was, the temporary file is removed, and -errno
  * returned (-ENOSPC on a full disk; -EINVAL or -EISDIR when path exists and
  * is not a regular file: a device, FIFO or symbolic link is never replaced).

@@ -1,7 +1,8 @@
-/* test_fileio.c - whole transfers on real files: what comes short, what fails. */
+/* test_fileio.c - whole transfers and whole replacements on real files: what comes short, what fails. */
 #include "check.h"
 #include "lib/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -100,6 +101,117 @@ TEST(pread_full_fails_with_an_errno_not_a_count)
 	close(fd);
 }
 
+/* Entries of the test folder whose name starts with prefix. */
+static int count_named(const char *prefix)
+{
+	DIR *d = opendir(tmpdir);
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The whole of a small file, "" when it cannot be read. */
+static const char *contents(const char *path)
+{
+	static char buf[256];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? pread_full(fd, buf, sizeof(buf) - 1, 0) : 0;
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+TEST(replace_atomically_replaces_the_file_and_leaves_no_temporary)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/page", tmpdir);
+	CHECK(replace_atomically(path, "one\n", 4, 0644) == 0);
+	CHECK(strcmp(contents(path), "one\n") == 0);
+	struct stat before, after;
+	CHECK(stat(path, &before) == 0);
+	CHECK(replace_atomically(path, "two", 3, 0644) == 0);
+	CHECK(strcmp(contents(path), "two") == 0);
+	CHECK(stat(path, &after) == 0);
+	/* A new file took the name; the old one was never written in place. */
+	CHECK(before.st_ino != after.st_ino);
+	CHECK(count_named("page.partial.") == 0);
+}
+
+TEST(the_new_file_has_the_mode_less_the_umask)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/mode", tmpdir);
+	mode_t old = umask(027);
+	CHECK(replace_atomically(path, "x", 1, 0644) == 0);
+	umask(old);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
+}
+
+TEST(the_temporary_file_is_named_beside_the_path)
+{
+	char path[256], tmp[300], want[300];
+	snprintf(path, sizeof(path), "%s/data", tmpdir);
+	int fd = replace_open(path, 0, 0644, tmp, sizeof(tmp));
+	CHECK(fd >= 0);
+	snprintf(want, sizeof(want), "%s.partial.", path);
+	CHECK(strncmp(tmp, want, strlen(want)) == 0 && strlen(tmp) == strlen(want) + 6);
+	replace_abort(fd, tmp);
+	CHECK(access(tmp, F_OK) != 0 && count_named("data") == 0);
+	fd = replace_open(path, REPLACE_HIDDEN, 0644, tmp, sizeof(tmp));
+	snprintf(want, sizeof(want), "%s/.data.", tmpdir);
+	CHECK(fd >= 0 && strncmp(tmp, want, strlen(want)) == 0 && strlen(tmp) == strlen(want) + 6);
+	/* Two at once get two names. */
+	char tmp2[300];
+	int fd2 = replace_open(path, REPLACE_HIDDEN, 0644, tmp2, sizeof(tmp2));
+	CHECK(fd2 >= 0 && strcmp(tmp, tmp2) != 0);
+	replace_abort(fd, tmp);
+	replace_abort(fd2, tmp2);
+	CHECK(count_named(".data.") == 0);
+	CHECK(replace_open(path, 0, 0644, tmp, strlen(path) + 10) == -ENAMETOOLONG);
+}
+
+TEST(noreplace_keeps_a_file_that_exists_and_removes_the_temporary)
+{
+	char path[256], tmp[300];
+	snprintf(path, sizeof(path), "%s/kept", tmpdir);
+	CHECK(replace_atomically(path, "old", 3, 0644) == 0);
+	int fd = replace_open(path, 0, 0644, tmp, sizeof(tmp));
+	CHECK(write_full(fd, "new", 3) == 0);
+	CHECK(replace_commit(fd, tmp, path, REPLACE_NOREPLACE) == -EEXIST);
+	CHECK(strcmp(contents(path), "old") == 0);
+	CHECK(count_named("kept.partial.") == 0);
+	unlink(path);
+	fd = replace_open(path, 0, 0644, tmp, sizeof(tmp));
+	CHECK(write_full(fd, "new", 3) == 0);
+	CHECK(replace_commit(fd, tmp, path, REPLACE_NOREPLACE) == 0);
+	CHECK(strcmp(contents(path), "new") == 0);
+}
+
+TEST(a_link_at_the_path_is_replaced_not_followed)
+{
+	char path[256], target[256];
+	snprintf(path, sizeof(path), "%s/link", tmpdir);
+	snprintf(target, sizeof(target), "%s/secret", tmpdir);
+	CHECK(replace_atomically(target, "secret", 6, 0600) == 0);
+	CHECK(symlink(target, path) == 0);
+	CHECK(replace_atomically(path, "page", 4, 0644) == 0);
+	struct stat st;
+	CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+	CHECK(strcmp(contents(target), "secret") == 0);
+}
+
+TEST(a_folder_that_is_missing_fails_with_enoent)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/no/such", tmpdir);
+	CHECK(replace_atomically(path, "x", 1, 0644) == -ENOENT);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -109,6 +221,12 @@ int main(void)
 	RUN(pwrite_full_writes_at_the_offset_and_leaves_the_file_offset);
 	RUN(pread_full_returns_what_there_is_before_the_end_of_the_file);
 	RUN(pread_full_fails_with_an_errno_not_a_count);
+	RUN(replace_atomically_replaces_the_file_and_leaves_no_temporary);
+	RUN(the_new_file_has_the_mode_less_the_umask);
+	RUN(the_temporary_file_is_named_beside_the_path);
+	RUN(noreplace_keeps_a_file_that_exists_and_removes_the_temporary);
+	RUN(a_link_at_the_path_is_replaced_not_followed);
+	RUN(a_folder_that_is_missing_fails_with_enoent);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)
