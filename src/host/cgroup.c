@@ -1,5 +1,6 @@
 /* cgroup.c - the memory limit of this process's cgroup (v1 or v2), for the page-cache warning. */
 #include "host/cgroup.h"
+#include "lib/fileio.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -81,14 +82,11 @@ static uint64_t limit_in(const char *dir, bool v2)
 {
 	char path[4200], buf[64] = "";
 	snprintf(path, sizeof(path), "%s/%s", dir, v2 ? "memory.max" : "memory.limit_in_bytes");
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (read_first_line(path, buf, sizeof(buf)) < 0)
 		return 0;
-	bool ok = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
 	char *end;
-	unsigned long long v = ok ? strtoull(buf, &end, 10) : 0;
-	if (!ok || end == buf || v >= NO_LIMIT)
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (end == buf || v >= NO_LIMIT)
 		return 0;
 	return v;
 }

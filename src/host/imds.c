@@ -1,5 +1,6 @@
 /* imds.c - the EC2 instance metadata service (IMDSv2) over plain HTTP, within one deadline. */
 #include "host/imds.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,33 +33,20 @@ static const struct {
 	{ "instance-life-cycle", "lifecycle" },
 };
 
-/* First line of a small file, or "" when it cannot be read. */
-static void first_line(const char *path, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\r\n")] = '\0';
-}
-
 bool imds_on_ec2(void)
 {
 	char s[128];
-	first_line("/sys/class/dmi/id/sys_vendor", s, sizeof(s));
+	read_first_line("/sys/class/dmi/id/sys_vendor", s, sizeof(s));
 	if (strcmp(s, "Amazon EC2") == 0)
 		return true;
-	first_line("/sys/class/dmi/id/bios_vendor", s, sizeof(s));
+	read_first_line("/sys/class/dmi/id/bios_vendor", s, sizeof(s));
 	if (strcmp(s, "Amazon EC2") == 0)
 		return true;
 	/* Nitro instances carry their instance id in the asset tag. */
-	first_line("/sys/class/dmi/id/board_asset_tag", s, sizeof(s));
+	read_first_line("/sys/class/dmi/id/board_asset_tag", s, sizeof(s));
 	if (strncmp(s, "i-", 2) == 0)
 		return true;
-	first_line("/sys/hypervisor/uuid", s, sizeof(s));
+	read_first_line("/sys/hypervisor/uuid", s, sizeof(s));
 	return strncasecmp(s, "ec2", 3) == 0;
 }
 

@@ -17,20 +17,20 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+/* Strip the blanks around a sysfs value in place (NVMe pads its serial with spaces). */
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	size_t lead = strspn(s, " \t");
+	memmove(s, s + lead, n - lead + 1);
+}
+
 void target_read_value(const char *path, char *buf, size_t len)
 {
-	buf[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-	size_t n = strlen(buf);
-	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-		buf[--n] = '\0';
-	size_t lead = strspn(buf, " \t");
-	memmove(buf, buf + lead, n - lead + 1);
+	read_first_line(path, buf, len);
+	trim(buf);
 }
 
 /* "mq-deadline [none]" -> "none" */
@@ -44,16 +44,6 @@ static void selected_scheduler(const char *line, char *out, size_t len)
 	} else {
 		snprintf(out, len, "%s", line);
 	}
-}
-
-/* Strip the blanks around a sysfs value in place (NVMe pads its serial with spaces). */
-static void trim(char *s)
-{
-	size_t n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-	size_t lead = strspn(s, " \t");
-	memmove(s, s + lead, n - lead + 1);
 }
 
 /* Kernel name of the disk holding dev (a partition's parent, else dev's own name); "" if unknown. */
@@ -119,12 +109,10 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 		snprintf(path, sizeof(path), "%s/device/serial", base);
 		target_read_value(path, line, sizeof(line));
 	}
-	trim(line);
 	snprintf(t->serial, sizeof(t->serial), "%s", line);
 	/* SCSI, ATA and NVMe (the controller's, under device/) pad it with spaces; md, dm, loop have none. */
 	snprintf(path, sizeof(path), "%s/device/model", base);
 	target_read_value(path, line, sizeof(line));
-	trim(line);
 	snprintf(t->model, sizeof(t->model), "%s", line);
 
 	char disk[64], root_disk[64];

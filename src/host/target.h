@@ -47,7 +47,7 @@ struct target_info {
  */
 int target_probe(const char *path, struct target_info *out);
 
-/* The first line of a sysfs (or procfs) file, without its newline and the blanks around it; "" on failure. */
+/* The first line of a sysfs (or procfs) file (read_first_line(), fileio.h) without the blanks around it; "" on failure. */
 void target_read_value(const char *path, char *buf, size_t len);
 
 /*

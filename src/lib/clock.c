@@ -1,5 +1,6 @@
 /* clock.c - choosing and calibrating the time source (see clock.h). */
 #include "lib/clock.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,17 +18,10 @@ static uint64_t raw_ns(void)
 /* The kernel's own verdict on the TSC: it keeps time with it only when it is sound. */
 static bool kernel_uses_tsc(char *current, size_t len)
 {
-	snprintf(current, len, "unknown");
-	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-	if (!f)
-		return false;
-	bool ok = fgets(current, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok) {
+	if (read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", current, len) < 0) {
 		snprintf(current, len, "unknown");
 		return false;
 	}
-	current[strcspn(current, "\n")] = '\0';
 	return strcmp(current, "tsc") == 0;
 }
 

@@ -1,4 +1,4 @@
-/* fileio.c - whole transfers, replacing a file whole (see fileio.h). */
+/* fileio.c - whole transfers, one-line reads, replacing a file whole (see fileio.h). */
 #include "lib/fileio.h"
 #include "lib/prng.h"
 
@@ -63,6 +63,23 @@ ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
+}
+
+int read_first_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	int rc = 0;
+	errno = 0;
+	if (!fgets(buf, (int)(len < INT_MAX ? len : INT_MAX), f)) {
+		rc = !ferror(f) ? -ENODATA : errno ? -errno : -EIO;
+		buf[0] = '\0';
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return rc;
 }
 
 /* path's folder ("." for a bare name, "/" for one in the root). */

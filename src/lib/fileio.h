@@ -1,7 +1,7 @@
 /*
- * fileio.h - the file rules every layer shares: whole transfers, and
- * replacing a file so that readers see the old one or the new one, never
- * half of either.
+ * fileio.h - the file rules every layer shares: whole transfers, one-line
+ * reads, and replacing a file so that readers see the old one or the new
+ * one, never half of either.
  *
  * Every function returns 0 (or a count) or -errno and prints nothing. All
  * are thread-safe: they keep no state, and name temporary files without
@@ -31,6 +31,15 @@ int pwrite_full(int fd, const void *buf, size_t len, off_t off);
  * was read (a caller that wanted the whole block has not got it).
  */
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
+
+/*
+ * The first line of the file at path (a sysfs or procfs value, a token
+ * file) into buf, without its line end ("\n", "\r\n"), cut to len - 1
+ * bytes when longer; nothing else is changed (no blanks are trimmed).
+ * Returns 0, -ENODATA when the file is empty, or -errno when it cannot be
+ * opened or read; buf is "" on any failure. len must be at least 1.
+ */
+int read_first_line(const char *path, char *buf, size_t len);
 
 /*
  * Replacing a file whole: replace_open() makes a new file beside path

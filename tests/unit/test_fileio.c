@@ -1,4 +1,4 @@
-/* test_fileio.c - whole transfers and whole replacements on real files: what comes short, what fails. */
+/* test_fileio.c - whole transfers, first lines and whole replacements on real files: what comes short, what fails. */
 #include "check.h"
 #include "lib/fileio.h"
 
@@ -212,6 +212,45 @@ TEST(a_folder_that_is_missing_fails_with_enoent)
 	CHECK(replace_atomically(path, "x", 1, 0644) == -ENOENT);
 }
 
+/* A file in the test folder holding text; its path goes to path. */
+static void make_file(const char *name, const char *text, char *path, size_t len)
+{
+	int fd = fresh(name, path, len);
+	write_full(fd, text, strlen(text));
+	close(fd);
+}
+
+TEST(read_first_line_drops_the_line_end_and_keeps_the_rest_as_it_is)
+{
+	char path[256], buf[64];
+	make_file("sysfs", "mq-deadline [none]\nsecond\n", path, sizeof(path));
+	CHECK(read_first_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "mq-deadline [none]") == 0);
+	make_file("crlf", "  token \r\n", path, sizeof(path));
+	CHECK(read_first_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "  token ") == 0);
+	make_file("noeol", "tsc", path, sizeof(path));
+	CHECK(read_first_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "tsc") == 0);
+	make_file("blank", "\nafter\n", path, sizeof(path));
+	CHECK(read_first_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "") == 0);
+}
+
+TEST(read_first_line_cuts_a_long_line_to_the_buffer)
+{
+	char path[256], buf[5];
+	make_file("long", "0123456789\n", path, sizeof(path));
+	CHECK(read_first_line(path, buf, sizeof(buf)) == 0 && strcmp(buf, "0123") == 0);
+}
+
+TEST(read_first_line_fails_with_enodata_or_the_open_errno_and_an_empty_buffer)
+{
+	char path[256], buf[16] = "stale";
+	make_file("empty", "", path, sizeof(path));
+	CHECK(read_first_line(path, buf, sizeof(buf)) == -ENODATA && buf[0] == '\0');
+	snprintf(path, sizeof(path), "%s/missing", tmpdir);
+	snprintf(buf, sizeof(buf), "stale");
+	CHECK(read_first_line(path, buf, sizeof(buf)) == -ENOENT && buf[0] == '\0');
+	CHECK(read_first_line(tmpdir, buf, sizeof(buf)) == -EISDIR && buf[0] == '\0');
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -221,6 +260,9 @@ int main(void)
 	RUN(pwrite_full_writes_at_the_offset_and_leaves_the_file_offset);
 	RUN(pread_full_returns_what_there_is_before_the_end_of_the_file);
 	RUN(pread_full_fails_with_an_errno_not_a_count);
+	RUN(read_first_line_drops_the_line_end_and_keeps_the_rest_as_it_is);
+	RUN(read_first_line_cuts_a_long_line_to_the_buffer);
+	RUN(read_first_line_fails_with_enodata_or_the_open_errno_and_an_empty_buffer);
 	RUN(replace_atomically_replaces_the_file_and_leaves_no_temporary);
 	RUN(the_new_file_has_the_mode_less_the_umask);
 	RUN(the_temporary_file_is_named_beside_the_path);
