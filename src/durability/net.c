@@ -1,5 +1,7 @@
 /* durability_net.c - sockets and lines for `iobench durability`. */
 #include "durability/net.h"
+#include "lib/clock.h"
+#include "lib/fileio.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -211,13 +213,6 @@ int dur_net_listen(const char *spec, char *bound, size_t boundlen, char *err, si
 	return fd;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Connect one address with a deadline. 0 or -errno. */
 static int connect_one(int fd, const struct net_addr *ai, int timeout_ms)
 {
@@ -227,18 +222,9 @@ static int connect_one(int fd, const struct net_addr *ai, int timeout_ms)
 	if (rc != 0 && errno != EINPROGRESS)
 		return -errno;
 	if (rc != 0) {
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		int64_t end = now_ms() + timeout_ms;
-		for (;;) {
-			int left = (int)(end - now_ms());
-			rc = poll(&p, 1, left > 0 ? left : 0);
-			if (rc > 0)
-				break;
-			if (rc == 0)
-				return -ETIMEDOUT;
-			if (errno != EINTR)
-				return -errno;
-		}
+		rc = fd_wait(fd, POLLOUT, clock_mono_ms() + timeout_ms);
+		if (rc < 0)
+			return rc;
 		int soerr = 0;
 		socklen_t sl = sizeof(soerr);
 		getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
@@ -301,7 +287,7 @@ int dur_net_send(int fd, const void *buf, size_t len)
 
 int dur_read_line(struct dur_reader *r, char *line, size_t len, int timeout_ms)
 {
-	int64_t end = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+	int64_t end = timeout_ms >= 0 ? clock_mono_ms() + timeout_ms : 0;
 	for (;;) {
 		char *nl = memchr(r->buf + r->start, '\n', r->len);
 		if (nl) {
@@ -321,16 +307,9 @@ int dur_read_line(struct dur_reader *r, char *line, size_t len, int timeout_ms)
 			r->start = 0;
 		}
 		if (timeout_ms >= 0) {
-			struct pollfd p = { .fd = r->fd, .events = POLLIN };
-			int left = (int)(end - now_ms());
-			int rc = poll(&p, 1, left > 0 ? left : 0);
-			if (rc == 0)
-				return -ETIMEDOUT;
-			if (rc < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
+			int rc = fd_wait(r->fd, POLLIN, end);
+			if (rc < 0)
+				return rc;
 		}
 		ssize_t n = recv(r->fd, r->buf + r->len, sizeof(r->buf) - r->len, 0);
 		if (n < 0) {

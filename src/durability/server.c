@@ -1,6 +1,7 @@
 /* durability_server.c - `iobench durability serve`: keep what writers say, durably. */
 #include "durability/net.h"
 #include "durability/roles.h"
+#include "lib/clock.h"
 #include "lib/fileio.h"
 #include "lib/signals.h"
 
@@ -79,13 +80,6 @@ struct server {
 	int64_t accept_paused_until;
 	int64_t emfile_said;
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* One progress line. Anything a peer sent must go through dur_text_escape first. */
 __attribute__((format(printf, 2, 3))) static void say(const struct server *s, const char *fmt, ...)
@@ -898,7 +892,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 	if (!pf)
 		rc = -ENOMEM;
 	while (rc == 0) {
-		s.now = now_ms();
+		s.now = clock_mono_ms();
 		bool listening = s.now >= s.accept_paused_until;
 		pf[0] = (struct pollfd){ .fd = listening ? lfd : -1, .events = POLLIN };
 		pf[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };
@@ -920,7 +914,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 			snprintf(err, errlen, "poll: %s", strerror(errno));
 			break;
 		}
-		s.now = now_ms();
+		s.now = clock_mono_ms();
 		if (pf[1].revents) {
 			int sig = signals_take(sfd);
 			if (sig > 0) {

@@ -1,6 +1,7 @@
 /* durability_verify.c - `iobench durability verify`: read back every promised block. */
 #include "durability/net.h"
 #include "durability/roles.h"
+#include "lib/clock.h"
 #include "lib/fileio.h"
 
 #include <errno.h>
@@ -176,8 +177,7 @@ static void add_example(struct dur_verify_result *res, const struct dur_block *b
 int dur_verify(const struct dur_verify_config *c, struct dur_verify_result *res, char *err, size_t errlen)
 {
 	memset(res, 0, sizeof(*res));
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t t0 = clock_now_ns();
 	int rc = choose_run(c, &res->info, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -252,7 +252,6 @@ int dur_verify(const struct dur_verify_config *c, struct dur_verify_result *res,
 		close(fd);
 	free(buf);
 	free(blocks);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->elapsed_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	res->elapsed_s = (double)(clock_now_ns() - t0) / 1e9;
 	return rc;
 }

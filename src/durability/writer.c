@@ -1,6 +1,7 @@
 /* durability_writer.c - `iobench durability write`: stamped blocks, acknowledged only once flushed. */
 #include "durability/net.h"
 #include "durability/roles.h"
+#include "lib/clock.h"
 #include "lib/fileio.h"
 #include "lib/signals.h"
 
@@ -259,13 +260,6 @@ static int writer_setup(struct writer *w, char *err, size_t errlen)
 	return rc == 1 ? -EPROTO : rc == 0 ? -ECONNRESET : rc;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 int dur_write(const struct dur_write_config *c, struct dur_write_result *res, char *err, size_t errlen)
 {
 	memset(res, 0, sizeof(*res));
@@ -282,7 +276,7 @@ int dur_write(const struct dur_write_config *c, struct dur_write_result *res, ch
 	}
 	for (unsigned i = 0; i < c->threads && rc == 0; i++)
 		rc = writer_setup(&ws[i], err, errlen);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_now_ns();
 	for (unsigned i = 0; i < c->threads && rc == 0; i++) {
 		int e = pthread_create(&ws[i].tid, NULL, writer_main, &ws[i]);
 		if (e != 0) {
@@ -295,7 +289,7 @@ int dur_write(const struct dur_write_config *c, struct dur_write_result *res, ch
 	}
 	/* Wait for the end: time, a stop signal, or a writer that stopped everyone. */
 	while (rc == 0 && !stopping()) {
-		uint64_t now = now_ns() - t0;
+		uint64_t now = clock_now_ns() - t0;
 		uint64_t left = 200000000ULL;
 		if (c->duration_ns) {
 			if (now >= c->duration_ns)
@@ -330,7 +324,7 @@ int dur_write(const struct dur_write_config *c, struct dur_write_result *res, ch
 		}
 		writer_free(w);
 	}
-	res->elapsed_s = (double)(now_ns() - t0) / 1e9;
+	res->elapsed_s = (double)(clock_now_ns() - t0) / 1e9;
 	free(ws);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* imds.c - the EC2 instance metadata service (IMDSv2) over plain HTTP, within one deadline. */
 #include "host/imds.h"
+#include "lib/clock.h"
 #include "lib/fileio.h"
 
 #include <errno.h>
@@ -48,38 +49,6 @@ bool imds_on_ec2(void)
 		return true;
 	read_first_line("/sys/hypervisor/uuid", s, sizeof(s));
 	return strncasecmp(s, "ec2", 3) == 0;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Milliseconds left before deadline (0 when passed). */
-static int left_ms(int64_t deadline)
-{
-	int64_t left = deadline - now_ms();
-	return left > 0 ? (int)left : 0;
-}
-
-/* Wait for events on fd until the deadline: 0, -ETIMEDOUT or -errno. */
-static int wait_fd(int fd, short events, int64_t deadline)
-{
-	for (;;) {
-		int ms = left_ms(deadline);
-		if (ms == 0)
-			return -ETIMEDOUT;
-		struct pollfd p = { .fd = fd, .events = events };
-		int n = poll(&p, 1, ms);
-		if (n > 0)
-			return 0;
-		if (n == 0)
-			return -ETIMEDOUT;
-		if (errno != EINTR)
-			return -errno;
-	}
 }
 
 struct endpoint {
@@ -145,7 +114,7 @@ static int connect_by(const struct endpoint *ep, int64_t deadline)
 	if (fd < 0)
 		return -errno;
 	if (connect(fd, (const struct sockaddr *)&ep->addr, ep->len) != 0) {
-		int rc = errno == EINPROGRESS ? wait_fd(fd, POLLOUT, deadline) : -errno;
+		int rc = errno == EINPROGRESS ? fd_wait(fd, POLLOUT, deadline) : -errno;
 		int soerr = 0;
 		socklen_t sl = sizeof(soerr);
 		if (rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr)
@@ -169,7 +138,7 @@ static int send_all(int fd, const char *buf, size_t len, int64_t deadline)
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return -errno;
-		int rc = wait_fd(fd, POLLOUT, deadline);
+		int rc = fd_wait(fd, POLLOUT, deadline);
 		if (rc < 0)
 			return rc;
 	}
@@ -190,7 +159,7 @@ static ssize_t recv_all(int fd, char *buf, size_t cap, int64_t deadline)
 		}
 		if (errno != EAGAIN && errno != EINTR)
 			return -errno;
-		int rc = wait_fd(fd, POLLIN, deadline);
+		int rc = fd_wait(fd, POLLIN, deadline);
 		if (rc < 0)
 			return rc;
 	}
@@ -240,7 +209,7 @@ static const char *why(int rc)
 
 int imds_fetch(const char *endpoint, unsigned timeout_ms, json_t *facts, char *err, size_t errlen)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = clock_mono_ms() + timeout_ms;
 	struct endpoint ep;
 	if (endpoint_parse(endpoint, &ep) != 0) {
 		snprintf(err, errlen, "bad metadata endpoint '%s'; use http://ADDR[:PORT] with a numeric address",

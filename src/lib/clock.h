@@ -70,6 +70,20 @@ static inline uint64_t clock_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Milliseconds of CLOCK_MONOTONIC since an arbitrary start, whatever
+ * clock_setup() chose: for poll() deadlines and network timeouts, which
+ * need no nanoseconds and must not depend on the TSC's calibration.
+ * Thread-safe. Inline, as clock_now_ns(): fileio.c's deadlines use it, and
+ * clock.c reads the clocksource with fileio.c, so neither file calls the other.
+ */
+static inline int64_t clock_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Sleep until clock_now_ns() reaches ns (at once if it has); EINTR is resumed. */
 void clock_sleep_until(uint64_t ns);
 

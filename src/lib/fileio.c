@@ -1,10 +1,12 @@
-/* fileio.c - whole transfers, one-line reads, replacing a file whole (see fileio.h). */
+/* fileio.c - whole transfers, one-line reads, deadlines, replacing a file whole (see fileio.h). */
 #include "lib/fileio.h"
+#include "lib/clock.h"
 #include "lib/prng.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -80,6 +82,23 @@ int read_first_line(const char *path, char *buf, size_t len)
 	fclose(f);
 	buf[strcspn(buf, "\r\n")] = '\0';
 	return rc;
+}
+
+int fd_wait(int fd, short events, int64_t deadline_ms)
+{
+	for (;;) {
+		int64_t left = deadline_ms - clock_mono_ms();
+		struct pollfd p = { .fd = fd, .events = events };
+		int n = poll(&p, 1, left > 0 ? (left < INT_MAX ? (int)left : INT_MAX) : 0);
+		if (n > 0)
+			return 0;
+		if (n == 0 && left > INT_MAX)
+			continue;
+		if (n == 0)
+			return -ETIMEDOUT;
+		if (errno != EINTR)
+			return -errno;
+	}
 }
 
 /* path's folder ("." for a bare name, "/" for one in the root). */

@@ -1,7 +1,7 @@
 /*
  * fileio.h - the file rules every layer shares: whole transfers, one-line
- * reads, and replacing a file so that readers see the old one or the new
- * one, never half of either.
+ * reads, waiting on a descriptor with a deadline, and replacing a file so
+ * that readers see the old one or the new one, never half of either.
  *
  * Every function returns 0 (or a count) or -errno and prints nothing. All
  * are thread-safe: they keep no state, and name temporary files without
@@ -11,6 +11,7 @@
 #define IOBENCH_LIB_FILEIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -40,6 +41,14 @@ ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
  * opened or read; buf is "" on any failure. len must be at least 1.
  */
 int read_first_line(const char *path, char *buf, size_t len);
+
+/*
+ * Wait until fd is ready for events (poll's POLLIN, POLLOUT) or the
+ * deadline passes, a clock_mono_ms() reading; a passed deadline still
+ * looks once. EINTR is resumed. Returns 0 (ready, or an error or hang-up is
+ * pending: the next call says which), -ETIMEDOUT, or -errno from poll().
+ */
+int fd_wait(int fd, short events, int64_t deadline_ms);
 
 /*
  * Replacing a file whole: replace_open() makes a new file beside path

@@ -1,10 +1,12 @@
 /* test_fileio.c - whole transfers, first lines and whole replacements on real files: what comes short, what fails. */
 #include "check.h"
+#include "lib/clock.h"
 #include "lib/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,23 @@ TEST(read_first_line_fails_with_enodata_or_the_open_errno_and_an_empty_buffer)
 	CHECK(read_first_line(tmpdir, buf, sizeof(buf)) == -EISDIR && buf[0] == '\0');
 }
 
+TEST(fd_wait_times_out_waits_for_data_and_still_looks_once_after_the_deadline)
+{
+	int p[2];
+	CHECK(pipe(p) == 0);
+	int64_t t0 = clock_mono_ms();
+	CHECK(fd_wait(p[0], POLLIN, t0 + 30) == -ETIMEDOUT);
+	CHECK(clock_mono_ms() - t0 >= 30);
+	CHECK(fd_wait(p[0], POLLIN, t0 - 1000) == -ETIMEDOUT);
+	CHECK(write_full(p[1], "x", 1) == 0);
+	/* Ready, with the deadline long gone: a last look still sees it. */
+	CHECK(fd_wait(p[0], POLLIN, t0 - 1000) == 0);
+	CHECK(fd_wait(p[1], POLLOUT, clock_mono_ms() + 1000) == 0);
+	close(p[0]);
+	close(p[1]);
+	CHECK(fd_wait(p[0], POLLIN, clock_mono_ms() + 1000) == 0); /* POLLNVAL: the next call says */
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -263,6 +282,7 @@ int main(void)
 	RUN(read_first_line_drops_the_line_end_and_keeps_the_rest_as_it_is);
 	RUN(read_first_line_cuts_a_long_line_to_the_buffer);
 	RUN(read_first_line_fails_with_enodata_or_the_open_errno_and_an_empty_buffer);
+	RUN(fd_wait_times_out_waits_for_data_and_still_looks_once_after_the_deadline);
 	RUN(replace_atomically_replaces_the_file_and_leaves_no_temporary);
 	RUN(the_new_file_has_the_mode_less_the_umask);
 	RUN(the_temporary_file_is_named_beside_the_path);
