@@ -38,6 +38,9 @@ bool dur_net_numeric(const char *host);
  */
 int dur_net_listen(const char *spec, char *bound, size_t boundlen, char *err, size_t errlen);
 
+/* How long a writer or verifier waits for the server to take its connection. */
+#define DUR_CONNECT_TIMEOUT_MS 10000
+
 /* Connect to spec within timeout_ms. Returns a blocking, close-on-exec socket or -errno. */
 int dur_net_connect(const char *spec, int timeout_ms, char *err, size_t errlen);
 

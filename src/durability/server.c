@@ -29,6 +29,7 @@
 #define EMFILE_PAUSE_MS 1000
 #define EMFILE_SAY_MS 10000
 #define LINGER_MS 2000                 /* a closing peer's unread bytes are drained this long */
+#define POLL_MS 1000                   /* the longest poll(): the limits above are checked this often */
 
 struct srv_run {
 	uint64_t run;
@@ -907,7 +908,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 				ev |= POLLIN;
 			pf[i + 2] = (struct pollfd){ .fd = cn->fd, .events = ev };
 		}
-		if (poll(pf, n + 2, 1000) < 0) {
+		if (poll(pf, n + 2, POLL_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -errno;

@@ -31,6 +31,10 @@
 #define DUR_MAGIC 0x3130525544424f49ULL /* "IOBDUR01" read little-endian */
 #define DUR_PROTO_VERSION 1
 #define DUR_DEFAULT_PORT 7340
+/* The same port as text, for help and messages: "7340". */
+#define DUR_DEFAULT_PORT_STR DUR_QUOTE(DUR_DEFAULT_PORT)
+#define DUR_QUOTE(x) DUR_QUOTE_(x)
+#define DUR_QUOTE_(x) #x
 #define DUR_LINE_MAX 1024 /* longest protocol or log line, newline included */
 
 /* What one sector says about itself. */

@@ -24,7 +24,7 @@
 static int request(const char *server, const char *token, const char *req, struct dur_reader *rd, char *err,
 		   size_t errlen)
 {
-	int fd = dur_net_connect(server, 10000, err, errlen);
+	int fd = dur_net_connect(server, DUR_CONNECT_TIMEOUT_MS, err, errlen);
 	if (fd < 0)
 		return fd;
 	rd->fd = fd;

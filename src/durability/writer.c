@@ -20,6 +20,12 @@
 #define BATCH_MAX 4096
 /* Longest "A BLOCK SEQ\n". */
 #define REC_MAX 48
+/* How long the server may take to answer HELLO or BYE (it syncs its log first). */
+#define REPLY_TIMEOUT_MS 30000
+/* How long a broken connection is read for the server's last ERR line. */
+#define LAST_WORD_MS 1000
+/* The longest the main thread sleeps between looks at the writers and the clock. */
+#define LOOK_NS 200000000ULL
 
 struct writer {
 	const struct dur_write_config *c;
@@ -70,7 +76,7 @@ static size_t format_record(char *p, char kind, uint64_t block, uint64_t seq)
 static void server_said(struct writer *w, const char *fallback)
 {
 	char line[DUR_LINE_MAX], why[DUR_LINE_MAX];
-	if (dur_read_line(&w->rd, line, sizeof(line), 1000) == 1 && strncmp(line, "ERR ", 4) == 0) {
+	if (dur_read_line(&w->rd, line, sizeof(line), LAST_WORD_MS) == 1 && strncmp(line, "ERR ", 4) == 0) {
 		dur_text_escape(why, sizeof(why), line + 4);
 		snprintf(w->net_err, sizeof(w->net_err), "it says: %s", why);
 	} else {
@@ -169,7 +175,7 @@ static void *writer_main(void *arg)
 	if (w->net_errno == 0 && send_records(w, "BYE\n", 4, 0)) {
 		char line[DUR_LINE_MAX];
 		unsigned long long n;
-		int rc = dur_read_line(&w->rd, line, sizeof(line), 30000);
+		int rc = dur_read_line(&w->rd, line, sizeof(line), REPLY_TIMEOUT_MS);
 		if (rc == 1 && sscanf(line, "OK %llu", &n) == 1 && n == w->sent) {
 			w->confirmed = n;
 		} else if (rc == 1 && strncmp(line, "OK ", 3) == 0) {
@@ -216,7 +222,7 @@ static int writer_setup(struct writer *w, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	w->sock = dur_net_connect(c->server, 10000, err, errlen);
+	w->sock = dur_net_connect(c->server, DUR_CONNECT_TIMEOUT_MS, err, errlen);
 	if (w->sock < 0)
 		return w->sock;
 	/* A server that stops reading for a minute is lost: stop rather than hang. */
@@ -246,7 +252,7 @@ static int writer_setup(struct writer *w, char *err, size_t errlen)
 	if (rc == 0)
 		rc = dur_net_send(w->sock, line, (size_t)n);
 	if (rc == 0)
-		rc = dur_read_line(&w->rd, line, sizeof(line), 30000);
+		rc = dur_read_line(&w->rd, line, sizeof(line), REPLY_TIMEOUT_MS);
 	if (rc == 1 && strcmp(line, "OK") == 0)
 		return 0;
 	char why[DUR_LINE_MAX];
@@ -290,7 +296,7 @@ int dur_write(const struct dur_write_config *c, struct dur_write_result *res, ch
 	/* Wait for the end: time, a stop signal, or a writer that stopped everyone. */
 	while (rc == 0 && !stopping()) {
 		uint64_t now = clock_now_ns() - t0;
-		uint64_t left = 200000000ULL;
+		uint64_t left = LOOK_NS;
 		if (c->duration_ns) {
 			if (now >= c->duration_ns)
 				break;

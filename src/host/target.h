@@ -96,4 +96,11 @@ bool target_still_there(const struct target_info *t);
 /* Bytes of physical memory, for the "file smaller than 2x RAM" warning. */
 uint64_t target_ram_bytes(void);
 
+/*
+ * That warning's factor: a span under this many times the memory the page
+ * cache can hold (the RAM, or cgroup_memory_limit() when smaller) is partly
+ * served from the cache by buffered I/O.
+ */
+#define TARGET_CACHE_SPAN_FACTOR 2
+
 #endif

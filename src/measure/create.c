@@ -19,6 +19,11 @@
 
 #define CHUNK (4u << 20)
 #define DEFAULT_THREADS 4
+/* Filler thread i draws stream FIRST_STREAM + i. */
+#define FIRST_STREAM 1000
+/* How often the waiting thread looks for the end or a stop signal, and redraws the bar. */
+#define LOOK_NS 10000000ULL
+#define BAR_NS 200000000ULL
 
 struct filler {
 	int fd_direct;        /* -1 when O_DIRECT is not available */
@@ -49,7 +54,7 @@ static void *filler_main(void *arg)
 		return NULL;
 	}
 	struct prng rng;
-	prng_seed(&rng, f->seed, ft->index + 1000);
+	prng_seed(&rng, f->seed, FIRST_STREAM + ft->index);
 	for (;;) {
 		if (atomic_load(&f->stop) || atomic_load(&f->error))
 			break;
@@ -153,16 +158,16 @@ static int open_partial(const char *path, uint64_t size, const char *human, char
 }
 
 /*
- * Wait for started filler threads to finish (the bar every 200 ms when tty).
+ * Wait for started filler threads to finish (the bar every BAR_NS when tty).
  * Returns the stop signal that cut it short, or 0.
  */
 static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned started, bool tty, uint64_t t0)
 {
-	uint64_t next_bar = t0 + 200000000ULL;
+	uint64_t next_bar = t0 + BAR_NS;
 	int sig = 0;
 	while (atomic_load(&f->written) < f->size && !atomic_load(&f->error)) {
-		/* Look every 10 ms: the end is noticed at once, not up to a bar refresh late. */
-		sig = signals_wait(o->stop_signals, 10000000ULL);
+		/* Look every LOOK_NS: the end is noticed at once, not up to a bar refresh late. */
+		sig = signals_wait(o->stop_signals, LOOK_NS);
 		if (sig > 0) {
 			atomic_store(&f->stop, true);
 			break;
@@ -170,7 +175,7 @@ static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned 
 		uint64_t now = clock_now_ns();
 		if (tty && now >= next_bar) {
 			show_bar(atomic_load(&f->written), f->size, (double)(now - t0) / 1e9);
-			next_bar = now + 200000000ULL;
+			next_bar = now + BAR_NS;
 		}
 		/* All threads gone without finishing means they hit an error. */
 		if (atomic_load(&f->next) >= f->nchunks + started)

@@ -17,6 +17,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Salts of the fill's seed (the caller's seed ^ salt), so that a data file's
+ * bytes are never the stream a run or a durability writer draws from the
+ * same --seed: a file made by `iobench run --size`, and by `iobench
+ * durability write --size`.
+ */
+#define CREATE_SEED_SALT_RUN 0xc0ffeeULL
+#define CREATE_SEED_SALT_DURABILITY 0xd0b1eULL
+
 struct create_opts {
 	bool force;                  /* overwrite an existing file */
 	unsigned threads;            /* writer threads; 0 = default */

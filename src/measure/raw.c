@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* How long the writer thread sleeps between looks for full chunks. */
+#define NAP_NS 10000000L
+
 struct raw_writer {
 	FILE *f;
 	struct raw_buf **bufs;
@@ -77,7 +80,7 @@ static void *writer_main(void *arg)
 		}
 		if (stop)
 			return NULL;
-		struct timespec ts = { 0, 10000000 };
+		struct timespec ts = { 0, NAP_NS };
 		nanosleep(&ts, NULL);
 	}
 }

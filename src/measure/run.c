@@ -21,6 +21,12 @@
 /* How long stopped threads get to finish their current operation. */
 #define STOP_GRACE_NS (30ULL * 1000000000ULL)
 
+/* How often the waiting thread looks at the target; with --max-ops, whether the workers are done. */
+#define LOOK_NS 500000000ULL
+#define LOOK_MAX_OPS_NS 50000000ULL
+/* How often the progress line is redrawn. */
+#define PROGRESS_NS 1000000000ULL
+
 int run_open_flags(const struct op_spec *op, int direct_mode, bool dsync, bool *direct)
 {
 	bool d = direct_mode == 1 || (direct_mode == -1 && op->kind != OP_WRITE_N);
@@ -248,7 +254,7 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 		w->rate_phase_ns = (uint64_t)((unsigned __int128)w->rate_interval_ns * op_index / op->nthreads);
 	}
 	prng_seed(&w->rng, cfg->seed, global_index);
-	prng_seed(&w->data_rng, cfg->seed ^ 0xda7a, global_index);
+	prng_seed(&w->data_rng, cfg->seed ^ RUN_SEED_SALT_DATA, global_index);
 	w->buckets = calloc(nbuckets, sizeof(*w->buckets));
 	if (op->spec.kind == OP_MIXED)
 		w->wbuckets = calloc(nbuckets, sizeof(*w->wbuckets));
@@ -309,7 +315,7 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
 static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end,
 		    unsigned *stops, struct device_log *devices)
 {
-	uint64_t next_progress = t0 + 1000000000ULL;
+	uint64_t next_progress = t0 + PROGRESS_NS;
 	/* The devices are read at each bucket boundary before the end (the end's after the join). */
 	size_t bucket = 1;
 	uint64_t next_bucket = devices->slots ? t0 + cfg->bucket_ns : UINT64_MAX;
@@ -325,11 +331,10 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		if (now >= end)
 			return 0;
 		uint64_t left = end - now;
-		/* Look at the target twice a second. */
-		uint64_t step = left > 500000000ULL ? 500000000ULL : left;
-		/* With an op limit the workers may finish early: look every 50 ms. */
-		if (cfg->max_ops && step > 50000000ULL)
-			step = 50000000ULL;
+		uint64_t step = left > LOOK_NS ? LOOK_NS : left;
+		/* With an op limit the workers may finish early. */
+		if (cfg->max_ops && step > LOOK_MAX_OPS_NS)
+			step = LOOK_MAX_OPS_NS;
 		if (next_bucket < end && (next_bucket <= now || next_bucket - now < step))
 			step = next_bucket > now ? next_bucket - now : 0;
 		int sig = signals_wait(&set, step);
@@ -351,7 +356,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		now = clock_now_ns();
 		if (cfg->progress && now >= next_progress) {
 			show_progress(cfg, ws, nw, t0, now);
-			next_progress += 1000000000ULL;
+			next_progress += PROGRESS_NS;
 		}
 		if (cfg->max_ops) {
 			bool all_done = true;
@@ -428,7 +433,7 @@ struct run_state {
 static int check_sizes(struct run_state *st, char *err, size_t errlen)
 {
 	const struct run_config *cfg = st->cfg;
-	if ((double)st->nw * st->nbuckets * sizeof(struct hist) > 2e9) {
+	if ((double)st->nw * st->nbuckets * sizeof(struct hist) > RUN_MAX_HIST_BYTES) {
 		snprintf(err, errlen, "%zu threads x %u time buckets need over 2 GB; use a longer --bucket",
 			 st->nw, st->nbuckets);
 		return -E2BIG;
@@ -438,7 +443,7 @@ static int check_sizes(struct run_state *st, char *err, size_t errlen)
 	for (size_t i = 0; i < cfg->nops; i++)
 		buffers += (double)cfg->ops[i].nthreads * (cfg->iodepth ? cfg->iodepth : 1) * (double)cfg->ops[i].spec.size;
 	uint64_t ram = target_ram_bytes();
-	if (ram && buffers > (double)ram / 2) {
+	if (ram && buffers > (double)ram / RUN_RAM_SHARE_DIVISOR) {
 		snprintf(err, errlen, "the I/O buffers would need %.1f GiB (threads x iodepth x op size), over half the RAM; "
 			 "use fewer threads, a smaller --iodepth or smaller ops", buffers / 1073741824.0);
 		return -E2BIG;

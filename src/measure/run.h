@@ -24,6 +24,12 @@
 
 /* Most time buckets one run keeps (--duration / --bucket): a bound, so counts never wrap. */
 #define RUN_MAX_BUCKETS 1000000
+/* Most bytes of histograms a run allocates (threads x time buckets). */
+#define RUN_MAX_HIST_BYTES 2e9
+/* The I/O buffers (threads x iodepth x op size) may take at most 1/this of the RAM. */
+#define RUN_RAM_SHARE_DIVISOR 2
+/* The data written comes from seed ^ this (stream: the thread), apart from the offsets' stream. */
+#define RUN_SEED_SALT_DATA 0xda7aULL
 
 struct run_config {
 	const struct target_info *target;

@@ -201,7 +201,7 @@ static int probes_open(const struct watch_config *wc, struct watch_state *st, ch
 		p->nslots = (wc->span - op->spec.size) / op->spec.align + 1;
 		/* Random bytes from the start: the preflight may write them. */
 		struct prng fill;
-		prng_seed(&fill, wc->seed ^ 0x9f11, i);
+		prng_seed(&fill, wc->seed ^ WATCH_SEED_SALT_FILL, i);
 		prng_fill(&fill, p->req.buf, len);
 		int rc = run_preflight(wc->target, op, wc->span, p->eng.fd, p->req.buf, err, errlen);
 		if (rc < 0)
@@ -306,7 +306,7 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 	if (rc == 0 && (rc = output_check_writable(wc->json_path)) < 0)
 		snprintf(err, errlen, "--json %s: cannot write results: %s; give a file this user can write, or '-' for "
 			 "stdout", wc->json_path, rc == -EINVAL ? "not a regular file" : strerror(-rc));
-	prng_seed(&st.rng, wc->seed, 0x3a7c);
+	prng_seed(&st.rng, wc->seed, WATCH_STREAM_ORDER);
 	/* No room for the readings: the lines say so ("devicesNote") and the watch goes on. */
 	if (rc == 0 && wc->devices && wc->device_stats)
 		devices_log_init(&st.devices, wc->devices, 2);

@@ -23,6 +23,11 @@
 #include "results/output.h"
 #include "results/result.h"
 
+/* The probes' buffers are filled from seed ^ this (stream: the op's index). */
+#define WATCH_SEED_SALT_FILL 0x9f11ULL
+/* The stream of seed that shuffles each round's order. */
+#define WATCH_STREAM_ORDER 0x3a7cULL
+
 struct watch_config {
 	const struct target_info *target;
 	const struct run_op *ops;

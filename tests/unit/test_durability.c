@@ -286,6 +286,13 @@ TEST(allow_blocks_match_their_addresses_and_no_others)
 		CHECK(dur_cidr_parse(bad[i], &c) == -EINVAL);
 }
 
+TEST(the_default_port_as_text_is_the_port)
+{
+	char want[16];
+	snprintf(want, sizeof(want), "%d", DUR_DEFAULT_PORT);
+	CHECK(strcmp(DUR_DEFAULT_PORT_STR, want) == 0);
+}
+
 int main(void)
 {
 	RUN(every_sector_carries_the_stamp_and_its_index);
@@ -297,5 +304,6 @@ int main(void)
 	RUN(the_map_keeps_the_newest_promise_per_block_sorted);
 	RUN(text_from_a_peer_is_escaped_to_printable_ascii);
 	RUN(allow_blocks_match_their_addresses_and_no_others);
+	RUN(the_default_port_as_text_is_the_port);
 	return check_summary("test_durability");
 }
