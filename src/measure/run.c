@@ -636,19 +636,27 @@ static void free_state(struct run_state *st, unsigned stuck_threads)
 	free(st->rawbufs);
 }
 
+int run_check_buckets(uint64_t duration_ns, uint64_t bucket_ns, char *err, size_t errlen)
+{
+	/* Tested before dividing by it: a zero --bucket is refused, not a SIGFPE. */
+	uint64_t n = bucket_ns ? duration_ns / bucket_ns + (duration_ns % bucket_ns != 0) : 0;
+	if (bucket_ns == 0 || n > RUN_MAX_BUCKETS) {
+		snprintf(err, errlen, "--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
+			 (unsigned long long)n, RUN_MAX_BUCKETS);
+		return -E2BIG;
+	}
+	return (int)n;
+}
+
 int run_execute(const struct run_config *cfg, struct run_result *res, char *err, size_t errlen)
 {
 	memset(res, 0, sizeof(*res));
 	struct run_state st = { .cfg = cfg };
 	for (size_t i = 0; i < cfg->nops; i++)
 		st.nw += cfg->ops[i].nthreads;
-	/* Tested before dividing by it: a zero --bucket is refused, not a SIGFPE. */
-	uint64_t nbuckets = cfg->bucket_ns ? (cfg->duration_ns + cfg->bucket_ns - 1) / cfg->bucket_ns : 0;
-	if (cfg->bucket_ns == 0 || nbuckets > RUN_MAX_BUCKETS) {
-		snprintf(err, errlen, "--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
-			 (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
-		return -E2BIG;
-	}
+	int nbuckets = run_check_buckets(cfg->duration_ns, cfg->bucket_ns, err, errlen);
+	if (nbuckets < 0)
+		return nbuckets;
 	st.nbuckets = (unsigned)nbuckets + 1;
 	int rc = check_sizes(&st, err, errlen);
 	if (rc != 0)

@@ -71,6 +71,14 @@ int run_preflight(const struct target_info *t, const struct run_op *op, uint64_t
 		  char *err, size_t errlen);
 
 /*
+ * The time buckets duration_ns / bucket_ns make (the last one partial):
+ * their count, or -E2BIG with a one-line reason (no "iobench: " prefix) in
+ * err when bucket_ns is 0 or they are more than RUN_MAX_BUCKETS. What
+ * run_execute() checks first; the command layer checks it before probing.
+ */
+int run_check_buckets(uint64_t duration_ns, uint64_t bucket_ns, char *err, size_t errlen);
+
+/*
  * Run. Returns 0 with *res filled (free it with run_result_free), or -errno
  * when the run could not start, with a one-line reason (no "iobench: "
  * prefix) in err: a target that cannot be opened with these flags, O_DIRECT
