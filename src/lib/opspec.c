@@ -11,6 +11,58 @@
 
 #define SPEC_TEXT_MAX 128
 
+/* Each OP word once: the long form, signatures, the short names and the report read it from here. */
+static const struct opspec_word words[] = {
+	{ "read", "read", OP_READ, false, OPSPEC_NUMBER_NONE },
+	{ "writeFlush", "write", OP_WRITE_FLUSH, false, OPSPEC_NUMBER_NONE },
+	{ "write", "write", OP_WRITE_N, false, OPSPEC_NUMBER_OPTIONAL },
+	{ "seqRead", "seqread", OP_READ, true, OPSPEC_NUMBER_NONE },
+	{ "seqWriteFlush", "seqwrite", OP_WRITE_FLUSH, true, OPSPEC_NUMBER_NONE },
+	{ "seqWrite", "seqwrite", OP_WRITE_N, true, OPSPEC_NUMBER_OPTIONAL },
+	{ "rw", "rw", OP_MIXED, false, OPSPEC_NUMBER_REQUIRED },
+};
+#define NWORDS (sizeof(words) / sizeof(words[0]))
+
+const struct opspec_word *opspec_word_find(const char *text, size_t len, const char **num, size_t *numlen)
+{
+	for (size_t i = 0; i < NWORDS; i++) {
+		size_t n = strlen(words[i].word);
+		if (len < n || strncmp(text, words[i].word, n) != 0)
+			continue;
+		bool alone = len == n, numbered = len > n && isdigit((unsigned char)text[n]);
+		if (words[i].number == OPSPEC_NUMBER_NONE ? !alone
+		    : words[i].number == OPSPEC_NUMBER_REQUIRED ? !numbered
+								: !(alone || numbered))
+			continue;
+		*num = text + n;
+		*numlen = len - n;
+		return &words[i];
+	}
+	*num = "";
+	*numlen = 0;
+	return NULL;
+}
+
+const struct opspec_word *opspec_word_of(enum op_kind kind, bool sequential)
+{
+	for (size_t i = 0; i < NWORDS; i++)
+		if (words[i].kind == kind && (words[i].sequential == sequential || kind == OP_MIXED))
+			return &words[i];
+	return &words[0];
+}
+
+/*
+ * The short grammar's words: the stems of the entries that a short name
+ * starts with (case-insensitive); "/N" makes a write an OP_WRITE_N.
+ */
+static const struct opspec_word *short_word(const char *text)
+{
+	for (size_t i = 0; i < NWORDS; i++)
+		if (words[i].kind != OP_WRITE_N && strncasecmp(text, words[i].stem, strlen(words[i].stem)) == 0)
+			return &words[i];
+	return NULL;
+}
+
 static int fail(char *err, size_t errlen, const char *fmt, const char *what)
 {
 	snprintf(err, errlen, fmt, what);
@@ -47,34 +99,19 @@ static void spec_finish(struct op_spec *op)
 	if (op->align != op->size)
 		snprintf(suffix, sizeof(suffix), "@%s", salign);
 
-	/* Sequential ops: "seq" before the short name, "seqRead"-style OP words. */
-	const char *np = op->sequential ? "seq" : "";
-	const char *sp = op->sequential ? "seq" : "";
-	switch (op->kind) {
-	case OP_READ:
-		snprintf(op->name, sizeof(op->name), "%sread%s%s", np, ssize, suffix);
-		snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
-			 op->sequential ? "Read" : "read", size, align);
-		break;
-	case OP_WRITE_FLUSH:
-		snprintf(op->name, sizeof(op->name), "%swrite%s%s", np, ssize, suffix);
-		snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
-			 op->sequential ? "WriteFlush" : "writeFlush", size, align);
-		break;
-	case OP_WRITE_N:
-		snprintf(op->name, sizeof(op->name), "%swrite%s%s/%u", np, ssize, suffix, op->sync_every);
-		if (op->sync_every == 0)
-			snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", sp,
-				 op->sequential ? "Write" : "write", size, align);
-		else
-			snprintf(op->signature, sizeof(op->signature), "%s%s%u,%s,%s", sp,
-				 op->sequential ? "Write" : "write", op->sync_every, size, align);
-		break;
-	case OP_MIXED:
-		snprintf(op->name, sizeof(op->name), "rw%s%s:%u", ssize, suffix, op->read_pct);
-		snprintf(op->signature, sizeof(op->signature), "rw%u,%s,%s", op->read_pct, size, align);
-		break;
+	/* The short name: stem, size, @align, then /N or :PCT; the signature: the OP word (NN, PP), size, align. */
+	const struct opspec_word *w = opspec_word_of(op->kind, op->sequential);
+	char tail[16] = "", number[16] = "";
+	if (op->kind == OP_WRITE_N) {
+		snprintf(tail, sizeof(tail), "/%u", op->sync_every);
+		if (op->sync_every)
+			snprintf(number, sizeof(number), "%u", op->sync_every);
+	} else if (op->kind == OP_MIXED) {
+		snprintf(tail, sizeof(tail), ":%u", op->read_pct);
+		snprintf(number, sizeof(number), "%u", op->read_pct);
 	}
+	snprintf(op->name, sizeof(op->name), "%s%s%s%s", w->stem, ssize, suffix, tail);
+	snprintf(op->signature, sizeof(op->signature), "%s%s,%s,%s", w->word, number, size, align);
 }
 
 static int parse_size_field(const char *field, uint64_t *out, const char *text, char *err, size_t errlen)
@@ -97,29 +134,21 @@ static int parse_short(const char *text, struct op_spec *op, char *err, size_t e
 	snprintf(buf, sizeof(buf), "%s", text);
 	char *rest = buf;
 	memset(op, 0, sizeof(*op));
-	if (strncasecmp(rest, "seq", 3) == 0) {
-		op->sequential = true;
-		rest += 3;
-	}
-	if (strncasecmp(rest, "read", 4) == 0) {
-		op->kind = OP_READ;
-		rest += 4;
-	} else if (strncasecmp(rest, "write", 5) == 0) {
-		op->kind = OP_WRITE_FLUSH;
-		rest += 5;
-	} else if (!op->sequential && strncasecmp(rest, "rw", 2) == 0) {
-		op->kind = OP_MIXED;
-		rest += 2;
+	const struct opspec_word *w = short_word(rest);
+	if (!w)
+		return fail(err, errlen,
+			    "unknown operation '%s'; use read<SIZE>, write<SIZE>, write<SIZE>/<N>, seqread<SIZE>, "
+			    "rw<SIZE>:<PCT> (e.g. read4k, write4k/64) or OP,THREADS,SIZE,ALIGN", text);
+	op->kind = w->kind;
+	op->sequential = w->sequential;
+	rest += strlen(w->stem);
+	if (op->kind == OP_MIXED) {
 		char *colon = strchr(rest, ':');
 		uint64_t pct;
 		if (!colon || units_parse_u64(colon + 1, 0, 100, &pct) < 0)
 			return fail(err, errlen, "mixed op '%s' needs a read share: rw<SIZE>:<PERCENT>, e.g. rw16k:70", text);
 		*colon = '\0';
 		op->read_pct = (unsigned)pct;
-	} else {
-		return fail(err, errlen,
-			    "unknown operation '%s'; use read<SIZE>, write<SIZE>, write<SIZE>/<N>, seqread<SIZE>, "
-			    "rw<SIZE>:<PCT> (e.g. read4k, write4k/64) or OP,THREADS,SIZE,ALIGN", text);
 	}
 	char *slash = strchr(rest, '/');
 	if (slash) {
@@ -165,38 +194,23 @@ static int parse_long(const char *text, struct op_spec *op, char *err, size_t er
 		return fail(err, errlen, "expected 4 fields in '%s'; the long form is OP,THREADS,SIZE,ALIGN", text);
 
 	memset(op, 0, sizeof(*op));
-	const char *word = field[0];
-	const char *read_w = "read", *write_w = "write", *flush_w = "writeFlush";
-	if (strncmp(word, "seq", 3) == 0) {
-		op->sequential = true;
-		word += 3;
-		read_w = "Read";
-		write_w = "Write";
-		flush_w = "WriteFlush";
-	}
-	size_t wl = strlen(write_w);
-	if (strcmp(word, read_w) == 0) {
-		op->kind = OP_READ;
-	} else if (strcmp(word, flush_w) == 0) {
-		op->kind = OP_WRITE_FLUSH;
-	} else if (strcmp(word, write_w) == 0) {
-		op->kind = OP_WRITE_N;
-		op->sync_every = 0;
-	} else if (strncmp(word, write_w, wl) == 0 && isdigit((unsigned char)word[wl])) {
-		uint64_t every;
-		if (units_parse_u64(word + wl, 1, UINT32_MAX, &every) < 0)
-			return fail(err, errlen, "bad writeNN in '%s'; NN is a whole number >= 1", text);
-		op->kind = OP_WRITE_N;
-		op->sync_every = (uint32_t)every;
-	} else if (!op->sequential && strncmp(word, "rw", 2) == 0 && isdigit((unsigned char)word[2])) {
-		uint64_t pct;
-		if (units_parse_u64(word + 2, 0, 100, &pct) < 0)
-			return fail(err, errlen, "bad rwPP in '%s'; PP is the read share, 0 to 100", text);
-		op->kind = OP_MIXED;
-		op->read_pct = (unsigned)pct;
-	} else {
+	const char *num;
+	size_t numlen;
+	const struct opspec_word *w = opspec_word_find(field[0], strlen(field[0]), &num, &numlen);
+	if (!w)
 		return fail(err, errlen, "unknown operation in '%s'; OP is read, write, writeFlush, writeNN, "
 			    "seqRead, seqWrite, seqWriteFlush, seqWriteNN or rwPP", text);
+	op->kind = w->kind;
+	op->sequential = w->sequential;
+	uint64_t v;
+	if (numlen && w->kind == OP_MIXED) {
+		if (units_parse_u64(num, 0, 100, &v) < 0)
+			return fail(err, errlen, "bad rwPP in '%s'; PP is the read share, 0 to 100", text);
+		op->read_pct = (unsigned)v;
+	} else if (numlen) {
+		if (units_parse_u64(num, 1, UINT32_MAX, &v) < 0)
+			return fail(err, errlen, "bad writeNN in '%s'; NN is a whole number >= 1", text);
+		op->sync_every = (uint32_t)v;
 	}
 
 	if (strcmp(field[1], "i") == 0) {

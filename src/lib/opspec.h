@@ -53,6 +53,39 @@ struct op_spec {
 };
 
 /*
+ * The vocabulary: each OP word of the long form (and of signatures, which
+ * are long forms without THREADS), with what it means and the short name's
+ * stem. A numbered word (writeNN, rwPP) is its entry's word followed by the
+ * number.
+ */
+enum opspec_number {
+	OPSPEC_NUMBER_NONE,     /* the word alone: "read", "writeFlush", "seqRead" */
+	OPSPEC_NUMBER_OPTIONAL, /* "write" (never synced) or "write64" (fdatasync 1 in 64) */
+	OPSPEC_NUMBER_REQUIRED, /* "rw70" (70% reads) */
+};
+
+struct opspec_word {
+	const char *word; /* the OP word, or a numbered word's part before its number: "seqWriteFlush", "write", "rw" */
+	const char *stem; /* how the short name starts: "read", "write", "seqwrite", "rw" */
+	enum op_kind kind; /* OP_WRITE_N for "write" and "writeNN"; the short name adds "/N" */
+	bool sequential;
+	enum opspec_number number;
+};
+
+/*
+ * The entry for the OP word text[0..len) (a signature's text before its
+ * first ','): an entry's word alone (when its number is not required), or
+ * its word followed by a number (when it takes one), that is by the rest of
+ * text, which must begin with a digit. The number's text goes to *num and
+ * its length to *numlen ("" and 0 for none); whether it is all digits and in
+ * range is the caller's to check. NULL when text is no OP word.
+ */
+const struct opspec_word *opspec_word_find(const char *text, size_t len, const char **num, size_t *numlen);
+
+/* The entry names and signatures of kind are made from (OP_MIXED: its one entry, sequential or not). */
+const struct opspec_word *opspec_word_of(enum op_kind kind, bool sequential);
+
+/*
  * Parse one --op argument into up to max specs (several for a "."-joined
  * long form). Returns the number of specs parsed (>= 1), or -EINVAL with a
  * one-line reason in err, or -E2BIG when more than max.

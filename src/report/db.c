@@ -84,20 +84,6 @@ void rep_db_free(struct rep_db *db)
 	memset(db, 0, sizeof(*db));
 }
 
-enum rep_kind rep_kind_of(const char *sig)
-{
-	size_t n = strcspn(sig, ",");
-	if (n == 4 && strncmp(sig, "read", 4) == 0)
-		return REP_READ;
-	if (n == 10 && strncmp(sig, "writeFlush", 10) == 0)
-		return REP_WRITE_FLUSH;
-	if (n == 5 && strncmp(sig, "write", 5) == 0)
-		return REP_WRITE;
-	if (n > 5 && strncmp(sig, "write", 5) == 0 && strspn(sig + 5, "0123456789") == n - 5)
-		return REP_WRITE_N;
-	return REP_OTHER;
-}
-
 /* ---- cell table ---- */
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)

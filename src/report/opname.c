@@ -1,5 +1,9 @@
-/* report/opname.c - a signature as the user typed the op: "read,4K,4K" -> "read4k". */
+/*
+ * report/opname.c - a signature as the user typed the op ("read,4K,4K" ->
+ * "read4k") and its kind, from lib/opspec's vocabulary.
+ */
 #include "report/db.h"
+#include "lib/opspec.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -9,16 +13,39 @@
 #include "report/alloc.h"
 #include "report/durability.h"
 
-/* The OP words of signatures and the short name's stem, as opspec.c writes them. */
-static const struct {
-	const char *word; /* OP word, or its prefix before NN/PP */
-	const char *stem;
-	char tail;        /* 'N': "/NN" follows (writeNN), 'P': ":PP" (rwPP), 'F': flushed, '0': never synced */
-} op_words[] = {
-	{ "read", "read", 'F' },       { "writeFlush", "write", 'F' },       { "write", "write", 'N' },
-	{ "seqRead", "seqread", 'F' }, { "seqWriteFlush", "seqwrite", 'F' }, { "seqWrite", "seqwrite", 'N' },
-	{ "rw", "rw", 'P' },
-};
+/*
+ * The vocabulary entry (lib/opspec.h) of sig's OP word, with its number's
+ * text (writeNN, rwPP) in num[0..*nl); NULL unless the word is one and its
+ * number all digits.
+ */
+static const struct opspec_word *sig_word(const char *sig, const char **num, size_t *nl)
+{
+	const struct opspec_word *w = opspec_word_find(sig, strcspn(sig, ","), num, nl);
+	for (size_t i = 0; w && i < *nl; i++)
+		if (!isdigit((unsigned char)(*num)[i]))
+			return NULL;
+	return w;
+}
+
+enum rep_kind rep_kind_of(const char *sig)
+{
+	const char *num;
+	size_t nl;
+	const struct opspec_word *w = sig_word(sig, &num, &nl);
+	if (!w || w->sequential)
+		return REP_OTHER;
+	switch (w->kind) {
+	case OP_READ:
+		return REP_READ;
+	case OP_WRITE_FLUSH:
+		return REP_WRITE_FLUSH;
+	case OP_WRITE_N:
+		return nl ? REP_WRITE_N : REP_WRITE;
+	case OP_MIXED:
+		break;
+	}
+	return REP_OTHER;
+}
 
 /* Size text of a signature ("4K") as the short name has it ("4k"). */
 static void lower(char *dst, size_t len, const char *src, size_t n)
@@ -38,30 +65,26 @@ void rep_op_name(const char *sig, char *buf, size_t len)
 		align = size[sl] ? size + sl + 1 : NULL;
 		al = align ? strlen(align) : 0;
 	}
-	for (size_t i = 0; size && align && i < sizeof(op_words) / sizeof(op_words[0]); i++) {
-		size_t n = strlen(op_words[i].word);
-		if (wl < n || strncmp(sig, op_words[i].word, n) != 0)
-			continue;
-		const char *num = sig + n;
-		size_t digits = strspn(num, "0123456789");
-		bool exact = wl == n, numbered = wl > n && digits == wl - n;
-		if (op_words[i].tail == 'F' ? !exact : op_words[i].tail == 'P' ? !numbered : !(exact || numbered))
-			continue;
-		char s[32], a[40] = "";
-		lower(s, sizeof(s), size, sl);
-		if (al != sl || strncmp(size, align, sl) != 0) {
-			a[0] = '@';
-			lower(a + 1, sizeof(a) - 1, align, al);
-		}
-		if (op_words[i].tail == 'P')
-			snprintf(buf, len, "%s%s%s:%.*s", op_words[i].stem, s, a, (int)digits, num);
-		else if (op_words[i].tail == 'N')
-			snprintf(buf, len, "%s%s%s/%.*s", op_words[i].stem, s, a, exact ? 1 : (int)digits, exact ? "0" : num);
-		else
-			snprintf(buf, len, "%s%s%s", op_words[i].stem, s, a);
+	const char *num;
+	size_t nl;
+	const struct opspec_word *w = size && align ? sig_word(sig, &num, &nl) : NULL;
+	if (!w) {
+		snprintf(buf, len, "%s", sig);
 		return;
 	}
-	snprintf(buf, len, "%s", sig);
+	char s[32], a[40] = "";
+	lower(s, sizeof(s), size, sl);
+	if (al != sl || strncmp(size, align, sl) != 0) {
+		a[0] = '@';
+		lower(a + 1, sizeof(a) - 1, align, al);
+	}
+	/* The short name's tail: ":PP" for rwPP, "/NN" for writeNN ("/0" for write, never synced). */
+	if (w->number == OPSPEC_NUMBER_REQUIRED)
+		snprintf(buf, len, "%s%s%s:%.*s", w->stem, s, a, (int)nl, num);
+	else if (w->number == OPSPEC_NUMBER_OPTIONAL)
+		snprintf(buf, len, "%s%s%s/%.*s", w->stem, s, a, nl ? (int)nl : 1, nl ? num : "0");
+	else
+		snprintf(buf, len, "%s%s%s", w->stem, s, a);
 }
 
 /* Append name (and " (sig)") to the list in buf; false, ending it with "...", when it is full. */

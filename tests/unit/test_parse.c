@@ -1,10 +1,11 @@
-/* test_parse.c - sizes, durations, op specs (short and long form), thread lists. */
+/* test_parse.c - sizes, durations, op specs (short and long form, one vocabulary with the report), thread lists. */
 #include <errno.h>
 #include <string.h>
 
 #include "check.h"
 #include "lib/opspec.h"
 #include "lib/units.h"
+#include "report/db.h"
 
 TEST(sizes_use_binary_units_case_insensitively)
 {
@@ -237,9 +238,65 @@ TEST(thread_lists)
 	CHECK(opspec_parse_threads("", t, 64, err, sizeof(err)) == -EINVAL);
 }
 
+TEST(each_op_word_is_found_as_the_entry_names_are_made_from)
+{
+	static const struct {
+		enum op_kind kind;
+		bool sequential;
+	} kinds[] = {
+		{ OP_READ, false }, { OP_WRITE_FLUSH, false }, { OP_WRITE_N, false }, { OP_MIXED, false },
+		{ OP_READ, true },  { OP_WRITE_FLUSH, true },  { OP_WRITE_N, true },
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		const struct opspec_word *w = opspec_word_of(kinds[i].kind, kinds[i].sequential);
+		CHECK(w->kind == kinds[i].kind && w->sequential == kinds[i].sequential);
+		char word[32];
+		snprintf(word, sizeof(word), "%s%s", w->word, w->number == OPSPEC_NUMBER_REQUIRED ? "70" : "");
+		const char *num;
+		size_t nl;
+		CHECK(opspec_word_find(word, strlen(word), &num, &nl) == w);
+	}
+	const char *num;
+	size_t nl;
+	const struct opspec_word *w = opspec_word_find("write64,4K,4K", 7, &num, &nl);
+	CHECK(w && w->kind == OP_WRITE_N && !w->sequential && nl == 2 && strncmp(num, "64", 2) == 0);
+	CHECK(opspec_word_find("rw", 2, &num, &nl) == NULL);
+	CHECK(opspec_word_find("read5", 5, &num, &nl) == NULL);
+	CHECK(opspec_word_find("seqrw5", 6, &num, &nl) == NULL);
+	CHECK(opspec_word_find("writeflush", 10, &num, &nl) == NULL);
+}
+
+/* The report turns a signature back into the name typed (report/opname.c): both read one vocabulary. */
+TEST(a_signature_names_the_op_as_it_was_typed)
+{
+	static const char *const names[] = {
+		"read4k", "write4k", "write4k/64", "write4k/0", "seqread1m", "seqwrite64k", "seqwrite64k/8",
+		"rw16k:70", "rw16k@1k:30", "read4k@512", "write8k@4k/16",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct op_spec op;
+		char err[256], back[OPSPEC_NAME_MAX];
+		CHECK(opspec_parse(names[i], &op, 1, err, sizeof(err)) == 1);
+		CHECK(strcmp(op.name, names[i]) == 0);
+		rep_op_name(op.signature, back, sizeof(back));
+		if (strcmp(back, op.name) != 0)
+			fprintf(stderr, "  %s -> %s -> %s\n", names[i], op.signature, back);
+		CHECK(strcmp(back, op.name) == 0);
+	}
+	CHECK(rep_kind_of("read,4K,4K") == REP_READ);
+	CHECK(rep_kind_of("writeFlush,4K,4K") == REP_WRITE_FLUSH);
+	CHECK(rep_kind_of("write,4K,4K") == REP_WRITE);
+	CHECK(rep_kind_of("write64,4K,4K") == REP_WRITE_N);
+	CHECK(rep_kind_of("seqWrite64,4K,4K") == REP_OTHER);
+	CHECK(rep_kind_of("rw70,4K,4K") == REP_OTHER);
+	CHECK(rep_kind_of("write6x,4K,4K") == REP_OTHER);
+}
+
 int main(void)
 {
 	RUN(sizes_use_binary_units_case_insensitively);
+	RUN(each_op_word_is_found_as_the_entry_names_are_made_from);
+	RUN(a_signature_names_the_op_as_it_was_typed);
 	RUN(signature_sizes_print_like_the_2012_tool);
 	RUN(durations);
 	RUN(plain_decimals_only);
