@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,14 +118,25 @@ struct watch_state {
 	struct device_log devices; /* the devices' readings at the period's start and end */
 };
 
-/* How a write of the page went: a failure is said once per period, the first success after it once. */
+/* Pass a note to the caller, if it takes them. */
+static void tell(const struct watch_config *wc, struct watch_note note)
+{
+	if (wc->note)
+		wc->note(&note, wc->note_arg);
+}
+
+/* How a write of the page went: a failure is told once per period, the first success after it once. */
 static void prom_tell(const struct watch_config *wc, struct watch_state *st, int rc)
 {
-	if (rc < 0 && !st->prom_warned)
-		fprintf(stderr, "iobench: watch: cannot write %s: %s; the previous file stays, probing goes on "
-			"(said once per period)\n", wc->prom_path, strerror(-rc));
-	else if (rc == 0 && st->prom_err < 0)
-		fprintf(stderr, "iobench: watch: %s written again\n", wc->prom_path);
+	char text[PATH_MAX + 160];
+	if (rc < 0 && !st->prom_warned) {
+		snprintf(text, sizeof(text), "cannot write %s: %s; the previous file stays, probing goes on "
+			 "(said once per period)", wc->prom_path, strerror(-rc));
+		tell(wc, (struct watch_note){ .kind = WATCH_NOTE_PROM_FAILED, .text = text, .err = rc });
+	} else if (rc == 0 && st->prom_err < 0) {
+		snprintf(text, sizeof(text), "%s written again", wc->prom_path);
+		tell(wc, (struct watch_note){ .kind = WATCH_NOTE_PROM_WRITTEN, .text = text });
+	}
 	st->prom_warned |= rc < 0;
 	st->prom_err = rc;
 }
@@ -328,9 +340,13 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 				 rc == -EINVAL ? "not a regular file; give a file, or '-' for stdout" : strerror(-rc));
 			break;
 		}
-		if (!wc->quiet)
-			fprintf(stderr, "iobench: watch: period %llu written (%.0f s)%s\n", (unsigned long long)periods,
-				elapsed, sig > 0 ? ", interrupted" : "");
+		if (!wc->quiet) {
+			char text[96];
+			snprintf(text, sizeof(text), "period %llu written (%.0f s)%s", (unsigned long long)periods,
+				 elapsed, sig > 0 ? ", interrupted" : "");
+			tell(wc, (struct watch_note){ .kind = WATCH_NOTE_PERIOD, .text = text, .period = periods,
+						       .interrupted = sig > 0 });
+		}
 		if (st.prom_on)
 			prom_export_period(&st.prom, st.results);
 		for (size_t i = 0; i < wc->nops; i++)

@@ -9,8 +9,11 @@
  * With a prom_path it also keeps Prometheus counters (prom.h) and rewrites
  * that file after every round: they start from what the JSON lines and the
  * previous file hold, so they never go down across a restart. A write that
- * fails (a full disk) keeps the previous file, is said on stderr once per
- * period, and the probe goes on.
+ * fails (a full disk) keeps the previous file, is a note once per period,
+ * and the probe goes on.
+ *
+ * watch_run() prints nothing: what it has to say as it goes (a period
+ * written, the page failing and mended) goes to the caller's note function.
  */
 #ifndef IOBENCH_MEASURE_WATCH_H
 #define IOBENCH_MEASURE_WATCH_H
@@ -28,6 +31,22 @@
 /* The stream of seed that shuffles each round's order. */
 #define WATCH_STREAM_ORDER 0x3a7cULL
 
+/* What a note is about. */
+enum watch_note_kind {
+	WATCH_NOTE_PERIOD,       /* a period's line was appended (no such notes when quiet) */
+	WATCH_NOTE_PROM_FAILED,  /* the --prom page could not be written (once a period); the old one stays */
+	WATCH_NOTE_PROM_WRITTEN, /* the page was written again after a failure */
+};
+
+struct watch_note {
+	enum watch_note_kind kind;
+	const char *text;  /* one line for people, without "iobench: " or a newline:
+			    * "period 3 written (60 s)", "iobench.prom written again" */
+	uint64_t period;   /* the period's number, from 1 (WATCH_NOTE_PERIOD) */
+	bool interrupted;  /* the period was cut short by a stop signal (WATCH_NOTE_PERIOD) */
+	int err;           /* the write's -errno (WATCH_NOTE_PROM_FAILED) */
+};
+
 struct watch_config {
 	const struct target_info *target;
 	const struct run_op *ops;
@@ -43,7 +62,10 @@ struct watch_config {
 	const struct device_tree *devices; /* recorded in each line; NULL: none */
 	bool device_stats;     /* with their /proc/diskstats over the period */
 	const sigset_t *stop_signals; /* blocked by the caller, awaited here */
-	bool quiet;
+	bool quiet;            /* no WATCH_NOTE_PERIOD notes */
+	/* Called with each note, from watch_run()'s thread; text lasts only the call. NULL: none. */
+	void (*note)(const struct watch_note *note, void *arg);
+	void *note_arg;
 };
 
 /*
