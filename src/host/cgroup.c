@@ -1,5 +1,6 @@
 /* cgroup.c - the memory limit of this process's cgroup (v1 or v2), for the page-cache warning. */
 #include "host/cgroup.h"
+#include "host/mounts.h"
 #include "lib/fileio.h"
 
 #include <stdbool.h>
@@ -23,34 +24,32 @@ static bool has_item(const char *list, const char *word)
 	return false;
 }
 
+struct hierarchy {
+	bool v2;
+	char *mnt, *root;
+	size_t mlen, rlen;
+};
+
+static bool is_hierarchy(const struct mount_entry *m, void *arg)
+{
+	struct hierarchy *h = arg;
+	if (h->v2 ? strcmp(m->fstype, "cgroup2") != 0 : strcmp(m->fstype, "cgroup") != 0 || !has_item(m->super, "memory"))
+		return false;
+	if (strlen(m->point) >= h->mlen || strlen(m->root) >= h->rlen)
+		return false;
+	strcpy(h->mnt, m->point);
+	strcpy(h->root, m->root);
+	return true;
+}
+
 /*
  * Where the hierarchy is mounted (v2: fstype cgroup2; v1: a cgroup mount
  * with the memory controller) and which cgroup its mount root is.
  */
 static bool find_mount(bool v2, char *mnt, size_t mlen, char *root, size_t rlen)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return false;
-	char line[4096];
-	bool found = false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTIONS */
-		char r[1024], m[1024], fstype[64], super[1024];
-		const char *dash = strstr(line, " - ");
-		if (!dash || sscanf(line, "%*s %*s %*s %1023s %1023s", r, m) != 2 ||
-		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
-			continue;
-		if (v2 ? strcmp(fstype, "cgroup2") != 0 : strcmp(fstype, "cgroup") != 0 || !has_item(super, "memory"))
-			continue;
-		found = strlen(m) < mlen && strlen(r) < rlen;
-		if (found) {
-			strcpy(mnt, m);
-			strcpy(root, r);
-		}
-	}
-	fclose(f);
-	return found;
+	struct hierarchy h = { .v2 = v2, .mnt = mnt, .root = root, .mlen = mlen, .rlen = rlen };
+	return mounts_each(is_hierarchy, &h);
 }
 
 /* This process's cgroup in the hierarchy (v2: the "0::" line; v1: the line naming memory). */

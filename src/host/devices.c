@@ -1,5 +1,6 @@
 /* devices.c - the block device stack under a target, and its /proc/diskstats readings. */
 #include "host/devices.h"
+#include "host/mounts.h"
 #include "host/target.h"
 
 #include <dirent.h>
@@ -167,34 +168,29 @@ static void walk(struct device_tree *tree, dev_t dev, const char *role, int abov
 	walk_slaves(tree, dir, self, depth);
 }
 
-/*
- * A filesystem with an anonymous device number (btrfs): its mount's source,
- * when that is a block device. mountinfo's mount points are escaped ("\040").
- */
+struct source_search {
+	const char *mount_point;
+	dev_t *dev;
+	bool found;
+};
+
+static bool source_at(const struct mount_entry *m, void *arg)
+{
+	struct source_search *q = arg;
+	struct stat st;
+	if (strcmp(m->point, q->mount_point) == 0 && stat(m->source, &st) == 0 && S_ISBLK(st.st_mode)) {
+		*q->dev = st.st_rdev; /* the last mount there is the one in use */
+		q->found = true;
+	}
+	return false;
+}
+
+/* A filesystem with an anonymous device number (btrfs): its mount's source, when that is a block device. */
 static bool mount_source(const char *mount_point, dev_t *dev)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return false;
-	char line[4096], mnt[PATH_MAX], src[PATH_MAX], want[PATH_MAX];
-	size_t k = 0;
-	for (const char *p = mount_point; *p && k + 5 < sizeof(want); p++)
-		k += (size_t)(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\\'
-			      ? snprintf(want + k, 5, "\\%03o", (unsigned char)*p)
-			      : snprintf(want + k, 2, "%c", *p));
-	want[k] = '\0';
-	bool found = false;
-	while (fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
-		struct stat st;
-		if (sep && sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1 && strcmp(mnt, want) == 0 &&
-		    sscanf(sep + 3, "%*s %4095s", src) == 1 && stat(src, &st) == 0 && S_ISBLK(st.st_mode)) {
-			*dev = st.st_rdev; /* the last mount there is the one in use */
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	struct source_search q = { .mount_point = mount_point, .dev = dev };
+	mounts_each(source_at, &q);
+	return q.found;
 }
 
 int devices_resolve(const struct target_info *t, struct device_tree *tree)

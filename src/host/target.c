@@ -1,5 +1,6 @@
 /* target.c - probe files and block devices; refuse unsafe writes. */
 #include "host/target.h"
+#include "host/mounts.h"
 #include "lib/fileio.h"
 
 #include <blkid/blkid.h>
@@ -139,51 +140,33 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	}
 }
 
-/* Unescape mountinfo's octal escapes ("\040" for space) in place. */
-static void unescape(char *s)
+/* probe_mount()'s search: the longest mount point that prefixes real (the last of equals: it covers the others). */
+struct mount_search {
+	const char *real;
+	size_t best;
+	char *fstype, *mount;
+	size_t fslen, mntlen;
+};
+
+static bool closer_mount(const struct mount_entry *m, void *arg)
 {
-	char *out = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			*out++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
+	struct mount_search *q = arg;
+	size_t n = strlen(m->point);
+	bool prefix = strcmp(m->point, "/") == 0 ||
+		      (strncmp(q->real, m->point, n) == 0 && (q->real[n] == '/' || q->real[n] == '\0'));
+	if (prefix && n >= q->best) {
+		q->best = n;
+		snprintf(q->fstype, q->fslen, "%s", m->fstype);
+		snprintf(q->mount, q->mntlen, "%s", m->point);
 	}
-	*out = '\0';
+	return false;
 }
 
-/*
- * Find the mount holding real (longest mount point that prefixes it).
- * Stores its fstype and source device path.
- */
-static void probe_mount(const char *real, char *fstype, size_t fslen, char *source, size_t srclen,
-			char *mount, size_t mntlen)
+/* Find the mount holding real (longest mount point that prefixes it): its fstype and mount point. */
+static void probe_mount(const char *real, char *fstype, size_t fslen, char *mount, size_t mntlen)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return;
-	char line[4096];
-	size_t best = 0;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], fs[64], src[PATH_MAX];
-		char *sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(sep + 3, "%63s %4095s", fs, src) != 2)
-			continue;
-		unescape(mnt);
-		size_t n = strlen(mnt);
-		bool prefix = strcmp(mnt, "/") == 0 ||
-			      (strncmp(real, mnt, n) == 0 && (real[n] == '/' || real[n] == '\0'));
-		if (prefix && n >= best) {
-			best = n;
-			snprintf(fstype, fslen, "%s", fs);
-			snprintf(source, srclen, "%s", src);
-			snprintf(mount, mntlen, "%s", mnt);
-		}
-	}
-	fclose(f);
+	struct mount_search q = { .real = real, .fstype = fstype, .fslen = fslen, .mount = mount, .mntlen = mntlen };
+	mounts_each(closer_mount, &q);
 }
 
 static void probe_dio(const char *path, struct target_info *t)
@@ -216,10 +199,10 @@ bool target_path_in_memory(const char *path, char *kind, size_t klen, char *mnt,
 	if (!what)
 		return false;
 	snprintf(kind, klen, "%s", what);
-	char real[PATH_MAX], fs[64] = "", source[PATH_MAX] = "";
+	char real[PATH_MAX], fs[64] = "";
 	mnt[0] = '\0';
 	if (realpath(path, real))
-		probe_mount(real, fs, sizeof(fs), source, sizeof(source), mnt, mlen);
+		probe_mount(real, fs, sizeof(fs), mnt, mlen);
 	return true;
 }
 
@@ -291,10 +274,9 @@ int target_probe(const char *path, struct target_info *t)
 		return -ENOTSUP;
 	t->size = (uint64_t)st.st_size;
 	t->allocated = (uint64_t)st.st_blocks * 512;
-	char real[PATH_MAX], source[PATH_MAX] = "";
+	char real[PATH_MAX];
 	if (realpath(path, real))
-		probe_mount(real, t->fstype, sizeof(t->fstype), source, sizeof(source), t->mount_point,
-			    sizeof(t->mount_point));
+		probe_mount(real, t->fstype, sizeof(t->fstype), t->mount_point, sizeof(t->mount_point));
 	if (major(st.st_dev) != 0)
 		probe_block_sysfs(st.st_dev, t);
 	char kind[16], mnt[8];
@@ -464,29 +446,25 @@ static bool names_device(const char *path, dev_t dev)
  * Is dev mounted? By the mount's device number, or by its source path
  * (btrfs and others show an anonymous device number in mountinfo).
  */
+struct mount_of_dev {
+	dev_t dev;
+	char *where;
+	size_t len;
+};
+
+static bool mounts_dev(const struct mount_entry *m, void *arg)
+{
+	struct mount_of_dev *q = arg;
+	if ((m->major != major(q->dev) || m->minor != minor(q->dev)) && !names_device(m->source, q->dev))
+		return false;
+	snprintf(q->where, q->len, "%s", m->point);
+	return true;
+}
+
 static bool mounted_at(dev_t dev, char *where, size_t len)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return false;
-	char line[4096];
-	bool found = false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned ma, mi;
-		char mnt[PATH_MAX], src[PATH_MAX] = "";
-		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mnt) != 3)
-			continue;
-		char *sep = strstr(line, " - ");
-		if (sep && sscanf(sep + 3, "%*s %4095s", src) == 1)
-			unescape(src);
-		if ((ma == major(dev) && mi == minor(dev)) || names_device(src, dev)) {
-			unescape(mnt);
-			snprintf(where, len, "%s", mnt);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	struct mount_of_dev q = { .dev = dev, .where = where, .len = len };
+	return mounts_each(mounts_dev, &q);
 }
 
 /* Is dev active swap? */
