@@ -16,28 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-int write_full(int fd, const void *buf, size_t len)
+/* write() (or pwrite() at off, when positioned) until all of buf is written. */
+static int write_all(int fd, const char *p, size_t len, off_t off, bool positioned)
 {
-	const char *p = buf;
 	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int pwrite_full(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-	while (len > 0) {
-		ssize_t n = pwrite(fd, p, len, off);
+		ssize_t n = positioned ? pwrite(fd, p, len, off) : write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -49,6 +32,16 @@ int pwrite_full(int fd, const void *buf, size_t len, off_t off)
 		off += n;
 	}
 	return 0;
+}
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	return write_all(fd, buf, len, 0, false);
+}
+
+int pwrite_full(int fd, const void *buf, size_t len, off_t off)
+{
+	return write_all(fd, buf, len, off, true);
 }
 
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
