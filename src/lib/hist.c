@@ -109,6 +109,17 @@ double hist_percentile(const struct hist *h, double p)
 	return v;
 }
 
+void hist_used_range(const struct hist *h, unsigned *first, unsigned *last)
+{
+	unsigned f = 0, l = HIST_NBUCKETS;
+	while (f < HIST_NBUCKETS && h->buckets[f] == 0)
+		f++;
+	while (l > f && h->buckets[l - 1] == 0)
+		l--;
+	*first = f;
+	*last = l;
+}
+
 double hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->total_ns / (double)h->count : 0;

@@ -86,6 +86,13 @@ double hist_percentile(const struct hist *h, double p);
 /* Mean in ns, 0 when empty. */
 double hist_mean(const struct hist *h);
 
+/*
+ * The buckets that hold values, [*first, *last): from the first non-empty
+ * one to just past the last; first == last (both HIST_NBUCKETS) when all
+ * are empty. What a histogram's JSON and the report's charts keep.
+ */
+void hist_used_range(const struct hist *h, unsigned *first, unsigned *last);
+
 /* True when both hold exactly the same counts and statistics. */
 bool hist_equal(const struct hist *a, const struct hist *b);
 

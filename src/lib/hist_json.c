@@ -7,11 +7,8 @@
 
 json_t *hist_to_json(const struct hist *h)
 {
-	unsigned first = 0, last = HIST_NBUCKETS;
-	while (first < HIST_NBUCKETS && h->buckets[first] == 0)
-		first++;
-	while (last > first && h->buckets[last - 1] == 0)
-		last--;
+	unsigned first, last;
+	hist_used_range(h, &first, &last);
 	json_t *buckets = json_array();
 	if (!buckets)
 		return NULL;

@@ -230,6 +230,20 @@ TEST(json_with_absurd_values_is_refused)
 	}
 }
 
+TEST(the_used_range_runs_from_the_first_to_past_the_last_filled_bucket)
+{
+	struct hist h;
+	hist_init(&h);
+	unsigned first, last;
+	hist_used_range(&h, &first, &last);
+	CHECK(first == HIST_NBUCKETS && last == HIST_NBUCKETS);
+	hist_record(&h, 5000);
+	hist_record(&h, 2000000);
+	hist_used_range(&h, &first, &last);
+	CHECK_EQ_U(first, hist_bucket_of(5000));
+	CHECK_EQ_U(last, hist_bucket_of(2000000) + 1);
+}
+
 int main(void)
 {
 	RUN(bucket_count_matches_the_2012_tool);
@@ -245,5 +259,6 @@ int main(void)
 	RUN(json_from_the_2012_tool_with_reals_is_read);
 	RUN(json_with_another_ratio_or_bad_counts_is_refused);
 	RUN(json_with_absurd_values_is_refused);
+	RUN(the_used_range_runs_from_the_first_to_past_the_last_filled_bucket);
 	return check_summary("test_hist");
 }
