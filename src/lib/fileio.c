@@ -94,14 +94,15 @@ int fd_wait(int fd, short events, int64_t deadline_ms)
 	}
 }
 
-/* path's folder ("." for a bare name, "/" for one in the root). */
-static int folder_of(const char *path, char *dir, size_t len)
+int path_split(const char *path, char *dir, size_t dirlen, const char **name)
 {
 	const char *slash = strrchr(path, '/');
-	int n = slash == path ? snprintf(dir, len, "/")
-		: slash	     ? snprintf(dir, len, "%.*s", (int)(slash - path), path)
-			     : snprintf(dir, len, ".");
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	if (name)
+		*name = slash ? slash + 1 : path;
+	int n = slash == path ? snprintf(dir, dirlen, "/")
+		: slash	     ? snprintf(dir, dirlen, "%.*s", (int)(slash - path), path)
+			     : snprintf(dir, dirlen, ".");
+	return n < 0 || (size_t)n >= dirlen ? -ENAMETOOLONG : 0;
 }
 
 /* Six letters or digits no other call gets: the name part mkstemp would choose. */
@@ -127,10 +128,10 @@ int replace_open(const char *path, unsigned flags, mode_t mode, char *tmp, size_
 	int n;
 	if (flags & REPLACE_HIDDEN) {
 		char dir[PATH_MAX];
-		const char *slash = strrchr(path, '/');
-		if (folder_of(path, dir, sizeof(dir)) < 0)
+		const char *name;
+		if (path_split(path, dir, sizeof(dir), &name) < 0)
 			return -ENAMETOOLONG;
-		n = snprintf(tmp, tmplen, "%s/.%s.XXXXXX", dir, slash ? slash + 1 : path);
+		n = snprintf(tmp, tmplen, "%s/.%s.XXXXXX", dir, name);
 	} else {
 		n = snprintf(tmp, tmplen, "%s.partial.XXXXXX", path);
 	}
@@ -184,7 +185,7 @@ int replace_commit(int fd, const char *tmp, const char *path, unsigned flags)
 	}
 	/* The rename itself survives a crash only once the folder is synced. */
 	char dir[PATH_MAX];
-	if (folder_of(path, dir, sizeof(dir)) < 0)
+	if (path_split(path, dir, sizeof(dir), NULL) < 0)
 		return -ENAMETOOLONG;
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)

@@ -51,6 +51,13 @@ int read_first_line(const char *path, char *buf, size_t len);
 int fd_wait(int fd, short events, int64_t deadline_ms);
 
 /*
+ * path's folder into dir ("." for a bare name, "/" for one in the root)
+ * and, unless name is NULL, its last component (a pointer into path) into
+ * *name. Returns 0, or -ENAMETOOLONG when the folder does not fit dirlen.
+ */
+int path_split(const char *path, char *dir, size_t dirlen, const char **name);
+
+/*
  * Replacing a file whole: replace_open() makes a new file beside path
  * under a fresh name (created with O_EXCL, so a link planted by someone
  * who can write the directory is never followed); the caller writes it

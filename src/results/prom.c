@@ -452,17 +452,6 @@ int prom_counts_from_json(const char *path, const char *target, struct prom_op *
 	return rc;
 }
 
-/* path's directory ("." for a bare name) and its last component. */
-static int split_path(const char *path, char *dir, size_t dirlen, const char **name)
-{
-	const char *slash = strrchr(path, '/');
-	*name = slash ? slash + 1 : path;
-	int n = slash == path ? snprintf(dir, dirlen, "/")
-		: slash	     ? snprintf(dir, dirlen, "%.*s", (int)(slash - path), path)
-			     : snprintf(dir, dirlen, ".");
-	return n < 0 || (size_t)n >= dirlen ? -ENAMETOOLONG : 0;
-}
-
 int prom_check_page(const char *path)
 {
 	struct stat st;
@@ -500,7 +489,7 @@ int prom_lock_page(const char *path, int *fd_out, long *other_pid)
 	const char *name;
 	*fd_out = -1;
 	*other_pid = 0;
-	int rc = split_path(path, dir, sizeof(dir), &name);
+	int rc = path_split(path, dir, sizeof(dir), &name);
 	if (rc < 0)
 		return rc;
 	int n = snprintf(lock, sizeof(lock), "%s/.%s.lock", dir, name);

@@ -270,6 +270,16 @@ TEST(fd_wait_times_out_waits_for_data_and_still_looks_once_after_the_deadline)
 	CHECK(fd_wait(p[0], POLLIN, clock_mono_ms() + 1000) == 0); /* POLLNVAL: the next call says */
 }
 
+TEST(path_split_names_the_folder_and_the_last_component)
+{
+	char dir[16];
+	const char *name;
+	CHECK(path_split("a/b/c.prom", dir, sizeof(dir), &name) == 0 && strcmp(dir, "a/b") == 0 && strcmp(name, "c.prom") == 0);
+	CHECK(path_split("c.prom", dir, sizeof(dir), &name) == 0 && strcmp(dir, ".") == 0 && strcmp(name, "c.prom") == 0);
+	CHECK(path_split("/c", dir, sizeof(dir), &name) == 0 && strcmp(dir, "/") == 0 && strcmp(name, "c") == 0);
+	CHECK(path_split("/0123456789abcdef/c", dir, sizeof(dir), NULL) == -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir))
@@ -283,6 +293,7 @@ int main(void)
 	RUN(read_first_line_cuts_a_long_line_to_the_buffer);
 	RUN(read_first_line_fails_with_enodata_or_the_open_errno_and_an_empty_buffer);
 	RUN(fd_wait_times_out_waits_for_data_and_still_looks_once_after_the_deadline);
+	RUN(path_split_names_the_folder_and_the_last_component);
 	RUN(replace_atomically_replaces_the_file_and_leaves_no_temporary);
 	RUN(the_new_file_has_the_mode_less_the_umask);
 	RUN(the_temporary_file_is_named_beside_the_path);
