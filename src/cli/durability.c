@@ -8,11 +8,13 @@
 #include "durability/stamp.h"
 #include "host/target.h"
 #include "lib/err.h"
+#include "lib/fileio.h"
 #include "lib/hist_json.h"
 #include "lib/opspec.h"
 #include "lib/signals.h"
 #include "lib/units.h"
 #include "lib/version.h"
+#include "measure/create.h"
 #include "measure/run.h"
 #include "results/jsonline.h"
 #include "results/output.h"
@@ -125,14 +127,11 @@ static int parse_token(void *settings, const char *arg)
 static int parse_token_file(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
-	FILE *f = fopen(arg, "re");
-	if (!f)
-		return diag_usage("--token-file %s: %s; give a file holding the shared token", arg, strerror(errno));
-	char line[TOKEN_MAX + 3] = "";
-	bool got = fgets(line, sizeof(line), f) != NULL;
-	fclose(f);
-	line[strcspn(line, "\r\n")] = '\0';
-	if (!got || !token_valid(line))
+	char line[TOKEN_MAX + 3];
+	int rc = read_first_line(arg, line, sizeof(line));
+	if (rc < 0 && rc != -ENODATA)
+		return diag_usage("--token-file %s: %s; give a file holding the shared token", arg, strerror(-rc));
+	if (rc < 0 || !token_valid(line))
 		return diag_usage("--token-file %s: its first line is not a token; put 1 to %d printable characters without spaces there",
 				  arg, TOKEN_MAX);
 	snprintf(a->token, sizeof(a->token), "%s", line);
@@ -142,7 +141,7 @@ static int parse_token_file(void *settings, const char *arg)
 #define SERVE DUR_SERVE
 #define WRITE DUR_WRITE
 #define VERIFY DUR_VERIFY
-#define PORT CMDLINE_STR(DUR_DEFAULT_PORT)
+#define PORT DUR_DEFAULT_PORT_STR
 #define CMDLINE_SETTINGS struct dur_args
 /* name, short, value, commands, help, default, how; in --help order. */
 static const struct cmdline_opt dur_opts[] = {
@@ -232,7 +231,7 @@ static const struct cmdline_cmd write_cmd = {
 		 "TARGET's data is destroyed; a block device that looks in use needs --force.\n"
 		 "Exit status: 0 after --duration, 130 when stopped by SIGINT/SIGTERM/SIGHUP,\n"
 		 "1 when a write, a flush or the server failed, 2 usage error.\n"
-		 "Example: iobench durability write --server 10.0.0.5:7340 -t 4 /dev/nvme1n1\n",
+		 "Example: iobench durability write --server 10.0.0.5:" DUR_DEFAULT_PORT_STR " -t 4 /dev/nvme1n1\n",
 };
 
 static const struct cmdline_cmd verify_cmd = {
@@ -284,9 +283,9 @@ static const struct cmdline_cmd group_cmd = {
 		 "run until stopped and exit 130 on SIGINT/SIGTERM/SIGHUP (write: 0 after\n"
 		 "--duration).\n"
 		 "Example: server$ iobench durability serve --dir /var/lib/iobench-durability\n"
-		 "         box$    iobench durability write --server server:7340 -t 4 /dev/nvme1n1\n"
+		 "         box$    iobench durability write --server server:" DUR_DEFAULT_PORT_STR " -t 4 /dev/nvme1n1\n"
 		 "         (pull the plug, boot)\n"
-		 "         box$    iobench durability verify --server server:7340 /dev/nvme1n1\n",
+		 "         box$    iobench durability verify --server server:" DUR_DEFAULT_PORT_STR " /dev/nvme1n1\n",
 };
 
 /* The table's check: what the options say together, and the operands. */
@@ -359,7 +358,7 @@ static int prepare_write_target(struct dur_args *c, struct target_info *t, const
 {
 	char a[32], b[32];
 	const struct prepare p = { .path = c->target, .create_size = c->create_size,
-				   .create_seed = c->seed.value ^ 0xd0b1e, .quiet = c->quiet, .sigs = sigs,
+				   .create_seed = c->seed.value ^ CREATE_SEED_SALT_DURABILITY, .quiet = c->quiet, .sigs = sigs,
 				   .missing = DUR_MISSING, .example = "durability.dat",
 				   .writer = "a durability run", .force = c->force };
 	int rc = prepare_target(&p, t);

@@ -10,6 +10,7 @@
 #include "lib/err.h"
 #include "lib/signals.h"
 #include "lib/units.h"
+#include "measure/create.h"
 #include "measure/worker.h"
 
 #include <errno.h>
@@ -268,10 +269,8 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 		a->ncounts = (size_t)n;
 		if (a->bucket_ns > a->duration_ns)
 			a->bucket_ns = a->duration_ns;
-		uint64_t nbuckets = (a->duration_ns + a->bucket_ns - 1) / a->bucket_ns;
-		if (nbuckets > RUN_MAX_BUCKETS)
-			return diag_usage("--duration / --bucket make %llu time buckets, over %d; use a longer --bucket",
-					  (unsigned long long)nbuckets, RUN_MAX_BUCKETS);
+		if (run_check_buckets(a->duration_ns, a->bucket_ns, err, sizeof(err)) < 0)
+			return diag_usage("%s", err);
 	}
 	if (noperands == 0)
 		return diag_usage("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
@@ -457,7 +456,7 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	char missing[PATH_MAX + 64];
 	snprintf(missing, sizeof(missing), "create it with 'iobench create %s SIZE' or add --size SIZE", a->target);
 	const struct prepare p = { .path = a->target, .create_size = a->create_size,
-				   .create_seed = a->seed.value ^ 0xc0ffee, .quiet = a->quiet, .sigs = sigs,
+				   .create_seed = a->seed.value ^ CREATE_SEED_SALT_RUN, .quiet = a->quiet, .sigs = sigs,
 				   .missing = missing, .example = "iobench.dat", .writer = "a write benchmark",
 				   .force = a->force };
 	rc = prepare_target(&p, t);
@@ -503,7 +502,7 @@ void runargs_warn_buffered(const struct run_args *a, const struct target_info *t
 	bool by_cgroup = cg && (mem == 0 || cg < mem);
 	if (by_cgroup)
 		mem = cg;
-	if (t->is_block || mem == 0 || a->span >= 2 * mem)
+	if (t->is_block || mem == 0 || a->span >= TARGET_CACHE_SPAN_FACTOR * mem)
 		return;
 	for (size_t i = 0; i < a->nops; i++) {
 		if (ops[i].direct)
@@ -512,7 +511,7 @@ void runargs_warn_buffered(const struct run_args *a, const struct target_info *t
 		units_format_size(span, sizeof(span), a->span);
 		units_format_size(size, sizeof(size), t->size);
 		units_format_size(m, sizeof(m), mem);
-		units_format_size(want, sizeof(want), 2 * mem);
+		units_format_size(want, sizeof(want), TARGET_CACHE_SPAN_FACTOR * mem);
 		/* What the offsets cover is what must outgrow the cache: the span, and the file's size when different. */
 		if (a->span == t->size)
 			snprintf(what, sizeof(what), "%s (%s)", a->target, span);

@@ -30,6 +30,13 @@ static const struct cmdline_cmd watch_cmd = {
 		 "             --prom /var/lib/prometheus/node-exporter/iobench.prom /data/iobench.dat\n",
 };
 
+/* watch_run()'s notes (a period written, the --prom page failing or mended), said as warnings are. */
+static void say_note(const struct watch_note *n, void *arg)
+{
+	(void)arg;
+	diag_warn("watch: %s", n->text);
+}
+
 static int watch_all(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
 {
 	struct run_op ops[RUNARGS_MAX_OPS];
@@ -44,7 +51,7 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 		.interval_ns = a->interval_ns, .period_ns = a->period_ns, .max_periods = a->max_periods,
 		.seed = a->seed.value, .json_path = a->json_path ? a->json_path : "-",
 		.prom_path = a->prom_path, .meta = &meta,
-		.stop_signals = sigs, .quiet = a->quiet, .device_stats = !a->no_device_stats,
+		.stop_signals = sigs, .quiet = a->quiet, .device_stats = !a->no_device_stats, .note = say_note,
 	};
 	struct device_tree devices;
 	devices_resolve(t, &devices);
