@@ -80,7 +80,7 @@ int cmd_create(int argc, char **argv)
 	if (rc != 0)
 		return rc;
 	const char *path = a.path;
-	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .progress = !a.quiet,
+	struct create_opts o = { .force = a.force, .threads = (unsigned)a.threads, .status = !a.quiet && isatty(STDERR_FILENO) ? diag_status_kept : NULL,
 				 .seed = a.seed.value };
 	sigset_t sigs;
 	signals_block_stop(&sigs);

@@ -56,3 +56,23 @@ void diag_progress(bool quiet, const char *fmt, ...)
 	vsay(fmt, ap);
 	va_end(ap);
 }
+
+void diag_status(void *arg, const char *text)
+{
+	(void)arg;
+	if (text)
+		fprintf(stderr, "\r%s\033[K", text);
+	else
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+void diag_status_kept(void *arg, const char *text)
+{
+	(void)arg;
+	if (text)
+		fprintf(stderr, "\r%s\033[K", text);
+	else
+		fputc('\n', stderr);
+	fflush(stderr);
+}

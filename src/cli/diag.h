@@ -28,4 +28,13 @@ __attribute__((format(printf, 1, 2))) int diag_interrupted(const char *fmt, ...)
 __attribute__((format(printf, 1, 2))) void diag_warn(const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void diag_progress(bool quiet, const char *fmt, ...);
 
+/*
+ * A status line on stderr, rewritten in place (a run's IOPS, a creation's
+ * bar): text, or with text NULL its end; diag_status erases the line,
+ * diag_status_kept leaves it and ends it with a newline. The lower
+ * layers' status functions (arg unused); for a terminal only.
+ */
+void diag_status(void *arg, const char *text);
+void diag_status_kept(void *arg, const char *text);
+
 #endif

@@ -36,7 +36,8 @@ static int probe_failed(const struct prepare *p, int rc)
 static int create_target(const struct prepare *p, struct target_info *t)
 {
 	char err[ERR_MAX], human[32];
-	struct create_opts co = { .progress = !p->quiet, .stop_signals = p->sigs, .seed = p->create_seed };
+	struct create_opts co = { .status = !p->quiet && isatty(STDERR_FILENO) ? diag_status_kept : NULL,
+				  .stop_signals = p->sigs, .seed = p->create_seed };
 	units_format_size(human, sizeof(human), p->create_size);
 	diag_progress(p->quiet, "creating %s (%s of random data)", p->path, human);
 	int rc = create_file(p->path, p->create_size, &co, err, sizeof(err));

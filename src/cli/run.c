@@ -124,7 +124,7 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 			.target = t, .ops = ops, .nops = a->nops,
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
 			.span = a->span, .seed = a->seed.value, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
-			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .progress = !a->quiet && isatty(STDERR_FILENO),
+			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .status = !a->quiet && isatty(STDERR_FILENO) ? diag_status : NULL,
 			.stop_signals = sigs, .raw = raw, .devices = devices, .device_stats = !a->no_device_stats,
 		};
 		if (raw)

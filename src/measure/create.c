@@ -78,7 +78,7 @@ static void *filler_main(void *arg)
 	return NULL;
 }
 
-static void show_bar(uint64_t done, uint64_t total, double elapsed)
+static void show_bar(const struct create_opts *o, uint64_t done, uint64_t total, double elapsed)
 {
 	char a[32], b[32];
 	units_format_size(a, sizeof(a), done);
@@ -91,9 +91,10 @@ static void show_bar(uint64_t done, uint64_t total, double elapsed)
 	for (int i = 0; i < 30; i++)
 		bar[i] = i < fill ? '#' : ' ';
 	bar[30] = '\0';
-	fprintf(stderr, "\r[%s] %3.0f%% %s / %s  %.0f MB/s  ETA %.0fs\033[K", bar, frac * 100, a, b,
-		rate / 1e6, eta);
-	fflush(stderr);
+	char text[160];
+	snprintf(text, sizeof(text), "[%s] %3.0f%% %s / %s  %.0f MB/s  ETA %.0fs", bar, frac * 100, a, b, rate / 1e6,
+		 eta);
+	o->status(o->status_arg, text);
 }
 
 /*
@@ -158,10 +159,10 @@ static int open_partial(const char *path, uint64_t size, const char *human, char
 }
 
 /*
- * Wait for started filler threads to finish (the bar every BAR_NS when tty).
+ * Wait for started filler threads to finish (the bar every BAR_NS when o->status).
  * Returns the stop signal that cut it short, or 0.
  */
-static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned started, bool tty, uint64_t t0)
+static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned started, uint64_t t0)
 {
 	uint64_t next_bar = t0 + BAR_NS;
 	int sig = 0;
@@ -173,8 +174,8 @@ static int wait_fillers(struct filler *f, const struct create_opts *o, unsigned 
 			break;
 		}
 		uint64_t now = clock_now_ns();
-		if (tty && now >= next_bar) {
-			show_bar(atomic_load(&f->written), f->size, (double)(now - t0) / 1e9);
+		if (o->status && now >= next_bar) {
+			show_bar(o, atomic_load(&f->written), f->size, (double)(now - t0) / 1e9);
 			next_bar = now + BAR_NS;
 		}
 		/* All threads gone without finishing means they hit an error. */
@@ -200,15 +201,14 @@ static int fill(struct filler *f, const struct create_opts *o, unsigned nthreads
 		free(ts);
 		return -EAGAIN;
 	}
-	bool tty = o->progress && isatty(STDERR_FILENO);
 	uint64_t t0 = clock_now_ns();
-	int sig = wait_fillers(f, o, started, tty, t0);
+	int sig = wait_fillers(f, o, started, t0);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(ts[i].tid, NULL);
 	free(ts);
-	if (tty) {
-		show_bar(atomic_load(&f->written), f->size, (double)(clock_now_ns() - t0) / 1e9);
-		fputc('\n', stderr);
+	if (o->status) {
+		show_bar(o, atomic_load(&f->written), f->size, (double)(clock_now_ns() - t0) / 1e9);
+		o->status(o->status_arg, NULL);
 	}
 	int rc = atomic_load(&f->error);
 	if (sig > 0)

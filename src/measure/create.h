@@ -29,7 +29,12 @@
 struct create_opts {
 	bool force;                  /* overwrite an existing file */
 	unsigned threads;            /* writer threads; 0 = default */
-	bool progress;               /* progress bar on stderr (only shown on a tty) */
+	/*
+	 * A progress bar: status(status_arg, text) about once a second, the
+	 * same at the end, then status(status_arg, NULL); NULL: none.
+	 */
+	void (*status)(void *arg, const char *text);
+	void *status_arg;
 	uint64_t seed;
 	const sigset_t *stop_signals; /* blocked by the caller; awaited here */
 };

@@ -291,21 +291,23 @@ fail:
 	return NULL;
 }
 
-/* Progress on stderr, once a second: elapsed, and IOPS so far per operation. */
+/* Progress, once a second: elapsed, and IOPS so far per operation (cfg->status). */
 static void show_progress(const struct run_config *cfg, struct worker **ws, size_t nw,
 			  uint64_t t0, uint64_t now)
 {
 	double el = (double)(now - t0) / 1e9;
-	fprintf(stderr, "\r[%5.0fs/%.0fs]", el, (double)cfg->duration_ns / 1e9);
+	char text[1024];
+	size_t len = (size_t)snprintf(text, sizeof(text), "[%5.0fs/%.0fs]", el, (double)cfg->duration_ns / 1e9);
 	size_t k = 0;
 	for (size_t i = 0; i < cfg->nops; i++) {
 		uint64_t ops = 0;
 		for (unsigned j = 0; j < cfg->ops[i].nthreads && k < nw; j++, k++)
 			ops += atomic_load_explicit(&ws[k]->progress, memory_order_relaxed);
-		fprintf(stderr, " %s %.0f IOPS", cfg->ops[i].spec.name, el > 0 ? (double)ops / el : 0);
+		if (len < sizeof(text))
+			len += (size_t)snprintf(text + len, sizeof(text) - len, " %s %.0f IOPS", cfg->ops[i].spec.name,
+						el > 0 ? (double)ops / el : 0);
 	}
-	fprintf(stderr, "\033[K");
-	fflush(stderr);
+	cfg->status(cfg->status_arg, text);
 }
 
 /*
@@ -354,7 +356,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 		if (!target_still_there(cfg->target))
 			return -1;
 		now = clock_now_ns();
-		if (cfg->progress && now >= next_progress) {
+		if (cfg->status && now >= next_progress) {
 			show_progress(cfg, ws, nw, t0, now);
 			next_progress += PROGRESS_NS;
 		}
@@ -582,8 +584,8 @@ static void join_threads(struct run_state *st, struct run_result *res)
 	clock_cpu_ns(RUSAGE_SELF, &res->cpu_user_ns, &res->cpu_sys_ns);
 	res->cpu_user_ns -= st->user0;
 	res->cpu_sys_ns -= st->sys0;
-	if (st->cfg->progress)
-		fprintf(stderr, "\r\033[K");
+	if (st->cfg->status)
+		st->cfg->status(st->cfg->status_arg, NULL);
 }
 
 /*

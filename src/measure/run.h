@@ -44,7 +44,9 @@ struct run_config {
 	struct engine_opts engine_opts; /* io_uring's options; all zero for the others */
 	unsigned iodepth;
 	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
-	bool progress;        /* a progress line on stderr */
+	/* Progress: status(status_arg, text) about once a second, status(status_arg, NULL) at the end; NULL: none. */
+	void (*status)(void *arg, const char *text);
+	void *status_arg;
 	const sigset_t *stop_signals;
 	FILE *raw;            /* --raw: per-operation log, or NULL */
 	const struct device_tree *devices; /* the devices under the target (recorded), or NULL */
