@@ -70,11 +70,11 @@ static const struct cmdline_opt report_opts[] = {
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
 	  "(on EBS, by the provision facts, 100us at least);\n"
-	  "units ns us ms s", "50us", CUSTOM(parse_floor) },
+	  "units ns us ms s", CMDLINE_STR(REP_FLOOR_US) "us", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
-	  "of the best ops/s", "5", CUSTOM(parse_within) },
+	  "of the best ops/s", CMDLINE_STR(REP_WITHIN_PCT), CUSTOM(parse_within) },
 	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep; a step\n"
-	  "must also be twice the runs' noise", "50", CUSTOM(parse_tier_threshold) },
+	  "must also be twice the runs' noise", CMDLINE_STR(REP_TIER_PCT), CUSTOM(parse_tier_threshold) },
 	{ "compare", 0, "'A vs B'", 0, "compare side A with side B per op (the compare section): each side\n"
 	  "a glob on config names or KEY=GLOB on the host, a label or a\n"
 	  "configuration fact; repeatable (default: every two configs that\n"

@@ -11,12 +11,12 @@
 void rep_opts_default(struct rep_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->floor_ns = 50e3;
-	o->tier_min = STATS_TIER_MIN;
+	o->floor_ns = REP_FLOOR_US * 1e3;
+	o->tier_min = REP_TIER_PCT / 100.0;
 	o->regime_rel = 0.2;
 	o->regime_min = 3;
 	o->mode_min_share = 0.01;
-	o->within = 0.05;
+	o->within = REP_WITHIN_PCT / 100.0;
 	o->rounds = 2000;
 	o->seed = 12;
 }

@@ -106,6 +106,15 @@ const char *rep_section_name(enum rep_section s);
 /* What a section shows, for --help ('\n' starts a continuation line). */
 const char *rep_section_help(enum rep_section s);
 
+/*
+ * The defaults of --floor (microseconds), --within and --tier-threshold
+ * (percent): rep_opts_default's values, and what `iobench report`'s table
+ * writes as the options' defaults.
+ */
+#define REP_FLOOR_US 50
+#define REP_WITHIN_PCT 5
+#define REP_TIER_PCT 50
+
 /* The section whose key is name[0..len), or -1. */
 int rep_section_find(const char *name, size_t len);
 

@@ -350,11 +350,8 @@ static void dat_hist(FILE *f, const struct hist *h, const char *title)
 	fputs("# ", f);
 	put_line(f, title);
 	fputs("\n# latency_us percent_of_ops\n", f);
-	unsigned first = 0, last = HIST_NBUCKETS;
-	while (first < HIST_NBUCKETS && h->buckets[first] == 0)
-		first++;
-	while (last > first && h->buckets[last - 1] == 0)
-		last--;
+	unsigned first, last;
+	hist_used_range(h, &first, &last);
 	for (unsigned k = first > 0 ? first - 1 : 0; k < last + 1 && k < HIST_NBUCKETS; k++) {
 		dat_num(f, hist_bucket_start(k) * sqrt(HIST_RATIO) / 1e3);
 		fputc(' ', f);

@@ -111,9 +111,6 @@ struct stats_tier {
 	double level;       /* median value over the tier */
 };
 
-/* The smallest step between tiers by default (--tier-threshold): 50%. */
-#define STATS_TIER_MIN 0.5
-
 /*
  * Cache tiers: v[0..n) > 0 the metric (e.g. p50 latency) over a sweep in
  * ascending size. Binary segmentation on log v: the cut goes where the

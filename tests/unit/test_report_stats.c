@@ -5,7 +5,11 @@
 
 #include "check.h"
 #include "lib/hist.h"
+#include "report/analyze.h"
 #include "report/stats.h"
+
+/* The report's default --tier-threshold, as a factor. */
+#define TIER_MIN (REP_TIER_PCT / 100.0)
 
 /* Record n values spread log-normally around center_ns (deterministic). */
 static void add_mode(struct hist *h, double center_ns, double spread, unsigned n, unsigned seed)
@@ -322,7 +326,7 @@ TEST(a_flat_sweep_is_one_tier)
 	CHECK_EQ_U(t[0].last, 5);
 	/* the sweep: 64M at p50 116 us, 128M-256M at 109 us */
 	double w[] = { 116e3, 109e3, 109e3 };
-	CHECK_EQ_U(stats_tiers(w, 3, 0, STATS_TIER_MIN, t, 4, NULL), 1);
+	CHECK_EQ_U(stats_tiers(w, 3, 0, TIER_MIN, t, 4, NULL), 1);
 	/* even with a stated minimum of 5%: it is within the noise of 4% buckets */
 	CHECK_EQ_U(stats_tiers(w, 3, 0.04, 0.05, t, 4, NULL), 1);
 }
@@ -333,14 +337,14 @@ TEST(a_page_cache_cliff_is_two_tiers_not_five)
 	double v[] = { 2.0e3, 2.1e3, 1.9e3, 2.0e3, 3.5e3, 40e3, 100e3, 130e3, 80e3, 125e3, 95e3 };
 	struct stats_tier t[8];
 	double step;
-	size_t n = stats_tiers(v, 11, 0.05, STATS_TIER_MIN, t, 8, &step);
+	size_t n = stats_tiers(v, 11, 0.05, TIER_MIN, t, 8, &step);
 	CHECK_EQ_U(n, 2);
 	CHECK_EQ_U(t[0].first, 0);
 	CHECK_EQ_U(t[1].last, 10);
 	CHECK(t[0].last == 4 || t[0].last == 3); /* the half-cached size goes with a side */
 	CHECK_NEAR(t[0].level, 2.0e3, 0.2e3);
 	CHECK(t[1].level > 80e3);
-	CHECK_NEAR(step, STATS_TIER_MIN, 1e-9); /* 2 x 5% noise is below the 50% minimum */
+	CHECK_NEAR(step, TIER_MIN, 1e-9); /* 2 x 5% noise is below the 50% minimum */
 	/* a 25% minimum (the old fixed tolerance) does not split the disk side either */
 	CHECK_EQ_U(stats_tiers(v, 11, 0.05, 0.25, t, 8, NULL), 2);
 }
@@ -351,21 +355,21 @@ TEST(a_step_inside_the_noise_is_no_tier)
 	double v[] = { 100, 100, 100, 180, 180, 180 };
 	struct stats_tier t[4];
 	double step;
-	CHECK_EQ_U(stats_tiers(v, 6, 0.5, STATS_TIER_MIN, t, 4, &step), 1);
+	CHECK_EQ_U(stats_tiers(v, 6, 0.5, TIER_MIN, t, 4, &step), 1);
 	CHECK_NEAR(step, 1.25, 1e-9);
 	/* with quiet buckets it is a boundary */
-	CHECK_EQ_U(stats_tiers(v, 6, 0.02, STATS_TIER_MIN, t, 4, NULL), 2);
+	CHECK_EQ_U(stats_tiers(v, 6, 0.02, TIER_MIN, t, 4, NULL), 2);
 	CHECK_EQ_U(t[0].last, 2);
 	/* and the sizes' own spread counts: a wild tier hides a 1.8x step */
 	double w[] = { 70, 130, 100, 80, 120, 180, 250, 140, 180, 200 };
-	CHECK_EQ_U(stats_tiers(w, 10, 0, STATS_TIER_MIN, t, 4, NULL), 1);
+	CHECK_EQ_U(stats_tiers(w, 10, 0, TIER_MIN, t, 4, NULL), 1);
 }
 
 TEST(a_cliff_at_the_last_size_is_a_tier_of_one)
 {
 	double v[] = { 10e3, 10e3, 11e3, 900e3 };
 	struct stats_tier t[4];
-	CHECK_EQ_U(stats_tiers(v, 4, 0, STATS_TIER_MIN, t, 4, NULL), 2);
+	CHECK_EQ_U(stats_tiers(v, 4, 0, TIER_MIN, t, 4, NULL), 2);
 	CHECK_EQ_U(t[1].first, 3);
 }
 
