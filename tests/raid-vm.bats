@@ -176,8 +176,10 @@ assert_json() {
   [[ $(wc -l <<<"$json") == 1 ]] || { echo "want 1 JSON line, got: $json"; return 1; }
   # The median of three siblings is the middle one. With 8 reads in flight
   # the throttled member holds nearly all of them (its await is its queue over
-  # 150/s: ~50 ms), the others only their service time (0.1-2 ms under TCG);
-  # measured 120x to 400x, so 5x leaves room for a busy host.
+  # 150/s: ~50 ms), the others only their service time (0.1-2 ms under TCG):
+  # measured 120x to 400x on a quiet host, but 2.8x once while the whole CI
+  # queue ran beside the guest (TCG's own service times rose to 7-9 ms). 2x is
+  # the report's rule for a slow member, and what this asks.
   jq -e '.devices[0] as $md
     | [.devices[] | select(.above == $md.name)] as $m
     | [$m[] | select(.serial == "iobench-throttled")] as $slow
@@ -186,7 +188,7 @@ assert_json() {
       and $md.above == null and ($md.below | length) == 4 and .target.device == $md.name
       and ($m | length) == 4 and all($m[]; .role == "member" and .type == "disk" and .total.reads > 0)
       and ($slow | length) == 1 and $slow[0].name == "vde"
-      and $slow[0].total.readAwaitMs >= 5 * $sib[1]' <<<"$json" >/dev/null || {
+      and $slow[0].total.readAwaitMs >= 2 * $sib[1]' <<<"$json" >/dev/null || {
     jq -c '.devices[] | {name, type, role, above, below, serial, raidLevel, reads: .total.reads,
       readAwaitMs: .total.readAwaitMs, utilPct: .total.utilPct}' <<<"$json"
     return 1
@@ -211,12 +213,12 @@ assert_json() {
   run "$IOBENCH" report --json --section devices "$BATS_TEST_TMPDIR/slow.jsonl"
   [[ $status == 0 ]] || { echo "$output"; return 1; }
   # One row per member; the throttled one (vde) alone is slow, by as much as
-  # the line's own figures say (5x, see above), with a finding.
+  # the line's own figures say (2x at least, see above), with a finding.
   jq -e '.devices as $rows | [$rows[] | select(.slow)] as $slow
     | ($rows | length) == 4 and ($slow | length) == 1
     and ($slow[0].member | ltrimstr("/dev/")) == "vde"
     and ($slow[0].array | ltrimstr("/dev/") | startswith("md"))
-    and $slow[0].vsSiblings >= 5 and $slow[0].slowBuckets >= 1
+    and $slow[0].vsSiblings >= 2 and $slow[0].slowBuckets >= 1
     and ($slow[0].finding | type) == "string"' <<<"$output" >/dev/null || { echo "$output"; return 1; }
   run "$IOBENCH" report --json --section devices "$BATS_TEST_TMPDIR/even.jsonl"
   [[ $status == 0 ]] || { echo "$output"; return 1; }
