@@ -57,22 +57,24 @@ void diag_progress(bool quiet, const char *fmt, ...)
 	va_end(ap);
 }
 
-void diag_status(void *arg, const char *text)
+/* The status line: text over the last one; at its end (text NULL), end. */
+static void status(const char *text, const char *end)
 {
-	(void)arg;
 	if (text)
 		fprintf(stderr, "\r%s\033[K", text);
 	else
-		fputs("\r\033[K", stderr);
+		fputs(end, stderr);
 	fflush(stderr);
+}
+
+void diag_status(void *arg, const char *text)
+{
+	(void)arg;
+	status(text, "\r\033[K");
 }
 
 void diag_status_kept(void *arg, const char *text)
 {
 	(void)arg;
-	if (text)
-		fprintf(stderr, "\r%s\033[K", text);
-	else
-		fputc('\n', stderr);
-	fflush(stderr);
+	status(text, "\n");
 }

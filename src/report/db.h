@@ -213,6 +213,9 @@ void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg);
 /* Count a warning and hand it, formatted, to db->warn (if any). */
 __attribute__((format(printf, 2, 3))) void rep_warn(struct rep_db *db, const char *fmt, ...);
 __attribute__((format(printf, 2, 0))) void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap);
+
+/* The same without a store to count in (warn may be NULL: nothing is said). */
+__attribute__((format(printf, 3, 4))) void rep_say(rep_warn_fn *warn, void *arg, const char *fmt, ...);
 void rep_db_free(struct rep_db *db);
 /* Free what b owns (its strings and latency texts); b itself is the caller's. */
 void rep_bonnie_free(struct rep_bonnie *b);

@@ -45,21 +45,6 @@ struct plotter {
 	double launch; /* the earliest run's launch: the date of charts across groups (cost, compare) */
 };
 
-__attribute__((format(printf, 3, 4)))
-static void plot_warn(rep_warn_fn *warn, void *arg, const char *fmt, ...)
-{
-	if (!warn)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	warn(arg, msg ? msg : "out of memory for a warning");
-	free(msg);
-}
-
 static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 {
 	char path[4096];
@@ -70,7 +55,7 @@ static FILE *plot_open(struct plotter *p, const char *name, const char *ext)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		plot_warn(p->warn, p->warn_arg, "%s: %s", path,
+		rep_say(p->warn, p->warn_arg, "%s: %s", path,
 			  errno == ELOOP ? "a symbolic link; not written through" : strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -373,7 +358,7 @@ static void close_one(struct plotter *p, FILE *f, const char *ext)
 		e = errno;
 	}
 	if (bad && !p->lost)
-		plot_warn(p->warn, p->warn_arg, "%s: cannot write a chart's .%s file: %s", p->dir, ext, strerror(e));
+		rep_say(p->warn, p->warn_arg, "%s: cannot write a chart's .%s file: %s", p->dir, ext, strerror(e));
 	if (bad) {
 		p->lost = true;
 		p->failed = 1;
@@ -1572,7 +1557,7 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 {
 	*charts = SIZE_MAX;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		plot_warn(db->warn, db->warn_arg, "%s: cannot create the plot folder: %s", dir, strerror(errno));
+		rep_say(db->warn, db->warn_arg, "%s: cannot create the plot folder: %s", dir, strerror(errno));
 		return -1;
 	}
 	/*
@@ -1581,7 +1566,7 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	 */
 	struct stat sd;
 	if (lstat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode) || sd.st_uid != geteuid() || (sd.st_mode & S_IWOTH)) {
-		plot_warn(db->warn, db->warn_arg, "--plot %s: %s; give a folder of this user's that others cannot write "
+		rep_say(db->warn, db->warn_arg, "--plot %s: %s; give a folder of this user's that others cannot write "
 			  "(a new name is created)", dir, lstat(dir, &sd) != 0 ? strerror(errno) :
 			!S_ISDIR(sd.st_mode) ? "not a folder (a link or a file)" :
 			sd.st_uid != geteuid() ? "owned by another user" : "writable by other users");
@@ -1611,18 +1596,18 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	for (size_t i = 0; i < p.n; i++) {
 		int r = rc == 0 || rc == -1 ? render(dir, p.names[i]) : 0;
 		if (r == -ENOENT) {
-			plot_warn(p.warn, p.warn_arg, "gnuplot not found; scripts are in %s; install gnuplot-nox "
+			rep_say(p.warn, p.warn_arg, "gnuplot not found; scripts are in %s; install gnuplot-nox "
 				  "(Debian) to render PNG and SVG", dir);
 			rc = -ENOENT;
 		} else if (r != 0 && rc != -ENOENT) {
-			plot_warn(p.warn, p.warn_arg, "%s/%s.gp: gnuplot failed to render it; see %s/gnuplot.log",
+			rep_say(p.warn, p.warn_arg, "%s/%s.gp: gnuplot failed to render it; see %s/gnuplot.log",
 				  dir, p.names[i], dir);
 			rc = -1;
 		}
 	}
 	int h = rep_html(db, tables, dir, (const char *const *)p.names, (const char *const *)p.titles, p.n);
 	if (h != 0) {
-		plot_warn(p.warn, p.warn_arg, "%s/index.html: %s", dir, strerror(-h));
+		rep_say(p.warn, p.warn_arg, "%s/index.html: %s", dir, strerror(-h));
 		rc = -1;
 	} else {
 		*charts = p.n;
