@@ -232,27 +232,32 @@ static int parse_only(void *settings, const char *arg)
 	return 0;
 }
 
-/* --within PCT: "5", "5%", "12.5". */
+/* A percentage as typed, "5", "5%" or "12.5", into *v (5, 12.5); false unless it is one. */
+static bool pct_arg(const char *arg, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(arg, &end);
+	return end != arg && !errno && (!*end || strcmp(end, "%") == 0);
+}
+
+/* --within PCT */
 static int parse_within(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v < 100))
+	double v;
+	if (!pct_arg(arg, &v) || !(v >= 0 && v < 100))
 		return diag_usage("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
 	a->o.within = v / 100;
 	return 0;
 }
 
-/* --tier-threshold PCT: "50", "50%", "12.5"; a step of PCT percent up or down. */
+/* --tier-threshold PCT: a step of PCT percent up or down. */
 static int parse_tier_threshold(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (end == arg || errno || (*end && strcmp(end, "%") != 0) || !(v > 0 && v <= 10000))
+	double v;
+	if (!pct_arg(arg, &v) || !(v > 0 && v <= 10000))
 		return diag_usage("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
 	a->o.tier_min = v / 100;
 	return 0;

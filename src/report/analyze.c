@@ -97,8 +97,7 @@ const struct rep_section_def rep_sec_groups = {
 	.title = "Groups (op x threads x config x size x host)",
 	.help = "per op x threads x config x size x host: ops/s, MB/s, mean,\n"
 		"p50 p90 p95 p99 p99.9 max latency, errors, CPU per operation",
-	.cols = groups_cols,
-	.ncols = sizeof(groups_cols) / sizeof(groups_cols[0]),
+	SECTION_COLS(groups_cols),
 	.build = build_groups,
 };
 

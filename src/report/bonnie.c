@@ -149,8 +149,7 @@ const struct rep_section_def rep_sec_bonnie = {
 	.name = "bonnie",
 	.title = "Bonnie++ baseline",
 	.help = "bonnie++ lines as they are",
-	.cols = bonnie_cols,
-	.ncols = sizeof(bonnie_cols) / sizeof(bonnie_cols[0]),
+	SECTION_COLS(bonnie_cols),
 	.build = build_bonnie,
 };
 
@@ -159,7 +158,6 @@ const struct rep_section_def rep_sec_bonnieRuns = {
 	.title = "Bonnie++ per host and config: mean and spread over runs",
 	.help = "bonnie++ per host and config: runs, mean and sd of each rate,\n"
 		"seeks/s per member volume (volumeCount fact or label)",
-	.cols = bonnie_runs_cols,
-	.ncols = sizeof(bonnie_runs_cols) / sizeof(bonnie_runs_cols[0]),
+	SECTION_COLS(bonnie_runs_cols),
 	.build = build_bonnie_runs,
 };

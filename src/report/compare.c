@@ -675,7 +675,6 @@ const struct rep_section_def rep_sec_compare = {
 		"with a bootstrap 95% interval and a verdict; --compare 'A vs B', else\n"
 		"every two configs that differ in one dimension (instance, volume, layout,\n"
 		"placement, or a label or label part), what differs said; else side by side",
-	.cols = rep_compare_cols,
-	.ncols = sizeof(rep_compare_cols) / sizeof(rep_compare_cols[0]),
+	SECTION_COLS(rep_compare_cols),
 	.build = rep_build_compare,
 };

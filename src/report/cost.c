@@ -12,8 +12,7 @@
 static const struct tcol cost_cols[] = {
 	OP_COLS,
 	{ "size", "size", TC_SIZE, 0 },
-	{ "config", "config", TC_STR, 0 },
-	{ "labels", NULL, TC_STR, 0 },
+	CONFIG_COLS,
 	{ "instance", "instance", TC_STR, 0 },
 	{ "volume", "volume", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
@@ -199,7 +198,6 @@ const struct rep_section_def rep_sec_cost = {
 	.help = "per op and config at its optimal thread count: $/h (instance, GB-months,\n"
 		"provisioned IOPS and MiB/s above the free baseline, per-I/O charges),\n"
 		"ops and MB per dollar, rank per op (needs --prices)",
-	.cols = cost_cols,
-	.ncols = sizeof(cost_cols) / sizeof(cost_cols[0]),
+	SECTION_COLS(cost_cols),
 	.build = build_cost,
 };

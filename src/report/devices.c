@@ -24,8 +24,7 @@
 
 static const struct tcol rep_devices_cols[] = {
 	{ "host", "host", TC_STR, 0 },
-	{ "config", "config", TC_STR, 0 },
-	{ "labels", NULL, TC_STR, 0 },
+	CONFIG_COLS,
 	{ "op", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
 	{ "size", "size", TC_SIZE, 0 },
@@ -247,7 +246,6 @@ const struct rep_section_def rep_sec_devices = {
 		"against its siblings'; slow: await >= 2x the siblings' median and\n"
 		"busy >= 50%, with the time buckets it was slow in and the array's\n"
 		"await at the siblings' speed; per host (a slow member is its host's)",
-	.cols = rep_devices_cols,
-	.ncols = sizeof(rep_devices_cols) / sizeof(rep_devices_cols[0]),
+	SECTION_COLS(rep_devices_cols),
 	.build = rep_build_devices,
 };

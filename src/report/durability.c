@@ -139,7 +139,6 @@ const struct rep_section_def rep_sec_durabilityVerify = {
 	.title = "Durability after a power cut (iobench durability verify)",
 	.help = "iobench durability verify lines: acknowledged blocks\n"
 		"intact or LOST after a power cut, a row per verification",
-	.cols = rep_dur_cols,
-	.ncols = sizeof(rep_dur_cols) / sizeof(rep_dur_cols[0]),
+	SECTION_COLS(rep_dur_cols),
 	.build = build_dur_verify,
 };

@@ -399,7 +399,6 @@ const struct rep_section_def rep_sec_expect = {
 	.title = "Expectations (--expect): PASS or FAIL per box",
 	.help = "--expect FILE's expected figures, PASS or FAIL per host (only with\n"
 		"--expect, and then alone unless --section names others)",
-	.cols = rep_expect_cols,
-	.ncols = sizeof(rep_expect_cols) / sizeof(rep_expect_cols[0]),
+	SECTION_COLS(rep_expect_cols),
 	.build = rep_build_expect,
 };

@@ -50,7 +50,6 @@ const struct rep_section_def rep_sec_fleet = {
 	.title = "Failed and missing hosts (from the fleet's manifest.json)",
 	.help = "hosts a fleet run's manifest.json names that failed or sent no results:\n"
 		"status, failure kind, runs planned/finished/fetched, detail",
-	.cols = fleet_cols,
-	.ncols = sizeof(fleet_cols) / sizeof(fleet_cols[0]),
+	SECTION_COLS(fleet_cols),
 	.build = build_fleet,
 };

@@ -174,7 +174,6 @@ const struct rep_section_def rep_sec_durability = {
 	.help = "flushed writes faster than the evidence allows: an EBS round trip (by\n"
 		"the provision facts or the device model), a quarter of a read of the\n"
 		"same target, the floor",
-	.cols = durability_cols,
-	.ncols = sizeof(durability_cols) / sizeof(durability_cols[0]),
+	SECTION_COLS(durability_cols),
 	.build = build_durability,
 };

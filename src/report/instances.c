@@ -244,8 +244,7 @@ const struct rep_section_def rep_sec_instances = {
 	.title = "Across instances (per-host ops/s; hosts: N of M a fleet planned)",
 	.help = "groups that span hosts: N of M hosts, min/median/max per-host ops/s,\n"
 		"best/worst",
-	.cols = instances_cols,
-	.ncols = sizeof(instances_cols) / sizeof(instances_cols[0]),
+	SECTION_COLS(instances_cols),
 	.build = build_instances,
 };
 
@@ -255,7 +254,6 @@ const struct rep_section_def rep_sec_badApples = {
 	.help = "hosts with a robust z (median, 1.4826 x MAD) below -3 and at least 20%\n"
 		"below the median (under 5 hosts the 20% alone); one within 5% of its\n"
 		"cap is said to be, unless the fleet's median runs far above the cap",
-	.cols = bad_cols,
-	.ncols = sizeof(bad_cols) / sizeof(bad_cols[0]),
+	SECTION_COLS(bad_cols),
 	.build = build_instances,
 };

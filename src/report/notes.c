@@ -68,7 +68,6 @@ const struct rep_section_def rep_sec_notes = {
 	.title = "Bookkeeping (notes of each run, and older files' run/planStep/... labels)",
 	.help = "each run's notes (--note; legacy bookkeeping labels); ask by name,\n"
 		"or in --json",
-	.cols = notes_cols,
-	.ncols = sizeof(notes_cols) / sizeof(notes_cols[0]),
+	SECTION_COLS(notes_cols),
 	.build = build_notes,
 };

@@ -13,8 +13,7 @@ static const struct tcol rep_periodic_cols[] = {
 	{ "host", "host", TC_STR, 0 },
 	{ "op", "op", TC_STR, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "config", "config", TC_STR, 0 },
-	{ "labels", NULL, TC_STR, 0 },
+	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "series", "series", TC_STR, 0 },
 	{ "periodSeconds", NULL, TC_NUM, 1 },
@@ -136,7 +135,6 @@ const struct rep_section_def rep_sec_periodic = {
 	.title = "Oscillations (a period in the probes' p50/p99 or in runs' ops/s)",
 	.help = "a regular oscillation in the probes' p50/p99 or in runs' ops/s\n"
 		"(24 time buckets or more): its period, amplitude and p-value",
-	.cols = rep_periodic_cols,
-	.ncols = sizeof(rep_periodic_cols) / sizeof(rep_periodic_cols[0]),
+	SECTION_COLS(rep_periodic_cols),
 	.build = rep_build_periodic,
 };

@@ -24,6 +24,9 @@ struct rep_ctx {
 /* Every section that names a configuration: its name, and the user's labels as data. */
 #define CONFIG_COLS { "config", "config", TC_STR, 0 }, { "labels", NULL, TC_STR, 0 }
 
+/* A section row's columns: the array and its length, from the array. */
+#define SECTION_COLS(c) .cols = (c), .ncols = sizeof(c) / sizeof((c)[0])
+
 /*
  * Every section that names an op: the 2012 signature (read,4K,4K) as data,
  * which scripts select on, and the op as typed (read4k), which people read.

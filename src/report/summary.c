@@ -850,7 +850,6 @@ const struct rep_section_def rep_sec_summary = {
 		"their verdicts, bad apples and hosts at their cap, failed or missing\n"
 		"hosts, the thread optima (config x op), cache tiers, durability,\n"
 		"runs left out; each names the section that holds its evidence",
-	.cols = rep_summary_cols,
-	.ncols = sizeof(rep_summary_cols) / sizeof(rep_summary_cols[0]),
+	SECTION_COLS(rep_summary_cols),
 	.build = rep_build_summary,
 };

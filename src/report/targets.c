@@ -7,8 +7,7 @@
 
 static const struct tcol rep_targets_cols[] = {
 	{ "host", "host", TC_STR, 0 },
-	{ "config", "config", TC_STR, 0 },
-	{ "labels", NULL, TC_STR, 0 },
+	CONFIG_COLS,
 	{ "path", "target", TC_STR, 0 },
 	{ "runs", "runs", TC_INT, 0 },
 	{ "finding", "finding", TC_STR, 0 },
@@ -39,7 +38,6 @@ const struct rep_section_def rep_sec_targets = {
 	.title = "Targets that were not the disk provisioned (RAM, the root disk, another size)",
 	.help = "runs whose target was RAM (tmpfs, zram), or not the volume their\n"
 		"provision facts name: on the root disk, or a device of another size",
-	.cols = rep_targets_cols,
-	.ncols = sizeof(rep_targets_cols) / sizeof(rep_targets_cols[0]),
+	SECTION_COLS(rep_targets_cols),
 	.build = rep_build_targets,
 };

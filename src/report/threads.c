@@ -63,7 +63,6 @@ const struct rep_section_def rep_sec_threads = {
 	.title = "Thread curves (optimal = fewest threads within --within, 5%, of the best)",
 	.help = "throughput by thread count; optimal = fewest within 5% (--within)\n"
 		"of the best",
-	.cols = threads_cols,
-	.ncols = sizeof(threads_cols) / sizeof(threads_cols[0]),
+	SECTION_COLS(threads_cols),
 	.build = build_threads,
 };

@@ -155,7 +155,6 @@ const struct rep_section_def rep_sec_tiers = {
 	.help = "file-size sweep (labels fileSize/span or target.span): level ranges;\n"
 		"a boundary needs a p50 step above --tier-threshold (50%) and twice\n"
 		"the noise (time buckets' CV, hosts' spread, the tiers' own spread)",
-	.cols = tiers_cols,
-	.ncols = sizeof(tiers_cols) / sizeof(tiers_cols[0]),
+	SECTION_COLS(tiers_cols),
 	.build = build_tiers,
 };

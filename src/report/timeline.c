@@ -232,8 +232,7 @@ const struct rep_section_def rep_sec_time = {
 	.name = "time",
 	.title = "Throughput over time (per host, per time bucket)",
 	.help = "per-host throughput per time bucket: mean, min, max, CV",
-	.cols = time_cols,
-	.ncols = sizeof(time_cols) / sizeof(time_cols[0]),
+	SECTION_COLS(time_cols),
 	.build = build_time,
 };
 
@@ -241,8 +240,7 @@ const struct rep_section_def rep_sec_regimes = {
 	.name = "regimes",
 	.title = "Regime changes (lasting steps in throughput)",
 	.help = "lasting steps up or down in that throughput, with their start",
-	.cols = regimes_cols,
-	.ncols = sizeof(regimes_cols) / sizeof(regimes_cols[0]),
+	SECTION_COLS(regimes_cols),
 	.build = build_time,
 };
 
@@ -250,8 +248,7 @@ const struct rep_section_def rep_sec_series = {
 	.name = "series",
 	.title = "Throughput per time bucket (seconds since the host's first bucket)",
 	.help = "every time bucket: ops/s and ops/s / host median (ask by name)",
-	.cols = series_cols,
-	.ncols = sizeof(series_cols) / sizeof(series_cols[0]),
+	SECTION_COLS(series_cols),
 	.build = build_series,
 };
 
@@ -259,8 +256,7 @@ const struct rep_section_def rep_sec_watch = {
 	.name = "watch",
 	.title = "Latency over time (iobench watch, one point per period)",
 	.help = "iobench watch lines: p50/p99 per period over days, per host and op",
-	.cols = watch_cols,
-	.ncols = sizeof(watch_cols) / sizeof(watch_cols[0]),
+	SECTION_COLS(watch_cols),
 	.build = build_watch,
 };
 
@@ -268,8 +264,7 @@ const struct rep_section_def rep_sec_watchRegimes = {
 	.name = "watchRegimes",
 	.title = "Regime changes in the probes' p99 (lasting steps)",
 	.help = "lasting steps in the probes' p99 (a tail that jumped and stayed)",
-	.cols = watch_regimes_cols,
-	.ncols = sizeof(watch_regimes_cols) / sizeof(watch_regimes_cols[0]),
+	SECTION_COLS(watch_regimes_cols),
 	.build = build_watch,
 };
 
@@ -277,7 +272,6 @@ const struct rep_section_def rep_sec_modes = {
 	.name = "modes",
 	.title = "Latency modes (peaks of the log-scale histogram)",
 	.help = "peaks of the latency histogram with their share of operations",
-	.cols = modes_cols,
-	.ncols = sizeof(modes_cols) / sizeof(modes_cols[0]),
+	SECTION_COLS(modes_cols),
 	.build = build_modes,
 };
