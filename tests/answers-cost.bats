@@ -135,8 +135,8 @@ two_fleets() {
   run --separate-stderr "$IOBENCH" report --section cost --prices "$PRICES" "$BATS_TEST_TMPDIR/fleets.jsonl"
   [ "$status" -eq 0 ]
   [[ "$output" == *"ops per \$"* ]]
-  grep -E '^read4k +1G +m5\.large / gp3 x1 .* 88\.5M .* 1$' <<<"$output"
-  grep -E '^read4k +1G +m5\.large / io2 x1 .* 34\.2M .* 2$' <<<"$output"
+  grep -E '^read4k +1G +m5\.large / gp3 x1 .* 88\.5M .* 1 +-$' <<<"$output"
+  grep -E '^read4k +1G +m5\.large / io2 x1 .* 34\.2M .* 2 +-$' <<<"$output"
 }
 
 @test "real runs held to gp3's and io2's rates rank and pair as the fleets would" {
@@ -151,7 +151,10 @@ two_fleets() {
   done >"$BATS_TEST_TMPDIR/real.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section cost,compare --prices "$PRICES" "$BATS_TEST_TMPDIR/real.jsonl"
   [ "$status" -eq 0 ]
-  jq -e '[.cost[] | {(.volume): .rank}] | add == {"gp3": 1, "io2": 2}' <<<"$output"
+  # the runs were on this machine's disk, not on the volumes their facts name:
+  # priced, but no rank (a figure in doubt is not an answer), the reason said
+  jq -e '[.cost[] | {(.volume): .rank}] | add == {"gp3": null, "io2": null}' <<<"$output"
+  jq -e '[.cost[] | .doubt | test("did not measure the volume")] == [true, true]' <<<"$output"
   jq -e '.cost[] | select(.volume == "io2") | (.dollarsPerHour - 0.8426 | fabs) < 0.00005' <<<"$output"
   jq -e '[.compare[] | select(.metric == "ops/s")] | length == 1
     and .[0].differs == "volume gp3 3000 IOPS → io2 8000 IOPS" and .[0].hostsA == 2 and .[0].hostsB == 2' <<<"$output"
@@ -165,7 +168,7 @@ two_fleets() {
   row=$(jq -c '.compare[] | select(.op == "read4k" and .metric == "ops/s")' <<<"$output")
   jq -e '.a == "m5.large / gp3 x1" and .b == "m5.large / io2 x1"
     and .differs == "volume gp3 3000 IOPS → io2 8000 IOPS"
-    and .threadsA == "4" and .threadsB == "16" and .hostsA == 4 and .hostsB == 4
+    and .threadsA == 4 and .threadsB == 16 and .hostsA == 4 and .hostsB == 4
     and (.ratio - 8000 / 2900 | fabs) < 1e-9 and (.verdict | startswith("B is 2.76x A"))' <<<"$row"
   # three metrics for each of the two ops, all of that one pair
   [ "$(jq '[.compare[] | select(.differs == "volume gp3 3000 IOPS → io2 8000 IOPS")] | length' <<<"$output")" -eq 6 ]

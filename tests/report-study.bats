@@ -435,7 +435,7 @@ measure_page() {
   ! grep -qiE '<link |<script src' "$out/index.html"
   # the findings are the study's answers, each linking to its section on the page
   grep -qE '<li><span class="topic">read4k</span>most per \$: m5\.large / gp3 x1, [^<]* <a class="see" href="#cost">cost</a>' "$out/index.html"
-  grep -qE '<li><span class="topic">read4k</span>io2 x1 is 2\.[0-9]+x gp3 x1 \[[^<]*\]; 0\.[0-9]+x per dollar <a class="see" href="#compare">compare</a>' "$out/index.html"
+  grep -qE '<li><span class="topic">read4k</span>io2 x1 is 2\.[0-9]+x gp3 x1 \[[^<]*\] \([^<]*\); 0\.[0-9]+x per dollar <a class="see" href="#compare">compare</a>' "$out/index.html"
   grep -q '<section id="compare"' "$out/index.html"
   # per-host tables folded with their row counts; the per-group charts folded with theirs
   grep -q '<summary>Groups: 96 rows</summary>' "$out/index.html"

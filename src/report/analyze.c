@@ -166,7 +166,10 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 	size_t nv = o->merge_hosts ? nf : rep_groups(db, true, &view);
 	if (o->merge_hosts)
 		view = fleet;
-	struct rep_ctx ctx = { .db = db, .o = o, .fleet = fleet, .nf = nf, .view = view, .nv = nv };
+	/* one basis: every section's figure leaves out the same bad apples */
+	struct rep_apples apples;
+	rep_apples_judge(&apples, fleet, nf);
+	struct rep_ctx ctx = { .db = db, .o = o, .fleet = fleet, .nf = nf, .view = view, .nv = nv, .apples = &apples };
 	for (int s = 0; s < SEC_COUNT; s++) {
 		bool built = s == SEC_SUMMARY;
 		for (int e = 0; e < s; e++)
@@ -177,6 +180,7 @@ void rep_build_tables(const struct rep_db *db, const struct rep_opts *o, const b
 	if (build[SEC_SUMMARY])
 		sections[SEC_SUMMARY]->build(tables, &ctx);
 	if (view != fleet)
-		free(view);
-	free(fleet);
+		rep_groups_free(view, nv);
+	rep_groups_free(fleet, nf);
+	rep_apples_free(&apples);
 }

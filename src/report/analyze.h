@@ -20,9 +20,17 @@ struct rep_group {
 	struct rep_cell **cells; /* into db->cells, n of them, sorted by host */
 	size_t n;
 	struct hist total;       /* exact merge over the cells */
-	double ops;              /* mean per-host ops/s */
+	double ops;              /* mean per-host ops/s (the fleet mean: detail, never the answer) */
 	unsigned runs;
+	/* its figure (report/basis.h): the median over the hosts that are not bad apples */
+	bool *used;              /* per cell: counted (NULL: all are) */
+	size_t nused;
+	double med_ops;          /* the median host's ops/s over the used cells */
+	double med_p50, med_p99; /* the median over them of each host's p50, p99 (ns) */
 };
+
+/* Free groups made by rep_groups (their used[] too). */
+void rep_groups_free(struct rep_group *g, size_t n);
 
 /* Operations per second of one cell: count / summed run time. */
 double rep_cell_ops(const struct rep_cell *c);
@@ -46,7 +54,9 @@ bool rep_cell_cap_is_baseline(const struct rep_cell *c);
 
 /*
  * Groups over db->cells (rep_db_finish() first): one per cell when by_host,
- * else one per signature x threads x configuration x size. Caller frees *out.
+ * else one per signature x threads x configuration x size, each with its
+ * figure over all its hosts (rep_apples_judge then leaves the bad apples
+ * out). Free with rep_groups_free.
  */
 size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out);
 

@@ -31,10 +31,14 @@ static const struct tcol rep_compare_cols[] = {
 	{ "a", "A", TC_STR, 0 },
 	{ "b", "B", TC_STR, 0 },
 	{ "differs", "differs", TC_STR, 0 },
-	{ "threadsA", "thr A", TC_STR, 0 },
-	{ "threadsB", "thr B", TC_STR, 0 },
-	{ "hostsA", "hosts A", TC_INT, 0 },
+	{ "threadsA", NULL, TC_NUM, 0 },   /* null when its curves differ (threadsListA) */
+	{ "threadsB", NULL, TC_NUM, 0 },
+	{ "threadsListA", "thr A", TC_STR, 0 },
+	{ "threadsListB", "thr B", TC_STR, 0 },
+	{ "hostsA", "hosts A", TC_INT, 0 },  /* the hosts compared: bad apples left out */
 	{ "hostsB", "hosts B", TC_INT, 0 },
+	{ "leftOutA", NULL, TC_STR, 0 },     /* the bad apples left out, by name */
+	{ "leftOutB", NULL, TC_STR, 0 },
 	{ "valueA", NULL, TC_NUM, 6 },
 	{ "valueB", NULL, TC_NUM, 6 },
 	{ NULL, "median A", TC_STR, 0 },
@@ -43,6 +47,9 @@ static const struct tcol rep_compare_cols[] = {
 	{ "low", "95% low", TC_NUM, 2 },
 	{ "high", "95% high", TC_NUM, 2 },
 	{ "verdict", "verdict", TC_STR, 0 },
+	{ "ratioAll", NULL, TC_NUM, 6 },     /* with every host, bad apples too, when some were left out */
+	{ "lowAll", NULL, TC_NUM, 6 },
+	{ "highAll", NULL, TC_NUM, 6 },
 	{ "note", "note", TC_STR, 0 },
 };
 /* ---- which cells a side takes ---- */
@@ -86,26 +93,8 @@ struct side {
 	char threads[64];   /* "8", or "4,8" when its curves differ */
 	size_t hosts;       /* compared: its bad apples left out */
 	size_t apples;      /* bad apples left out (the badApples section names them) */
+	char left[256];     /* their names */
 };
-
-/*
- * Which of group g's hosts are bad apples (stats_flag_low over their ops/s;
- * groups of fewer than 3 hosts have none): a comparison of configurations
- * is of their healthy hosts, as the study's was. flag has g->n entries.
- * Returns how many are flagged.
- */
-static size_t group_apples(const struct rep_group *g, bool *flag)
-{
-	memset(flag, 0, g->n * sizeof(*flag));
-	if (g->n < 3)
-		return 0;
-	double *v = rep_calloc(g->n, sizeof(*v));
-	for (size_t k = 0; k < g->n; k++)
-		v[k] = rep_cell_ops(g->cells[k]);
-	size_t n = stats_flag_low(v, g->n, flag, NULL, NULL);
-	free(v);
-	return n;
-}
 
 /* The fleet groups of signature sig whose cells match: each curve at its optimum. */
 static void side_collect(const struct rep_ctx *ctx, const char *sig, uint64_t size,
@@ -117,16 +106,19 @@ static void side_collect(const struct rep_ctx *ctx, const char *sig, uint64_t si
 	s->hosts = 0;
 	s->apples = 0;
 	s->threads[0] = '\0';
+	s->left[0] = '\0';
 	for (size_t i = 0; i < ctx->nf;) {
 		size_t end;
 		const struct rep_group *opt = rep_curve_optimum(g, ctx->nf, i, &end, ctx->o->within);
 		if (strcmp(g[i].cells[0]->sig, sig) == 0 && g[i].cells[0]->size == size && match(arg, g[i].cells[0])) {
 			s->g[s->n++] = opt;
-			bool *flag = rep_calloc(opt->n + 1, sizeof(*flag));
-			size_t apples = group_apples(opt, flag);
-			free(flag);
-			s->hosts += opt->n - apples;
-			s->apples += apples;
+			s->hosts += opt->nused;
+			s->apples += opt->n - opt->nused;
+			char left[256];
+			rep_group_left_out(opt, left, sizeof(left));
+			if (left[0] && strlen(s->left) + strlen(left) + 3 < sizeof(s->left))
+				snprintf(s->left + strlen(s->left), sizeof(s->left) - strlen(s->left), "%s%s",
+					 s->left[0] ? ", " : "", left);
 			char t[24];
 			snprintf(t, sizeof(t), "%g", opt->cells[0]->threads);
 			bool seen = false;
@@ -142,8 +134,14 @@ static void side_collect(const struct rep_ctx *ctx, const char *sig, uint64_t si
 
 enum metric { M_OPS, M_P50, M_P99 };
 
-/* The side's sample of a metric: per host; for one host, its ops/s per time bucket. */
-static size_t side_sample(const struct side *s, enum metric m, double **out)
+/* A one-host side's interval comes from its time buckets, when it has this many. */
+#define MIN_BUCKETS 5
+
+/*
+ * The side's sample of a metric: per host, its bad apples left out (all:
+ * every host); for one host, its ops/s per time bucket.
+ */
+static size_t side_sample(const struct side *s, enum metric m, bool all, double **out)
 {
 	double *v;
 	size_t n = 0;
@@ -159,17 +157,13 @@ static size_t side_sample(const struct side *s, enum metric m, double **out)
 		*out = v;
 		return n;
 	}
-	v = rep_calloc(s->hosts + 1, sizeof(*v));
-	for (size_t i = 0; i < s->n; i++) {
-		bool *flag = rep_calloc(s->g[i]->n + 1, sizeof(*flag));
-		group_apples(s->g[i], flag);
+	v = rep_calloc(s->hosts + s->apples + 1, sizeof(*v));
+	for (size_t i = 0; i < s->n; i++)
 		for (size_t k = 0; k < s->g[i]->n; k++) {
 			const struct rep_cell *c = s->g[i]->cells[k];
-			if (!flag[k])
+			if (all || !s->g[i]->used || s->g[i]->used[k])
 				v[n++] = m == M_OPS ? rep_cell_ops(c) : hist_percentile(&c->total, m == M_P50 ? 0.5 : 0.99);
 		}
-		free(flag);
-	}
 	*out = v;
 	return n;
 }
@@ -191,6 +185,23 @@ static void format_value(enum metric m, double v, char *buf, size_t len)
 		units_format_ns(buf, len, v);
 }
 
+/* A ratio for people: two decimals, or two significant digits under 0.1 (never "0.00x"). */
+void rep_format_ratio(char *buf, size_t len, double r)
+{
+	if (isnan(r))
+		snprintf(buf, len, "-");
+	else if (r >= 0.1 || r == 0)
+		snprintf(buf, len, "%.2f", r);
+	else
+		snprintf(buf, len, "%.2g", r);
+}
+
+/* Whether a one-host side has time buckets enough to resample (else no interval). */
+static bool side_buckets(const struct side *s)
+{
+	return s->hosts != 1 || s->apples != 0 || s->g[0]->cells[0]->npts >= MIN_BUCKETS;
+}
+
 /* One row: metric m of side b against side a. */
 static void compare_metric(struct table *t, const struct rep_ctx *ctx, const char *sig, const char *size_tag,
 			   const char *differs, const struct side *a, const struct side *b, enum metric m, uint64_t seed,
@@ -198,19 +209,31 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 {
 	static const char *const names[] = { "ops/s", "p50", "p99" };
 	double *va, *vb, ratio, lo, hi;
-	size_t na = side_sample(a, m, &va), nb = side_sample(b, m, &vb);
+	size_t na = side_sample(a, m, false, &va), nb = side_sample(b, m, false, &vb);
 	bool one = a->hosts == 1 || b->hosts == 1;
 	stats_bootstrap_ratio(va, na, vb, nb, ctx->o->rounds, seed, LEVEL, &ratio, &lo, &hi);
-	/* latencies of one host have no spread to resample: a ratio, no interval */
-	if (one && m != M_OPS)
+	/* latencies of one host have no spread to resample, nor a handful of buckets: a ratio, no interval */
+	if (one && (m != M_OPS || !side_buckets(a) || !side_buckets(b) || !(hi > lo)))
 		lo = hi = NAN;
+	/* the same with every host, when bad apples were left out: the section shows what leaving them out did */
+	double all_r = NAN, all_lo = NAN, all_hi = NAN;
+	if (a->apples + b->apples > 0 && !side_only) {
+		double *xa, *xb;
+		size_t nxa = side_sample(a, m, true, &xa), nxb = side_sample(b, m, true, &xb);
+		stats_bootstrap_ratio(xa, nxa, xb, nxb, ctx->o->rounds, seed, LEVEL, &all_r, &all_lo, &all_hi);
+		free(xa);
+		free(xb);
+	}
 	double ma = median_of(va, na), mb = median_of(vb, nb);
-	char verdict[600], note[160] = "", sa[32], sb[32], op[64];
+	char verdict[600], note[600] = "", sa[32], sb[32], op[64], r[24], l[24], h[24];
 	rep_op_name(sig, op, sizeof(op));
 	if (size_tag)
 		snprintf(op + strlen(op), sizeof(op) - strlen(op), " @%s", size_tag);
 	format_value(m, ma, sa, sizeof(sa));
 	format_value(m, mb, sb, sizeof(sb));
+	rep_format_ratio(r, sizeof(r), ratio);
+	rep_format_ratio(l, sizeof(l), lo);
+	rep_format_ratio(h, sizeof(h), hi);
 	const char *what = m == M_OPS ? "" : names[m];
 	if (side_only) {
 		ratio = lo = hi = NAN;
@@ -218,22 +241,38 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 	} else if (isnan(ratio))
 		snprintf(verdict, sizeof(verdict), "no figure (a median is 0)");
 	else if (isnan(lo))
-		snprintf(verdict, sizeof(verdict), "B%s%s is %.2fx A%s (no interval: one host)", m == M_OPS ? "" : "'s ",
-			 what, ratio, m == M_OPS ? "" : "'s");
+		snprintf(verdict, sizeof(verdict), "B%s%s is %sx A%s (no interval: %s)", m == M_OPS ? "" : "'s ",
+			 what, r, m == M_OPS ? "" : "'s",
+			 m == M_OPS ? "one host, too few time buckets to resample" : "one host");
 	else if (lo <= 1 && hi >= 1)
-		snprintf(verdict, sizeof(verdict), "no difference at this sample size (%.2f-%.2f)", lo, hi);
+		snprintf(verdict, sizeof(verdict), "no difference at this sample size (%s-%s)", l, h);
 	else
-		snprintf(verdict, sizeof(verdict), "B%s%s is %.2fx A%s (%.2f-%.2f)", m == M_OPS ? "" : "'s ", what, ratio,
-			 m == M_OPS ? "" : "'s", lo, hi);
+		snprintf(verdict, sizeof(verdict), "B%s%s is %sx A%s (%s-%s)", m == M_OPS ? "" : "'s ", what, r,
+			 m == M_OPS ? "" : "'s", l, h);
 	if (one)
 		snprintf(note, sizeof(note), "rests on one host (%s)%s",
 			 a->hosts == 1 && b->hosts == 1 ? "A and B" : a->hosts == 1 ? "A" : "B",
-			 m == M_OPS && a->apples + b->apples == 0 ? "; interval over its time buckets" : "");
-	if (a->apples || b->apples)
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sbad apples left out: %zu of A, %zu of B",
-			 note[0] ? "; " : "", a->apples, b->apples);
-	table_row(t, sig, op, names[m], a->label, b->label, differs, a->threads, b->threads, (double)a->hosts,
-		  (double)b->hosts, ma, mb, sa, sb, ratio, lo, hi, verdict, note[0] ? note : NULL);
+			 m == M_OPS && !isnan(lo) && a->apples + b->apples == 0 ? "; interval over its time buckets" : "");
+	if (a->apples || b->apples) {
+		char al[24], ah[24];
+		rep_format_ratio(al, sizeof(al), all_lo);
+		rep_format_ratio(ah, sizeof(ah), all_hi);
+		snprintf(note + strlen(note), sizeof(note) - strlen(note),
+			 "%sbad apples left out: %zu of %zu of A%s%s%s, %zu of %zu of B%s%s%s; with them: %s-%s",
+			 note[0] ? "; " : "", a->apples, a->hosts + a->apples, a->left[0] ? " (" : "", a->left,
+			 a->left[0] ? ")" : "", b->apples, b->hosts + b->apples, b->left[0] ? " (" : "", b->left,
+			 b->left[0] ? ")" : "", al, ah);
+	}
+	if (m != M_OPS && strchr(a->threads, ',') == NULL && strchr(b->threads, ',') == NULL &&
+	    strcmp(a->threads, b->threads) != 0)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note),
+			 "%slatencies at each side's optimal thread count (A %s, B %s)", note[0] ? "; " : "", a->threads,
+			 b->threads);
+	double ta = strchr(a->threads, ',') ? NAN : strtod(a->threads, NULL);
+	double tb = strchr(b->threads, ',') ? NAN : strtod(b->threads, NULL);
+	table_row(t, sig, op, names[m], a->label, b->label, differs, ta, tb, a->threads, b->threads, (double)a->hosts,
+		  (double)b->hosts, a->left[0] ? a->left : NULL, b->left[0] ? b->left : NULL, ma, mb, sa, sb, ratio,
+		  lo, hi, verdict, all_r, all_lo, all_hi, note[0] ? note : NULL);
 	free(va);
 	free(vb);
 }
@@ -557,7 +596,8 @@ static const char *side_name(const struct rep_config *c)
 /* A row that says why there is nothing to compare (op, metric, figures "-"). */
 static void why_row(struct table *t, const char *a, const char *b, const char *differs, const char *why)
 {
-	table_row(t, "-", "-", "-", a, b, differs, "-", "-", NAN, NAN, NAN, NAN, "-", "-", NAN, NAN, NAN, why, NULL);
+	table_row(t, "-", "-", "-", a, b, differs, NAN, NAN, "-", "-", NAN, NAN, NULL, NULL, NAN, NAN, "-", "-", NAN,
+		  NAN, NAN, why, NAN, NAN, NAN, NULL);
 }
 
 /*
@@ -653,8 +693,8 @@ static void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 					 "e.g. '*ebs4', or KEY=GLOB)", !has_a ? a : b);
 			else
 				snprintf(why, sizeof(why), "nothing to compare: no op ran on both sides");
-			table_row(t, "-", "-", "-", a, b, "chosen", "-", "-", NAN, NAN, NAN, NAN, "-", "-", NAN, NAN, NAN,
-				  why, NULL);
+			table_row(t, "-", "-", "-", a, b, "chosen", NAN, NAN, "-", "-", NAN, NAN, NULL, NULL, NAN, NAN, "-",
+				  "-", NAN, NAN, NAN, why, NAN, NAN, NAN, NULL);
 		}
 		free(a);
 	}

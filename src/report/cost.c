@@ -15,8 +15,13 @@ static const struct tcol cost_cols[] = {
 	CONFIG_COLS,
 	{ "instance", "instance", TC_STR, 0 },
 	{ "volume", "volume", TC_STR, 0 },
+	{ "volumes", "volumes", TC_INT, 0 },
 	{ "threads", "threads", TC_NUM, 0 },
-	{ "opsPerSec", "ops/s", TC_NUM, 1 },
+	{ "hosts", NULL, TC_INT, 0 },         /* the hosts the figure rests on: bad apples left out */
+	{ "hostsOf", NULL, TC_INT, 0 },
+	{ NULL, "hosts", TC_STR, 0 },         /* "3 of 4" */
+	{ "leftOut", NULL, TC_STR, 0 },       /* their names */
+	{ "opsPerSec", "ops/s", TC_NUM, 1 },  /* the median host's (the basis) */
 	{ "mbPerSec", "MB/s", TC_NUM, 1 },
 	{ "dollarsPerHour", "$/h", TC_NUM, 4 },
 	{ "ioDollarsPerHour", NULL, TC_NUM, 6 },
@@ -25,6 +30,8 @@ static const struct tcol cost_cols[] = {
 	{ "mbPerDollar", NULL, TC_NUM, 0 },
 	{ NULL, "MB per $", TC_STR, 0 },
 	{ "rank", "rank", TC_INT, 0 },
+	{ "meanOpsPerSec", NULL, TC_NUM, 1 }, /* the fleet mean, bad apples included: detail */
+	{ "doubt", "doubt", TC_STR, 0 },      /* why the figure is not ranked: over its caps, target not the volume */
 };
 
 /* A price key: the prices file's config object member first, then the labels, then the provision facts. */
@@ -68,8 +75,9 @@ struct cost_row {
 	const struct rep_group *g; /* the curve at its optimum */
 	size_t sig_order;          /* first appearance of its signature, for the order of rows */
 	char config[128], inst[128], vol[128];
-	double ops, mbs, dph, io_dph, opd, mbd;
+	double ops, mbs, dph, io_dph, opd, mbd, count;
 	unsigned rank;
+	char doubt[320];
 };
 
 static int cmp_cost_row(const void *a, const void *b)
@@ -80,8 +88,8 @@ static int cmp_cost_row(const void *a, const void *b)
 		return x->sig_order < y->sig_order ? -1 : 1;
 	if (cx->size != cy->size)
 		return cx->size < cy->size ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
+	if (x->rank != y->rank) /* unranked (0) last */
+		return x->rank && (!y->rank || x->rank < y->rank) ? -1 : 1;
 	return strcmp(cx->cfg->name, cy->cfg->name);
 }
 
@@ -149,7 +157,9 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 				r->sig_order = rows[k].sig_order;
 				break;
 			}
-		r->ops = opt->ops;
+		r->ops = opt->med_ops;
+		r->count = isnan(f.count) ? 1 : f.count;
+		rep_basis_doubt(ctx->db, opt, r->doubt, sizeof(r->doubt));
 		r->mbs = c->block ? r->ops * (double)c->block / 1e6 : NAN;
 		r->dph = price_with_io(&ph, r->ops);
 		r->io_dph = r->dph - ph.fixed;
@@ -157,11 +167,14 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 		r->mbd = r->dph > 0 && c->block >= COST_BULK_BYTES ? r->mbs * 3600 / r->dph : NAN;
 		nr++;
 	}
-	/* rank 1: the most operations per dollar among the configs that ran the op at that size */
+	/*
+	 * rank 1: the most operations per dollar among the configs that ran the
+	 * op at that size; a figure in doubt is not ranked (rank 0, shown "-")
+	 */
 	for (size_t i = 0; i < nr; i++) {
-		rows[i].rank = 1;
-		for (size_t k = 0; k < nr; k++)
-			if (k != i && rows[k].sig_order == rows[i].sig_order &&
+		rows[i].rank = rows[i].doubt[0] ? 0 : 1;
+		for (size_t k = 0; k < nr && rows[i].rank; k++)
+			if (k != i && !rows[k].doubt[0] && rows[k].sig_order == rows[i].sig_order &&
 			    rows[k].g->cells[0]->size == rows[i].g->cells[0]->size && rows[k].opd > rows[i].opd)
 				rows[i].rank++;
 	}
@@ -174,15 +187,24 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 		table_format_count(opd, sizeof(opd), r->opd);
 		table_format_count(mbd, sizeof(mbd), r->mbd);
 		/* the prices file's config when it has one, else the configuration's name */
+		char left[256], of[48];
+		rep_group_left_out(r->g, left, sizeof(left));
+		if (r->g->nused == r->g->n)
+			snprintf(of, sizeof(of), "%zu", r->g->n);
+		else
+			snprintf(of, sizeof(of), "%zu of %zu", r->g->nused, r->g->n);
 		table_row(t, c->sig, c->op, (double)c->size, r->config[0] ? r->config : rep_cfg_name(c), c->cfg->labels,
-			  r->inst[0] ? r->inst : NULL, r->vol[0] ? r->vol : NULL, c->threads, r->ops, r->mbs, r->dph,
-			  r->io_dph, r->opd, opd, r->mbd, mbd, (double)r->rank);
+			  r->inst[0] ? r->inst : NULL, r->vol[0] ? r->vol : NULL, r->count, c->threads,
+			  (double)r->g->nused, (double)r->g->n, of, left[0] ? left : NULL, r->ops, r->mbs, r->dph,
+			  r->io_dph, r->opd, opd, r->mbd, mbd, r->rank ? (double)r->rank : NAN, r->g->ops,
+			  r->doubt[0] ? r->doubt : NULL);
 	}
 	const json_t *date = json_object_get(o->prices, "date");
 	if (nr)
 		table_note(t,
-			   "Each op at its optimal thread count (fewest within %.0f%% of the best); rank 1 = most per $ "
-			   "for that op. $/h: instance + GB-months + provisioned IOPS and MiB/s above the free baseline "
+			   "Each op at its optimal thread count (fewest within %.0f%% of the best), the median host's "
+			   "ops/s with bad apples left out (the figure of every answer); rank 1 = most per $ for that op, "
+			   "a figure in doubt unranked. $/h: instance + GB-months + provisioned IOPS and MiB/s above the free baseline "
 			   "+ per-I/O charges at the measured rate; MB per $ for ops of 1M and more. Prices of %s.",
 			   o->within * 100, json_is_string(date) ? json_string_value(date) : "an undated list");
 	else

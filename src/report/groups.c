@@ -39,10 +39,31 @@ size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out)
 			x->runs += x->cells[k]->runs;
 		}
 		x->ops = sum / (double)x->n;
+		double *v = rep_calloc(x->n + 1, sizeof(*v)), *p50 = rep_calloc(x->n + 1, sizeof(*p50)),
+		       *p99 = rep_calloc(x->n + 1, sizeof(*p99));
+		for (size_t k = 0; k < x->n; k++) {
+			v[k] = rep_cell_ops(x->cells[k]);
+			p50[k] = hist_percentile(&x->cells[k]->total, 0.5);
+			p99[k] = hist_percentile(&x->cells[k]->total, 0.99);
+		}
+		x->nused = x->n;
+		x->med_ops = stats_median(v, x->n);
+		x->med_p50 = stats_median(p50, x->n);
+		x->med_p99 = stats_median(p99, x->n);
+		free(v);
+		free(p50);
+		free(p99);
 		i = j;
 	}
 	*out = g;
 	return ng;
+}
+
+void rep_groups_free(struct rep_group *g, size_t n)
+{
+	for (size_t i = 0; g && i < n; i++)
+		free(g[i].used);
+	free(g);
 }
 
 static int cmp_idx_size(const void *a, const void *b, void *arg)
@@ -186,7 +207,7 @@ const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, s
 	double *thr = rep_calloc(j - from, sizeof(*thr)), *ops = rep_calloc(j - from, sizeof(*ops));
 	for (size_t k = from; k < j; k++) {
 		thr[k - from] = g[k].cells[0]->threads;
-		ops[k - from] = g[k].ops;
+		ops[k - from] = g[k].med_ops;
 	}
 	size_t opt = stats_thread_optimum(thr, ops, j - from, within);
 	free(thr);

@@ -47,6 +47,7 @@ static const struct tcol bad_cols[] = {
 	{ "p99Ns", "p99", TC_NS, 0 },
 	{ "errors", "errors", TC_INT, 0 },
 	{ "badApple", NULL, TC_BOOL, 0 },
+	{ "verdict", "verdict", TC_STR, 0 },
 	{ "rule", "rule", TC_STR, 0 },
 };
 
@@ -147,29 +148,6 @@ static void bad_rule(char *buf, size_t len, double v, double med, double mad, si
 			 "was not what was measured, so the host is judged against the fleet", med, far_cap);
 }
 
-/*
- * Whether host cell c running v ops/s is at its cap in a fleet of median
- * med: within 5% of the cap (or of what is left after a burst), and, for a
- * cap from the volume's facts, the fleet's median near it too (a fleet far
- * above the cap says the cap model does not describe these hosts). *far
- * gets the provisioned cap the median runs far above, else 0.
- */
-static bool held_at_cap(const struct rep_cell *c, double v, double med, double *far)
-{
-	double cap = rep_cell_cap(c), lo = rep_cell_cap_after_burst(c);
-	*far = 0;
-	if (!(cap > 0))
-		return false;
-	bool at = stats_at_cap(v, cap) || stats_at_cap(v, lo);
-	if (c->rate > 0)
-		return at;
-	if (stats_cap_far_below_median(med, cap)) {
-		*far = cap;
-		return false;
-	}
-	return at && med >= lo / STATS_CAP_FAR;
-}
-
 /* Both the instances table and the bad apples among them. */
 static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 {
@@ -199,31 +177,43 @@ static void build_instances(struct table *tables, const struct rep_ctx *ctx)
 			hi = fmax(hi, v[k]);
 		}
 		size_t nbad = 0, ncap = 0;
-		stats_flag_low(v, n, flag, &med, &mad);
+		rep_group_slow(&g[i], flag, &med, &mad);
 		double far_cap = 0, group_cap = NAN;
 		for (size_t k = 0; k < n; k++) {
 			const struct rep_cell *h = g[i].cells[k];
+			const struct rep_apple *a = rep_apple_of(ctx->apples, h->cfg, h->host);
 			double cap = rep_cell_cap(h), far;
-			bool held = held_at_cap(h, v[k], med, &far);
+			bool held = rep_held_at_cap(h, v[k], med, &far);
 			ncap += held;
 			if (far > 0)
 				far_cap = far;
 			if (cap > 0 && !(h->rate > 0))
 				group_cap = cap;
-			if (!flag[k])
+			bool apple = a && a->bad;
+			nbad += apple;
+			/* a row for each slow cell; a low cell at its cap says so */
+			bool low = med > 0 && v[k] <= med * (1 - STATS_MIN_SHORTFALL);
+			if (!flag[k] && !(held && low))
 				continue;
-			char rule[512], words[96];
-			if (held) {
+			char rule[640], words[96];
+			if (held && !flag[k]) {
 				cap_words(h, cap, words, sizeof(words));
 				snprintf(rule, sizeof(rule), "at its cap (%s): not a bad apple", words);
 			} else {
 				bad_rule(rule, sizeof(rule), v[k], med, mad, n, far);
-				nbad++;
+				size_t o = strlen(rule);
+				if (apple)
+					snprintf(rule + o, sizeof(rule) - o, "; bad apple: slow in %u of %u cells", a->slow,
+						 a->cells);
+				else
+					snprintf(rule + o, sizeof(rule) - o, "; a noisy cell: slow in %u of %u cells, a bad "
+						 "apple in half or more", a ? a->slow : 1, a ? a->cells : 1);
 			}
 			table_row(bad, h->sig, h->op, h->threads, rep_cfg_name(h), h->cfg->labels, (double)h->size, h->host, v[k], med,
 				  med > 0 ? v[k] / med : NAN, cap > 0 ? cap : NAN, hist_percentile(&h->total, 0.5),
 				  hist_percentile(&h->total, 0.95), hist_percentile(&h->total, 0.99), (double)h->total.errors,
-				  held ? 0.0 : 1.0, rule);
+				  apple ? 1.0 : 0.0, held ? "at cap" : apple ? "bad apple" : flag[k] ? "noisy cell" : "-",
+				  rule);
 		}
 		char note[256] = "";
 		if (far_cap > 0)
@@ -250,10 +240,13 @@ const struct rep_section_def rep_sec_instances = {
 
 const struct rep_section_def rep_sec_badApples = {
 	.name = "badApples",
-	.title = "Bad apples (robust z < -3 and >= 20% below the median; under 5 hosts the 20% alone)",
-	.help = "hosts with a robust z (median, 1.4826 x MAD) below -3 and at least 20%\n"
-		"below the median (under 5 hosts the 20% alone); one within 5% of its\n"
-		"cap is said to be, unless the fleet's median runs far above the cap",
+	.title = "Bad apples and noisy cells (slow: >= 20% below the median, beyond the noise; --help)",
+	.help = "slow cells and bad apples: a cell is slow for a host at least 20%\n"
+		"below the cell's median (from 5 hosts also a robust z, 1.4826 x MAD,\n"
+		"below -3), by more than twice its time buckets' CV, not at its cap;\n"
+		"a bad apple is slow in half or more of its cells of a config (more\n"
+		"than one); one slow cell of many is a noisy cell; cells of fewer\n"
+		"than 3 hosts judge nobody",
 	SECTION_COLS(bad_cols),
 	.build = build_instances,
 };

@@ -1,5 +1,6 @@
 /* report/plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
 #include "report/plot.h"
+#include "report/basis.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1580,6 +1581,8 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	struct rep_group *fleet, *hosts;
 	size_t nf = rep_groups(db, false, &fleet);
 	size_t nh = rep_groups(db, true, &hosts);
+	struct rep_apples apples; /* the report's basis: the same optima as its tables */
+	rep_apples_judge(&apples, fleet, nf);
 	plot_latency(&p, fleet, nf, hosts, nh);
 	plot_time(&p, fleet, nf, o->within);
 	plot_apples(&p, fleet, nf, o->within);
@@ -1590,8 +1593,9 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	plot_cost(&p, &tables[SEC_COST], o);
 	plot_compare(&p, &tables[SEC_COMPARE]);
 	plot_members(&p, db, &tables[SEC_DEVICES]);
-	free(fleet);
-	free(hosts);
+	rep_groups_free(fleet, nf);
+	rep_groups_free(hosts, nh);
+	rep_apples_free(&apples);
 	int rc = p.failed ? -1 : 0;
 	for (size_t i = 0; i < p.n; i++) {
 		int r = rc == 0 || rc == -1 ? render(dir, p.names[i]) : 0;

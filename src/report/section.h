@@ -10,6 +10,7 @@
 #define IOBENCH_REPORT_SECTION_H
 
 #include "report/analyze.h"
+#include "report/basis.h"
 
 /* What every section's builder may draw on. */
 struct rep_ctx {
@@ -19,6 +20,7 @@ struct rep_ctx {
 	size_t nf;
 	const struct rep_group *view;  /* the groups as shown: per host, or fleet with --merge-hosts */
 	size_t nv;
+	const struct rep_apples *apples; /* the hosts judged (report/basis.h): bad apples by host and config */
 };
 
 /* Every section that names a configuration: its name, and the user's labels as data. */
@@ -54,7 +56,7 @@ const char *rep_cfg_name(const struct rep_cell *c);
 /*
  * The group of fleet groups g[0..n) of one curve (same signature, config
  * and size) at its optimal thread count (fewest within o->within of the
- * best), or the only one; from is the curve's first group, *end set past
+ * best median host, bad apples left out: the basis), or the only one; from is the curve's first group, *end set past
  * its last.
  */
 const struct rep_group *rep_curve_optimum(const struct rep_group *g, size_t n, size_t from, size_t *end,

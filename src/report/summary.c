@@ -18,6 +18,7 @@
 
 #include "lib/units.h"
 #include "report/alloc.h"
+#include "report/compare.h"
 #include "report/section.h"
 
 static const struct tcol rep_summary_cols[] = {
@@ -29,10 +30,15 @@ static const struct tcol rep_summary_cols[] = {
 	{ "low", NULL, TC_NUM, 6 },        /* its 95% interval, for a ratio */
 	{ "high", NULL, TC_NUM, 6 },
 	{ "threads", NULL, TC_INT, 0 },
+	{ "perDollar", NULL, TC_NUM, 6 },  /* a comparison's ratio per dollar: the ratio x the price ratio */
+	{ "hosts", NULL, TC_INT, 0 },      /* the hosts the figure rests on (bad apples left out) */
+	{ "hostsOf", NULL, TC_INT, 0 },    /* of how many */
+	{ "leftOut", NULL, TC_STR, 0 },    /* the hosts left out, by name */
 	{ "finding", "finding", TC_STR, 0 },
 	{ "section", "see", TC_STR, 0 },   /* the section with the evidence */
 };
-enum { S_TOPIC, S_KIND, S_OP, S_CONFIG, S_VALUE, S_LOW, S_HIGH, S_THREADS, S_FINDING, S_SECTION };
+enum { S_TOPIC, S_KIND, S_OP, S_CONFIG, S_VALUE, S_LOW, S_HIGH, S_THREADS, S_PER_DOLLAR, S_HOSTS, S_HOSTS_OF,
+       S_LEFT_OUT, S_FINDING, S_SECTION };
 
 void rep_summary_needs(bool want[SEC_COUNT])
 {
@@ -108,19 +114,45 @@ static void short_names(const char *a, const char *b, char *sa, size_t la, char 
 	}
 }
 
+/* What a finding rests on, for scripts: per-dollar ratio, hosts used of how many, the hosts left out. */
+struct rests {
+	double per_dollar, hosts, of;
+	const char *left_out;
+};
+
+static void vfinding(struct table *s, const char *topic, const char *kind, const char *op, const char *config,
+		     const double fig[4], const struct rests *on, const char *section, const char *fmt, va_list ap)
+{
+	char text[1024];
+	vsnprintf(text, sizeof(text), fmt, ap);
+	static const double none[4] = { NAN, NAN, NAN, NAN };
+	static const struct rests nothing = { NAN, NAN, NAN, NULL };
+	if (!fig)
+		fig = none;
+	if (!on)
+		on = &nothing;
+	table_row(s, topic, kind, op, config, fig[0], fig[1], fig[2], fig[3], on->per_dollar, on->hosts, on->of,
+		  on->left_out && on->left_out[0] ? on->left_out : NULL, text, section);
+}
+
 __attribute__((format(printf, 8, 9)))
 static void finding(struct table *s, const char *topic, const char *kind, const char *op, const char *config,
 		    const double fig[4], const char *section, const char *fmt, ...)
 {
-	char text[768];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	vfinding(s, topic, kind, op, config, fig, NULL, section, fmt, ap);
 	va_end(ap);
-	static const double none[4] = { NAN, NAN, NAN, NAN };
-	if (!fig)
-		fig = none;
-	table_row(s, topic, kind, op, config, fig[0], fig[1], fig[2], fig[3], text, section);
+}
+
+__attribute__((format(printf, 9, 10)))
+static void finding_on(struct table *s, const char *topic, const char *kind, const char *op, const char *config,
+		       const double fig[4], const struct rests *on, const char *section, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfinding(s, topic, kind, op, config, fig, on, section, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- the ops: which, at which size ---- */
@@ -185,12 +217,15 @@ static bool row_is(const struct table *t, size_t r, const struct op_size *o)
 
 /* ---- per op ---- */
 
-/* A config's figure for an op: from its thread curve's optimum, else its fleet, else its best host. */
+/* A config's figure for an op: the basis (report/basis.h), its curve at the optimum. */
 struct best {
 	const char *config;
-	double ops, mb, threads, hosts, p50, p99;
+	double ops, mb, threads, p50, p99;
+	size_t hosts, of;    /* hosts used, of how many */
 	const char *host;    /* the host, when one host's run is the figure */
 	const char *section;
+	char left[256];      /* hosts left out */
+	char doubt[320];     /* why it is not offered as an answer; "" none */
 };
 
 /* Partial runs and other rounds are configs of their own ("... [interrupted]"): left out of the answers. */
@@ -199,128 +234,118 @@ static bool is_whole(const char *cfg)
 	return !cfg || !strchr(cfg, '[');
 }
 
-/* The median host's ops/s of the instances row like row r of table t (op, threads, config, size), or NAN. */
-static double fleet_median(const struct table *inst, const struct table *t, size_t r, double *hosts)
-{
-	char op[64], o2[64];
-	op_at(t, r, op, sizeof(op));
-	for (size_t q = 0; q < inst->nrows; q++) {
-		op_at(inst, q, o2, sizeof(o2));
-		if (strcmp(op, o2) == 0 && num_at(inst, q, "threads") == num_at(t, r, "threads") &&
-		    num_at(inst, q, "size") == num_at(t, r, "size") &&
-		    str_eq(str_at(inst, q, "config"), str_at(t, r, "config"))) {
-			*hosts = num_at(inst, q, "hosts");
-			return num_at(inst, q, "medianOpsPerSec");
-		}
-	}
-	return NAN;
-}
-
 /* Config cfg's figure for op o, false when it has none. */
-static bool best_of(const struct table *const *tables, const struct op_size *o, const char *cfg, struct best *b)
+static bool best_of(const struct rep_ctx *ctx, const struct op_size *o, const char *cfg, struct best *b)
 {
-	const struct table *th = tables[0], *inst = tables[1], *gr = tables[2];
 	memset(b, 0, sizeof(*b));
 	b->config = cfg;
 	b->ops = NAN;
-	/* the optimum of its thread curve, as its median host ran it */
-	for (size_t r = 0; r < th->nrows; r++)
-		if (row_is(th, r, o) && str_eq(str_at(th, r, "config"), cfg) && num_at(th, r, "optimal") > 0) {
-			double hosts = num_at(th, r, "hosts"), med = fleet_median(inst, th, r, &hosts);
-			b->ops = isnan(med) ? num_at(th, r, "opsPerSec") : med;
-			b->mb = num_at(th, r, "mbPerSec") / num_at(th, r, "opsPerSec") * b->ops;
-			b->threads = num_at(th, r, "threads");
-			b->hosts = hosts;
-			b->p50 = num_at(th, r, "p50Ns");
-			b->p99 = num_at(th, r, "p99Ns");
-			b->section = "threads";
-			return true;
-		}
-	/* one thread count: the fleet's median host at the best one */
-	for (size_t r = 0; r < inst->nrows; r++)
-		if (row_is(inst, r, o) && str_eq(str_at(inst, r, "config"), cfg) &&
-		    (isnan(b->ops) || num_at(inst, r, "medianOpsPerSec") > b->ops)) {
-			b->ops = num_at(inst, r, "medianOpsPerSec");
-			b->threads = num_at(inst, r, "threads");
-			b->hosts = num_at(inst, r, "hosts");
-			b->p50 = num_at(inst, r, "p50Ns");
-			b->p99 = num_at(inst, r, "p99Ns");
-			b->section = "instances";
-		}
-	if (!isnan(b->ops)) {
-		b->mb = NAN;
-		return true;
+	for (size_t i = 0, end; i < ctx->nf; i = end) {
+		end = rep_curve_end(ctx->fleet, ctx->nf, i);
+		const struct rep_cell *c = ctx->fleet[i].cells[0];
+		if (strcmp(c->op, o->op) != 0 || !(isnan(o->size) || (double)c->size == o->size) ||
+		    !str_eq(rep_cfg_name(c), cfg))
+			continue;
+		const struct rep_group *opt = rep_curve_optimum(ctx->fleet, ctx->nf, i, &end, ctx->o->within);
+		b->ops = opt->med_ops;
+		b->mb = c->block ? rep_mb_per_sec(b->ops, c->block) : NAN;
+		b->threads = opt->cells[0]->threads;
+		b->hosts = opt->nused;
+		b->of = opt->n;
+		b->p50 = opt->med_p50;
+		b->p99 = opt->med_p99;
+		b->host = opt->n == 1 ? opt->cells[0]->host : NULL;
+		b->section = end - i > 1 ? "threads" : opt->n > 1 ? "instances" : "groups";
+		rep_group_left_out(opt, b->left, sizeof(b->left));
+		rep_basis_doubt(ctx->db, opt, b->doubt, sizeof(b->doubt));
+		return !isnan(b->ops);
 	}
-	/* one host: its best run */
-	for (size_t r = 0; r < gr->nrows; r++)
-		if (row_is(gr, r, o) && str_eq(str_at(gr, r, "config"), cfg) &&
-		    (isnan(b->ops) || num_at(gr, r, "opsPerSec") > b->ops)) {
-			b->ops = num_at(gr, r, "opsPerSec");
-			b->mb = num_at(gr, r, "mbPerSec");
-			b->threads = num_at(gr, r, "threads");
-			b->hosts = num_at(gr, r, "hosts");
-			b->host = str_at(gr, r, "host");
-			b->p50 = num_at(gr, r, "p50Ns");
-			b->p99 = num_at(gr, r, "p99Ns");
-			b->section = "groups";
-		}
-	return !isnan(b->ops);
+	return false;
 }
 
-/* The most ops/s per op: each config at its optimum, the best named, the runner-up beside it. */
-static void best_ops(struct table *s, const struct table *const *tables, const struct op_size *o)
+/* "median host, " / "median host of 3 of 4, g2 left out, " / "host h1, ": whose figure it is. */
+static void whose(const struct best *b, char *buf, size_t len)
 {
-	const struct table *gr = tables[2];
-	struct best best = { 0 }, second = { 0 }, b;
-	size_t configs = 0;
+	if (b->host)
+		snprintf(buf, len, "host %s, ", b->host);
+	else if (b->hosts < b->of)
+		snprintf(buf, len, "median host of %zu of %zu, %s left out, ", b->hosts, b->of, b->left);
+	else if (b->hosts > 1)
+		snprintf(buf, len, "median host of %zu, ", b->hosts);
+	else
+		buf[0] = '\0';
+}
+
+/*
+ * The most ops/s per op: each config at its optimum (the basis), the best
+ * named, the runner-up beside it; a config whose figure is in doubt is not
+ * ranked, and said in a line of its own.
+ */
+static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct table *gr, const struct op_size *o)
+{
+	struct best *all = rep_calloc(gr->nrows + 1, sizeof(*all));
+	size_t n = 0, best = SIZE_MAX, second = SIZE_MAX;
 	for (size_t r = 0; r < gr->nrows; r++) {
 		const char *cfg = str_at(gr, r, "config");
 		bool seen = false;
 		for (size_t q = 0; q < r && !seen; q++)
 			seen = row_is(gr, q, o) && str_eq(str_at(gr, q, "config"), cfg);
-		if (seen || !row_is(gr, r, o) || !is_whole(cfg) || !best_of(tables, o, cfg, &b))
+		if (seen || !row_is(gr, r, o) || !is_whole(cfg) || !best_of(ctx, o, cfg, &all[n]))
 			continue;
-		configs++;
-		if (configs == 1 || b.ops > best.ops) {
-			second = best;
-			best = b;
-		} else if (configs == 2 || b.ops > second.ops) {
-			second = b;
+		if (!all[n].doubt[0]) {
+			if (best == SIZE_MAX || all[n].ops > all[best].ops) {
+				second = best;
+				best = n;
+			} else if (second == SIZE_MAX || all[n].ops > all[second].ops) {
+				second = n;
+			}
 		}
+		n++;
 	}
-	if (!configs)
-		return;
-	char v[32], m[48] = "", who[64], other[160] = "", size[16] = "";
-	table_format_prose(v, sizeof(v), best.ops);
-	/* big ops are read as bandwidth */
-	if (best.mb > 0 && best.mb / best.ops >= 0.5)
-		snprintf(m, sizeof(m), " ops/s, %.0f MB/s", best.mb);
-	if (best.host)
-		snprintf(who, sizeof(who), "host %s, ", best.host);
-	else if (best.hosts > 1)
-		snprintf(who, sizeof(who), "median host, ");
-	else
-		who[0] = '\0';
-	if (configs > 1) {
-		char sv[32], sa[128], sb[128];
-		table_format_prose(sv, sizeof(sv), second.ops);
-		short_names(best.config, second.config, sa, sizeof(sa), sb, sizeof(sb));
-		snprintf(other, sizeof(other), "; %s: %s", sb, sv);
-	}
+	char size[16] = "";
 	if (o->size > 0 && o->sizes > 1)
 		units_format_signature_size(size, sizeof(size), (uint64_t)o->size);
-	char lat[64] = "";
-	if (configs == 1 && best.p99 > 0) {
-		char p50[24], p99[24];
-		units_format_ns(p50, sizeof(p50), best.p50);
-		units_format_ns(p99, sizeof(p99), best.p99);
-		snprintf(lat, sizeof(lat), ", p50 %s, p99 %s", p50, p99);
+	if (best != SIZE_MAX) {
+		const struct best *b = &all[best];
+		char v[32], m[48] = "", who[400], other[160] = "";
+		table_format_prose(v, sizeof(v), b->ops);
+		/* big ops are read as bandwidth */
+		if (b->mb > 0 && b->mb / b->ops >= 0.5)
+			snprintf(m, sizeof(m), " ops/s, %.0f MB/s", b->mb);
+		whose(b, who, sizeof(who));
+		if (second != SIZE_MAX) {
+			char sv[32], sa[128], sb[128];
+			table_format_prose(sv, sizeof(sv), all[second].ops);
+			short_names(b->config, all[second].config, sa, sizeof(sa), sb, sizeof(sb));
+			snprintf(other, sizeof(other), "; %s: %s", sb, sv);
+		}
+		char lat[64] = "";
+		if (n == 1 && b->p99 > 0) {
+			char p50[24], p99[24];
+			units_format_ns(p50, sizeof(p50), b->p50);
+			units_format_ns(p99, sizeof(p99), b->p99);
+			snprintf(lat, sizeof(lat), ", p50 %s, p99 %s", p50, p99);
+		}
+		const double fig[4] = { b->ops, NAN, NAN, b->threads };
+		const struct rests on = { NAN, (double)b->hosts, (double)b->of, b->left };
+		finding_on(s, o->op, "best", o->op, b->config, fig, &on, b->section,
+			   "%s%s%s%s%s%s (%s%.0f thread%s%s%s)%s", n > 1 ? "most ops/s: " : "", b->config ? b->config : "",
+			   b->config ? (n > 1 ? ", " : ": ") : "", v, m[0] ? m : n > 1 ? "" : " ops/s", lat, who, b->threads,
+			   b->threads == 1 ? "" : "s", size[0] ? ", " : "", size, other);
 	}
-	const double fig[4] = { best.ops, NAN, NAN, best.threads };
-	finding(s, o->op, "best", o->op, best.config, fig, best.section, "%s%s%s%s%s%s (%s%.0f thread%s%s%s)%s",
-		configs > 1 ? "most ops/s: " : "", best.config ? best.config : "", best.config ? (configs > 1 ? ", " : ": ") : "", v,
-		m[0] ? m : configs > 1 ? "" : " ops/s", lat, who, best.threads, best.threads == 1 ? "" : "s",
-		size[0] ? ", " : "", size, other);
+	/* a doubted figure: where it would have stood, what contradicts it */
+	for (size_t k = 0; k < n; k++) {
+		if (!all[k].doubt[0])
+			continue;
+		char sa[128], sb[128];
+		short_names(best != SIZE_MAX ? all[best].config : all[k].config, all[k].config, sa, sizeof(sa), sb,
+			    sizeof(sb));
+		const double fig[4] = { all[k].ops, NAN, NAN, all[k].threads };
+		const struct rests on = { NAN, (double)all[k].hosts, (double)all[k].of, all[k].left };
+		finding_on(s, o->op, "doubt", o->op, all[k].config, fig, &on, "targets", "not ranked: %s, %s",
+			   all[k].config ? all[k].config : "-", all[k].doubt);
+	}
+	free(all);
 }
 
 /* The most ops (MB) per dollar, from the cost table (rank 1 at the op's size). */
@@ -357,16 +382,29 @@ static void best_dollar(struct table *s, const struct table *cost, const struct 
 		num_at(cost, best, "dollarsPerHour"), other);
 }
 
-/* Ops (MB) per dollar of config cfg for op o, NAN when not priced. */
-static double per_dollar(const struct table *cost, const struct op_size *o, const char *cfg, bool bandwidth)
+/* The $/h of config cfg for op o (its per-I/O charges at its figure), NAN when not priced. */
+static double dollars_of(const struct table *cost, const struct op_size *o, const char *cfg)
 {
 	for (size_t r = 0; r < cost->nrows; r++)
 		if (row_is(cost, r, o) && str_eq(str_at(cost, r, "config"), cfg))
-			return num_at(cost, r, bandwidth ? "mbPerDollar" : "opsPerDollar");
+			return num_at(cost, r, "dollarsPerHour");
 	return NAN;
 }
 
-/* Each comparison of the op's throughput: B vs A with its interval, and per dollar. */
+/* "3 of 4 gp3 x1 hosts, g2 left out": what a side of a comparison rests on, when it left hosts out. */
+static void side_rests(char *buf, size_t len, const char *name, double hosts, double left, const char *names)
+{
+	buf[0] = '\0';
+	if (left > 0)
+		snprintf(buf, len, "%.0f of %.0f %s hosts, %s left out", hosts, hosts + left, name,
+			 names ? names : "bad apples");
+}
+
+/*
+ * Each comparison of the op's throughput: B vs A with its interval, the
+ * hosts it left out, and per dollar: the ratio times the price ratio (each
+ * side's $/h at its figure), so the three agree to the rounding shown.
+ */
 static void comparisons(struct table *s, const struct table *cmp, const struct table *cost, const struct op_size *o)
 {
 	bool side_said = false;
@@ -400,51 +438,96 @@ static void comparisons(struct table *s, const struct table *cmp, const struct t
 			side_said = true;
 			continue;
 		}
-		char interval[64] = "", dollar[64] = "";
+		char interval[64] = "", dollar[64] = "", rs[24], ls[24], hs[24], ra[320], rb[320], rests[700] = "";
+		rep_format_ratio(rs, sizeof(rs), ratio);
+		rep_format_ratio(ls, sizeof(ls), lo);
+		rep_format_ratio(hs, sizeof(hs), hi);
 		if (!isnan(lo))
-			snprintf(interval, sizeof(interval), " [%.2f, %.2f]", lo, hi);
+			snprintf(interval, sizeof(interval), " [%s, %s]", ls, hs);
 		else
 			snprintf(interval, sizeof(interval), " (one host: no interval)");
-		double da = per_dollar(cost, o, a, false), db = per_dollar(cost, o, b, false);
-		if (da > 0 && db > 0)
-			snprintf(dollar, sizeof(dollar), "; %.2fx per dollar", db / da);
+		double ha = num_at(cmp, r, "hostsA"), hb = num_at(cmp, r, "hostsB");
+		const char *la = str_at(cmp, r, "leftOutA"), *lb = str_at(cmp, r, "leftOutB");
+		/* how many each side left out: its names, counted */
+		double na = 0, nb = 0;
+		for (const char *p = la; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			na++;
+		for (const char *p = lb; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+			nb++;
+		side_rests(ra, sizeof(ra), sa, ha, na, la);
+		side_rests(rb, sizeof(rb), sb, hb, nb, lb);
+		if (ra[0] || rb[0]) {
+			char al[24], ah[24];
+			rep_format_ratio(al, sizeof(al), num_at(cmp, r, "lowAll"));
+			rep_format_ratio(ah, sizeof(ah), num_at(cmp, r, "highAll"));
+			snprintf(rests, sizeof(rests), " (%s%s%s; with them: [%s, %s])", ra, ra[0] && rb[0] ? "; " : "", rb,
+				 al, ah);
+		}
+		double da = dollars_of(cost, o, a), db = dollars_of(cost, o, b), pd = NAN;
+		if (da > 0 && db > 0) {
+			char ps[24];
+			pd = ratio * da / db;
+			rep_format_ratio(ps, sizeof(ps), pd);
+			snprintf(dollar, sizeof(dollar), "; %sx per dollar", ps);
+		}
 		const double fig[4] = { ratio, lo, hi, NAN };
+		const struct rests on = { pd, ha + hb, ha + hb + na + nb, NULL };
 		if (!isnan(lo) && lo <= 1 && hi >= 1)
-			finding(s, o->op, "compare", o->op, b, fig, "compare", "%s vs %s: no difference at this sample size%s%s",
-				sb, sa, interval, dollar);
+			finding_on(s, o->op, "compare", o->op, b, fig, &on, "compare",
+				   "%s vs %s: no difference at this sample size%s%s%s", sb, sa, interval, rests, dollar);
 		else
-			finding(s, o->op, "compare", o->op, b, fig, "compare", "%s is %.2fx %s%s%s", sb, ratio, sa, interval,
-				dollar);
+			finding_on(s, o->op, "compare", o->op, b, fig, &on, "compare", "%s is %sx %s%s%s%s", sb, rs, sa,
+				   interval, rests, dollar);
 	}
 }
 
 /* ---- hosts ---- */
 
-/* Bad apples by host and config: in how many of the config's cells, how far below at worst. */
-static void bad_apples(struct table *s, const struct table *bad, const struct table *inst)
+static int cmp_severity(const void *x, const void *y)
 {
-	bool *done = rep_calloc(bad->nrows + 1, sizeof(*done));
-	for (size_t r = 0; r < bad->nrows; r++) {
-		if (done[r] || !(num_at(bad, r, "badApple") > 0))
-			continue;
-		const char *host = str_at(bad, r, "host"), *cfg = str_at(bad, r, "config");
-		size_t cells = 0, of = 0;
-		double worst = INFINITY;
-		for (size_t q = r; q < bad->nrows; q++)
-			if (num_at(bad, q, "badApple") > 0 && str_eq(str_at(bad, q, "host"), host) &&
-			    str_eq(str_at(bad, q, "config"), cfg)) {
-				done[q] = true;
-				cells++;
-				worst = fmin(worst, num_at(bad, q, "vsMedian"));
-			}
-		for (size_t q = 0; q < inst->nrows; q++)
-			of += str_eq(str_at(inst, q, "config"), cfg);
-		const double fig[4] = { worst, NAN, NAN, NAN };
-		finding(s, "hosts", "badApple", NULL, cfg, fig, "badApples",
-			"bad apple %s (%s): %zu of %zu cells, worst %.2g%% of median", host ? host : "-",
-			cfg ? cfg : "-", cells, of ? of : cells, worst * 100);
+	const struct rep_apple *a = *(const struct rep_apple *const *)x, *b = *(const struct rep_apple *const *)y;
+	if (a->typical != b->typical)
+		return a->typical < b->typical ? -1 : 1;
+	return strcmp(a->host, b->host);
+}
+
+/*
+ * Bad apples by host and config, the most severe first (the lowest typical
+ * ratio to the cells' medians), with the rule; configs whose cells had too
+ * few hosts to tell, said so.
+ */
+static void bad_apples(struct table *s, const struct rep_ctx *ctx)
+{
+	const struct rep_apples *ap = ctx->apples;
+	const struct rep_apple **bad = rep_calloc(ap->n + 1, sizeof(*bad));
+	size_t nb = 0;
+	for (size_t i = 0; i < ap->n; i++)
+		if (ap->a[i].bad)
+			bad[nb++] = &ap->a[i];
+	qsort(bad, nb, sizeof(*bad), cmp_severity);
+	for (size_t i = 0; i < nb; i++) {
+		const struct rep_apple *a = bad[i];
+		const double fig[4] = { a->typical, NAN, NAN, NAN };
+		finding(s, "hosts", "badApple", NULL, a->cfg->name[0] ? a->cfg->name : NULL, fig, "badApples",
+			"bad apple %s (%s): slow in %u of %u cells, typically %.2g%% of the median, at worst %.2g%% "
+			"(rule: slow in half or more of its cells, beyond their noise)", a->host, a->cfg->name[0] ? a->cfg->name : "-", a->slow,
+			a->cells, a->typical * 100, a->worst * 100);
 	}
-	free(done);
+	/* configs of several hosts none of whose cells had enough to judge */
+	for (size_t i = 0; i < ap->n;) {
+		size_t j = i, hosts = 0;
+		bool judged = false;
+		for (; j < ap->n && ap->a[j].cfg == ap->a[i].cfg; j++) {
+			hosts++;
+			judged |= ap->a[j].cells > 0;
+		}
+		if (!judged && hosts > 1 && !ap->a[i].cfg->partial)
+			finding(s, "hosts", "tooFewHosts", NULL, ap->a[i].cfg->name[0] ? ap->a[i].cfg->name : NULL, NULL,
+				"badApples", "%s: %zu hosts, too few to tell a bad apple (%d at least)",
+				ap->a[i].cfg->name[0] ? ap->a[i].cfg->name : "-", hosts, REP_APPLE_MIN_HOSTS);
+		i = j;
+	}
+	free(bad);
 }
 
 /* Per config, the most hosts any of its cells found at their cap. */
@@ -699,19 +782,18 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *s = &tables[SEC_SUMMARY];
 	const struct table *th = &tables[SEC_THREADS], *cost = &tables[SEC_COST];
-	const struct table *const sources[3] = { th, &tables[SEC_INSTANCES], &tables[SEC_GROUPS] };
 	struct op_size ops[MAX_OPS];
 	size_t nops = ops_of(&tables[SEC_GROUPS], ops);
 	targets(s, &tables[SEC_TARGETS]);
 	for (size_t i = 0; i < nops; i++) {
-		best_ops(s, sources, &ops[i]);
+		best_ops(s, ctx, &tables[SEC_GROUPS], &ops[i]);
 		best_dollar(s, cost, &ops[i]);
 		comparisons(s, &tables[SEC_COMPARE], cost, &ops[i]);
 	}
 	if (!ctx->o->prices && configs_in(&tables[SEC_GROUPS]) > 1)
 		finding(s, "cost", "noPrices", NULL, NULL, NULL, "cost",
 			"which config gives the most per dollar: add --prices FILE (share/prices-sample.json)");
-	bad_apples(s, &tables[SEC_BAD_APPLES], &tables[SEC_INSTANCES]);
+	bad_apples(s, ctx);
 	at_cap(s, &tables[SEC_INSTANCES]);
 	fleet_hosts(s, &tables[SEC_FLEET]);
 	slow_members(s, &tables[SEC_DEVICES]);
