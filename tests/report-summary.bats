@@ -60,7 +60,7 @@ summary_json() {
   # capped volumes: one thread is within 5% of the best
   jq -e '[.[] | select(.kind == "optimum") | .threads] | all(. == 1)' <<<"$rows"
   # the cache sweep has a cliff, the direct sweep on the capped volume none
-  jq -e '.[] | select(.kind == "tiers" and .config == "m5.large / gp3 x1") | .value == 2' <<<"$rows"
+  jq -e '.[] | select(.kind == "tiers" and .config == "m5.large / gp3 x1 / buffered") | .value == 2' <<<"$rows"
   jq -e '.[] | select(.kind == "tiers" and .config == "m5.large / io2 x1") | .value == 1 and (.finding | test("one tier, no cache cliff"))' <<<"$rows"
   # no prices: the summary says how to get the answer per dollar
   jq -e '.[] | select(.kind == "noPrices") | .finding | test("--prices FILE")' <<<"$rows"

@@ -78,7 +78,8 @@ static bool side_has(const char *sel, const struct rep_cell *c)
 		if (strcmp(key, "host") == 0)
 			return fnmatch(eq + 1, c->host, 0) == 0;
 		return (rep_label_value(c->cfg->labels, key, v, sizeof(v)) ||
-			rep_label_value(c->cfg->facts, key, v, sizeof(v))) &&
+			rep_label_value(c->cfg->facts, key, v, sizeof(v)) ||
+			rep_config_setting(c->cfg, c->sig, key, v, sizeof(v))) &&
 		       fnmatch(eq + 1, v, 0) == 0;
 	}
 	return fnmatch(sel, c->cfg->name, 0) == 0;
@@ -347,8 +348,8 @@ struct kv {
 static size_t config_keys(const struct rep_config *cfg, struct kv *out, size_t max)
 {
 	size_t n = 0;
-	const char *lists[2] = { cfg->labels, cfg->facts };
-	for (int l = 0; l < 2; l++) {
+	const char *lists[3] = { cfg->labels, cfg->facts, cfg->settings };
+	for (int l = 0; l < 3; l++) {
 		for (const char *p = lists[l]; *p && n < max; p += *p == ',') {
 			size_t len = strcspn(p, ","), kl = strcspn(p, "=");
 			if (kl > len)
@@ -404,6 +405,13 @@ static void fill_defaults(struct kv *kv, size_t *n)
 {
 	const char *type = value_of(kv, *n, "volumeType"), *store = value_of(kv, *n, "instanceStore");
 	struct kv *raid = find_kv(kv, *n, "raidLevel");
+	/* settings: the defaults every line without them ran with */
+	if (!value_of(kv, *n, "engine"))
+		kv_put(kv, n, "engine", "sync");
+	if (!value_of(kv, *n, "iodepth"))
+		kv_put(kv, n, "iodepth", "1");
+	if (!value_of(kv, *n, "rate"))
+		kv_put(kv, n, "rate", "none");
 	if (raid && strcmp(raid->value, "none") == 0)
 		*raid = kv[--*n];
 	if (!type && !(store && strcmp(store, "true") == 0))
@@ -421,12 +429,14 @@ static void fill_defaults(struct kv *kv, size_t *n)
 /* The dimensions of a configuration; the first key of each anchors its description. */
 static const struct dim {
 	const char *name;
-	const char *keys[6];
+	const char *keys[8];
 } dims_table[] = {
-	{ "instance", { "instanceType", "ebsOptimized" } },
+	{ "instance", { "instanceType", "ebsOptimized", "ebsBaselineIops", "ebsMaxIops", "ebsBaselineMBps",
+			"ebsMaxMBps" } },
 	{ "volume", { "volumeType", "volumeSize", "volumeIops", "volumeThroughput", "instanceStore" } },
 	{ "layout", { "volumeCount", "raidLevel", "raidChunk", "filesystem" } },
 	{ "placement", { "az", "zone", "availabilityZone", "placementGroup" } },
+	{ "settings", { "engine", "iodepth", "direct", "sync", "rate" } },
 };
 #define NDIMS (sizeof(dims_table) / sizeof(dims_table[0]))
 
@@ -434,7 +444,7 @@ static const struct dim {
 static int dim_of(const char *key)
 {
 	for (size_t d = 0; d < NDIMS; d++)
-		for (size_t k = 0; k < 6 && dims_table[d].keys[k]; k++)
+		for (size_t k = 0; k < 8 && dims_table[d].keys[k]; k++)
 			if (strcmp(dims_table[d].keys[k], key) == 0)
 				return (int)d;
 	return -1;
@@ -487,11 +497,11 @@ static void say_side(const struct dim *d, struct kv *mine, size_t nm, struct kv 
 	buf[0] = '\0';
 	char f[300];
 	bool both_differ = false;
-	for (size_t k = 1; k < 6 && d->keys[k]; k++) {
+	for (size_t k = 1; k < 8 && d->keys[k]; k++) {
 		const char *a = value_of(mine, nm, d->keys[k]), *b = value_of(other, no, d->keys[k]);
 		both_differ |= a && b && strcmp(a, b) != 0;
 	}
-	for (size_t k = 0; k < 6 && d->keys[k]; k++) {
+	for (size_t k = 0; k < 8 && d->keys[k]; k++) {
 		const char *a = value_of(mine, nm, d->keys[k]), *b = value_of(other, no, d->keys[k]);
 		if (!a)
 			continue;
@@ -527,7 +537,7 @@ size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, c
 		const char *const *keys = d >= 0 ? dims_table[d].keys : (const char *const[]){ key, NULL };
 		const char *first_a = NULL, *first_b = NULL;
 		bool differs = false;
-		for (size_t k = 0; k < 6 && keys[k]; k++) {
+		for (size_t k = 0; k < 8 && keys[k]; k++) {
 			const char *a = value_of(kx, nx, keys[k]), *b = value_of(ky, ny, keys[k]);
 			if ((a || b) && !(a && b && strcmp(a, b) == 0)) {
 				if (!differs) {

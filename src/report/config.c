@@ -268,13 +268,61 @@ const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, c
 const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labels, const char *facts,
 					     const char *runs)
 {
+	return rep_config_get_settings(db, labels, facts, runs, "");
+}
+
+bool rep_config_setting(const struct rep_config *cfg, const char *sig, const char *key, char *buf, size_t len)
+{
+	if (rep_label_value(cfg->settings, key, buf, len))
+		return true;
+	enum rep_kind kind = sig ? rep_kind_of(sig) : REP_READ;
+	if (strcmp(key, "engine") == 0)
+		snprintf(buf, len, "sync");
+	else if (strcmp(key, "iodepth") == 0)
+		snprintf(buf, len, "1");
+	else if (strcmp(key, "rate") == 0)
+		snprintf(buf, len, "none");
+	else if (strcmp(key, "direct") == 0)
+		snprintf(buf, len, "%s", kind != REP_WRITE_N && kind != REP_WRITE ? "true" : "false");
+	else if (strcmp(key, "sync") == 0)
+		snprintf(buf, len, "%s", kind == REP_WRITE_FLUSH ? "O_SYNC" : "none");
+	else
+		return false;
+	return true;
+}
+
+/* The words a config's name gets for its settings: "io_uring qd8", "buffered", "O_DSYNC", "rate 1000". */
+static void settings_words(const char *settings, char *buf, size_t len)
+{
+	char key[32], v[64];
+	buf[0] = '\0';
+	for (const char *p = settings; (p = rep_kv_next(p, key, sizeof(key), v, sizeof(v)));) {
+		char w[96];
+		if (strcmp(key, "direct") == 0)
+			snprintf(w, sizeof(w), "%s", strcmp(v, "true") == 0 ? "direct" : "buffered");
+		else if (strcmp(key, "iodepth") == 0)
+			snprintf(w, sizeof(w), "qd%s", v);
+		else if (strcmp(key, "rate") == 0)
+			snprintf(w, sizeof(w), "rate %s", v);
+		else if (strcmp(key, "sync") == 0)
+			snprintf(w, sizeof(w), "%s", strcmp(v, "none") == 0 ? "no O_SYNC" : v);
+		else
+			snprintf(w, sizeof(w), "%s", v);
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? " " : "", w);
+	}
+}
+
+const struct rep_config *rep_config_get_settings(struct rep_db *db, const char *labels, const char *facts,
+						 const char *runs, const char *settings)
+{
 	if ((db->nconfigs + 1) * 2 > db->nconfig_slots)
 		config_slots_grow(db);
 	size_t mask = db->nconfig_slots - 1;
-	size_t s = config_hash(labels, facts, runs) & mask;
+	size_t s = (config_hash(labels, facts, runs) ^ config_hash(settings, "", "")) & mask;
 	while (db->config_slots[s]) {
 		struct rep_config *c = db->configs[db->config_slots[s] - 1];
-		if (strcmp(c->labels, labels) == 0 && strcmp(c->facts, facts) == 0 && strcmp(c->runs, runs) == 0)
+		if (strcmp(c->labels, labels) == 0 && strcmp(c->facts, facts) == 0 && strcmp(c->runs, runs) == 0 &&
+		    strcmp(c->settings, settings) == 0)
 			return c;
 		s = (s + 1) & mask;
 	}
@@ -286,6 +334,16 @@ const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labe
 	c->labels = rep_strdup(labels);
 	c->facts = rep_strdup(facts);
 	c->name = rep_config_name(labels, facts);
+	c->settings = rep_strdup(settings);
+	if (settings[0]) {
+		char words[256];
+		settings_words(settings, words, sizeof(words));
+		size_t len = strlen(c->name) + strlen(words) + 4;
+		char *name = rep_calloc(len, 1);
+		snprintf(name, len, "%s%s%s", c->name, c->name[0] ? " / " : "", words);
+		free(c->name);
+		c->name = name;
+	}
 	c->runs = rep_strdup(runs);
 	c->partial = strstr(runs, "partial=") != NULL;
 	db->configs[db->nconfigs++] = c;

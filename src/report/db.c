@@ -53,6 +53,7 @@ void rep_db_free(struct rep_db *db)
 		free(db->configs[i]->facts);
 		free(db->configs[i]->name);
 		free(db->configs[i]->runs);
+		free(db->configs[i]->settings);
 		free(db->configs[i]);
 	}
 	free(db->configs);
@@ -294,7 +295,14 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 		add_target_flag(db, l, cfg);
 	for (size_t i = 0; i < l->nops; i++) {
 		const struct rep_line_op *o = &l->ops[i];
-		struct rep_cell *c = cell_get(db, o->sig, o->threads, cfg, l->size, l->host);
+		/* settings that change the result (engine, depth, O_DIRECT, O_SYNC, rate) make a config of their own */
+		const struct rep_config *ocfg = cfg;
+		if (o->settings[0]) {
+			ocfg = rep_config_get_settings(db, l->split.labels, l->split.facts, runs, o->settings);
+			if (l->target_finding)
+				add_target_flag(db, l, ocfg);
+		}
+		struct rep_cell *c = cell_get(db, o->sig, o->threads, ocfg, l->size, l->host);
 		hist_merge(&c->total, &o->total);
 		if (o->split) {
 			hist_merge(&c->write_only, &o->write_only);

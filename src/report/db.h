@@ -50,6 +50,7 @@ struct rep_config {
 	char *facts;        /* provision configuration facts "instanceType=m5.large,volumeCount=4": sorted */
 	char *name;         /* as tables and charts show it: "m5.large / gp3 x4 / raid0"; "" if neither */
 	char *runs;         /* what kind of runs, kept apart from others: "partial=interrupted,round=2,runtime=8"; "" */
+	char *settings;     /* what changes the result besides: "engine=io_uring,iodepth=8" (non-defaults; line.c); "" */
 	bool partial;       /* its runs were interrupted, lost their target or ran short: never merged with whole ones */
 };
 
@@ -328,6 +329,21 @@ const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, c
  */
 const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labels, const char *facts,
 					     const char *runs);
+
+/*
+ * The same with settings that change the result ("direct=false",
+ * "engine=io_uring,iodepth=8", "rate=1000", "sync=O_DSYNC": non-defaults,
+ * sorted); the name gets them as words ("... / io_uring qd8").
+ */
+const struct rep_config *rep_config_get_settings(struct rep_db *db, const char *labels, const char *facts,
+						 const char *runs, const char *settings);
+
+/*
+ * A setting of cfg with its default made explicit: engine sync, iodepth 1,
+ * rate none, direct and sync as the op kind of sig has them. false for a
+ * key that is no setting.
+ */
+bool rep_config_setting(const struct rep_config *cfg, const char *sig, const char *key, char *buf, size_t len);
 
 /*
  * Mark configurations of runs kept apart in their names: " [interrupted]"

@@ -197,6 +197,47 @@ static struct rep_point *points(struct rep_line_op *op, size_t n)
 	return op->pts;
 }
 
+/*
+ * The settings that change an op's result besides its configuration, as
+ * "k=v,k=v" sorted, each only where it differs from the default (so lines
+ * that do not say, the 2012 tool's, read as the defaults): engine (sync),
+ * iodepth (1), direct (the op kind's: reads and flushed writes O_DIRECT,
+ * writeN buffered), sync (O_SYNC for flushed writes, none else: O_SYNC or
+ * O_DSYNC from openFlags) and rate (--rate, ops/s).
+ */
+static void settings_of(const struct rep_line *l, const struct jv *op, const char *sig, struct rep_line_op *o)
+{
+	enum rep_kind kind = rep_kind_of(sig);
+	bool def_direct = kind != REP_WRITE_N && kind != REP_WRITE;
+	const char *def_sync = kind == REP_WRITE_FLUSH ? "O_SYNC" : "none";
+	char *b = o->settings;
+	size_t len = sizeof(o->settings);
+	int n = 0;
+	const struct jv *d = jv_object_get(op, "direct");
+	if (d && (jv_is_true(d) != def_direct))
+		n += snprintf(b + n, len - (size_t)n, "%sdirect=%s", n ? "," : "", jv_is_true(d) ? "true" : "false");
+	if (l->engine[0] && strcmp(l->engine, "sync") != 0)
+		n += snprintf(b + n, len - (size_t)n, "%sengine=%s", n ? "," : "", l->engine);
+	if (l->iodepth > 1)
+		n += snprintf(b + n, len - (size_t)n, "%siodepth=%.0f", n ? "," : "", l->iodepth);
+	if (o->rate > 0)
+		n += snprintf(b + n, len - (size_t)n, "%srate=%g", n ? "," : "", o->rate);
+	const struct jv *flags = jv_object_get(op, "openFlags"), *f;
+	if (jv_is_array(flags)) {
+		const char *sync = "none";
+		size_t i;
+		jv_array_foreach(flags, i, f) {
+			const char *s = jv_string_value(f);
+			if (s && strcmp(s, "O_SYNC") == 0)
+				sync = "O_SYNC";
+			else if (s && strcmp(s, "O_DSYNC") == 0 && strcmp(sync, "O_SYNC") != 0)
+				sync = "O_DSYNC";
+		}
+		if (strcmp(sync, def_sync) != 0)
+			snprintf(b + n, len - (size_t)n, "%ssync=%s", n ? "," : "", sync);
+	}
+}
+
 /* Operation index (0-based) of a run line: into l->ops, or a message why not. */
 static void read_operation(struct rep_line *l, const struct jv *op, size_t index, double nominal, double bucket)
 {
@@ -234,6 +275,7 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 	cpu_of(op, &o->total, &o->cpu_ns, &o->cpu_ops);
 	double rate = num_or(jv_object_get(op, "rate"), "target", 0);
 	o->rate = rate > 0 ? rate : 0;
+	settings_of(l, op, sig, o);
 	const struct jv *tb = jv_object_get(op, "timeBuckets");
 	if (l->watch) {
 		/* A probe period is one point of a latency series: its total is its only bucket. */
@@ -367,6 +409,10 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 		nominal = l->seconds; /* interrupted: buckets past the end are partial */
 	double bucket = num_or(root, "bucketDuration", 0);
 	l->bucket = bucket;
+	const struct jv *engine = jv_object_get(root, "engine");
+	if (jv_is_string(engine))
+		snprintf(l->engine, sizeof(l->engine), "%s", jv_string_value(engine));
+	l->iodepth = num_or(root, "iodepth", 0);
 	read_devices(l, root);
 	const struct jv *mode = jv_object_get(root, "mode");
 	l->watch = jv_is_string(mode) && strcmp(jv_string_value(mode), "watch") == 0;

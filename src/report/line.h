@@ -29,6 +29,7 @@ struct rep_line_op {
 	uint64_t block;
 	double cpu_ns, cpu_ops;   /* its CPU time (ns) over its operations, when the line says; 0, 0 if not */
 	double rate;              /* ops/s it was held to (its rate.target); 0 none */
+	char settings[160];       /* what changes its result besides the config: rep_settings_of() */
 	struct rep_point *pts;    /* its time-series points */
 	size_t npts;
 };
@@ -68,6 +69,8 @@ struct rep_line {
 	struct rep_dev *devs;      /* the devices under the target ("devices"), what they did */
 	size_t ndevs;
 	double bucket;             /* bucketDuration (s) */
+	char engine[24];           /* "engine", "" when the line does not say */
+	double iodepth;            /* "iodepth", 0 when the line does not say */
 	/* REP_LINE_BONNIE */
 	struct rep_bonnie bonnie;
 	/* REP_LINE_MANIFEST, REP_LINE_DURABILITY: the document as a jansson tree (rare lines) */
