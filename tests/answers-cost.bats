@@ -198,7 +198,7 @@ two_fleets() {
   run --separate-stderr "$IOBENCH" report --json --section compare "$BATS_TEST_TMPDIR/raid.jsonl"
   [ "$status" -eq 0 ]
   jq -e '.compare[] | select(.metric == "ops/s") | .differs == "layout 1 volume → 4 volumes raid0 chunk 256K"
-    and .a == "m5.large / gp3" and .b == "m5.large / gp3 x4 / raid0" and (.ratio - 11000 / 2900 | fabs) < 1e-9' <<<"$output"
+    and .a == "m5.large / gp3 x1" and .b == "m5.large / gp3 x4 / raid0" and (.ratio - 11000 / 2900 | fabs) < 1e-9' <<<"$output"
 }
 
 @test "configs that differ in two dimensions are shown side by side with what differs and the --compare to use" {
@@ -214,9 +214,9 @@ two_fleets() {
     and .differs == "instance c5.large → m5.large; volume io2 8000 IOPS → gp3 3000 IOPS")' <<<"$output"
   jq -e '.compare[] | select(.metric == "ops/s") | .valueA == 8000 and .valueB == 2900
     and (.verdict | contains("differ in 2 dimensions (instance, volume)"))
-    and (.verdict | contains("--compare '"'"'c5.large / io2 vs m5.large / gp3 x1'"'"'"))' <<<"$output"
+    and (.verdict | contains("--compare '"'"'c5.large / io2 x1 vs m5.large / gp3 x1'"'"'"))' <<<"$output"
   # the --compare it names works as written
-  run --separate-stderr "$IOBENCH" report --json --section compare --compare 'c5.large / io2 vs m5.large / gp3 x1' \
+  run --separate-stderr "$IOBENCH" report --json --section compare --compare 'c5.large / io2 x1 vs m5.large / gp3 x1' \
     "$BATS_TEST_TMPDIR/two.jsonl"
   [ "$status" -eq 0 ]
   jq -e '.compare[] | select(.metric == "ops/s") | (.ratio - 2900 / 8000 | fabs) < 1e-9' <<<"$output"

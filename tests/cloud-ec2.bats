@@ -129,6 +129,15 @@ wait_for_state() {
   [ "$(jq '[.volumes[] | select(.state == "in-use")] | length' "$state")" -eq 12 ]
   [ "$(jq -r '.request.volume.type' "$state")" = gp3 ]
   jq -e '.estimatedHourlyUsd > 0' "$state"
+  # The instance type's EBS limits as describe-instance-types gives them (the
+  # report's cap is the smaller of the volumes' and the instance's).
+  local itype lim
+  itype=$(jq -r .request.instanceType "$state")
+  lim=$(taws ec2 describe-instance-types --instance-types "$itype" | jq -c '.InstanceTypes[0].EbsInfo.EbsOptimizedInfo
+    | {ebsBaselineIops: .BaselineIops, ebsMaxIops: .MaximumIops, ebsBaselineMBps: .BaselineThroughputInMBps,
+       ebsMaxMBps: .MaximumThroughputInMBps}')
+  [ "$(jq -c .ebsLimits "$state")" = "$lim" ]
+  jq -e '.ebsLimits.ebsBaselineIops > 0 and .ebsLimits.ebsMaxMBps > 0' "$state"
   # hosts: one address per instance, the public IPs moto gave.
   [ "$(wc -l <"$RESULTS/big/hosts")" -eq 3 ]
   [ "$(sort "$RESULTS/big/hosts" | tr '\n' ' ')" = "$(jq -r '[.[].PublicIpAddress] | sort | join(" ")' <<<"$inst") " ]

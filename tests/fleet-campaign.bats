@@ -123,6 +123,8 @@ instance_id() {
     "{\"cloud\":\"ec2\",\"instanceId\":\"$name\",\"instanceType\":\"m5.large\",\"volumeType\":\"gp3\",\"volumeSize\":100,\"volumeCount\":1,\"raidLevel\":\"none\"}" ]
   [ "$(jq -r '.provision.az' "$r/$name/iobench.jsonl" | sort -u)" == "$(jq -r '.instances[0].az' "$r/state.json")" ]
   [ "$(jq -r '.provision | has("ebsOptimized") and has("ami") and has("region")' "$r/$name/iobench.jsonl" | sort -u)" == true ]
+  # and the instance type's EBS limits (moto's m5.large: 3600 IOPS at baseline, 18750 at most)
+  [ "$(jq -c '.provision | [.ebsBaselineIops, .ebsMaxIops]' "$r/$name/iobench.jsonl" | sort -u)" == '[3600,18750]' ]
   [ "$(jq -c '.provision // "none" | keys? // .' "$r/$(netns_addr 3)/iobench.jsonl" | sort -u)" == '["raidLevel"]' ]
   # Each instance's runs measured its volume: the device attached, of the
   # volume's size, formatted and mounted in the host's remote dir; never

@@ -224,18 +224,35 @@ bool rep_basis_doubt(const struct rep_db *db, const struct rep_group *opt, char 
 		return false;
 	char fig[32], lim[32];
 	bool bulk = c->block >= (1u << 20);
-	if (bulk) {
-		snprintf(fig, sizeof(fig), "%.0f MB/s", v * (double)c->block / 1e6);
-		snprintf(lim, sizeof(lim), "%.0f MB/s", cap * (double)c->block / 1e6);
-	} else {
-		table_format_prose(fig, sizeof(fig), v);
-		strcat(fig, " ops/s");
-		table_format_prose(lim, sizeof(lim), cap);
-		strcat(lim, " ops/s");
-	}
+	table_format_prose(fig, sizeof(fig) - 8, bulk ? v * (double)c->block / 1e6 : v);
+	table_format_prose(lim, sizeof(lim) - 8, bulk ? cap * (double)c->block / 1e6 : cap);
+	strcat(fig, bulk ? " MB/s" : " ops/s");
+	strcat(lim, bulk ? " MB/s" : " ops/s");
 	snprintf(why, len, "%s is %.2gx the %s its provisioned caps allow: the target was not on the volume, or the "
 		 "facts are wrong", fig, v / cap, lim);
 	return true;
+}
+
+static unsigned round_of(const struct rep_config *c)
+{
+	char v[16];
+	return rep_label_value(c->runs, "round", v, sizeof(v)) ? (unsigned)strtoul(v, NULL, 10) : 0;
+}
+
+bool rep_config_superseded(const struct rep_db *db, const struct rep_config *cfg, unsigned *last)
+{
+	unsigned mine = round_of(cfg), most = mine;
+	if (!mine)
+		return false;
+	for (size_t i = 0; i < db->nconfigs; i++) {
+		const struct rep_config *o = db->configs[i];
+		if (o != cfg && !o->partial && strcmp(o->labels, cfg->labels) == 0 && strcmp(o->facts, cfg->facts) == 0 &&
+		    strcmp(o->settings, cfg->settings) == 0 && round_of(o) > most)
+			most = round_of(o);
+	}
+	if (last)
+		*last = most;
+	return most > mine;
 }
 
 void rep_group_left_out(const struct rep_group *g, char *buf, size_t len)

@@ -86,6 +86,15 @@ double rep_group_noise(const struct rep_group *g);
  */
 bool rep_basis_doubt(const struct rep_db *db, const struct rep_group *opt, char *why, size_t len);
 
+/*
+ * A campaign's earlier round: cfg's runs are round N ("round=N" in its
+ * runs) and another configuration of the same labels, facts and settings
+ * ran a later round, whose number goes to *last. Round one searches the
+ * thread counts, the last is the result: rounds are never ranked against
+ * each other.
+ */
+bool rep_config_superseded(const struct rep_db *db, const struct rep_config *cfg, unsigned *last);
+
 /* The names of the hosts a group's figure leaves out, ", "-separated into buf ("" none). */
 void rep_group_left_out(const struct rep_group *g, char *buf, size_t len);
 

@@ -24,7 +24,9 @@
  * differs, A's side first: "volume gp3 3000 IOPS → io2 8000 IOPS", with
  * "; " between dimensions, and to dims their names ("instance, volume").
  * *swap is set when y should be A (its first differing value sorts first;
- * an absent value sorts last, so "study=2012" is A beside today's).
+ * an absent value sorts last, so "study=2012" is A beside today's). A label
+ * that differs beside the settings names them (--label config=uring-qd4 on
+ * the io_uring runs): the two count as one dimension.
  */
 size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len,
 		       char *dims, size_t dlen, bool *swap);

@@ -112,6 +112,39 @@ static uint64_t size_of(const struct jv *v)
 	return jv_is_string(v) && units_parse_size(jv_string_value(v), &bytes) == 0 ? bytes : 0;
 }
 
+static const char *kv_get(const struct kv_list *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->kv[i].key, key) == 0)
+			return l->kv[i].value;
+	return NULL;
+}
+
+/*
+ * Facts that mean the same read the same: a volume type's defaults made
+ * explicit (gp3 given no IOPS or MiB/s has 3000 and 125; an EBS volume
+ * given no count is one) and "raidLevel": "none" is no RAID, as absent.
+ * Keys are string literals or the object's own (they outlive the list).
+ */
+static void canonical_facts(struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->kv[i].key, "raidLevel") == 0 && strcmp(l->kv[i].value, "none") == 0) {
+			free(l->kv[i].value);
+			l->kv[i--] = l->kv[--l->n];
+		}
+	const char *type = kv_get(l, "volumeType");
+	if (!type)
+		return;
+	bool gp3 = strcmp(type, "gp3") == 0;
+	if (!kv_get(l, "volumeCount"))
+		kv_add(l, "volumeCount", rep_strdup("1"));
+	if (gp3 && !kv_get(l, "volumeIops"))
+		kv_add(l, "volumeIops", rep_strdup("3000"));
+	if (gp3 && !kv_get(l, "volumeThroughput"))
+		kv_add(l, "volumeThroughput", rep_strdup("125"));
+}
+
 char *rep_config_facts(const struct jv *prov)
 {
 	struct kv_list facts = { 0 };
@@ -120,6 +153,7 @@ char *rep_config_facts(const struct jv *prov)
 	jv_object_foreach(prov, key, v)
 		if (v->type != JV_NULL && !provision_is_host_fact(key))
 			kv_add(&facts, key, text_of(v));
+	canonical_facts(&facts);
 	return kv_join(&facts);
 }
 

@@ -31,7 +31,7 @@ static const struct tcol cost_cols[] = {
 	{ NULL, "MB per $", TC_STR, 0 },
 	{ "rank", "rank", TC_INT, 0 },
 	{ "meanOpsPerSec", NULL, TC_NUM, 1 }, /* the fleet mean, bad apples included: detail */
-	{ "doubt", "doubt", TC_STR, 0 },      /* why the figure is not ranked: over its caps, target not the volume */
+	{ "doubt", "not ranked", TC_STR, 0 }, /* why the figure is not ranked: over its caps, target not the volume */
 };
 
 /* A price key: the prices file's config object member first, then the labels, then the provision facts. */
@@ -160,6 +160,10 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 		r->ops = opt->med_ops;
 		r->count = isnan(f.count) ? 1 : f.count;
 		rep_basis_doubt(ctx->db, opt, r->doubt, sizeof(r->doubt));
+		unsigned last;
+		if (rep_config_superseded(ctx->db, c->cfg, &last))
+			snprintf(r->doubt, sizeof(r->doubt), "an earlier round of a campaign (the thread search); round %u "
+				 "is its result", last);
 		r->mbs = c->block ? r->ops * (double)c->block / 1e6 : NAN;
 		r->dph = price_with_io(&ph, r->ops);
 		r->io_dph = r->dph - ph.fixed;

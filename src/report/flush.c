@@ -61,6 +61,13 @@ static int cmp_group_ptr(const void *a, const void *b)
 /* A flush that returns in under this share of a read of the same target wrote to a cache, not the media. */
 #define DUR_READ_SHARE 0.25
 
+/*
+ * A read is evidence against a write only of the same host, and run within
+ * this many seconds of it: another host's read, or one a day later, says
+ * nothing of what this write's device did.
+ */
+#define DUR_READ_WINDOW_S 3600
+
 /* The EBS volume type of a configuration's provision facts; false when it names none. */
 static bool dur_ebs_type(const struct rep_config *cfg, char *buf, size_t len)
 {
@@ -104,9 +111,39 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 			if (!r || fabs(reads[j]->cells[0]->threads - w->threads) <
 					  fabs(r->cells[0]->threads - w->threads))
 				r = reads[j];
+		/*
+		 * Host by host: each write against its own host's read, run near
+		 * it in time (a fleet merge mixes hosts and times: another host's
+		 * outlier, or a read of a day later, says nothing of this write).
+		 */
+		size_t pairs = 0, fired = 0;
+		bool other_time = false;
+		const struct rep_cell *shown_w = NULL, *shown_r = NULL;
+		for (size_t k = 0; r && k < g[i].n; k++) {
+			const struct rep_cell *wc = g[i].cells[k], *rc = NULL;
+			for (size_t q = 0; q < r->n && !rc; q++)
+				if (strcmp(r->cells[q]->host, wc->host) == 0)
+					rc = r->cells[q];
+			if (!rc)
+				continue;
+			if (rc->launch > 0 && wc->launch > 0 && fabs(rc->launch - wc->launch) > DUR_READ_WINDOW_S) {
+				other_time = true;
+				continue;
+			}
+			pairs++;
+			bool f = hist_percentile(&wc->total, 0.5) < hist_percentile(&rc->total, 0.5) * DUR_READ_SHARE;
+			fired += f;
+			if (!shown_w || (f && !(hist_percentile(&shown_w->total, 0.5) <
+						hist_percentile(&shown_r->total, 0.5) * DUR_READ_SHARE))) {
+				shown_w = wc;
+				shown_r = rc;
+			}
+		}
+		if (!pairs)
+			r = NULL;
 		double wp = hist_percentile(&g[i].total, 0.5);
 		double rp = r ? hist_percentile(&r->total, 0.5) : NAN;
-		char vtype[64], fb[32], wb[32], rb[32], why[600] = "", checked[200] = "";
+		char vtype[64], fb[32], wb[32], why[600] = "", checked[200] = "";
 		bool by_facts = dur_ebs_type(w->cfg, vtype, sizeof(vtype));
 		bool by_model = !by_facts && strcmp(w->model, DUR_EBS_MODEL) == 0;
 		bool ebs = by_facts || by_model;
@@ -135,16 +172,27 @@ static void build_durability(struct table *tables, const struct rep_ctx *ctx)
 		}
 		if (r) {
 			const char *rop = r->cells[0]->op;
-			units_format_ns(rb, sizeof(rb), rp);
-			if (wp < rp * DUR_READ_SHARE) {
+			if (fired) {
+				char when[48] = "", hw[32], hr[32], hosts[96] = "";
+				if (shown_r->launch > 0 && shown_w->launch > 0)
+					snprintf(when, sizeof(when), ", %.0f min apart",
+						 fabs(shown_r->launch - shown_w->launch) / 60);
+				units_format_ns(hw, sizeof(hw), hist_percentile(&shown_w->total, 0.5));
+				units_format_ns(hr, sizeof(hr), hist_percentile(&shown_r->total, 0.5));
+				if (g[i].n > 1)
+					snprintf(hosts, sizeof(hosts), "on %zu of %zu hosts; ", fired, pairs);
 				snprintf(why + strlen(why), sizeof(why) - strlen(why),
-					 "%s%s is under a quarter of a %s of the same target (%s)", why[0] ? "; " : "", wb,
-					 rop, rb);
+					 "%s%sa flush under a quarter of a %s of the same target by the same host (%s: "
+					 "write p50 %s, read p50 %s%s): it wrote to a cache", why[0] ? "; " : "", hosts,
+					 rop, shown_w->host, hw, hr, when);
 				snprintf(evidence + strlen(evidence), sizeof(evidence) - strlen(evidence),
 					 "%sread of the same target", evidence[0] ? ", " : "");
 			}
 			snprintf(checked + strlen(checked), sizeof(checked) - strlen(checked), "%s%s p50",
 				 checked[0] ? ", " : "", rop);
+		} else if (other_time) {
+			snprintf(checked + strlen(checked), sizeof(checked) - strlen(checked),
+				 "%sno read of this host within an hour", checked[0] ? ", " : "");
 		}
 		units_format_ns(fb, sizeof(fb), o->floor_ns);
 		if (wp < o->floor_ns) {
@@ -173,7 +221,7 @@ const struct rep_section_def rep_sec_durability = {
 	.title = "Durability check of flushed writes",
 	.help = "flushed writes faster than the evidence allows: an EBS round trip (by\n"
 		"the provision facts or the device model), a quarter of a read of the\n"
-		"same target, the floor",
+		"same target by the same host within an hour, the floor",
 	SECTION_COLS(durability_cols),
 	.build = build_durability,
 };

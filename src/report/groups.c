@@ -109,6 +109,9 @@ static double fact_num(const struct rep_config *cfg, const char *key)
  * MiB/s; gp2 3 IOPS per GiB, 100 to 16000, bursting to 3000 under 1 TiB;
  * st1 and sc1 MiB/s per TiB with their burst; io1/io2 only as provisioned).
  */
+/* The most MiB/s one gp3, io1 or io2 volume gives. */
+#define VOL_MIBS_CEILING 1000
+
 struct vol_limits {
 	double iops_hi, iops_lo, io_unit, mibs_hi, mibs_lo;
 	bool baseline; /* a limit came from the type, not from a given fact */
@@ -123,8 +126,9 @@ static struct vol_limits vol_limits_of(const struct rep_config *cfg)
 	double gib = fact_num(cfg, "volumeSize"), tib = gib / 1024;
 	if (strcmp(type, "gp3") == 0) {
 		l.baseline = !(iops > 0) || !(mibs > 0);
-		iops = iops > 0 ? iops : 3000;
-		mibs = mibs > 0 ? mibs : 125;
+		/* the type's baseline; at most its ceilings (16000 IOPS, 1000 MiB/s a volume) */
+		iops = fmin(iops > 0 ? iops : 3000, 16000);
+		mibs = fmin(mibs > 0 ? mibs : 125, VOL_MIBS_CEILING);
 	} else if (strcmp(type, "gp2") == 0 && gib > 0 && !(iops > 0)) {
 		l.baseline = true;
 		l.iops_lo = fmin(fmax(3 * gib, 100), 16000);
@@ -141,8 +145,29 @@ static struct vol_limits vol_limits_of(const struct rep_config *cfg)
 		return l;
 	}
 	l.iops_hi = l.iops_lo = iops > 0 ? iops : 0;
+	/* io1/io2 given no MiB/s: 256 KiB per provisioned IOPS, at most 1000 MiB/s a volume (EBS's ceiling) */
+	if (!(mibs > 0) && iops > 0 && (strcmp(type, "io1") == 0 || strcmp(type, "io2") == 0))
+		mibs = fmin(iops / 4, VOL_MIBS_CEILING);
 	l.mibs_hi = l.mibs_lo = mibs > 0 ? mibs : 0;
 	return l;
+}
+
+/*
+ * What the instance lets through to all its EBS volumes together
+ * (describe-instance-types' EbsOptimizedInfo, as ec2-provision records
+ * it): at burst its maximum, after it its baseline; 0 unknown. MB/s are
+ * 10^6 bytes, as AWS gives them.
+ */
+static void instance_limits(const struct rep_config *cfg, bool burst, double *iops, double *mbs)
+{
+	*iops = fact_num(cfg, burst ? "ebsMaxIops" : "ebsBaselineIops");
+	*mbs = fact_num(cfg, burst ? "ebsMaxMBps" : "ebsBaselineMBps");
+	if (!(*iops > 0))
+		*iops = fact_num(cfg, burst ? "ebsBaselineIops" : "ebsMaxIops");
+	if (!(*mbs > 0))
+		*mbs = fact_num(cfg, burst ? "ebsBaselineMBps" : "ebsMaxMBps");
+	*iops = *iops > 0 ? *iops : 0;
+	*mbs = *mbs > 0 ? *mbs : 0;
 }
 
 /* The ops/s of block-sized operations that count volumes of these IOPS and MiB/s allow; 0 unknown. */
@@ -165,8 +190,15 @@ static double cell_cap(const struct rep_cell *c, bool burst)
 	if (!(count >= 1))
 		count = 1;
 	struct vol_limits l = vol_limits_of(c->cfg);
-	return burst ? limit_ops(l.iops_hi, l.mibs_hi, l.io_unit, count, c->block)
-		     : limit_ops(l.iops_lo, l.mibs_lo, l.io_unit, count, c->block);
+	double cap = burst ? limit_ops(l.iops_hi, l.mibs_hi, l.io_unit, count, c->block)
+			   : limit_ops(l.iops_lo, l.mibs_lo, l.io_unit, count, c->block);
+	/* the instance's EBS limit, when its facts say it: the smaller of the two holds */
+	double iiops, imbs;
+	instance_limits(c->cfg, burst, &iiops, &imbs);
+	double inst = limit_ops(iiops, imbs / 1.048576, l.io_unit, 1, c->block);
+	if (inst > 0 && (!(cap > 0) || inst < cap))
+		cap = inst;
+	return cap;
 }
 
 double rep_cell_cap(const struct rep_cell *c)

@@ -79,12 +79,14 @@ static void op_at(const struct table *t, size_t r, char *buf, size_t len)
 
 /*
  * Two config names with the parts they share left out ("m5.large / gp3 x1"
- * and "m5.large / io2 x1" are "gp3 x1" and "io2 x1"); whole when every part
- * differs or nothing would be left.
+ * and "m5.large / io2 x1" are "gp3 x1" and "io2 x1"; "m5.large / gp3 x1"
+ * and "m5.large / gp3 x4 / raid0" are "gp3 x1" and "gp3 x4 / raid0"): the
+ * dimensions that differ, never cut mid-word; whole when nothing would be
+ * left of one.
  */
 static void short_names(const char *a, const char *b, char *sa, size_t la, char *sb, size_t lb)
 {
-	char pa[8][96], pb[8][96];
+	char pa[8][160], pb[8][160];
 	size_t na = 0, nb = 0;
 	for (const char *p = a; p && na < 8;) {
 		const char *e = strstr(p, " / ");
@@ -100,15 +102,23 @@ static void short_names(const char *a, const char *b, char *sa, size_t la, char 
 	}
 	snprintf(sa, la, "%s", a ? a : "-");
 	snprintf(sb, lb, "%s", b ? b : "-");
-	if (na != nb)
-		return;
-	char ka[256] = "", kb[256] = "";
-	for (size_t i = 0; i < na; i++)
-		if (strcmp(pa[i], pb[i]) != 0) {
+	char ka[512] = "", kb[512] = "";
+	/* a part is kept where the other name lacks it; a part both have is shared */
+	for (size_t i = 0; i < na; i++) {
+		bool shared = false;
+		for (size_t j = 0; j < nb && !shared; j++)
+			shared = strcmp(pa[i], pb[j]) == 0;
+		if (!shared)
 			snprintf(ka + strlen(ka), sizeof(ka) - strlen(ka), "%s%s", ka[0] ? " / " : "", pa[i]);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		bool shared = false;
+		for (size_t j = 0; j < na && !shared; j++)
+			shared = strcmp(pb[i], pa[j]) == 0;
+		if (!shared)
 			snprintf(kb + strlen(kb), sizeof(kb) - strlen(kb), "%s%s", kb[0] ? " / " : "", pb[i]);
-		}
-	if (ka[0] && kb[0]) {
+	}
+	if (ka[0] && kb[0] && strlen(ka) < la && strlen(kb) < lb) {
 		snprintf(sa, la, "%s", ka);
 		snprintf(sb, lb, "%s", kb);
 	}
@@ -220,6 +230,7 @@ static bool row_is(const struct table *t, size_t r, const struct op_size *o)
 /* A config's figure for an op: the basis (report/basis.h), its curve at the optimum. */
 struct best {
 	const char *config;
+	const struct rep_config *cfg;
 	double ops, mb, threads, p50, p99;
 	size_t hosts, of;    /* hosts used, of how many */
 	const char *host;    /* the host, when one host's run is the figure */
@@ -247,6 +258,7 @@ static bool best_of(const struct rep_ctx *ctx, const struct op_size *o, const ch
 		    !str_eq(rep_cfg_name(c), cfg))
 			continue;
 		const struct rep_group *opt = rep_curve_optimum(ctx->fleet, ctx->nf, i, &end, ctx->o->within);
+		b->cfg = c->cfg;
 		b->ops = opt->med_ops;
 		b->mb = c->block ? rep_mb_per_sec(b->ops, c->block) : NAN;
 		b->threads = opt->cells[0]->threads;
@@ -292,6 +304,9 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct ta
 			seen = row_is(gr, q, o) && str_eq(str_at(gr, q, "config"), cfg);
 		if (seen || !row_is(gr, r, o) || !is_whole(cfg) || !best_of(ctx, o, cfg, &all[n]))
 			continue;
+		/* a campaign's earlier round searched the threads: its last round is the answer */
+		if (all[n].cfg && rep_config_superseded(ctx->db, all[n].cfg, NULL))
+			continue;
 		if (!all[n].doubt[0]) {
 			if (best == SIZE_MAX || all[n].ops > all[best].ops) {
 				second = best;
@@ -307,14 +322,14 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct ta
 		units_format_signature_size(size, sizeof(size), (uint64_t)o->size);
 	if (best != SIZE_MAX) {
 		const struct best *b = &all[best];
-		char v[32], m[48] = "", who[400], other[160] = "";
+		char v[32], m[48] = "", who[400], other[320] = "";
 		table_format_prose(v, sizeof(v), b->ops);
 		/* big ops are read as bandwidth */
 		if (b->mb > 0 && b->mb / b->ops >= 0.5)
 			snprintf(m, sizeof(m), " ops/s, %.0f MB/s", b->mb);
 		whose(b, who, sizeof(who));
 		if (second != SIZE_MAX) {
-			char sv[32], sa[128], sb[128];
+			char sv[32], sa[256], sb[256];
 			table_format_prose(sv, sizeof(sv), all[second].ops);
 			short_names(b->config, all[second].config, sa, sizeof(sa), sb, sizeof(sb));
 			snprintf(other, sizeof(other), "; %s: %s", sb, sv);
@@ -337,7 +352,7 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct ta
 	for (size_t k = 0; k < n; k++) {
 		if (!all[k].doubt[0])
 			continue;
-		char sa[128], sb[128];
+		char sa[256], sb[256];
 		short_names(best != SIZE_MAX ? all[best].config : all[k].config, all[k].config, sa, sizeof(sa), sb,
 			    sizeof(sb));
 		const double fig[4] = { all[k].ops, NAN, NAN, all[k].threads };
@@ -368,10 +383,10 @@ static void best_dollar(struct table *s, const struct table *cost, const struct 
 	double opd = num_at(cost, best, "opsPerDollar"), mbd = num_at(cost, best, "mbPerDollar");
 	double ops = num_at(cost, best, "opsPerSec"), mb = num_at(cost, best, "mbPerSec");
 	bool bandwidth = mb > 0 && ops > 0 && mb / ops >= 0.5;
-	char v[32], other[160] = "";
+	char v[32], other[320] = "";
 	table_format_prose(v, sizeof(v), bandwidth ? mbd : opd);
 	if (runner != SIZE_MAX) {
-		char rv[32], sa[128], sb[128];
+		char rv[32], sa[256], sb[256];
 		table_format_prose(rv, sizeof(rv), num_at(cost, runner, bandwidth ? "mbPerDollar" : "opsPerDollar"));
 		short_names(cfg, str_at(cost, runner, "config"), sa, sizeof(sa), sb, sizeof(sb));
 		snprintf(other, sizeof(other), "; %s: %s", sb, rv);
@@ -405,7 +420,8 @@ static void side_rests(char *buf, size_t len, const char *name, double hosts, do
  * hosts it left out, and per dollar: the ratio times the price ratio (each
  * side's $/h at its figure), so the three agree to the rounding shown.
  */
-static void comparisons(struct table *s, const struct table *cmp, const struct table *cost, const struct op_size *o)
+static void comparisons(struct table *s, const struct rep_ctx *ctx, const struct table *cmp, const struct table *cost,
+			const struct op_size *o)
 {
 	bool side_said = false;
 	/* an op compared at several sizes ("read4k @128M"): the size most of its runs had */
@@ -429,7 +445,7 @@ static void comparisons(struct table *s, const struct table *cmp, const struct t
 			continue;
 		const char *a = str_at(cmp, r, "a"), *b = str_at(cmp, r, "b");
 		double ratio = num_at(cmp, r, "ratio"), lo = num_at(cmp, r, "low"), hi = num_at(cmp, r, "high");
-		char sa[128], sb[128];
+		char sa[256], sb[256];
 		short_names(a, b, sa, sizeof(sa), sb, sizeof(sb));
 		if (isnan(ratio)) {
 			if (!side_said)
@@ -463,8 +479,15 @@ static void comparisons(struct table *s, const struct table *cmp, const struct t
 			snprintf(rests, sizeof(rests), " (%s%s%s; with them: [%s, %s])", ra, ra[0] && rb[0] ? "; " : "", rb,
 				 al, ah);
 		}
+		/* a side whose figure is in doubt: the ratio is said as measured, with the doubt, and no per dollar */
+		struct best ba, bb;
+		char doubt[160] = "";
+		bool doubt_a = best_of(ctx, o, a, &ba) && ba.doubt[0], doubt_b = best_of(ctx, o, b, &bb) && bb.doubt[0];
+		if (doubt_a || doubt_b)
+			snprintf(doubt, sizeof(doubt), "; %s%s%s's figure is in doubt (not ranked, above)", doubt_a ? sa : "",
+				 doubt_a && doubt_b ? "'s and " : "", doubt_b ? sb : "");
 		double da = dollars_of(cost, o, a), db = dollars_of(cost, o, b), pd = NAN;
-		if (da > 0 && db > 0) {
+		if (da > 0 && db > 0 && !doubt[0]) {
 			char ps[24];
 			pd = ratio * da / db;
 			rep_format_ratio(ps, sizeof(ps), pd);
@@ -474,10 +497,11 @@ static void comparisons(struct table *s, const struct table *cmp, const struct t
 		const struct rests on = { pd, ha + hb, ha + hb + na + nb, NULL };
 		if (!isnan(lo) && lo <= 1 && hi >= 1)
 			finding_on(s, o->op, "compare", o->op, b, fig, &on, "compare",
-				   "%s vs %s: no difference at this sample size%s%s%s", sb, sa, interval, rests, dollar);
+				   "%s vs %s: no difference at this sample size%s%s%s%s", sb, sa, interval, rests, dollar,
+				   doubt);
 		else
-			finding_on(s, o->op, "compare", o->op, b, fig, &on, "compare", "%s is %sx %s%s%s%s", sb, rs, sa,
-				   interval, rests, dollar);
+			finding_on(s, o->op, "compare", o->op, b, fig, &on, "compare", "%s is %sx %s%s%s%s%s", sb, rs, sa,
+				   interval, rests, dollar, doubt);
 	}
 }
 
@@ -530,31 +554,96 @@ static void bad_apples(struct table *s, const struct rep_ctx *ctx)
 	free(bad);
 }
 
-/* Per config, the most hosts any of its cells found at their cap. */
-static void at_cap(struct table *s, const struct table *inst)
+static bool in_names(const char *const *names, size_t n, const char *s)
 {
-	bool *done = rep_calloc(inst->nrows + 1, sizeof(*done));
-	for (size_t r = 0; r < inst->nrows; r++) {
-		if (done[r])
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Per config, the hosts at their cap in any of its cells (2,999 of 3,000
+ * is), of all its hosts, and where: each op's cap and the thread counts at
+ * which hosts were held there.
+ */
+static void at_cap(struct table *s, const struct rep_ctx *ctx)
+{
+	const struct rep_group *g = ctx->fleet;
+	bool *done = rep_calloc(ctx->nf + 1, sizeof(*done));
+	for (size_t i = 0; i < ctx->nf; i++) {
+		if (done[i])
 			continue;
-		const char *cfg = str_at(inst, r, "config");
-		size_t most = r;
-		for (size_t q = r; q < inst->nrows; q++)
-			if (str_eq(str_at(inst, q, "config"), cfg)) {
-				done[q] = true;
-				if (num_at(inst, q, "atCap") > num_at(inst, most, "atCap"))
-					most = q;
+		const struct rep_config *cfg = g[i].cells[0]->cfg;
+		size_t cells = 0;
+		for (size_t j = i; j < ctx->nf; j++)
+			cells += g[j].cells[0]->cfg == cfg ? g[j].n : 0;
+		const char **all = rep_calloc(cells + 1, sizeof(*all)), **held = rep_calloc(cells + 1, sizeof(*held));
+		size_t nall = 0, nheld = 0;
+		/* per op: its cap and the thread counts held at it, each once, in order */
+		struct { const char *op; double cap, thr[16]; size_t nt; } at[8];
+		size_t nat = 0;
+		for (size_t j = i; j < ctx->nf; j++) {
+			const struct rep_group *x = &g[j];
+			if (x->cells[0]->cfg != cfg)
+				continue;
+			done[j] = true;
+			bool here = false;
+			double med = x->med_ops, cap = rep_cell_cap(x->cells[0]);
+			for (size_t k = 0; k < x->n; k++) {
+				const struct rep_cell *c = x->cells[k];
+				double far;
+				if (!in_names(all, nall, c->host))
+					all[nall++] = c->host;
+				if (cfg->partial || x->n < 2 || !rep_held_at_cap(c, rep_cell_ops(c), med, &far))
+					continue;
+				here = true;
+				if (!in_names(held, nheld, c->host))
+					held[nheld++] = c->host;
 			}
-		double n = num_at(inst, most, "atCap");
-		if (!(n > 0))
-			continue;
-		char cap[32], op[64];
-		table_format_prose(cap, sizeof(cap), num_at(inst, most, "capOpsPerSec"));
-		op_at(inst, most, op, sizeof(op));
-		const double fig[4] = { n, NAN, NAN, NAN };
-		finding(s, "hosts", "atCap", NULL, cfg, fig, "instances",
-			"at their cap: %.0f of %.0f hosts of %s (%s ops/s, %s)", n, num_at(inst, most, "hosts"),
-			cfg ? cfg : "-", cap, op);
+			if (!here)
+				continue;
+			size_t a = 0;
+			while (a < nat && strcmp(at[a].op, x->cells[0]->op) != 0)
+				a++;
+			if (a == nat) {
+				if (nat == sizeof(at) / sizeof(at[0]))
+					continue;
+				at[nat].op = x->cells[0]->op;
+				at[nat].cap = x->cells[0]->rate > 0 ? x->cells[0]->rate : cap;
+				at[nat++].nt = 0;
+			}
+			size_t t = 0;
+			while (t < at[a].nt && at[a].thr[t] < x->cells[0]->threads)
+				t++;
+			if ((t == at[a].nt || at[a].thr[t] != x->cells[0]->threads) && at[a].nt < 16) {
+				memmove(&at[a].thr[t + 1], &at[a].thr[t], (at[a].nt - t) * sizeof(at[a].thr[0]));
+				at[a].thr[t] = x->cells[0]->threads;
+				at[a].nt++;
+			}
+		}
+		/* "read4k 3,000 ops/s at 1, 2, 4 threads; write4k/64 ..." */
+		char where[600] = "";
+		for (size_t a = 0; a < nat; a++) {
+			char c[32];
+			table_format_prose(c, sizeof(c), at[a].cap);
+			snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s %s ops/s at ", a ? "; " : "",
+				 at[a].op, c);
+			for (size_t t = 0; t < at[a].nt; t++)
+				snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%g", t ? ", " : "",
+					 at[a].thr[t]);
+			snprintf(where + strlen(where), sizeof(where) - strlen(where), " thread%s",
+				 at[a].nt == 1 && at[a].thr[0] == 1 ? "" : "s");
+		}
+		if (nheld) {
+			const double fig[4] = { (double)nheld, NAN, NAN, NAN };
+			const struct rests on = { NAN, (double)nheld, (double)nall, NULL };
+			finding_on(s, "hosts", "atCap", NULL, cfg->name[0] ? cfg->name : NULL, fig, &on, "instances",
+				   "at their cap: %zu of %zu hosts of %s (%s)", nheld, nall,
+				   cfg->name[0] ? cfg->name : "-", where);
+		}
+		free(all);
+		free(held);
 	}
 	free(done);
 }
@@ -788,13 +877,13 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	for (size_t i = 0; i < nops; i++) {
 		best_ops(s, ctx, &tables[SEC_GROUPS], &ops[i]);
 		best_dollar(s, cost, &ops[i]);
-		comparisons(s, &tables[SEC_COMPARE], cost, &ops[i]);
+		comparisons(s, ctx, &tables[SEC_COMPARE], cost, &ops[i]);
 	}
 	if (!ctx->o->prices && configs_in(&tables[SEC_GROUPS]) > 1)
 		finding(s, "cost", "noPrices", NULL, NULL, NULL, "cost",
 			"which config gives the most per dollar: add --prices FILE (share/prices-sample.json)");
 	bad_apples(s, ctx);
-	at_cap(s, &tables[SEC_INSTANCES]);
+	at_cap(s, ctx);
 	fleet_hosts(s, &tables[SEC_FLEET]);
 	slow_members(s, &tables[SEC_DEVICES]);
 	optima(s, th, ops, nops);
