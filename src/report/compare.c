@@ -473,6 +473,12 @@ static void say_fact(const char *key, const char *v, char *buf, size_t len)
 			snprintf(buf, len, "chunk %s", v);
 	} else if (strcmp(key, "instanceStore") == 0)
 		snprintf(buf, len, "%s", strcmp(v, "true") == 0 ? "instance store" : "EBS");
+	else if (strcmp(key, "iodepth") == 0)
+		snprintf(buf, len, "qd%s", v);
+	else if (strcmp(key, "rate") == 0)
+		snprintf(buf, len, "%s%s", strcmp(v, "none") == 0 ? "no " : "rate ", strcmp(v, "none") == 0 ? "rate" : v);
+	else if (strcmp(key, "direct") == 0)
+		snprintf(buf, len, "%s", strcmp(v, "true") == 0 ? "O_DIRECT" : "buffered");
 	else if (strcmp(key, "ebsOptimized") == 0)
 		snprintf(buf, len, "%s", strcmp(v, "true") == 0 ? "EBS-optimized" : "not EBS-optimized");
 	else
