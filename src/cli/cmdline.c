@@ -72,16 +72,51 @@ uint64_t cmdline_default_seed(void)
 	return cmdline_time_pid_hash() & (UINT64_MAX >> 1);
 }
 
-char *cmdline_join(int argc, char **argv, const char *prefix, int first)
+/* True when argv[i] is "--NAME" (its value follows) or "--NAME=VALUE", NAME one of secret. */
+static int secret_at(char **argv, int i, const char *const *secret)
+{
+	if (!secret || strncmp(argv[i], "--", 2) != 0)
+		return 0;
+	for (const char *const *n = secret; *n; n++) {
+		size_t l = strlen(*n);
+		if (strncmp(argv[i] + 2, *n, l) != 0)
+			continue;
+		if (argv[i][2 + l] == '\0')
+			return 1; /* the next argument is the value */
+		if (argv[i][2 + l] == '=')
+			return 2; /* the value is in this one */
+	}
+	return 0;
+}
+
+#define CMDLINE_REDACTED "<redacted>"
+
+char *cmdline_join_secret(int argc, char **argv, const char *prefix, int first, const char *const *secret)
 {
 	size_t len = strlen(prefix) + 1;
 	for (int i = first; i < argc; i++)
-		len += strlen(argv[i]) + 3;
+		len += strlen(argv[i]) + 3 + sizeof(CMDLINE_REDACTED);
 	char *s = malloc(len);
 	if (!s)
 		return NULL;
 	strcpy(s, prefix);
+	bool value_next = false;
 	for (int i = first; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			secret = NULL; /* operands from here on */
+		if (value_next) {
+			strcat(s, " " CMDLINE_REDACTED);
+			value_next = false;
+			continue;
+		}
+		int sec = secret_at(argv, i, secret);
+		if (sec == 2) {
+			strcat(s, " ");
+			strncat(s, argv[i], (size_t)(strchr(argv[i], '=') - argv[i]) + 1);
+			strcat(s, CMDLINE_REDACTED);
+			continue;
+		}
+		value_next = sec == 1;
 		bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t\"'") != NULL;
 		strcat(s, " ");
 		if (quote)
@@ -91,6 +126,11 @@ char *cmdline_join(int argc, char **argv, const char *prefix, int first)
 			strcat(s, "'");
 	}
 	return s;
+}
+
+char *cmdline_join(int argc, char **argv, const char *prefix, int first)
+{
+	return cmdline_join_secret(argc, argv, prefix, first, NULL);
 }
 
 static bool takes(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)

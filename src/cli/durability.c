@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #define MAX_ALLOW 64
+/* verify's verdict LOST: apart from 1 (the check could not run), so a script tells them apart. */
+#define EXIT_LOST 3
 #define TOKEN_MAX 256
 /* The longest --host a run's HELLO line carries (struct dur_run_info's host). */
 #define MAX_HOST (sizeof(((struct dur_run_info *)0)->host) - 1)
@@ -51,7 +53,7 @@ struct dur_args {
 	struct cmdline_labels labels;
 	struct dur_cidr allow[MAX_ALLOW];
 	size_t nallow;
-	uint64_t max_records;
+	uint64_t max_records, max_conns, max_per_addr;
 	char token[TOKEN_MAX + 1];      /* --token or the first line of --token-file; "" none */
 	const char *target;
 	char host_name[256];            /* --host, else gethostname() */
@@ -120,6 +122,11 @@ static int parse_token(void *settings, const char *arg)
 		return diag_usage("bad --token; use 1 to %d printable characters without spaces (e.g. from 'openssl rand -hex 16')",
 				  TOKEN_MAX);
 	snprintf(a->token, sizeof(a->token), "%s", arg);
+	/*
+	 * The argument is in /proc/PID/cmdline, which every user reads: overwrite
+	 * it (as mysql does with -p). Only the time from exec to here remains.
+	 */
+	memset((char *)arg, 'x', strlen(arg));
 	return 0;
 }
 
@@ -151,6 +158,10 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "allow", 0, "CIDR", SERVE, "accept connections only from this address block\n"
 	  "(repeatable; e.g. 10.0.0.0/8); others are closed\n"
 	  "before a byte is read (default: every peer)", NULL, CUSTOM(parse_allow) },
+	{ "max-connections", 0, "N", SERVE, "connections at once (default 4096, at most 4096);\n"
+	  "writers never take the last 1/16: a verifier gets in", NULL, U64(max_conns, 16, DUR_CONNS_MAX) },
+	{ "max-per-address", 0, "N", SERVE, "connections from one address, an IPv6 /64 (default\n"
+	  "1040: a writer's 1024 threads and a few more)", NULL, U64(max_per_addr, 1, DUR_CONNS_MAX) },
 	{ "max-records", 0, "N", SERVE, "a run's log holds at most N records (default 4096\n"
 	  "per block of the run, at least 16M)", NULL, U64(max_records, 1, UINT64_MAX) },
 	{ "server", 0, "HOST:PORT", WRITE, "the server (port " PORT " if omitted); the static build\n"
@@ -181,7 +192,8 @@ static const struct cmdline_opt dur_opts[] = {
 	LABEL_ROW(VERIFY, "recorded in the JSON (repeatable)"),
 	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", NULL, FLAG(no_direct) },
 	{ "token", 0, "TOKEN", SERVE | WRITE | VERIFY, "a shared secret: the server refuses peers that do\n"
-	  "not present it (visible in ps: prefer --token-file)", NULL, CUSTOM(parse_token) },
+	  "not present it (other users may see it in ps until\n"
+	  "it is parsed: prefer --token-file or IOBENCH_TOKEN)", NULL, CUSTOM(parse_token) },
 	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", NULL, CUSTOM(parse_token_file) },
 	QUIET_ROW(0, "no progress or summary"),
 	HELP_ROW,
@@ -203,7 +215,8 @@ static const struct cmdline_cmd serve_cmd = {
 	.bit = SERVE,
 	.table = &dur_table,
 	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
-		 "                                [--token-file FILE] [-q]\n"
+		 "                                [--token-file FILE | --token TOKEN] [--max-records N]\n"
+		 "                                [--max-connections N] [--max-per-address N] [-q]\n"
 		 "\n"
 		 "On a machine other than the box under test: keep, fsynced, what writers tell\n"
 		 "it (one log per run in DIR), and hand the logs to 'verify'. Runs until stopped.\n"
@@ -211,7 +224,8 @@ static const struct cmdline_cmd serve_cmd = {
 		 "Options:\n",
 	.outro = "\n"
 		 "Without --allow or --token-file any peer that reaches the port may write and\n"
-		 "read runs; see docs/security.md.\n"
+		 "read runs; see docs/security.md. The token may also come from the environment\n"
+		 "variable IOBENCH_TOKEN (every command; an option wins).\n"
 		 "Example: iobench durability serve --dir /var/lib/iobench-durability \\\n"
 		 "           --allow 10.0.0.0/8 --token-file /etc/iobench-durability.token\n",
 };
@@ -247,8 +261,8 @@ static const struct cmdline_cmd verify_cmd = {
 		 "\n"
 		 "Options:\n",
 	.outro = "\n"
-		 "Exit status: 0 nothing acknowledged was lost, 1 some was (or a runtime error),\n"
-		 "2 usage error.\n"
+		 "Exit status: 0 verdict ok (nothing acknowledged was lost), 3 verdict LOST (some\n"
+		 "was), 1 the check could not run (server, target, JSON), 2 usage error.\n"
 		 "Example: iobench durability verify --server 10.0.0.5 --json d.jsonl /dev/sdb\n",
 };
 
@@ -266,7 +280,8 @@ static const struct cmdline_cmd group_cmd = {
 	.name = "durability",
 	.bit = 0, /* only the rows every command takes: the rest come from group_options() */
 	.table = &dur_table,
-	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR] [-q]\n"
+	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
+		 "                                [--token-file FILE] [--max-records N] [-q]\n"
 		 "       iobench durability write --server HOST:PORT [OPTIONS] TARGET\n"
 		 "       iobench durability verify --server HOST:PORT [OPTIONS] TARGET\n"
 		 "\n"
@@ -279,9 +294,11 @@ static const struct cmdline_cmd group_cmd = {
 	.help_more = group_options,
 	.outro = "\n"
 		 "verify opens TARGET read-only. Exit status: verify 0 when nothing acknowledged\n"
-		 "was lost, 1 when some was (or a runtime error); 2 usage error; write and serve\n"
-		 "run until stopped and exit 130 on SIGINT/SIGTERM/SIGHUP (write: 0 after\n"
-		 "--duration).\n"
+		 "was lost, 3 when some was (verdict LOST), 1 when the check could not run;\n"
+		 "2 usage error; write and serve run until stopped and exit 130 on\n"
+		 "SIGINT/SIGTERM/SIGHUP (write: 0 after --duration). The token: --token-file\n"
+		 "FILE or IOBENCH_TOKEN (other users can read a command line, not another\n"
+		 "user's environment).\n"
 		 "Example: server$ iobench durability serve --dir /var/lib/iobench-durability\n"
 		 "         box$    iobench durability write --server server:" DUR_DEFAULT_PORT_STR " -t 4 /dev/nvme1n1\n"
 		 "         (pull the plug, boot)\n"
@@ -344,7 +361,8 @@ static int do_serve(struct dur_args *c, const sigset_t *sigs)
 {
 	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
 				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
-				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records };
+				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records,
+				       .max_conns = (size_t)c->max_conns, .max_per_addr = (size_t)c->max_per_addr };
 	char err[ERR_MAX];
 	int rc = dur_serve(&sc, err, sizeof(err));
 	if (rc == -EINTR)
@@ -419,6 +437,22 @@ static int check_hello_fits(const struct dur_args *c)
 	return 0;
 }
 
+struct write_go {
+	const struct dur_args *c;
+	const char *hex, *span;
+};
+
+/* The go-ahead, once the server took every writer (never before: a refused run must not show it). */
+static void write_go_ahead(void *arg)
+{
+	const struct write_go *g = arg;
+	const struct dur_args *c = g->c;
+	diag_progress(c->quiet, "durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
+		      "cut the power any time, then run 'iobench durability verify --server %s %s'",
+		      g->hex, c->op.name, g->span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s",
+		      c->server, c->server, c->target);
+}
+
 static int do_write(struct dur_args *c, const sigset_t *sigs)
 {
 	struct target_info t;
@@ -441,10 +475,9 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
 	units_format_size(span, sizeof(span), c->span);
-	diag_progress(c->quiet, "durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
-		      "cut the power any time, then run 'iobench durability verify --server %s %s'",
-		      hex, c->op.name, span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s", c->server,
-		      c->server, c->target);
+	struct write_go go = { c, hex, span };
+	wc.accepted = write_go_ahead;
+	wc.accepted_arg = &go;
 	struct dur_write_result res;
 	char err[ERR_MAX];
 	rc = dur_write(&wc, &res, err, sizeof(err));
@@ -635,7 +668,7 @@ static int do_verify(struct dur_args *c)
 	}
 	if (res.acked_blocks == 0 && !c->quiet)
 		diag_warn("warning: the run has no acknowledged block: nothing was promised, nothing checked");
-	return res.lost ? EXIT_RUNTIME : EXIT_OK;
+	return res.lost ? EXIT_LOST : EXIT_OK;
 }
 
 int cmd_durability(int argc, char **argv)
@@ -668,7 +701,14 @@ int cmd_durability(int argc, char **argv)
 		snprintf(a.host_name, sizeof(a.host_name), "%s", a.host);
 	else
 		host_name(a.host_name, sizeof(a.host_name));
-	a.command_line = cmdline_join(argc, argv, "iobench", 0);
+	if (!a.token[0] && getenv("IOBENCH_TOKEN") && *getenv("IOBENCH_TOKEN")) {
+		if (!token_valid(getenv("IOBENCH_TOKEN")))
+			return diag_usage("IOBENCH_TOKEN is not a token; set it to 1 to %d printable characters without spaces",
+					  TOKEN_MAX);
+		snprintf(a.token, sizeof(a.token), "%s", getenv("IOBENCH_TOKEN"));
+	}
+	static const char *const secret[] = { "token", NULL };
+	a.command_line = cmdline_join_secret(argc, argv, "iobench", 0, secret);
 	/*
 	 * serve and write await their stop signals (a signalfd, signals_wait):
 	 * block them before any thread exists. verify keeps the default: Ctrl-C
