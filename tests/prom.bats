@@ -398,3 +398,34 @@ consistent() {
   [ "$status" -eq 1 ]
   [[ ${lines[-1]} == "iobench: --prom: the watch lines of $TMP/w.jsonl add up past 2^53 (more than a watch counts); give another --json file" ]]
 }
+
+# syscalls GROUP: the system calls of a systemd filter group, nested groups expanded.
+syscalls() {
+  systemd-analyze syscall-filter "$1" | sed -n '2,$p' | grep -v '^ *#' | awk '{ print $1 }' |
+    while read -r s; do if [[ $s == @* ]]; then syscalls "$s"; else echo "$s"; fi; done
+}
+
+@test "the systemd unit is sandboxed (systemd-analyze security well below 9.6) and its filter lets a --prom probe through" {
+  command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+  command -v strace >/dev/null || skip "strace not installed"
+  unit=$BATS_TEST_DIRNAME/../scripts/iobench-watch@.service
+  mkdir -p "$TMP/units"
+  cp "$unit" "$TMP/units/iobench-watch@t.service"
+  run systemd-analyze security --offline=true "$TMP/units/iobench-watch@t.service"
+  [ "$status" -eq 0 ]
+  score=$(sed -n 's/.*Overall exposure level for .*: \([0-9.]*\) .*/\1/p' <<<"$output")
+  echo "exposure $score"
+  awk -v s="$score" 'BEGIN { exit !(s != "" && s < 3.0) }'
+  grep -qx 'CapabilityBoundingSet=CAP_DAC_OVERRIDE' "$unit"
+  grep -qx 'DeviceAllow=block-\* rw' "$unit"
+  # every call a watch with --prom makes is allowed, none denied
+  syscalls @system-service | sort -u >"$TMP/allowed"
+  sed -n 's/^SystemCallFilter=~//p' "$unit" | tr ' ' '\n' | while read -r g; do syscalls "$g"; done | sort -u >"$TMP/denied"
+  [ -s "$TMP/denied" ]
+  strace -f -qq -o "$TMP/tr" "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json "$TMP/w.jsonl" \
+    --prom "$PROM" "$TMP/f"
+  sed -E 's/^[0-9]+ +//; s/\(.*//' "$TMP/tr" | grep -E '^[a-z_0-9]+$' | sort -u >"$TMP/used"
+  [ -s "$TMP/used" ]
+  [ -z "$(comm -23 "$TMP/used" "$TMP/allowed")" ]
+  [ -z "$(comm -12 "$TMP/used" "$TMP/denied")" ]
+}
