@@ -1,5 +1,6 @@
 /* cmdline.c - option tables to getopt_long, --help and values. */
 #include "cli/cmdline.h"
+#include "lib/err.h"
 #include "cli/diag.h"
 #include "lib/units.h"
 #include "lib/version.h"
@@ -24,7 +25,7 @@ int cmdline_check_label(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		return diag_usage("bad --label '%s'; use KEY=VALUE", arg);
+		return diag_usage("bad --label '%s'; use KEY=VALUE", QUOTE(arg));
 	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return diag_usage("bad --label: control character 0x%02x in it; use printable text", *p);
@@ -57,7 +58,7 @@ int cmdline_parse_host(void *at, const char *arg)
 {
 	if (arg[0] == '\0' || !cmdline_is_text(arg))
 		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
-				  arg);
+				  QUOTE(arg));
 	*(const char **)at = arg;
 	return 0;
 }
@@ -201,12 +202,12 @@ static int refuse(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
 static int bad_number(const struct cmdline_opt *o, const char *arg)
 {
 	if (o->max < UINT64_MAX >> 1)
-		return diag_usage("bad --%s '%s'; use %llu to %llu", o->name, arg,
+		return diag_usage("bad --%s '%s'; use %llu to %llu", o->name, QUOTE(arg),
 				  (unsigned long long)o->min, (unsigned long long)o->max);
 	if (o->min > 0)
-		return diag_usage("bad --%s '%s'; use a whole number >= %llu", o->name, arg,
+		return diag_usage("bad --%s '%s'; use a whole number >= %llu", o->name, QUOTE(arg),
 				  (unsigned long long)o->min);
-	return diag_usage("bad --%s '%s'; use a whole number", o->name, arg);
+	return diag_usage("bad --%s '%s'; use a whole number", o->name, QUOTE(arg));
 }
 
 /* Parse arg as o says and store it in settings. */
@@ -219,6 +220,9 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		*(bool *)at = true;
 		return 0;
 	case CMDLINE_STRING:
+		/* A path, an address, a name: an empty one names nothing (and made "iobench: : cannot ..."). */
+		if (arg[0] == '\0')
+			return diag_usage("--%s is empty; give a %s", o->name, o->arg ? o->arg : "value");
 		*(const char **)at = arg;
 		return 0;
 	case CMDLINE_U64:
@@ -232,14 +236,14 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		rc = units_parse_duration(arg, at);
 		if (rc == -ERANGE)
 			return diag_usage("--%s '%s' out of range; use 1 ms to 100 days (e.g. 60, 90s, 5m)",
-					  o->name, arg);
+					  o->name, QUOTE(arg));
 		if (rc < 0)
-			return diag_usage("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, arg);
+			return diag_usage("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, QUOTE(arg));
 		return 0;
 	case CMDLINE_SIZE:
 		if (units_parse_size(arg, at) < 0 || *(uint64_t *)at == 0)
 			return diag_usage("bad --%s '%s'; use a size like 512M, 10G (binary units)", o->name,
-					  arg);
+					  QUOTE(arg));
 		return 0;
 	case CMDLINE_CUSTOM:
 		return o->parse(at, arg);
@@ -261,7 +265,7 @@ static int unknown(const struct cmdline_cmd *cmd, char **argv)
 				  cmd->table->opts[optopt - ROW_VAL(0)].name, cmd->name);
 	if (optopt)
 		return diag_usage("unknown option '-%c'; see 'iobench %s --help'", optopt, cmd->name);
-	return diag_usage("unknown option '%s'; see 'iobench %s --help'", argv[optind - 1], cmd->name);
+	return diag_usage("unknown option '%s'; see 'iobench %s --help'", QUOTE(argv[optind - 1]), cmd->name);
 }
 
 /*
@@ -347,6 +351,11 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 			return rc;
 	}
 	*first = optind;
+	/* An operand is a path or a size: an empty one names nothing (and made "iobench: : does not exist"). */
+	for (int i = optind; i < argc; i++)
+		if (argv[i][0] == '\0')
+			return diag_usage("argument %d is empty ('') and names nothing; give a path (see 'iobench %s --help')",
+					  i - optind + 1, cmd->name);
 	return t->check ? t->check(settings, cmd, argc - optind, argv + optind) : 0;
 }
 

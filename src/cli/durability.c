@@ -68,7 +68,7 @@ static int parse_op(void *settings, const char *arg)
 		return diag_usage("one -o only: the blocks of one run have one size");
 	int rc = opspec_parse(arg, &a->op, 1, err, sizeof(err));
 	if (rc == -E2BIG)
-		return diag_usage("-o '%s' names several operations; give one write op", arg);
+		return diag_usage("-o '%s' names several operations; give one write op", QUOTE(arg));
 	if (rc < 0)
 		return diag_usage("%s", err);
 	const struct op_spec *o = &a->op;
@@ -89,7 +89,7 @@ static int parse_run(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	if (dur_run_parse(arg, &a->run) != 0 || a->run == 0)
-		return diag_usage("bad --run '%s'; use the 16 hex digits 'write' printed", arg);
+		return diag_usage("bad --run '%s'; use the 16 hex digits 'write' printed", QUOTE(arg));
 	return 0;
 }
 
@@ -100,7 +100,7 @@ static int parse_allow(void *settings, const char *arg)
 		return diag_usage("too many --allow options (at most %d); use wider blocks", MAX_ALLOW);
 	if (dur_cidr_parse(arg, &a->allow[a->nallow]) != 0)
 		return diag_usage("bad --allow '%s'; use an address or ADDR/PREFIX with no host bits set (10.0.0.0/8, 192.0.2.7, fd00::/8)",
-				  arg);
+				  QUOTE(arg));
 	a->nallow++;
 	return 0;
 }
@@ -135,6 +135,8 @@ static int parse_token_file(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	char line[TOKEN_MAX + 3];
+	if (arg[0] == '\0')
+		return diag_usage("--token-file is empty; give a FILE holding the shared token");
 	int rc = read_first_line(arg, line, sizeof(line));
 	if (rc < 0 && rc != -ENODATA)
 		return diag_usage("--token-file %s: %s; give a file holding the shared token", arg, strerror(-rc));
@@ -313,10 +315,10 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	unsigned port;
 	if (cmd->bit == DUR_SERVE) {
 		if (noperands > 0)
-			return diag_usage("durability serve takes no TARGET, got '%s'", operands[0]);
+			return diag_usage("durability serve takes no TARGET, got '%s'", QUOTE(operands[0]));
 		if (dur_net_split(a->listen, host, sizeof(host), &port, true) != 0)
-			return diag_usage("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
-					  a->listen, DUR_DEFAULT_PORT);
+			return diag_usage("bad --listen '%s'; use ADDR:PORT, ADDR a dotted quad, [IPv6] or a name (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
+					  QUOTE(a->listen), DUR_DEFAULT_PORT);
 		if (!dur_net_resolves_names && host[0] && strcmp(host, "*") != 0 && !dur_net_numeric(host))
 			return diag_usage("%s --listen %s: this static build resolves no host names; give an address "
 					  "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
@@ -325,11 +327,11 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	/* The HELLO line carries the name in a field of its own size. */
 	if (a->host && strlen(a->host) > MAX_HOST)
 		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
-				  a->host, MAX_HOST);
+				  QUOTE(a->host), MAX_HOST);
 	if (!a->server)
 		return diag_usage("%s needs --server HOST:PORT (where 'iobench durability serve' runs)", cmd->name);
 	if (dur_net_split(a->server, host, sizeof(host), &port, false) != 0 || host[0] == '\0')
-		return diag_usage("bad --server '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", a->server,
+		return diag_usage("bad --server '%s'; use HOST:PORT, HOST a name, a dotted quad or [IPv6] (e.g. 10.0.0.5:%d)", QUOTE(a->server),
 				  DUR_DEFAULT_PORT);
 	if (!dur_net_resolves_names && !dur_net_numeric(host))
 		return diag_usage("%s --server %s: this static build resolves no host names; give an address "
@@ -338,7 +340,7 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 		return diag_usage("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
 				  cmd->name);
 	if (noperands > 1)
-		return diag_usage("one TARGET only, got '%s' and '%s'", operands[0], operands[1]);
+		return diag_usage("one TARGET only, got '%s' and '%s'", QUOTE(operands[0]), QUOTE(operands[1]));
 	a->target = operands[0];
 	return 0;
 }
@@ -689,7 +691,7 @@ int cmd_durability(int argc, char **argv)
 		if (strcmp(argv[1], cmds[i]->name + strlen("durability ")) == 0)
 			cmd = cmds[i];
 	if (!cmd)
-		return diag_usage("unknown durability command '%s'; use serve, write or verify", argv[1]);
+		return diag_usage("unknown durability command '%s'; use serve, write or verify", QUOTE(argv[1]));
 	struct dur_args a = { .seed = { cmdline_default_seed(), false } };
 	int first;
 	int rc = cmdline_parse(cmd, &a, argc - 1, argv + 1, &first);
