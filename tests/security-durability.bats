@@ -288,7 +288,7 @@ EOF
   [ "$(jq .durability.acknowledged "$TMP/v.jsonl")" -gt 0 ]
 }
 
-@test "idle writers from many addresses cannot lock a server without a token: per-address limit, a verifier's reserve, idle writers evicted" {
+@test "idle writers and stalled readers from many addresses cannot lock a server without a token: per-address limit, a verifier's reserve, eviction" {
   start_server --max-connections 32 --max-per-address 8
   "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
   # one address: 8 writers, then refused (the old server took all 20)
@@ -311,11 +311,18 @@ EOF
     [[ $output == *"refused the run: server busy: every writer slot is taken; try again later"* ]]
     [[ $output != *"cut the power any time"* ]]
   fi
+  # two readers that never read fill the reserve: stalled 10 s, they make room
+  fake_log 00000000000000cc 1500000
+  for i in 1 2; do
+    HOSTILE_FROM=127.0.0.12 hostile "stall$i.out" stall 127.0.0.1 "$PORT" "GET 00000000000000cc"
+    wait_for 120 grep -q '^sent' "$TMP/stall$i.out"
+  done
   sleep 11
   run timeout 60 "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/g"
   [ "$status" -eq 0 ]
   [[ $output == *"cut the power any time"* ]]
   grep -q "writer 0 at 127.0.0.[0-9]*:[0-9]* evicted (silent 1[0-9] s, every writer slot taken)" "$TMP/serve.err"
+  grep -q "dropped 127.0.0.12:[0-9]*: took no reply byte for 1[0-9] s while every slot was taken" "$TMP/serve.err"
   [ "$(grep -l '^GONE 0 0$' "$LOGS"/*.log | wc -l)" -eq 1 ]
   run timeout 60 "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/g"
   [ "$status" -eq 0 ]

@@ -797,7 +797,7 @@ static bool peer_allowed(const struct server *s, const struct sockaddr *sa)
 /*
  * Make room for a new connection: one that is closing (its reply sent, its
  * peer's last bytes drained) goes first, else the oldest one that has not
- * said who it is.
+ * said who it is, else a reader stalled for DUR_EVICT_IDLE_MS.
  */
 static bool evict_idle(struct server *s)
 {
@@ -810,6 +810,15 @@ static bool evict_idle(struct server *s)
 	for (size_t i = 0; i < s->nconns; i++)
 		if (s->conns[i]->state == C_NEW && (oldest == s->nconns || s->conns[i]->since < s->conns[oldest]->since))
 			oldest = i;
+	/* Then a reader that took no byte of its reply for DUR_EVICT_IDLE_MS: the reserve is not theirs to hold. */
+	for (size_t i = 0; oldest == s->nconns && i < s->nconns; i++) {
+		struct conn *c = s->conns[i];
+		if ((c->state == C_RUNS || c->state == C_GET) && s->now - c->since >= DUR_EVICT_IDLE_MS) {
+			say(s, "dropped %s: took no reply byte for %lld s while every slot was taken", c->peer,
+			    (long long)((s->now - c->since) / 1000));
+			oldest = i;
+		}
+	}
 	if (oldest == s->nconns)
 		return false;
 	conn_close(s, oldest);

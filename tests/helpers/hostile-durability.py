@@ -5,6 +5,7 @@ Speaks the protocol README.md documents (TCP, ASCII lines) badly on purpose.
 
   idle HOST PORT N             open N connections, say nothing; print "ready N", hold them
   stall HOST PORT REQUEST      send REQUEST (e.g. "GET 00000000000000cc"), never read; print "sent"
+                               (HOSTILE_FROM=ADDR: from that local address)
   flood HOST PORT RUN SECS [MAX]
                                HELLO for RUN (16 blocks), then "I 0 N" lines as fast as the
                                server takes them, for SECS (or until MAX lines are sent);
@@ -57,6 +58,8 @@ def stall(host, port, request):
     s = socket.socket()
     # A tiny receive window: the server's reply stays in its own queue.
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    if os.environ.get("HOSTILE_FROM"):
+        s.bind((os.environ["HOSTILE_FROM"], 0))
     s.connect((host, int(port)))
     s.sendall(request.encode() + b"\n")
     print("sent", flush=True)
