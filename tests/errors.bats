@@ -153,6 +153,7 @@ expect() {
   expect 2 "iobench: --dir is empty; give a DIR" -- durability serve --dir ''
   expect 2 "iobench: --token-file is empty; give a FILE*" -- durability verify --server 127.0.0.1:1 --token-file '' "$TMP/f"
   expect 2 "iobench: --threads is empty; give a LIST" -- -t '' "$TMP/f"
+  expect 2 "iobench: --provision is empty; give a FILE*" -- --provision '' -d 1 "$TMP/f"
   expect 2 "iobench: argument 1 is empty ('') and names nothing; give a path (see 'iobench run --help')" -- -d 1 ''
   expect 2 "iobench: argument 1 is empty*'iobench create --help')" -- create '' 1M
   expect 2 "iobench: argument 2 is empty*'iobench report --help')" -- report "$TMP/res" ''

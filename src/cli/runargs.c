@@ -116,6 +116,8 @@ static int parse_provision(void *settings, const char *arg)
 		a->imds = RUNARGS_IMDS_NEVER;
 		return 0;
 	}
+	if (arg[0] == '\0')
+		return diag_usage("--provision is empty; give a FILE holding a JSON object of facts, imds or none");
 	if (provision_load_file(arg, given_facts(a), err, sizeof(err)) < 0)
 		return diag_usage("--provision %s; give a JSON object of facts (e.g. {\"instanceType\": \"m5.large\"}), imds or none",
 				  err);
