@@ -457,6 +457,11 @@ strace_writer() {
   run "$IOBENCH" durability --help
   [ "$status" -eq 0 ]
   [[ ${lines[0]} == "usage: iobench durability serve "* ]]
+  # serve's synopsis names its token and limits, in the group's help and its own
+  [ "${lines[1]}" = "                                [--token-file FILE | --token TOKEN] [--max-records N]" ]
+  [ "${lines[2]}" = "                                [--max-connections N] [--max-per-address N] [-q]" ]
+  [ "$("$IOBENCH" durability serve --help | sed -n 2,3p)" = "$(printf '%s\n' "${lines[1]}" "${lines[2]}")" ]
+  [[ $output == *"3 when some was (verdict LOST), 1 when the check could not run"* ]]
   # each option under its command, in the table's order
   want=$(printf '%s\n' serve: --listen --dir --allow --max-connections --max-per-address --max-records --token --token-file \
     write: --server --op --threads --size --span --duration --dsync --no-direct --seed --force --host \

@@ -283,7 +283,8 @@ static const struct cmdline_cmd group_cmd = {
 	.bit = 0, /* only the rows every command takes: the rest come from group_options() */
 	.table = &dur_table,
 	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
-		 "                                [--token-file FILE] [--max-records N] [-q]\n"
+		 "                                [--token-file FILE | --token TOKEN] [--max-records N]\n"
+		 "                                [--max-connections N] [--max-per-address N] [-q]\n"
 		 "       iobench durability write --server HOST:PORT [OPTIONS] TARGET\n"
 		 "       iobench durability verify --server HOST:PORT [OPTIONS] TARGET\n"
 		 "\n"
