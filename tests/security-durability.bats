@@ -347,12 +347,12 @@ EOF
 @test "the token leaks nowhere: not into verify's JSON or output, not into a writer's /proc cmdline; IOBENCH_TOKEN works" {
   tok=Zq7tokenZq7
   start_server --token "$tok"
-  ! grep -q "$tok" "/proc/$SERVER_PID/cmdline"
+  run ! grep -q "$tok" "/proc/$SERVER_PID/cmdline"
   "$IOBENCH" durability write --token "$tok" --server "127.0.0.1:$PORT" --size 1M -d 4 "$TMP/f" >"$TMP/w.out" 2>&1 &
   wpid=$!
   PIDS+=("$wpid")
   wait_for 120 grep -q "cut the power any time" "$TMP/w.out"
-  ! grep -q "$tok" "/proc/$wpid/cmdline"
+  run ! grep -q "$tok" "/proc/$wpid/cmdline"
   wait "$wpid"
   run "$IOBENCH" durability verify --token "$tok" --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" --label k=v "$TMP/f"
   [ "$status" -eq 0 ]
@@ -361,7 +361,7 @@ EOF
   run "$IOBENCH" durability verify --token="$tok" --server "127.0.0.1:$PORT" --json - "$TMP/f"
   [ "$status" -eq 0 ]
   [[ $output == *'verify --token=<redacted> --server'* ]]
-  ! grep -rq "$tok" "$TMP/v.jsonl" "$TMP/w.out" "$TMP/serve.err" "$LOGS"
+  run ! grep -rq "$tok" "$TMP/v.jsonl" "$TMP/w.out" "$TMP/serve.err" "$LOGS"
   # from the environment (another user cannot read it), and an option still wins
   IOBENCH_TOKEN=$tok "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
   run env IOBENCH_TOKEN=wrong "$IOBENCH" durability verify -q --token "$tok" --server "127.0.0.1:$PORT" "$TMP/f"
