@@ -825,6 +825,20 @@ static bool evict_idle(struct server *s)
 	return true;
 }
 
+/*
+ * Close a refused connection after its ERR line: what the peer already sent
+ * is read first (a little, without waiting), so that the close is a FIN the
+ * ERR arrives before, not a reset that may discard it.
+ */
+static void refuse_close(int fd)
+{
+	char sink[4096];
+	for (int i = 0; i < 4 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+		;
+	shutdown(fd, SHUT_WR);
+	close(fd);
+}
+
 static void accept_all(struct server *s, int lfd)
 {
 	for (;;) {
@@ -861,14 +875,14 @@ static void accept_all(struct server *s, int lfd)
 			static const char msg[] = "ERR too many connections from your address (--max-per-address); try again later\n";
 			say_busy(s, peer, "its address has --max-per-address connections already");
 			(void)send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-			close(fd);
+			refuse_close(fd);
 			continue;
 		}
 		if (s->nconns == s->max_conns && !evict_idle(s)) {
 			static const char msg[] = "ERR server busy (--max-connections); try again later\n";
 			say_busy(s, peer, "every connection slot is taken (--max-connections)");
 			(void)send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-			close(fd);
+			refuse_close(fd);
 			continue;
 		}
 		struct conn *c = calloc(1, sizeof(*c));
