@@ -181,3 +181,28 @@ part_node() {
   [ "$(jq -s 'map(.devices[0] | .buckets == [.total] and .total.reads > 0) | all' "$TMP/w.jsonl")" = true ]
   [ "$(jq -s 'map(.devices[0].total.reads >= .operations[0].total.count) | all' "$TMP/w.jsonl")" = true ]
 }
+
+@test "a tmpfs mounted with a block device as its source has no devices under it; the note says the source is not believed" {
+  MNT=$TMP/mnt
+  mkdir -p "$MNT"
+  # the old view listed the loop device (its system-wide statistics) as the target's device
+  mount -t tmpfs -o size=16m "$LOOP" "$MNT"
+  [ "$(findmnt -no SOURCE "$MNT")" = "$LOOP" ]
+  run "$IOBENCH" -q -o read4k --no-direct -d 1 --size 4M --json "$TMP/o.jsonl" "$MNT/x.dat"
+  [ "$status" -eq 0 ]
+  [ "$(jq -c '.devices' "$TMP/o.jsonl")" = '[]' ]
+  [ "$(jq -r '.devicesNote' "$TMP/o.jsonl")" = "tmpfs has no block device of its own (its mount names $LOOP as its source; tmpfs does not live on a device)" ]
+  [ "$(jq -r '.target.device' "$TMP/o.jsonl")" = null ]
+}
+
+@test "a loop device's backing file with a newline in its name is recorded whole" {
+  local img=$TMP/$'a\nb.img'
+  truncate -s 64M "$img"
+  local loop2
+  loop2=$(losetup --find --show "$img") || skip "env: no second free loop device"
+  run "$IOBENCH" -q -o read4k -d 1 --json "$TMP/o.jsonl" "$loop2"
+  losetup -d "$loop2"
+  [ "$status" -eq 0 ]
+  # the old view cut it at the newline: "$TMP/a"
+  [ "$(jq -r '.devices[0].backingFile' "$TMP/o.jsonl")" = "$img" ]
+}

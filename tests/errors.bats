@@ -142,3 +142,64 @@ expect() {
   # the commit follows when the build knows it (a git checkout or a release tarball)
   [[ "$output" =~ ^iobench\ [0-9]+\.[0-9]+\.[0-9]+(\ \(commit\ [0-9a-f]+(-dirty)?(,\ release\ tarball)?\))?$ ]]
 }
+
+@test "an empty path, value or operand is one line and exit 2, never 'iobench: : cannot ...'" {
+  mkdir -p "$TMP/res"
+  "$IOBENCH" -q -o read4k -d 1 --json "$TMP/res/r.jsonl" "$TMP/f"
+  expect 2 "iobench: --json is empty; give a FILE" -- --json '' -d 1 "$TMP/f"
+  expect 2 "iobench: --raw is empty; give a FILE" -- --raw '' -d 1 "$TMP/f"
+  expect 2 "iobench: --json is empty; give a FILE" -- --json= -d 1 "$TMP/f"
+  expect 2 "iobench: --plot is empty; give a DIR" -- report --plot '' "$TMP/res"
+  expect 2 "iobench: --dir is empty; give a DIR" -- durability serve --dir ''
+  expect 2 "iobench: --token-file is empty; give a FILE*" -- durability verify --server 127.0.0.1:1 --token-file '' "$TMP/f"
+  expect 2 "iobench: --threads is empty; give a LIST" -- -t '' "$TMP/f"
+  expect 2 "iobench: --provision is empty; give a FILE*" -- --provision '' -d 1 "$TMP/f"
+  expect 2 "iobench: argument 1 is empty ('') and names nothing; give a path (see 'iobench run --help')" -- -d 1 ''
+  expect 2 "iobench: argument 1 is empty*'iobench create --help')" -- create '' 1M
+  expect 2 "iobench: argument 2 is empty*'iobench report --help')" -- report "$TMP/res" ''
+  expect 2 "iobench: argument 1 is empty*'iobench watch --help')" -- watch ''
+  expect 2 "iobench: argument 1 is empty*'iobench durability verify --help')" -- durability verify --server 127.0.0.1:1 ''
+  [ ! -e "$TMP/.jsonl" ]
+}
+
+@test "a 5,000-character value is cut in the message, never the advice after it" {
+  long=$(printf 'x%.0s' $(seq 5000))
+  expect 2 "iobench: bad thread list 'xxxx*...*x (5000 bytes)'; use e.g. 8, 1,2,4 or 1..4,8" -- -t "$long" "$TMP/f"
+  expect 2 "iobench: operation 'read4kxx*...*x (5006 bytes)' is too long; give one op*" -- -o "read4k$long" "$TMP/f"
+  expect 2 "iobench: bad --label 'xx* (5000 bytes)'; use KEY=VALUE" -- --label "$long" "$TMP/f"
+  expect 2 "iobench: bad --rate 'xx* (5000 bytes)'; use operations per second*" -- --rate "$long" "$TMP/f"
+  expect 2 "iobench: bad --server 'xx*x:1 (5002 bytes)'; use HOST:PORT*" -- durability verify --server "$long:1" "$TMP/f"
+  expect 2 "iobench: unknown option '--xx* (5002 bytes)'; see 'iobench run --help'" -- "--$long" "$TMP/f"
+  # the shown value is bounded: the whole line stays short
+  run --separate-stderr "$IOBENCH" -t "$long" "$TMP/f"
+  [ "${#stderr}" -lt 200 ]
+}
+
+@test "messages that named no fix now say one: FIFO, unresolvable server, EFBIG, a 4,095-byte target" {
+  mkfifo "$TMP/fifo"
+  expect 2 "iobench: $TMP/fifo: not a regular file or block device (a FIFO, socket or character device holds no data to measure); give a file on a disk's filesystem or a block device" -- -d 1 "$TMP/fifo"
+  expect 1 "iobench: cannot resolve 'no-such-host.invalid': *; check the name, or give the server's address (10.0.0.5:7340)" -- \
+    durability verify --server no-such-host.invalid "$TMP/f"
+  # EFBIG is no matter of free space
+  expect 1 "iobench: $TMP/c.dat: 1.00 PiB is more than this filesystem allows in one file (File too large); choose a smaller size*" -- \
+    create "$TMP/c.dat" 1P
+  [ ! -e "$TMP/c.dat" ]
+  head -c 4095 /dev/zero >"$TMP/h"
+  expect 1 "iobench: $TMP/h: 3.99 KiB is smaller than one read4k operation*" -- -d 1 "$TMP/h"
+  expect 2 "iobench: --span 3.99 KiB is smaller than one read4k operation; use a span of at least 4.00 KiB" -- \
+    -d 1 --span 4095 "$TMP/f"
+}
+
+@test "durability --server takes a name, a dotted quad or [IPv6], never inet_aton's shorthands" {
+  for bad in 1.5 1.2.3 0x7f.1 2130706433 017.0.0.1 '::1' '[1.2.3.4]' '[::1'; do
+    expect 2 "iobench: bad --server '*'; use HOST:PORT, HOST a name, a dotted quad or ?IPv6? (e.g. 10.0.0.5:7340)" -- \
+      durability write --server "$bad" -d 1 "$TMP/f"
+    expect 2 "iobench: bad --server '*'; use HOST:PORT*" -- durability verify --server "$bad:7" "$TMP/f"
+    [[ $stderr == *"'$bad:7'"* ]]
+  done
+  expect 2 "iobench: bad --listen '1.5:0'*" -- durability serve --listen 1.5:0
+  # the forms it takes are tried (nothing listens on port 1)
+  for good in 127.0.0.1:1 '[::1]:1' localhost:1; do
+    expect 1 "iobench: cannot reach the durability server at *: Connection refused*" -- durability verify --server "$good" "$TMP/f"
+  done
+}

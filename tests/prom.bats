@@ -345,3 +345,88 @@ start_prometheus() {
   [ "$(metric "$TMP/textfile/iobench-t.prom" iobench_op_latency_seconds_count read4k)" -eq \
     "$(json_sum "$TMP/watch-t.jsonl" read4k .total.count)" ]
 }
+
+# plant_page FILE N: the page watch wrote to $TMP/probe.prom (its marker line first) with
+# every read4k count set to N.
+plant_page() {
+  sed -E '/op="read4k"/ { /_sum\{/! s/\} [0-9]+$/} '"$2"'/ }' "$TMP/probe.prom" >"$1"
+}
+
+# consistent FILE: the read4k histogram's buckets never go down and +Inf equals _count
+consistent() {
+  awk -v op='op="read4k"' 'index($1, "iobench_op_latency_seconds_bucket{") == 1 && index($1, op) {
+      if ($2 + 0 < prev) bad = 1; prev = $2 + 0; inf = $2 }
+    index($1, "iobench_op_latency_seconds_count{") == 1 && index($1, op) { count = $2 }
+    END { exit !(bad == 0 && inf == count && count > 0) }' "$1"
+}
+
+@test "a planted page is not taken up: another user's, one without the marker, one with counts near 2^64" {
+  "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json /dev/null --prom "$TMP/probe.prom" "$TMP/f"
+  plant_page "$TMP/planted" 7
+  [ "$(grep -c 'op="read4k".*} 7$' "$TMP/planted")" -eq 26 ]
+  # near 2^64 (and past 2^53): the old watch wrapped +Inf to 2 under buckets of 18446744073709551612
+  plant_page "$PROM" 18446744073709551612
+  "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json /dev/null --prom "$PROM" "$TMP/f"
+  consistent "$PROM"
+  [ "$(metric "$PROM" iobench_op_latency_seconds_count read4k)" -lt 1000000 ]
+  # another user's page with plausible counts
+  plant_page "$PROM" 5000000
+  chown nobody "$PROM"
+  "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json /dev/null --prom "$PROM" "$TMP/f"
+  consistent "$PROM"
+  [ "$(metric "$PROM" iobench_op_latency_seconds_count read4k)" -lt 1000000 ]
+  [ "$(stat -c %U "$PROM")" = root ]
+  # this user's page without the marker line
+  plant_page "$PROM" 5000000
+  sed -i 1d "$PROM"
+  "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json /dev/null --prom "$PROM" "$TMP/f"
+  [ "$(metric "$PROM" iobench_op_latency_seconds_count read4k)" -lt 1000000 ]
+  # and its own page is continued
+  shown=$(metric "$PROM" iobench_op_latency_seconds_count read4k)
+  "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json /dev/null --prom "$PROM" "$TMP/f"
+  [ "$(metric "$PROM" iobench_op_latency_seconds_count read4k)" -gt "$shown" ]
+  consistent "$PROM"
+}
+
+@test "counters that would pass 2^53 are refused, not wrapped: JSON lines that add up past it" {
+  "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json "$TMP/w.jsonl" "$TMP/f"
+  jq -c '.operations[0].total.count += 4503599627370496 | .operations[0].total.buckets[0] += 4503599627370496' \
+    "$TMP/w.jsonl" >"$TMP/big.jsonl"
+  cat "$TMP/big.jsonl" >>"$TMP/w.jsonl"
+  cat "$TMP/big.jsonl" >>"$TMP/w.jsonl"
+  run "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json "$TMP/w.jsonl" --prom "$PROM" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ ${lines[-1]} == "iobench: --prom: the watch lines of $TMP/w.jsonl add up past 2^53 (more than a watch counts); give another --json file" ]]
+}
+
+# syscalls GROUP: the system calls of a systemd filter group, nested groups expanded.
+syscalls() {
+  systemd-analyze syscall-filter "$1" | sed -n '2,$p' | grep -v '^ *#' | awk '{ print $1 }' |
+    while read -r s; do if [[ $s == @* ]]; then syscalls "$s"; else echo "$s"; fi; done
+}
+
+@test "the systemd unit is sandboxed (systemd-analyze security well below 9.6) and its filter lets a --prom probe through" {
+  command -v systemd-analyze >/dev/null || skip "systemd-analyze not installed"
+  command -v strace >/dev/null || skip "strace not installed"
+  unit=$BATS_TEST_DIRNAME/../scripts/iobench-watch@.service
+  mkdir -p "$TMP/units"
+  cp "$unit" "$TMP/units/iobench-watch@t.service"
+  run systemd-analyze security --offline=true "$TMP/units/iobench-watch@t.service"
+  [ "$status" -eq 0 ]
+  score=$(sed -n 's/.*Overall exposure level for .*: \([0-9.]*\) .*/\1/p' <<<"$output")
+  echo "exposure $score"
+  awk -v s="$score" 'BEGIN { exit !(s != "" && s < 3.0) }'
+  grep -qx 'CapabilityBoundingSet=CAP_DAC_OVERRIDE' "$unit"
+  grep -qx 'DeviceAllow=block-\* rw' "$unit"
+  # every call a watch with --prom makes is allowed, none denied
+  syscalls @system-service | sort -u >"$TMP/allowed"
+  sed -n 's/^SystemCallFilter=~//p' "$unit" | tr ' ' '\n' | while read -r g; do syscalls "$g"; done | sort -u >"$TMP/denied"
+  [ -s "$TMP/denied" ]
+  # LeakSanitizer cannot run under ptrace (the asan build's run of this suite)
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -o "$TMP/tr" "$IOBENCH" watch -q --interval 0.05 --period 0.2 --count 1 --json "$TMP/w.jsonl" \
+    --prom "$PROM" "$TMP/f"
+  sed -E 's/^[0-9]+ +//; s/\(.*//' "$TMP/tr" | grep -E '^[a-z_0-9]+$' | sort -u >"$TMP/used"
+  [ -s "$TMP/used" ]
+  [ -z "$(comm -23 "$TMP/used" "$TMP/allowed")" ]
+  [ -z "$(comm -12 "$TMP/used" "$TMP/denied")" ]
+}

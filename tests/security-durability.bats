@@ -227,7 +227,7 @@ EOF
   wait_for 120 test -s "$TMP/port"
   head -c 64K /dev/zero >"$TMP/f"
   run "$IOBENCH" durability verify --no-direct --server "127.0.0.1:$(cat "$TMP/port")" "$TMP/f"
-  [ "$status" -eq 1 ]
+  [ "$status" -eq 3 ]
   [[ ${lines[-1]} == "verdict: LOST: 1 of 1 acknowledged blocks"* ]]
   [ "$(grep -c '^verdict' <<<"$output")" -eq 1 ]
   [[ $output == *'/y\x9b2J\xc2\x9b'* ]]
@@ -286,4 +286,96 @@ EOF
   run "$IOBENCH" durability verify -q --token-file "$TMP/token" --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
   [ "$(jq .durability.acknowledged "$TMP/v.jsonl")" -gt 0 ]
+}
+
+@test "idle writers and stalled readers from many addresses cannot lock a server without a token: per-address limit, a verifier's reserve, eviction" {
+  start_server --max-connections 32 --max-per-address 8
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
+  # one address: 8 writers, then refused (the old server took all 20)
+  hostile one.out hellos 127.0.0.1 "$PORT" 20 127.0.0.3
+  wait_for 120 grep -q '^ok' "$TMP/one.out"
+  [ "$(cat "$TMP/one.out")" = "ok 8 busy 0 perad 12 other 0" ]
+  grep -q "refused 127.0.0.3:[0-9]*: its address has --max-per-address connections already" "$TMP/serve.err"
+  # eight more addresses: every writer slot (32 less a reserve of 2) is taken, then "busy"
+  hostile many.out hellos 127.0.0.1 "$PORT" 40 127.0.0.4 127.0.0.5 127.0.0.6 127.0.0.7 127.0.0.8 127.0.0.9 127.0.0.10 127.0.0.11
+  wait_for 120 grep -q '^ok' "$TMP/many.out"
+  [ "$(cat "$TMP/many.out")" = "ok 22 busy 18 perad 0 other 0" ]
+  t0=$SECONDS
+  # the reserve: a verifier gets in while every writer slot is held
+  run timeout 60 "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
+  [ "$status" -eq 0 ]
+  # a writer: refused while the flood is fresh (and told why), let in once a flooder has been silent 10 s
+  if ((SECONDS - t0 < 8)); then
+    run timeout 60 "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/g"
+    [ "$status" -eq 1 ]
+    [[ $output == *"refused the run: server busy: every writer slot is taken; try again later"* ]]
+    [[ $output != *"cut the power any time"* ]]
+  fi
+  # two readers that never read fill the reserve: stalled 10 s, they make room
+  fake_log 00000000000000cc 1500000
+  for i in 1 2; do
+    HOSTILE_FROM=127.0.0.12 hostile "stall$i.out" stall 127.0.0.1 "$PORT" "GET 00000000000000cc"
+    wait_for 120 grep -q '^sent' "$TMP/stall$i.out"
+  done
+  sleep 11
+  run timeout 60 "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/g"
+  [ "$status" -eq 0 ]
+  [[ $output == *"cut the power any time"* ]]
+  grep -q "writer 0 at 127.0.0.[0-9]*:[0-9]* evicted (silent 1[0-9] s, every writer slot taken)" "$TMP/serve.err"
+  grep -q "dropped 127.0.0.12:[0-9]*: took no reply byte for 1[0-9] s while every slot was taken" "$TMP/serve.err"
+  [ "$(grep -l '^GONE 0 0$' "$LOGS"/*.log | wc -l)" -eq 1 ]
+  run timeout 60 "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" "$TMP/g"
+  [ "$status" -eq 0 ]
+  [ "$(jq .durability.acknowledged "$TMP/v.jsonl")" -gt 0 ]
+  kill -0 "$SERVER_PID"
+}
+
+@test "a client token against a server without one is refused, and write shows no go-ahead before the server took it" {
+  start_server
+  echo s3cret-token >"$TMP/token"
+  run "$IOBENCH" durability write --token-file "$TMP/token" --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ $output == *"refused the run: this server has no token, so it would not protect the run; give the server --token-file, or drop the client's"* ]]
+  [[ $output != *"cut the power any time"* ]]
+  [ -z "$(ls "$LOGS")" ]
+  run env IOBENCH_TOKEN=s3cret-token "$IOBENCH" durability verify --server "127.0.0.1:$PORT" "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ $output == *"this server has no token"* ]]
+  grep -q "refused 127.0.0.1:[0-9]*: it gave a token, this server has none" "$TMP/serve.err"
+}
+
+@test "the token leaks nowhere: not into verify's JSON or output, not into a writer's /proc cmdline; IOBENCH_TOKEN works" {
+  tok=Zq7tokenZq7
+  start_server --token "$tok"
+  run ! grep -q "$tok" "/proc/$SERVER_PID/cmdline"
+  "$IOBENCH" durability write --token "$tok" --server "127.0.0.1:$PORT" --size 1M -d 4 "$TMP/f" >"$TMP/w.out" 2>&1 &
+  wpid=$!
+  PIDS+=("$wpid")
+  wait_for 120 grep -q "cut the power any time" "$TMP/w.out"
+  run ! grep -q "$tok" "/proc/$wpid/cmdline"
+  wait "$wpid"
+  run "$IOBENCH" durability verify --token "$tok" --server "127.0.0.1:$PORT" --json "$TMP/v.jsonl" --label k=v "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ $output != *"$tok"* ]]
+  jq -e '.commandLine | test("--token <redacted> --server")' "$TMP/v.jsonl"
+  run "$IOBENCH" durability verify --token="$tok" --server "127.0.0.1:$PORT" --json - "$TMP/f"
+  [ "$status" -eq 0 ]
+  [[ $output == *'verify --token=<redacted> --server'* ]]
+  run ! grep -rq "$tok" "$TMP/v.jsonl" "$TMP/w.out" "$TMP/serve.err" "$LOGS"
+  # from the environment (another user cannot read it), and an option still wins
+  IOBENCH_TOKEN=$tok "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
+  run env IOBENCH_TOKEN=wrong "$IOBENCH" durability verify -q --token "$tok" --server "127.0.0.1:$PORT" "$TMP/f"
+  [ "$status" -eq 0 ]
+  run env IOBENCH_TOKEN='has space' "$IOBENCH" durability verify -q --server "127.0.0.1:$PORT" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: IOBENCH_TOKEN is not a token; set it to 1 to 256 printable characters without spaces" ]
+}
+
+@test "an --allow refusal: the server says whom it refused (and that NAT shows a VM as 127.0.0.1), the client says to look there" {
+  start_server --allow 127.0.0.2/32
+  run "$IOBENCH" durability write --server "127.0.0.1:$PORT" --size 1M -d 1 "$TMP/f"
+  [ "$status" -eq 1 ]
+  [[ $output == *"did not answer HELLO: "*"(is this box's address in its --allow? its stderr says whom it refused)" ]]
+  [[ $output != *"cut the power any time"* ]]
+  grep -q "refused 127.0.0.1:[0-9]*: not in --allow (a VM behind user-mode NAT connects as 127.0.0.1)" "$TMP/serve.err"
 }

@@ -1,5 +1,6 @@
 /* cmdline.c - option tables to getopt_long, --help and values. */
 #include "cli/cmdline.h"
+#include "lib/err.h"
 #include "cli/diag.h"
 #include "lib/units.h"
 #include "lib/version.h"
@@ -24,7 +25,7 @@ int cmdline_check_label(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		return diag_usage("bad --label '%s'; use KEY=VALUE", arg);
+		return diag_usage("bad --label '%s'; use KEY=VALUE", QUOTE(arg));
 	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return diag_usage("bad --label: control character 0x%02x in it; use printable text", *p);
@@ -57,7 +58,7 @@ int cmdline_parse_host(void *at, const char *arg)
 {
 	if (arg[0] == '\0' || !cmdline_is_text(arg))
 		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives it (i-0abc..., db1)",
-				  arg);
+				  QUOTE(arg));
 	*(const char **)at = arg;
 	return 0;
 }
@@ -72,16 +73,51 @@ uint64_t cmdline_default_seed(void)
 	return cmdline_time_pid_hash() & (UINT64_MAX >> 1);
 }
 
-char *cmdline_join(int argc, char **argv, const char *prefix, int first)
+/* True when argv[i] is "--NAME" (its value follows) or "--NAME=VALUE", NAME one of secret. */
+static int secret_at(char **argv, int i, const char *const *secret)
+{
+	if (!secret || strncmp(argv[i], "--", 2) != 0)
+		return 0;
+	for (const char *const *n = secret; *n; n++) {
+		size_t l = strlen(*n);
+		if (strncmp(argv[i] + 2, *n, l) != 0)
+			continue;
+		if (argv[i][2 + l] == '\0')
+			return 1; /* the next argument is the value */
+		if (argv[i][2 + l] == '=')
+			return 2; /* the value is in this one */
+	}
+	return 0;
+}
+
+#define CMDLINE_REDACTED "<redacted>"
+
+char *cmdline_join_secret(int argc, char **argv, const char *prefix, int first, const char *const *secret)
 {
 	size_t len = strlen(prefix) + 1;
 	for (int i = first; i < argc; i++)
-		len += strlen(argv[i]) + 3;
+		len += strlen(argv[i]) + 3 + sizeof(CMDLINE_REDACTED);
 	char *s = malloc(len);
 	if (!s)
 		return NULL;
 	strcpy(s, prefix);
+	bool value_next = false;
 	for (int i = first; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			secret = NULL; /* operands from here on */
+		if (value_next) {
+			strcat(s, " " CMDLINE_REDACTED);
+			value_next = false;
+			continue;
+		}
+		int sec = secret_at(argv, i, secret);
+		if (sec == 2) {
+			strcat(s, " ");
+			strncat(s, argv[i], (size_t)(strchr(argv[i], '=') - argv[i]) + 1);
+			strcat(s, CMDLINE_REDACTED);
+			continue;
+		}
+		value_next = sec == 1;
 		bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t\"'") != NULL;
 		strcat(s, " ");
 		if (quote)
@@ -91,6 +127,11 @@ char *cmdline_join(int argc, char **argv, const char *prefix, int first)
 			strcat(s, "'");
 	}
 	return s;
+}
+
+char *cmdline_join(int argc, char **argv, const char *prefix, int first)
+{
+	return cmdline_join_secret(argc, argv, prefix, first, NULL);
 }
 
 static bool takes(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
@@ -161,12 +202,12 @@ static int refuse(const struct cmdline_cmd *cmd, const struct cmdline_opt *o)
 static int bad_number(const struct cmdline_opt *o, const char *arg)
 {
 	if (o->max < UINT64_MAX >> 1)
-		return diag_usage("bad --%s '%s'; use %llu to %llu", o->name, arg,
+		return diag_usage("bad --%s '%s'; use %llu to %llu", o->name, QUOTE(arg),
 				  (unsigned long long)o->min, (unsigned long long)o->max);
 	if (o->min > 0)
-		return diag_usage("bad --%s '%s'; use a whole number >= %llu", o->name, arg,
+		return diag_usage("bad --%s '%s'; use a whole number >= %llu", o->name, QUOTE(arg),
 				  (unsigned long long)o->min);
-	return diag_usage("bad --%s '%s'; use a whole number", o->name, arg);
+	return diag_usage("bad --%s '%s'; use a whole number", o->name, QUOTE(arg));
 }
 
 /* Parse arg as o says and store it in settings. */
@@ -179,6 +220,9 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		*(bool *)at = true;
 		return 0;
 	case CMDLINE_STRING:
+		/* A path, an address, a name: an empty one names nothing (and made "iobench: : cannot ..."). */
+		if (arg[0] == '\0')
+			return diag_usage("--%s is empty; give a %s", o->name, o->arg ? o->arg : "value");
 		*(const char **)at = arg;
 		return 0;
 	case CMDLINE_U64:
@@ -192,14 +236,14 @@ static int apply(const struct cmdline_cmd *cmd, const struct cmdline_opt *o, voi
 		rc = units_parse_duration(arg, at);
 		if (rc == -ERANGE)
 			return diag_usage("--%s '%s' out of range; use 1 ms to 100 days (e.g. 60, 90s, 5m)",
-					  o->name, arg);
+					  o->name, QUOTE(arg));
 		if (rc < 0)
-			return diag_usage("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, arg);
+			return diag_usage("bad --%s '%s'; use seconds (60, 2.5) or 90s, 5m, 1h", o->name, QUOTE(arg));
 		return 0;
 	case CMDLINE_SIZE:
 		if (units_parse_size(arg, at) < 0 || *(uint64_t *)at == 0)
 			return diag_usage("bad --%s '%s'; use a size like 512M, 10G (binary units)", o->name,
-					  arg);
+					  QUOTE(arg));
 		return 0;
 	case CMDLINE_CUSTOM:
 		return o->parse(at, arg);
@@ -221,7 +265,7 @@ static int unknown(const struct cmdline_cmd *cmd, char **argv)
 				  cmd->table->opts[optopt - ROW_VAL(0)].name, cmd->name);
 	if (optopt)
 		return diag_usage("unknown option '-%c'; see 'iobench %s --help'", optopt, cmd->name);
-	return diag_usage("unknown option '%s'; see 'iobench %s --help'", argv[optind - 1], cmd->name);
+	return diag_usage("unknown option '%s'; see 'iobench %s --help'", QUOTE(argv[optind - 1]), cmd->name);
 }
 
 /*
@@ -307,6 +351,11 @@ int cmdline_parse(const struct cmdline_cmd *cmd, void *settings, int argc, char 
 			return rc;
 	}
 	*first = optind;
+	/* An operand is a path or a size: an empty one names nothing (and made "iobench: : does not exist"). */
+	for (int i = optind; i < argc; i++)
+		if (argv[i][0] == '\0')
+			return diag_usage("argument %d is empty ('') and names nothing; give a path (see 'iobench %s --help')",
+					  i - optind + 1, cmd->name);
 	return t->check ? t->check(settings, cmd, argc - optind, argv + optind) : 0;
 }
 

@@ -194,6 +194,14 @@ bool cmdline_is_text(const char *s);
  */
 char *cmdline_join(int argc, char **argv, const char *prefix, int first);
 
+/*
+ * As cmdline_join, with the value of each option named in secret (a
+ * NULL-terminated list of long names without "--": "--NAME VALUE" and
+ * "--NAME=VALUE") written as "<redacted>": a secret given on the command
+ * line never reaches a result or a log.
+ */
+char *cmdline_join_secret(int argc, char **argv, const char *prefix, int first, const char *const *secret);
+
 /* A macro's value as a string: CMDLINE_STR(DUR_DEFAULT_PORT) is "7340". */
 #define CMDLINE_STR(x) CMDLINE_STR_(x)
 #define CMDLINE_STR_(x) #x

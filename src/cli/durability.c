@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #define MAX_ALLOW 64
+/* verify's verdict LOST: apart from 1 (the check could not run), so a script tells them apart. */
+#define EXIT_LOST 3
 #define TOKEN_MAX 256
 /* The longest --host a run's HELLO line carries (struct dur_run_info's host). */
 #define MAX_HOST (sizeof(((struct dur_run_info *)0)->host) - 1)
@@ -51,7 +53,7 @@ struct dur_args {
 	struct cmdline_labels labels;
 	struct dur_cidr allow[MAX_ALLOW];
 	size_t nallow;
-	uint64_t max_records;
+	uint64_t max_records, max_conns, max_per_addr;
 	char token[TOKEN_MAX + 1];      /* --token or the first line of --token-file; "" none */
 	const char *target;
 	char host_name[256];            /* --host, else gethostname() */
@@ -66,7 +68,7 @@ static int parse_op(void *settings, const char *arg)
 		return diag_usage("one -o only: the blocks of one run have one size");
 	int rc = opspec_parse(arg, &a->op, 1, err, sizeof(err));
 	if (rc == -E2BIG)
-		return diag_usage("-o '%s' names several operations; give one write op", arg);
+		return diag_usage("-o '%s' names several operations; give one write op", QUOTE(arg));
 	if (rc < 0)
 		return diag_usage("%s", err);
 	const struct op_spec *o = &a->op;
@@ -87,7 +89,7 @@ static int parse_run(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	if (dur_run_parse(arg, &a->run) != 0 || a->run == 0)
-		return diag_usage("bad --run '%s'; use the 16 hex digits 'write' printed", arg);
+		return diag_usage("bad --run '%s'; use the 16 hex digits 'write' printed", QUOTE(arg));
 	return 0;
 }
 
@@ -98,7 +100,7 @@ static int parse_allow(void *settings, const char *arg)
 		return diag_usage("too many --allow options (at most %d); use wider blocks", MAX_ALLOW);
 	if (dur_cidr_parse(arg, &a->allow[a->nallow]) != 0)
 		return diag_usage("bad --allow '%s'; use an address or ADDR/PREFIX with no host bits set (10.0.0.0/8, 192.0.2.7, fd00::/8)",
-				  arg);
+				  QUOTE(arg));
 	a->nallow++;
 	return 0;
 }
@@ -120,6 +122,11 @@ static int parse_token(void *settings, const char *arg)
 		return diag_usage("bad --token; use 1 to %d printable characters without spaces (e.g. from 'openssl rand -hex 16')",
 				  TOKEN_MAX);
 	snprintf(a->token, sizeof(a->token), "%s", arg);
+	/*
+	 * The argument is in /proc/PID/cmdline, which every user reads: overwrite
+	 * it (as mysql does with -p). Only the time from exec to here remains.
+	 */
+	memset((char *)arg, 'x', strlen(arg));
 	return 0;
 }
 
@@ -128,6 +135,8 @@ static int parse_token_file(void *settings, const char *arg)
 {
 	struct dur_args *a = settings;
 	char line[TOKEN_MAX + 3];
+	if (arg[0] == '\0')
+		return diag_usage("--token-file is empty; give a FILE holding the shared token");
 	int rc = read_first_line(arg, line, sizeof(line));
 	if (rc < 0 && rc != -ENODATA)
 		return diag_usage("--token-file %s: %s; give a file holding the shared token", arg, strerror(-rc));
@@ -151,6 +160,10 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "allow", 0, "CIDR", SERVE, "accept connections only from this address block\n"
 	  "(repeatable; e.g. 10.0.0.0/8); others are closed\n"
 	  "before a byte is read (default: every peer)", NULL, CUSTOM(parse_allow) },
+	{ "max-connections", 0, "N", SERVE, "connections at once (default 4096, at most 4096);\n"
+	  "writers never take the last 1/16: a verifier gets in", NULL, U64(max_conns, 16, DUR_CONNS_MAX) },
+	{ "max-per-address", 0, "N", SERVE, "connections from one address, an IPv6 /64 (default\n"
+	  "1040: a writer's 1024 threads and a few more)", NULL, U64(max_per_addr, 1, DUR_CONNS_MAX) },
 	{ "max-records", 0, "N", SERVE, "a run's log holds at most N records (default 4096\n"
 	  "per block of the run, at least 16M)", NULL, U64(max_records, 1, UINT64_MAX) },
 	{ "server", 0, "HOST:PORT", WRITE, "the server (port " PORT " if omitted); the static build\n"
@@ -181,7 +194,8 @@ static const struct cmdline_opt dur_opts[] = {
 	LABEL_ROW(VERIFY, "recorded in the JSON (repeatable)"),
 	{ "no-direct", 0, NULL, VERIFY, "read through the page cache (default O_DIRECT)", NULL, FLAG(no_direct) },
 	{ "token", 0, "TOKEN", SERVE | WRITE | VERIFY, "a shared secret: the server refuses peers that do\n"
-	  "not present it (visible in ps: prefer --token-file)", NULL, CUSTOM(parse_token) },
+	  "not present it (other users may see it in ps until\n"
+	  "it is parsed: prefer --token-file or IOBENCH_TOKEN)", NULL, CUSTOM(parse_token) },
 	{ "token-file", 0, "FILE", SERVE | WRITE | VERIFY, "the shared secret, the first line of FILE", NULL, CUSTOM(parse_token_file) },
 	QUIET_ROW(0, "no progress or summary"),
 	HELP_ROW,
@@ -203,7 +217,8 @@ static const struct cmdline_cmd serve_cmd = {
 	.bit = SERVE,
 	.table = &dur_table,
 	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
-		 "                                [--token-file FILE] [-q]\n"
+		 "                                [--token-file FILE | --token TOKEN] [--max-records N]\n"
+		 "                                [--max-connections N] [--max-per-address N] [-q]\n"
 		 "\n"
 		 "On a machine other than the box under test: keep, fsynced, what writers tell\n"
 		 "it (one log per run in DIR), and hand the logs to 'verify'. Runs until stopped.\n"
@@ -211,7 +226,8 @@ static const struct cmdline_cmd serve_cmd = {
 		 "Options:\n",
 	.outro = "\n"
 		 "Without --allow or --token-file any peer that reaches the port may write and\n"
-		 "read runs; see docs/security.md.\n"
+		 "read runs; see docs/security.md. The token may also come from the environment\n"
+		 "variable IOBENCH_TOKEN (every command; an option wins).\n"
 		 "Example: iobench durability serve --dir /var/lib/iobench-durability \\\n"
 		 "           --allow 10.0.0.0/8 --token-file /etc/iobench-durability.token\n",
 };
@@ -247,8 +263,8 @@ static const struct cmdline_cmd verify_cmd = {
 		 "\n"
 		 "Options:\n",
 	.outro = "\n"
-		 "Exit status: 0 nothing acknowledged was lost, 1 some was (or a runtime error),\n"
-		 "2 usage error.\n"
+		 "Exit status: 0 verdict ok (nothing acknowledged was lost), 3 verdict LOST (some\n"
+		 "was), 1 the check could not run (server, target, JSON), 2 usage error.\n"
 		 "Example: iobench durability verify --server 10.0.0.5 --json d.jsonl /dev/sdb\n",
 };
 
@@ -266,7 +282,9 @@ static const struct cmdline_cmd group_cmd = {
 	.name = "durability",
 	.bit = 0, /* only the rows every command takes: the rest come from group_options() */
 	.table = &dur_table,
-	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR] [-q]\n"
+	.intro = "usage: iobench durability serve [--listen ADDR:PORT] [--dir DIR] [--allow CIDR]\n"
+		 "                                [--token-file FILE | --token TOKEN] [--max-records N]\n"
+		 "                                [--max-connections N] [--max-per-address N] [-q]\n"
 		 "       iobench durability write --server HOST:PORT [OPTIONS] TARGET\n"
 		 "       iobench durability verify --server HOST:PORT [OPTIONS] TARGET\n"
 		 "\n"
@@ -279,9 +297,11 @@ static const struct cmdline_cmd group_cmd = {
 	.help_more = group_options,
 	.outro = "\n"
 		 "verify opens TARGET read-only. Exit status: verify 0 when nothing acknowledged\n"
-		 "was lost, 1 when some was (or a runtime error); 2 usage error; write and serve\n"
-		 "run until stopped and exit 130 on SIGINT/SIGTERM/SIGHUP (write: 0 after\n"
-		 "--duration).\n"
+		 "was lost, 3 when some was (verdict LOST), 1 when the check could not run;\n"
+		 "2 usage error; write and serve run until stopped and exit 130 on\n"
+		 "SIGINT/SIGTERM/SIGHUP (write: 0 after --duration). The token: --token-file\n"
+		 "FILE or IOBENCH_TOKEN (other users can read a command line, not another\n"
+		 "user's environment).\n"
 		 "Example: server$ iobench durability serve --dir /var/lib/iobench-durability\n"
 		 "         box$    iobench durability write --server server:" DUR_DEFAULT_PORT_STR " -t 4 /dev/nvme1n1\n"
 		 "         (pull the plug, boot)\n"
@@ -296,10 +316,10 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	unsigned port;
 	if (cmd->bit == DUR_SERVE) {
 		if (noperands > 0)
-			return diag_usage("durability serve takes no TARGET, got '%s'", operands[0]);
+			return diag_usage("durability serve takes no TARGET, got '%s'", QUOTE(operands[0]));
 		if (dur_net_split(a->listen, host, sizeof(host), &port, true) != 0)
-			return diag_usage("bad --listen '%s'; use ADDR:PORT (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
-					  a->listen, DUR_DEFAULT_PORT);
+			return diag_usage("bad --listen '%s'; use ADDR:PORT, ADDR a dotted quad, [IPv6] or a name (e.g. 0.0.0.0:%d, or 127.0.0.1:0 for any free port)",
+					  QUOTE(a->listen), DUR_DEFAULT_PORT);
 		if (!dur_net_resolves_names && host[0] && strcmp(host, "*") != 0 && !dur_net_numeric(host))
 			return diag_usage("%s --listen %s: this static build resolves no host names; give an address "
 					  "(0.0.0.0:%u) or use the dynamic build", cmd->name, a->listen, port);
@@ -308,11 +328,11 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	/* The HELLO line carries the name in a field of its own size. */
 	if (a->host && strlen(a->host) > MAX_HOST)
 		return diag_usage("bad --host '%s'; use the name the hosts file or the cloud gives the box (db1, i-0abc...), up to %zu bytes",
-				  a->host, MAX_HOST);
+				  QUOTE(a->host), MAX_HOST);
 	if (!a->server)
 		return diag_usage("%s needs --server HOST:PORT (where 'iobench durability serve' runs)", cmd->name);
 	if (dur_net_split(a->server, host, sizeof(host), &port, false) != 0 || host[0] == '\0')
-		return diag_usage("bad --server '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", a->server,
+		return diag_usage("bad --server '%s'; use HOST:PORT, HOST a name, a dotted quad or [IPv6] (e.g. 10.0.0.5:%d)", QUOTE(a->server),
 				  DUR_DEFAULT_PORT);
 	if (!dur_net_resolves_names && !dur_net_numeric(host))
 		return diag_usage("%s --server %s: this static build resolves no host names; give an address "
@@ -321,7 +341,7 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 		return diag_usage("no TARGET given; e.g. 'iobench %s --server HOST:PORT /dev/sdb' (see --help)",
 				  cmd->name);
 	if (noperands > 1)
-		return diag_usage("one TARGET only, got '%s' and '%s'", operands[0], operands[1]);
+		return diag_usage("one TARGET only, got '%s' and '%s'", QUOTE(operands[0]), QUOTE(operands[1]));
 	a->target = operands[0];
 	return 0;
 }
@@ -344,7 +364,8 @@ static int do_serve(struct dur_args *c, const sigset_t *sigs)
 {
 	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
 				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
-				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records };
+				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records,
+				       .max_conns = (size_t)c->max_conns, .max_per_addr = (size_t)c->max_per_addr };
 	char err[ERR_MAX];
 	int rc = dur_serve(&sc, err, sizeof(err));
 	if (rc == -EINTR)
@@ -419,6 +440,22 @@ static int check_hello_fits(const struct dur_args *c)
 	return 0;
 }
 
+struct write_go {
+	const struct dur_args *c;
+	const char *hex, *span;
+};
+
+/* The go-ahead, once the server took every writer (never before: a refused run must not show it). */
+static void write_go_ahead(void *arg)
+{
+	const struct write_go *g = arg;
+	const struct dur_args *c = g->c;
+	diag_progress(c->quiet, "durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
+		      "cut the power any time, then run 'iobench durability verify --server %s %s'",
+		      g->hex, c->op.name, g->span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s",
+		      c->server, c->server, c->target);
+}
+
 static int do_write(struct dur_args *c, const sigset_t *sigs)
 {
 	struct target_info t;
@@ -441,10 +478,9 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
 	units_format_size(span, sizeof(span), c->span);
-	diag_progress(c->quiet, "durability run %s: %s over %s of %s from %u writer%s, acknowledgements to %s; "
-		      "cut the power any time, then run 'iobench durability verify --server %s %s'",
-		      hex, c->op.name, span, c->target, (unsigned)c->threads, c->threads == 1 ? "" : "s", c->server,
-		      c->server, c->target);
+	struct write_go go = { c, hex, span };
+	wc.accepted = write_go_ahead;
+	wc.accepted_arg = &go;
 	struct dur_write_result res;
 	char err[ERR_MAX];
 	rc = dur_write(&wc, &res, err, sizeof(err));
@@ -635,7 +671,7 @@ static int do_verify(struct dur_args *c)
 	}
 	if (res.acked_blocks == 0 && !c->quiet)
 		diag_warn("warning: the run has no acknowledged block: nothing was promised, nothing checked");
-	return res.lost ? EXIT_RUNTIME : EXIT_OK;
+	return res.lost ? EXIT_LOST : EXIT_OK;
 }
 
 int cmd_durability(int argc, char **argv)
@@ -656,7 +692,7 @@ int cmd_durability(int argc, char **argv)
 		if (strcmp(argv[1], cmds[i]->name + strlen("durability ")) == 0)
 			cmd = cmds[i];
 	if (!cmd)
-		return diag_usage("unknown durability command '%s'; use serve, write or verify", argv[1]);
+		return diag_usage("unknown durability command '%s'; use serve, write or verify", QUOTE(argv[1]));
 	struct dur_args a = { .seed = { cmdline_default_seed(), false } };
 	int first;
 	int rc = cmdline_parse(cmd, &a, argc - 1, argv + 1, &first);
@@ -668,7 +704,14 @@ int cmd_durability(int argc, char **argv)
 		snprintf(a.host_name, sizeof(a.host_name), "%s", a.host);
 	else
 		host_name(a.host_name, sizeof(a.host_name));
-	a.command_line = cmdline_join(argc, argv, "iobench", 0);
+	if (!a.token[0] && getenv("IOBENCH_TOKEN") && *getenv("IOBENCH_TOKEN")) {
+		if (!token_valid(getenv("IOBENCH_TOKEN")))
+			return diag_usage("IOBENCH_TOKEN is not a token; set it to 1 to %d printable characters without spaces",
+					  TOKEN_MAX);
+		snprintf(a.token, sizeof(a.token), "%s", getenv("IOBENCH_TOKEN"));
+	}
+	static const char *const secret[] = { "token", NULL };
+	a.command_line = cmdline_join_secret(argc, argv, "iobench", 0, secret);
 	/*
 	 * serve and write await their stop signals (a signalfd, signals_wait):
 	 * block them before any thread exists. verify keeps the default: Ctrl-C

@@ -23,7 +23,8 @@ static int probe_failed(const struct prepare *p, int rc)
 		return diag_usage("%s: is a directory; give a file or block device (e.g. %s/%s)", p->path, p->path,
 				  p->example);
 	if (rc == -EINVAL)
-		return diag_usage("%s: not a regular file or block device", p->path);
+		return diag_usage("%s: not a regular file or block device (a FIFO, socket or character device holds no data "
+				  "to measure); give a file on a disk's filesystem or a block device", p->path);
 	if (rc == -ENOTSUP)
 		return diag_usage("%s: a file of the kernel's %s interface, not data (writing it changes the system); "
 				  "give a file on a disk's filesystem, or a block device", p->path, target_kernel_fs(p->path));

@@ -58,7 +58,7 @@ static int parse_clock(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
 	if (!clock_choice_parse(arg, &a->clock))
-		return diag_usage("bad --clock '%s'; use auto, tsc or clock_gettime", arg);
+		return diag_usage("bad --clock '%s'; use auto, tsc or clock_gettime", QUOTE(arg));
 	return 0;
 }
 
@@ -68,7 +68,7 @@ static int parse_rate(void *settings, const char *arg)
 	const char *end = arg;
 	if (units_parse_decimal(arg, &a->rate, &end) != 0 || *end != '\0' || !(a->rate >= RUNARGS_MIN_RATE) ||
 	    a->rate > 1e9)
-		return diag_usage("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", arg);
+		return diag_usage("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", QUOTE(arg));
 	return 0;
 }
 
@@ -80,7 +80,7 @@ static int parse_prom(void *settings, const char *arg)
 	base = base ? base + 1 : arg;
 	if (n < 5 || strcmp(arg + n - 5, ".prom") != 0 || strlen(base) == 5)
 		return diag_usage("bad --prom '%s'; node_exporter's textfile collector reads only NAME.prom "
-				  "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", arg);
+				  "files, e.g. /var/lib/prometheus/node-exporter/iobench.prom", QUOTE(arg));
 	a->prom_path = arg;
 	return 0;
 }
@@ -90,7 +90,7 @@ static int parse_note(void *settings, const char *arg)
 	struct run_args *a = settings;
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !cmdline_is_text(arg))
-		return diag_usage("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", arg);
+		return diag_usage("bad --note '%s'; use KEY=VALUE in UTF-8 text, e.g. runId=r1", QUOTE(arg));
 	if (a->nnotes == RUNARGS_MAX_NOTES)
 		return diag_usage("too many --note options (at most %d)", RUNARGS_MAX_NOTES);
 	a->notes[a->nnotes++] = arg;
@@ -116,6 +116,8 @@ static int parse_provision(void *settings, const char *arg)
 		a->imds = RUNARGS_IMDS_NEVER;
 		return 0;
 	}
+	if (arg[0] == '\0')
+		return diag_usage("--provision is empty; give a FILE holding a JSON object of facts, imds or none");
 	if (provision_load_file(arg, given_facts(a), err, sizeof(err)) < 0)
 		return diag_usage("--provision %s; give a JSON object of facts (e.g. {\"instanceType\": \"m5.large\"}), imds or none",
 				  err);
@@ -275,8 +277,8 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	if (noperands == 0)
 		return diag_usage("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
 	if (noperands > 1)
-		return diag_usage("one TARGET only, got '%s' and '%s'; quote options' values", operands[0],
-				  operands[1]);
+		return diag_usage("one TARGET only, got '%s' and '%s'; quote options' values", QUOTE(operands[0]),
+				  QUOTE(operands[1]));
 	a->target = operands[0];
 	if (a->watch)
 		return 0; /* the probe's engine is sync; the engine's options are run's */
@@ -286,8 +288,8 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	if (!e) {
 		const char *why = engine_missing_reason(a->engine);
 		if (why)
-			return diag_usage("engine '%s' is not available: %s", a->engine, why);
-		return diag_usage("unknown engine '%s'; available: %s", a->engine, engine_names());
+			return diag_usage("engine '%s' is not available: %s", QUOTE(a->engine), why);
+		return diag_usage("unknown engine '%s'; available: %s", QUOTE(a->engine), engine_names());
 	}
 	if (a->iodepth > 1 && !engine_can(e, ENGINE_CAP_QUEUE))
 		return diag_usage("--iodepth %llu needs an asynchronous engine; the %s engine runs one operation at a time",

@@ -1,6 +1,7 @@
 /* durability_net.c - sockets and lines for `iobench durability`. */
 #include "durability/net.h"
 #include "lib/clock.h"
+#include "lib/err.h"
 #include "lib/fileio.h"
 
 #include <arpa/inet.h>
@@ -16,6 +17,20 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * A host as the user means it: a name, a dotted quad, or (bracketed) an
+ * IPv6 address. inet_aton's shorthands are not: getaddrinfo would take
+ * "1.5" for 1.0.0.5, "0x7f.1" or "2130706433" for 127.0.0.1.
+ */
+static bool host_form_ok(const char *host, bool bracketed)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	if (bracketed)
+		return inet_pton(AF_INET6, host, &a6) == 1;
+	return inet_aton(host, &a4) == 0 || inet_pton(AF_INET, host, &a4) == 1;
+}
 
 int dur_net_split(const char *spec, char *host, size_t hostlen, unsigned *port, bool allow_zero)
 {
@@ -38,6 +53,8 @@ int dur_net_split(const char *spec, char *host, size_t hostlen, unsigned *port, 
 		return -EINVAL;
 	memcpy(host, h, hlen);
 	host[hlen] = '\0';
+	if (!host_form_ok(host, spec[0] == '['))
+		return -EINVAL;
 	*port = DUR_DEFAULT_PORT;
 	if (colon) {
 		char *end;
@@ -99,7 +116,7 @@ static int lookup(const char *host, unsigned port, bool passive, struct net_addr
 	*n = numeric_addrs(host, port, false, out);
 	if (*n == 0) {
 		snprintf(err, errlen, "cannot resolve '%s': this static build resolves no host names; give an address "
-			 "or use the dynamic build", host);
+			 "or use the dynamic build", QUOTE(host));
 		return -EHOSTUNREACH;
 	}
 	return 0;
@@ -117,7 +134,8 @@ static int lookup(const char *host, unsigned port, bool passive, struct net_addr
 	struct addrinfo *res;
 	int rc = getaddrinfo(host, p, &hints, &res);
 	if (rc != 0) {
-		snprintf(err, errlen, "cannot resolve '%s': %s", host, gai_strerror(rc));
+		snprintf(err, errlen, "cannot resolve '%s': %s; check the name, or give the server's address "
+			 "(10.0.0.5:%u)", QUOTE(host), gai_strerror(rc), port);
 		return -EHOSTUNREACH;
 	}
 	*n = 0;
@@ -137,12 +155,13 @@ static int resolve(const char *spec, bool passive, struct net_addr *out, size_t 
 	char host[256];
 	unsigned port;
 	if (dur_net_split(spec, host, sizeof(host), &port, passive) != 0) {
-		snprintf(err, errlen, "bad address '%s'; use HOST:PORT (e.g. 10.0.0.5:%d)", spec, DUR_DEFAULT_PORT);
+		snprintf(err, errlen, "bad address '%s'; use HOST:PORT, HOST a name, a dotted quad or [IPv6] (e.g. 10.0.0.5:%d)",
+			 QUOTE(spec), DUR_DEFAULT_PORT);
 		return -EINVAL;
 	}
 	bool any = host[0] == '\0' || strcmp(host, "*") == 0;
 	if (any && !passive) {
-		snprintf(err, errlen, "bad address '%s'; name the server's host (HOST:PORT)", spec);
+		snprintf(err, errlen, "bad address '%s'; name the server's host (HOST:PORT)", QUOTE(spec));
 		return -EINVAL;
 	}
 	if (any) {

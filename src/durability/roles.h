@@ -13,7 +13,8 @@
  *             GET RUNID              server: the run's log, then "END N" (N lines)
  *   any error: "ERR reason", then the server closes the connection.
  *   With a token (serve --token/--token-file) every peer's first line is
- *   "AUTH TOKEN"; a server without one ignores that line.
+ *   "AUTH TOKEN"; a server without one refuses that line (the peer expects
+ *   a protection the server does not give).
  *
  * The server's log: DIR/RUNID.log, lines "RUN run=HEX created=SEC.USEC" (its clock), the
  * writers' HELLO lines, "I WRITER BLOCK SEQ", "A WRITER BLOCK SEQ",
@@ -50,10 +51,19 @@ struct dur_serve_config {
 	const char *token;            /* NULL: none; else every peer's first line is "AUTH TOKEN" */
 	uint64_t max_records;         /* a run's log holds at most this many records; 0: DUR_RECORDS_PER_BLOCK
 	                                 per block of the run, at least DUR_RECORDS_MIN */
+	size_t max_conns;             /* connections at once; 0: DUR_CONNS_DEFAULT (at most DUR_CONNS_MAX) */
+	size_t max_per_addr;          /* connections from one address (IPv6: one /64); 0: DUR_PER_ADDR_DEFAULT */
 };
 
 #define DUR_RECORDS_PER_BLOCK 4096
 #define DUR_RECORDS_MIN (16ULL << 20)
+#define DUR_CONNS_MAX 4096
+#define DUR_CONNS_DEFAULT 4096
+#define DUR_PER_ADDR_DEFAULT 1040  /* a writer's 1024 threads (-t) and a few more */
+/* Slots no writer may take: a verifier gets in however many writers are connected. */
+#define DUR_READER_RESERVE(max_conns) ((max_conns) / 16 > 0 ? (max_conns) / 16 : 1)
+/* With every writer slot taken, a writer silent this long gives its slot to a new one. */
+#define DUR_EVICT_IDLE_MS 10000
 
 /*
  * Serve until a stop signal arrives (returns -EINTR, logs flushed and
@@ -76,6 +86,8 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen);
 struct dur_write_config {
 	const char *server;
 	const char *token;            /* NULL: none; else sent as "AUTH TOKEN" first */
+	void (*accepted)(void *arg);  /* called once the server said OK to every writer, before a block is written */
+	void *accepted_arg;
 	const struct target_info *target;
 	const struct op_spec *op;     /* write<SIZE> (flushed) or write<SIZE>/<N> (N >= 1) */
 	int open_flags;               /* from run_open_flags() */

@@ -13,13 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CONNS 4096
 #define DUR_OUT_MAX (64 * 1024)        /* a connection's unsent reply bytes */
 #define IN_ROUND_MAX (64 * 1024)       /* bytes read from one connection per round */
 #define PEND_MAX (4 * 1024 * 1024)     /* unwritten log bytes of all runs: no more reading beyond it */
@@ -67,6 +67,7 @@ struct conn {
 	uint64_t lines;  /* GET, RUNS: lines sent */
 	DIR *dir;        /* RUNS */
 	char peer[64];
+	unsigned char key[9]; /* the peer's address (IPv6: its /64), for the per-address limit */
 };
 
 struct server {
@@ -74,8 +75,11 @@ struct server {
 	int dirfd;
 	struct srv_run **runs;
 	size_t nruns;
-	struct conn *conns[MAX_CONNS];
+	struct conn *conns[DUR_CONNS_MAX];
 	size_t nconns;
+	size_t max_conns, max_per_addr, max_writers;
+	int64_t busy_said;    /* the last "busy" line: said once in a while, with how many were refused */
+	uint64_t busy_count;
 	size_t pending; /* bytes in every run's pending */
 	int64_t now;
 	int64_t accept_paused_until;
@@ -94,6 +98,54 @@ __attribute__((format(printf, 2, 3))) static void say(const struct server *s, co
 	fputc('\n', s->c->log);
 	fflush(s->c->log);
 	va_end(ap);
+}
+
+/* The address a peer's connections count against: IPv4 (mapped too) whole, IPv6 by its /64. */
+static void peer_key(const struct sockaddr *sa, unsigned char key[9])
+{
+	memset(key, 0, 9);
+	if (sa->sa_family == AF_INET) {
+		key[0] = 4;
+		memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+	} else if (sa->sa_family == AF_INET6) {
+		const unsigned char *a = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr.s6_addr;
+		static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+		if (memcmp(a, mapped, 12) == 0) {
+			key[0] = 4;
+			memcpy(key + 1, a + 12, 4);
+		} else {
+			key[0] = 6;
+			memcpy(key + 1, a, 8);
+		}
+	}
+}
+
+static size_t conns_from(const struct server *s, const unsigned char key[9])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nconns; i++)
+		n += memcmp(s->conns[i]->key, key, 9) == 0;
+	return n;
+}
+
+static size_t writers_now(const struct server *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nconns; i++)
+		n += s->conns[i]->state == C_WRITER;
+	return n;
+}
+
+/* A refusal for lack of room: on the server's side once in a while, with how many since. */
+static void say_busy(struct server *s, const char *peer, const char *why)
+{
+	s->busy_count++;
+	if (s->busy_said && s->now - s->busy_said < EMFILE_SAY_MS)
+		return;
+	say(s, "refused %s: %s (%llu refused for lack of room since the last such line)", peer, why,
+	    (unsigned long long)s->busy_count);
+	s->busy_said = s->now;
+	s->busy_count = 0;
 }
 
 static int pend(struct server *s, struct srv_run *r, const char *line, size_t n)
@@ -545,6 +597,36 @@ static void conn_writer_line(struct server *s, struct conn *c, const char *line)
 	}
 }
 
+static void conn_gone(struct server *s, struct conn *c, const char *how);
+
+/*
+ * Room for one more writer: below max_writers, or the writer silent longest
+ * (DUR_EVICT_IDLE_MS at least) is dropped for it. Else c is refused. The
+ * slots above max_writers stay for verifiers and new connections.
+ */
+static bool writer_slot(struct server *s, struct conn *c)
+{
+	if (writers_now(s) < s->max_writers)
+		return true;
+	struct conn *idlest = NULL;
+	for (size_t i = 0; i < s->nconns; i++) {
+		struct conn *w = s->conns[i];
+		if (w->state == C_WRITER && (!idlest || w->since < idlest->since))
+			idlest = w;
+	}
+	if (idlest && s->now - idlest->since >= DUR_EVICT_IDLE_MS) {
+		char how[160];
+		snprintf(how, sizeof(how), "at %s evicted (silent %lld s, every writer slot taken)", idlest->peer,
+			 (long long)((s->now - idlest->since) / 1000));
+		conn_gone(s, idlest, how);
+		conn_refuse(idlest, "evicted: silent while the server was full; start a new run");
+		return true;
+	}
+	say_busy(s, c->peer, "every writer slot is taken by writers not silent long enough to evict");
+	conn_refuse(c, "server busy: every writer slot is taken; try again later");
+	return false;
+}
+
 /* The peer's token, compared in time independent of where it differs. */
 static bool token_ok(const char *want, const char *got)
 {
@@ -562,7 +644,13 @@ static void conn_line(struct server *s, struct conn *c, char *line, size_t n)
 		return;
 	}
 	if (strncmp(line, "AUTH ", 5) == 0 && !c->authed) {
-		if (s->c->token && !token_ok(s->c->token, line + 5)) {
+		if (!s->c->token) {
+			say(s, "refused %s: it gave a token, this server has none", c->peer);
+			conn_refuse(c, "this server has no token, so it would not protect the run; "
+				       "give the server --token-file, or drop the client's");
+			return;
+		}
+		if (!token_ok(s->c->token, line + 5)) {
 			say(s, "refused %s: wrong token", c->peer);
 			conn_refuse(c, "wrong token; give the server's --token-file");
 		}
@@ -581,6 +669,8 @@ static void conn_line(struct server *s, struct conn *c, char *line, size_t n)
 			conn_refuse(c, "bad HELLO line (iobench-durability protocol 1 expected; no control bytes)");
 			return;
 		}
+		if (!writer_slot(s, c))
+			return;
 		char why[256];
 		struct srv_run *r = open_run(s, &info, why, sizeof(why));
 		if (!r) {
@@ -704,17 +794,49 @@ static bool peer_allowed(const struct server *s, const struct sockaddr *sa)
 	return false;
 }
 
-/* Make room for a new connection: the oldest one that has not said who it is goes. */
+/*
+ * Make room for a new connection: one that is closing (its reply sent, its
+ * peer's last bytes drained) goes first, else the oldest one that has not
+ * said who it is, else a reader stalled for DUR_EVICT_IDLE_MS.
+ */
 static bool evict_idle(struct server *s)
 {
 	size_t oldest = s->nconns;
 	for (size_t i = 0; i < s->nconns; i++)
+		if (s->conns[i]->lingering) {
+			conn_close(s, i);
+			return true;
+		}
+	for (size_t i = 0; i < s->nconns; i++)
 		if (s->conns[i]->state == C_NEW && (oldest == s->nconns || s->conns[i]->since < s->conns[oldest]->since))
 			oldest = i;
+	/* Then a reader that took no byte of its reply for DUR_EVICT_IDLE_MS: the reserve is not theirs to hold. */
+	for (size_t i = 0; oldest == s->nconns && i < s->nconns; i++) {
+		struct conn *c = s->conns[i];
+		if ((c->state == C_RUNS || c->state == C_GET) && s->now - c->since >= DUR_EVICT_IDLE_MS) {
+			say(s, "dropped %s: took no reply byte for %lld s while every slot was taken", c->peer,
+			    (long long)((s->now - c->since) / 1000));
+			oldest = i;
+		}
+	}
 	if (oldest == s->nconns)
 		return false;
 	conn_close(s, oldest);
 	return true;
+}
+
+/*
+ * Close a refused connection after its ERR line: what the peer already sent
+ * is read first (a little, without waiting), so that the close is a FIN the
+ * ERR arrives before, not a reset that may discard it.
+ */
+static void refuse_close(int fd)
+{
+	char sink[4096];
+	for (int i = 0; i < 4 && recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+		;
+	shutdown(fd, SHUT_WR);
+	close(fd);
 }
 
 static void accept_all(struct server *s, int lfd)
@@ -743,13 +865,24 @@ static void accept_all(struct server *s, int lfd)
 		char peer[64];
 		dur_net_format_addr((struct sockaddr *)&ss, peer, sizeof(peer));
 		if (!peer_allowed(s, (struct sockaddr *)&ss)) {
-			say(s, "refused %s: not in --allow", peer);
+			say(s, "refused %s: not in --allow (a VM behind user-mode NAT connects as 127.0.0.1)", peer);
 			close(fd); /* not a byte read */
 			continue;
 		}
-		if (s->nconns == MAX_CONNS && !evict_idle(s)) {
-			(void)send(fd, "ERR server busy\n", 16, MSG_NOSIGNAL | MSG_DONTWAIT);
-			close(fd);
+		unsigned char key[9];
+		peer_key((struct sockaddr *)&ss, key);
+		if (conns_from(s, key) >= s->max_per_addr) {
+			static const char msg[] = "ERR too many connections from your address (--max-per-address); try again later\n";
+			say_busy(s, peer, "its address has --max-per-address connections already");
+			(void)send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+			refuse_close(fd);
+			continue;
+		}
+		if (s->nconns == s->max_conns && !evict_idle(s)) {
+			static const char msg[] = "ERR server busy (--max-connections); try again later\n";
+			say_busy(s, peer, "every connection slot is taken (--max-connections)");
+			(void)send(fd, msg, sizeof(msg) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+			refuse_close(fd);
 			continue;
 		}
 		struct conn *c = calloc(1, sizeof(*c));
@@ -761,6 +894,7 @@ static void accept_all(struct server *s, int lfd)
 		c->getfd = -1;
 		c->since = s->now;
 		snprintf(c->peer, sizeof(c->peer), "%s", peer);
+		memcpy(c->key, key, sizeof(key));
 		s->conns[s->nconns++] = c;
 	}
 }
@@ -861,6 +995,9 @@ static void raise_fd_limit(void)
 int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 {
 	struct server s = { .c = c, .dirfd = -1 };
+	s.max_conns = c->max_conns && c->max_conns <= DUR_CONNS_MAX ? c->max_conns : DUR_CONNS_DEFAULT;
+	s.max_per_addr = c->max_per_addr ? c->max_per_addr : DUR_PER_ADDR_DEFAULT;
+	s.max_writers = s.max_conns - DUR_READER_RESERVE(s.max_conns);
 	if (mkdir(c->dir, 0755) != 0 && errno != EEXIST) {
 		snprintf(err, errlen, "%s: cannot create the log directory: %s", c->dir, strerror(errno));
 		return -errno;
@@ -889,7 +1026,7 @@ int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen)
 	    c->token || c->nallow ? "" : "; no --token or --allow: any peer that reaches the port may write and read runs");
 	int rc = 0;
 	uint64_t rounds = 0;
-	struct pollfd *pf = calloc(MAX_CONNS + 2, sizeof(*pf));
+	struct pollfd *pf = calloc(DUR_CONNS_MAX + 2, sizeof(*pf));
 	if (!pf)
 		rc = -ENOMEM;
 	while (rc == 0) {

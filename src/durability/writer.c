@@ -261,8 +261,10 @@ static int writer_setup(struct writer *w, char *err, size_t errlen)
 	if (rc == 1)
 		snprintf(err, errlen, "the durability server at %s refused the run: %s", c->server, why);
 	else
-		snprintf(err, errlen, "the durability server at %s did not answer HELLO: %s", c->server,
-			 rc == 0 ? "connection closed" : strerror(-rc));
+		snprintf(err, errlen, "the durability server at %s did not answer HELLO: %s%s", c->server,
+			 rc == 0 ? "connection closed" : strerror(-rc),
+			 rc == 0 || rc == -ECONNRESET ? " (is this box's address in its --allow? its stderr says "
+							"whom it refused)" : "");
 	return rc == 1 ? -EPROTO : rc == 0 ? -ECONNRESET : rc;
 }
 
@@ -282,6 +284,8 @@ int dur_write(const struct dur_write_config *c, struct dur_write_result *res, ch
 	}
 	for (unsigned i = 0; i < c->threads && rc == 0; i++)
 		rc = writer_setup(&ws[i], err, errlen);
+	if (rc == 0 && c->accepted)
+		c->accepted(c->accepted_arg);
 	uint64_t t0 = clock_now_ns();
 	for (unsigned i = 0; i < c->threads && rc == 0; i++) {
 		int e = pthread_create(&ws[i].tid, NULL, writer_main, &ws[i]);

@@ -122,7 +122,7 @@ static void describe(struct device_node *node, const char *dir)
 		target_read_value(path, node->dm_name, sizeof(node->dm_name));
 	} else if (strcmp(node->type, "loop") == 0) {
 		snprintf(path, sizeof(path), "%s/loop/backing_file", dir);
-		target_read_value(path, line, sizeof(line));
+		target_read_path_value(path, line, sizeof(line));
 		node->backing_file = strdup(line);
 	}
 }
@@ -172,24 +172,40 @@ struct source_search {
 	const char *mount_point;
 	dev_t *dev;
 	bool found;
+	char untrusted[256]; /* a block device a nodev mount (tmpfs) names as its source */
 };
 
 static bool source_at(const struct mount_entry *m, void *arg)
 {
 	struct source_search *q = arg;
 	struct stat st;
-	if (strcmp(m->point, q->mount_point) == 0 && stat(m->source, &st) == 0 && S_ISBLK(st.st_mode)) {
-		*q->dev = st.st_rdev; /* the last mount there is the one in use */
-		q->found = true;
+	if (strcmp(m->point, q->mount_point) != 0)
+		return false;
+	/* the last mount there is the one in use */
+	q->found = false;
+	q->untrusted[0] = '\0';
+	if (stat(m->source, &st) != 0 || !S_ISBLK(st.st_mode))
+		return false;
+	if (!mounts_fs_on_device(m->fstype)) {
+		snprintf(q->untrusted, sizeof(q->untrusted), "%.200s", m->source);
+		return false;
 	}
+	*q->dev = st.st_rdev;
+	q->found = true;
 	return false;
 }
 
-/* A filesystem with an anonymous device number (btrfs): its mount's source, when that is a block device. */
-static bool mount_source(const char *mount_point, dev_t *dev)
+/*
+ * A filesystem with an anonymous device number (btrfs): its mount's source,
+ * when that is a block device and the filesystem's type lives on one (a
+ * tmpfs mounted with source /dev/vda is not on vda). untrusted gets a block
+ * device source that was not believed ("" when none).
+ */
+static bool mount_source(const char *mount_point, dev_t *dev, char *untrusted, size_t len)
 {
 	struct source_search q = { .mount_point = mount_point, .dev = dev };
 	mounts_each(source_at, &q);
+	snprintf(untrusted, len, "%s", q.untrusted);
 	return q.found;
 }
 
@@ -197,8 +213,17 @@ int devices_resolve(const struct target_info *t, struct device_tree *tree)
 {
 	memset(tree, 0, sizeof(*tree));
 	dev_t dev = t->is_block ? (dev_t)t->st_rdev : (dev_t)t->st_dev;
-	if (!t->is_block && major(dev) == 0 && !(t->mount_point[0] && mount_source(t->mount_point, &dev))) {
-		note(tree, "%s has no block device of its own", t->fstype[0] ? t->fstype : "the filesystem");
+	char untrusted[256] = "";
+	if (!t->is_block && major(dev) == 0 &&
+	    !(t->mount_point[0] && mount_source(t->mount_point, &dev, untrusted, sizeof(untrusted)))) {
+		const char *fs = t->fstype[0] ? t->fstype : "the filesystem";
+		if (untrusted[0]) {
+			char why[512];
+			snprintf(why, sizeof(why), "%s has no block device of its own (its mount names %s as its source; "
+				 "%s does not live on a device)", fs, untrusted, fs);
+			note(tree, "%s", why);
+		} else
+			note(tree, "%s has no block device of its own", fs);
 		return 0;
 	}
 	tree->nodes = calloc(DEVICES_MAX, sizeof(*tree->nodes));

@@ -44,7 +44,7 @@ struct device_node {
 struct device_tree {
 	struct device_node *nodes; /* n of them, the target's first, each before those below it */
 	size_t n;
-	char note[192];        /* why the tree is empty or incomplete; "" when whole */
+	char note[384];        /* why the tree is empty or incomplete; "" when whole */
 };
 
 /*

@@ -1,5 +1,6 @@
 /* imds.c - the EC2 instance metadata service (IMDSv2) over plain HTTP, within one deadline. */
 #include "host/imds.h"
+#include "lib/err.h"
 #include "lib/clock.h"
 #include "lib/fileio.h"
 
@@ -213,7 +214,7 @@ int imds_fetch(const char *endpoint, unsigned timeout_ms, json_t *facts, char *e
 	struct endpoint ep;
 	if (endpoint_parse(endpoint, &ep) != 0) {
 		snprintf(err, errlen, "bad metadata endpoint '%s'; use http://ADDR[:PORT] with a numeric address",
-			 endpoint);
+			 QUOTE(endpoint));
 		return -EINVAL;
 	}
 	char token[512], value[512], header[600];

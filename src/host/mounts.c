@@ -50,3 +50,28 @@ bool mounts_each(bool (*each)(const struct mount_entry *m, void *arg), void *arg
 	fclose(f);
 	return done;
 }
+
+bool mounts_fs_on_device(const char *fstype)
+{
+	/* "fuse.sshfs" is fuse's: the part before the dot is what /proc/filesystems lists. */
+	size_t n = strcspn(fstype, ".");
+	FILE *f = fopen("/proc/filesystems", "re");
+	if (!f || n == 0)
+		return f ? (fclose(f), false) : false;
+	char line[256];
+	bool on_device = false;
+	while (fgets(line, sizeof(line), f)) {
+		/* "nodev\ttmpfs\n" or "\text4\n" */
+		char *tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		char *name = tab + 1;
+		name[strcspn(name, "\n")] = '\0';
+		if (strlen(name) == n && strncmp(name, fstype, n) == 0) {
+			on_device = strncmp(line, "nodev", 5) != 0;
+			break;
+		}
+	}
+	fclose(f);
+	return on_device;
+}

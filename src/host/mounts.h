@@ -30,4 +30,13 @@ struct mount_entry {
  */
 bool mounts_each(bool (*each)(const struct mount_entry *m, void *arg), void *arg);
 
+/*
+ * True when filesystems of type fstype live on a block device: the kernel
+ * lists it in /proc/filesystems without "nodev". False for tmpfs, proc,
+ * overlay, fuse and any type the kernel does not list: a mount of such a
+ * type names any source it likes ("mount -t tmpfs /dev/vda M"), which says
+ * nothing about where its data is.
+ */
+bool mounts_fs_on_device(const char *fstype);
+
 #endif

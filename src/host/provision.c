@@ -1,5 +1,6 @@
 /* provision.c - provisioning facts: which describe the host, which the configuration, their types. */
 #include "host/provision.h"
+#include "lib/err.h"
 #include "lib/units.h"
 
 #include <errno.h>
@@ -107,18 +108,18 @@ json_t *provision_value(const char *key, const char *text, char *err, size_t err
 	} else if (f->type == PROVISION_NUMBER) {
 		v = looks_like_number(text) ? number_json(text) : NULL;
 		if (!v) {
-			snprintf(err, errlen, "%s wants a number, got '%s'", key, text);
+			snprintf(err, errlen, "%s wants a number, got '%s'", QUOTE(key), QUOTE(text));
 			return NULL;
 		}
 	} else if (f->type == PROVISION_BOOL) {
 		v = bool_json(text);
 		if (!v) {
-			snprintf(err, errlen, "%s wants true or false, got '%s'", key, text);
+			snprintf(err, errlen, "%s wants true or false, got '%s'", QUOTE(key), QUOTE(text));
 			return NULL;
 		}
 	} else if (f->type == PROVISION_BYTES) {
 		if (units_parse_size(text, &bytes) != 0) {
-			snprintf(err, errlen, "%s wants bytes (262144, 256K, 1M), got '%s'", key, text);
+			snprintf(err, errlen, "%s wants bytes (262144, 256K, 1M), got '%s'", QUOTE(key), QUOTE(text));
 			return NULL;
 		}
 		v = json_integer((json_int_t)bytes);
@@ -132,7 +133,7 @@ int provision_set_fact(json_t *obj, const char *key_value, char *err, size_t err
 {
 	const char *eq = strchr(key_value, '=');
 	if (!eq || eq == key_value) {
-		snprintf(err, errlen, "'%s' is not KEY=VALUE", key_value);
+		snprintf(err, errlen, "'%s' is not KEY=VALUE", QUOTE(key_value));
 		return -EINVAL;
 	}
 	char *key = strndup(key_value, (size_t)(eq - key_value));
@@ -145,7 +146,7 @@ int provision_set_fact(json_t *obj, const char *key_value, char *err, size_t err
 	if (!v) {
 		rc = -EINVAL;
 	} else if (json_object_set_new(obj, key, v) != 0) {
-		snprintf(err, errlen, "fact name '%s' is not valid UTF-8 text", key);
+		snprintf(err, errlen, "fact name '%s' is not valid UTF-8 text", QUOTE(key));
 		rc = -EINVAL;
 	}
 	free(key);

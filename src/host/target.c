@@ -34,6 +34,22 @@ void target_read_value(const char *path, char *buf, size_t len)
 	trim(buf);
 }
 
+void target_read_path_value(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return;
+	ssize_t n = pread_full(fd, buf, len - 1, 0);
+	close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	/* the kernel ends it with one newline; any other is the file name's */
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+}
+
 /* "mq-deadline [none]" -> "none" */
 static void selected_scheduler(const char *line, char *out, size_t len)
 {
@@ -132,7 +148,7 @@ static void probe_block_sysfs(dev_t dev, struct target_info *t)
 	}
 	/* A loop device is as much a disk as the file behind it. */
 	snprintf(path, sizeof(path), "%s/loop/backing_file", base);
-	target_read_value(path, line, sizeof(line));
+	target_read_path_value(path, line, sizeof(line));
 	char fs[16], mnt[8];
 	if (line[0] == '/' && target_path_in_memory(line, fs, sizeof(fs), mnt, sizeof(mnt))) {
 		t->memory = true;

@@ -51,6 +51,13 @@ int target_probe(const char *path, struct target_info *out);
 void target_read_value(const char *path, char *buf, size_t len);
 
 /*
+ * A sysfs file that holds a path (a loop device's backing_file) into buf,
+ * whole: only the kernel's final newline is taken off, so a file name with
+ * a newline or trailing spaces in it stays whole. "" when unreadable.
+ */
+void target_read_path_value(const char *path, char *buf, size_t len);
+
+/*
  * Is path (a file or folder, which must exist) on a filesystem that lives
  * in RAM (tmpfs, ramfs, or one on zram or a RAM disk)? Returns true with
  * its kind ("tmpfs") in kind and its mount point in mnt; false otherwise

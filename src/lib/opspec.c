@@ -1,5 +1,6 @@
 /* opspec.c - parse operation names and thread lists. */
 #include "lib/opspec.h"
+#include "lib/err.h"
 #include "lib/units.h"
 
 #include <ctype.h>
@@ -65,7 +66,7 @@ static const struct opspec_word *short_word(const char *text)
 
 static int fail(char *err, size_t errlen, const char *fmt, const char *what)
 {
-	snprintf(err, errlen, fmt, what);
+	snprintf(err, errlen, fmt, QUOTE(what));
 	return -EINVAL;
 }
 
@@ -121,7 +122,7 @@ static int parse_size_field(const char *field, uint64_t *out, const char *text, 
 		return fail(err, errlen, "size too large in '%s'", text);
 	if (rc < 0) {
 		/* Never use input as a format string (the fuzzer found that once). */
-		snprintf(err, errlen, "bad size '%s' in '%s'; use a number with an optional K, M or G", field, text);
+		snprintf(err, errlen, "bad size '%s' in '%s'; use a number with an optional K, M or G", QUOTE(field), QUOTE(text));
 		return -EINVAL;
 	}
 	return 0;
@@ -239,7 +240,8 @@ int opspec_parse(const char *text, struct op_spec *out, size_t max, char *err, s
 	if (text == NULL || *text == '\0')
 		return fail(err, errlen, "empty operation%s; e.g. --op read4k", "");
 	if (strlen(text) >= SPEC_TEXT_MAX)
-		return fail(err, errlen, "operation '%.40s...' is too long", text);
+		return fail(err, errlen, "operation '%s' is too long; give one op (read4k, write4k/64) or OP,THREADS,SIZE,ALIGN "
+			    "phases joined with '.', each -o its own", text);
 	if (strchr(text, ',') == NULL) {
 		if (max < 1)
 			return -E2BIG;
@@ -255,7 +257,7 @@ int opspec_parse(const char *text, struct op_spec *out, size_t max, char *err, s
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, "\x1f", &save); tok; tok = strtok_r(NULL, "\x1f", &save)) {
 		if (n == max) {
-			snprintf(err, errlen, "too many operations in '%s'", text);
+			snprintf(err, errlen, "too many operations in '%s'", QUOTE(text));
 			return -E2BIG;
 		}
 		if (parse_long(tok, &out[n], err, errlen) < 0)
@@ -271,14 +273,14 @@ int opspec_parse_threads(const char *text, unsigned *out, size_t max, char *err,
 {
 	char buf[256];
 	if (text == NULL || *text == '\0' || strlen(text) >= sizeof(buf)) {
-		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text ? text : "");
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", QUOTE(text ? text : ""));
 		return -EINVAL;
 	}
 	snprintf(buf, sizeof(buf), "%s", text);
 	size_t n = 0;
 	/* strtok_r would skip empty elements: "1,,2" is as malformed as ",,". */
 	if (buf[0] == ',' || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,")) {
-		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", QUOTE(text));
 		return -EINVAL;
 	}
 	char *save = NULL;
@@ -298,23 +300,23 @@ int opspec_parse_threads(const char *text, unsigned *out, size_t max, char *err,
 			hi = lo;
 		}
 		if (rc < 0) {
-			snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+			snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", QUOTE(text));
 			return -EINVAL;
 		}
 		if (lo == 0 || hi > OPSPEC_MAX_THREADS) {
-			snprintf(err, errlen, "thread count out of range in '%s'; use 1 to %d", text, OPSPEC_MAX_THREADS);
+			snprintf(err, errlen, "thread count out of range in '%s'; use 1 to %d", QUOTE(text), OPSPEC_MAX_THREADS);
 			return -ERANGE;
 		}
 		for (uint64_t t = lo; t <= hi; t++) {
 			if (n == max) {
-				snprintf(err, errlen, "too many thread counts in '%s' (at most %zu)", text, max);
+				snprintf(err, errlen, "too many thread counts in '%s' (at most %zu)", QUOTE(text), max);
 				return -ERANGE;
 			}
 			out[n++] = (unsigned)t;
 		}
 	}
 	if (n == 0) {
-		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", text);
+		snprintf(err, errlen, "bad thread list '%s'; use e.g. 8, 1,2,4 or 1..4,8", QUOTE(text));
 		return -EINVAL;
 	}
 	return (int)n;

@@ -150,16 +150,16 @@ int units_format_signature_size(char *buf, size_t len, uint64_t bytes)
 
 int units_format_size(char *buf, size_t len, uint64_t bytes)
 {
-	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = (double)bytes;
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	size_t i = 0;
-	while (v >= 1024 && i + 1 < sizeof(names) / sizeof(names[0])) {
-		v /= 1024;
+	while (i + 1 < sizeof(names) / sizeof(names[0]) && bytes >> (10 * (i + 1)) > 0)
 		i++;
-	}
 	if (i == 0)
 		return snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-	return snprintf(buf, len, "%.2f %s", v, names[i]);
+	/* Rounded down, never up: 4,095 bytes are "3.99 KiB", not the "4.00 KiB" of a whole page. */
+	unsigned __int128 hundredths = (unsigned __int128)bytes * 100 >> (10 * i);
+	return snprintf(buf, len, "%llu.%02llu %s", (unsigned long long)(hundredths / 100),
+			(unsigned long long)(hundredths % 100), names[i]);
 }
 
 int units_format_ns(char *buf, size_t len, double ns)

@@ -49,7 +49,11 @@ int units_parse_duration(const char *text, uint64_t *out_ns);
  */
 int units_format_signature_size(char *buf, size_t len, uint64_t bytes);
 
-/* Human size with two decimals and a binary unit: "1.00 GiB", "512 B". */
+/*
+ * Human size with two decimals and a binary unit: "1.00 GiB", "512 B";
+ * rounded down, so it never shows more than there is ("3.99 KiB" for
+ * 4,095 bytes).
+ */
 int units_format_size(char *buf, size_t len, uint64_t bytes);
 
 /* Human duration from nanoseconds, three significant figures: "81.2us", "13.1ms", "1.20s". */

@@ -149,7 +149,14 @@ static int open_partial(const char *path, uint64_t size, const char *human, char
 		return fd;
 	}
 	int rc = posix_fallocate(fd, 0, (off_t)size);
-	if (rc == ENOSPC || rc == EFBIG) {
+	/* EFBIG is the filesystem's limit on one file: freeing space would not help. */
+	if (rc == EFBIG) {
+		snprintf(err, errlen, "%s: %s is more than this filesystem allows in one file (%s); choose a smaller "
+			 "size, or a filesystem (or a block device) that takes it", path, human, strerror(rc));
+		replace_abort(fd, tmp);
+		return -rc;
+	}
+	if (rc == ENOSPC) {
 		snprintf(err, errlen, "%s: not enough space for %s (%s); free space or choose a smaller size",
 			 path, human, strerror(rc));
 		replace_abort(fd, tmp);

@@ -129,7 +129,12 @@ static void tell(const struct watch_config *wc, struct watch_note note)
 static void prom_tell(const struct watch_config *wc, struct watch_state *st, int rc)
 {
 	char text[PATH_MAX + 160];
-	if (rc < 0 && !st->prom_warned) {
+	if (rc == -EOVERFLOW && !st->prom_warned) {
+		snprintf(text, sizeof(text), "%s: a counter would pass 2^53 (more than a watch counts); "
+			 "its counters stay as they were, probing goes on; start a new page (another NAME.prom)",
+			 wc->prom_path);
+		tell(wc, (struct watch_note){ .kind = WATCH_NOTE_PROM_FAILED, .text = text, .err = rc });
+	} else if (rc < 0 && !st->prom_warned) {
 		snprintf(text, sizeof(text), "cannot write %s: %s; the previous file stays, probing goes on "
 			 "(said once per period)", wc->prom_path, strerror(-rc));
 		tell(wc, (struct watch_note){ .kind = WATCH_NOTE_PROM_FAILED, .text = text, .err = rc });
@@ -176,7 +181,12 @@ static int prom_start(const struct watch_config *wc, struct watch_state *st, cha
 	}
 	rc = prom_export_start(&st->prom, wc->prom_path, wc->target->path, wc->ops, wc->nops, wc->json_path);
 	if (rc < 0) {
-		snprintf(err, errlen, "--prom: cannot start its counters from %s: %s", wc->json_path, strerror(-rc));
+		if (rc == -EOVERFLOW)
+			snprintf(err, errlen, "--prom: the watch lines of %s add up past 2^53 (more than a watch counts); "
+				 "give another --json file", wc->json_path);
+		else
+			snprintf(err, errlen, "--prom: cannot start its counters from %s: %s", wc->json_path,
+				 strerror(-rc));
 		return rc;
 	}
 	rc = prom_export_write(&st->prom, st->results, true);
@@ -347,8 +357,11 @@ int watch_run(const struct watch_config *wc, char *err, size_t errlen)
 			tell(wc, (struct watch_note){ .kind = WATCH_NOTE_PERIOD, .text = text, .period = periods,
 						       .interrupted = sig > 0 });
 		}
-		if (st.prom_on)
-			prom_export_period(&st.prom, st.results);
+		if (st.prom_on) {
+			int prc = prom_export_period(&st.prom, st.results);
+			if (prc < 0)
+				prom_tell(wc, &st, prc);
+		}
 		for (size_t i = 0; i < wc->nops; i++)
 			result_reset(&st.results[i]);
 		st.prom_warned = false;

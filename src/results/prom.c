@@ -50,19 +50,35 @@ void prom_bound_label(unsigned j, char *buf, size_t len)
 	format_seconds(buf, len, prom_bound_ns(j));
 }
 
-void prom_counts_add(struct prom_counts *c, const struct hist *h, uint64_t bytes)
+/* *sum += v unless that passes max: then false, *sum as it was. */
+static bool add_capped(uint64_t *sum, uint64_t v, uint64_t max)
 {
+	uint64_t r;
+	if (__builtin_add_overflow(*sum, v, &r) || r > max)
+		return false;
+	*sum = r;
+	return true;
+}
+
+int prom_counts_add(struct prom_counts *c, const struct hist *h, uint64_t bytes)
+{
+	struct prom_counts n = *c;
 	uint64_t below = 0;
 	unsigned k = 0;
+	bool ok = true;
 	for (unsigned j = 0; j < PROM_NBOUNDS; j++) {
 		for (unsigned end = PROM_FIRST + PROM_STEP * j; k < end; k++)
-			below += h->buckets[k];
-		c->le[j] += below;
+			ok &= add_capped(&below, h->buckets[k], PROM_COUNT_MAX);
+		ok &= add_capped(&n.le[j], below, PROM_COUNT_MAX);
 	}
-	c->count += h->count;
-	c->sum_ns += h->total_ns;
-	c->errors += h->errors;
-	c->bytes += bytes;
+	ok &= add_capped(&n.count, h->count, PROM_COUNT_MAX);
+	ok &= add_capped(&n.sum_ns, h->total_ns, PROM_SUM_NS_MAX);
+	ok &= add_capped(&n.errors, h->errors, PROM_COUNT_MAX);
+	ok &= add_capped(&n.bytes, bytes, PROM_COUNT_MAX);
+	if (!ok)
+		return -EOVERFLOW;
+	*c = n;
+	return 0;
 }
 
 #define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
@@ -206,6 +222,8 @@ char *prom_format(const struct prom_page *page)
 	bool ok = f != NULL;
 	for (size_t i = 0; ok && i < page->nops; i++)
 		ok = (labels[i] = labels_of(page->target, page->ops[i].name)) != NULL;
+	if (ok)
+		fputs(PROM_MARKER, f);
 	for (int fam = 0; ok && fam < F_NFAMILIES; fam++) {
 		/* A gauge family with no series at all is left out, HELP and TYPE too. */
 		if ((fam == F_P50 || fam == F_P99) && !any_period(page))
@@ -314,6 +332,9 @@ enum { P_SUM = PROM_NBOUNDS + 1, P_COUNT, P_ERRORS, P_BYTES, P_NSERIES };
 int prom_parse(const char *text, const char *target, const char *op, struct prom_counts *out)
 {
 	memset(out, 0, sizeof(*out));
+	/* Only a page this version of watch wrote: its first line says so. */
+	if (strncmp(text, PROM_MARKER, strlen(PROM_MARKER)) != 0)
+		return -EINVAL;
 	char *labels = labels_of(target, op);
 	if (!labels)
 		return -ENOMEM;
@@ -350,8 +371,10 @@ int prom_parse(const char *text, const char *target, const char *op, struct prom
 			which = P_BYTES;
 		else
 			continue;
+		/* Beyond what a watch can count (PROM_COUNT_MAX): planted, and adding to it would wrap. */
 		if (which < 0 || seen[which] ||
-		    !(which == P_SUM ? parse_seconds(value, &v) : parse_u64(value, &v))) {
+		    !(which == P_SUM ? parse_seconds(value, &v) && v <= PROM_SUM_NS_MAX
+				     : parse_u64(value, &v) && v <= PROM_COUNT_MAX)) {
 			bad = true;
 			continue;
 		}
@@ -388,8 +411,9 @@ int prom_parse(const char *text, const char *target, const char *op, struct prom
 }
 
 /* One watch line's ops into the matching prom ops. */
-static void add_line(json_t *line, struct prom_op *ops, size_t nops, struct hist *last)
+static int add_line(json_t *line, struct prom_op *ops, size_t nops, struct hist *last)
 {
+	int rc = 0;
 	json_t *arr = json_object_get(line, "operations");
 	size_t i;
 	json_t *o;
@@ -402,10 +426,12 @@ static void add_line(json_t *line, struct prom_op *ops, size_t nops, struct hist
 			    hist_from_json(json_object_get(o, "total"), &h, err, sizeof(err)) < 0)
 				continue;
 			json_int_t bytes = json_integer_value(json_object_get(o, "bytes"));
-			prom_counts_add(&ops[k].counts, &h, bytes > 0 ? (uint64_t)bytes : 0);
+			if (prom_counts_add(&ops[k].counts, &h, bytes > 0 ? (uint64_t)bytes : 0) < 0)
+				rc = -EOVERFLOW;
 			last[k] = h;
 		}
 	}
+	return rc;
 }
 
 int prom_counts_from_json(const char *path, const char *target, struct prom_op *ops, size_t nops)
@@ -431,18 +457,19 @@ int prom_counts_from_json(const char *path, const char *target, struct prom_op *
 	}
 	char *buf = NULL;
 	size_t cap = 0;
-	int used = 0;
+	int used = 0, over = 0;
 	while (getline(&buf, &cap, f) >= 0) {
 		json_t *line = json_loads(buf, 0, NULL);
 		const char *mode = json_string_value(json_object_get(line, "mode"));
 		const char *path_of = json_string_value(json_object_get(json_object_get(line, "target"), "path"));
 		if (mode && path_of && strcmp(mode, "watch") == 0 && strcmp(path_of, target) == 0) {
-			add_line(line, ops, nops, last);
+			if (add_line(line, ops, nops, last) < 0)
+				over = -EOVERFLOW;
 			used++;
 		}
 		json_decref(line);
 	}
-	int rc = ferror(f) ? -EIO : used;
+	int rc = ferror(f) ? -EIO : over ? over : used;
 	free(buf);
 	fclose(f);
 	for (size_t k = 0; rc > 0 && k < nops; k++)
@@ -525,8 +552,14 @@ static char *read_whole(const char *path)
 	struct stat st;
 	if (fd < 0)
 		return NULL;
-	/* A page is a small regular file: anything else, or anything huge, is not ours. */
-	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= PROM_PAGE_MAX ? fdopen(fd, "r") : NULL;
+	/*
+	 * A page is a small regular file of this user's: anything else, anything
+	 * huge, or a file another user left in a shared textfile directory, is
+	 * not ours to continue.
+	 */
+	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= PROM_PAGE_MAX && st.st_uid == geteuid()
+			  ? fdopen(fd, "r")
+			  : NULL;
 	if (!f) {
 		close(fd);
 		return NULL;
@@ -583,7 +616,10 @@ int prom_export_write(const struct prom_export *x, const struct op_result *now, 
 		return -ENOMEM;
 	for (size_t i = 0; i < x->nops; i++) {
 		page_ops[i] = x->ops[i];
-		prom_counts_add(&page_ops[i].counts, &now[i].total, now[i].bytes);
+		if (prom_counts_add(&page_ops[i].counts, &now[i].total, now[i].bytes) < 0) {
+			free(page_ops);
+			return -EOVERFLOW;
+		}
 	}
 	struct prom_page page = { .target = x->target, .ops = page_ops, .nops = x->nops, .up = up,
 				  .version = iobench_version, .commit = iobench_commit };
@@ -594,13 +630,16 @@ int prom_export_write(const struct prom_export *x, const struct op_result *now, 
 	return rc;
 }
 
-void prom_export_period(struct prom_export *x, const struct op_result *now)
+int prom_export_period(struct prom_export *x, const struct op_result *now)
 {
+	int rc = 0;
 	for (size_t i = 0; i < x->nops; i++) {
-		prom_counts_add(&x->ops[i].counts, &now[i].total, now[i].bytes);
+		if (prom_counts_add(&x->ops[i].counts, &now[i].total, now[i].bytes) < 0)
+			rc = -EOVERFLOW;
 		if (now[i].total.count > 0)
 			prom_op_set_period(&x->ops[i], &now[i].total);
 	}
+	return rc;
 }
 
 void prom_export_free(struct prom_export *x)

@@ -82,8 +82,26 @@ uint64_t prom_bound_ns(unsigned j);
 /* Bound j as its `le` label value, in seconds: "0.000002143". buf holds >= 32 bytes. */
 void prom_bound_label(unsigned j, char *buf, size_t len);
 
-/* Add a histogram (its successes and errors) and bytes moved to c. */
-void prom_counts_add(struct prom_counts *c, const struct hist *h, uint64_t bytes);
+/*
+ * The page's first line: a page without it is not one this watch continues
+ * from (prom_parse refuses it), nor is a page another user owns.
+ */
+#define PROM_MARKER "# iobench watch page 1: its counters continue only from a page with this first line, of this user\n"
+
+/*
+ * The most a counter may hold: 2^53, where Prometheus's float64 stops
+ * counting by one (285 years of a probe a microsecond). A larger value was
+ * not written by a watch; adding past it is an overflow. _sum (ns) may
+ * reach 2^63.
+ */
+#define PROM_COUNT_MAX (1ULL << 53)
+#define PROM_SUM_NS_MAX (1ULL << 63)
+
+/*
+ * Add a histogram (its successes and errors) and bytes moved to c. 0, or
+ * -EOVERFLOW when a counter would pass its maximum: then c is unchanged.
+ */
+int prom_counts_add(struct prom_counts *c, const struct hist *h, uint64_t bytes);
 
 /*
  * dst = the larger of dst and src, field by field. Both consistent (le
@@ -100,9 +118,10 @@ char *prom_format(const struct prom_page *page);
 /*
  * Read back what an earlier prom_format() wrote for target and op from text
  * (a whole file, NUL-terminated) into out. Returns 0, -ENOENT when text has
- * no such series, or -EINVAL when they are there but are not a consistent
- * set of this version's bounds (e.g. written with other bounds): then out
- * is cleared and should not be used.
+ * no such series, or -EINVAL when text does not start with PROM_MARKER, or
+ * the series are there but are not a consistent set of this version's
+ * bounds (e.g. written with other bounds) or a value passes its maximum
+ * (PROM_COUNT_MAX): then out is cleared and should not be used.
  */
 int prom_parse(const char *text, const char *target, const char *op, struct prom_counts *out);
 
@@ -156,8 +175,10 @@ struct prom_export {
  * Start x for ops[0..nops): every counter from the larger, series by
  * series, of what json_path's watch lines for target add up to (json_path
  * NULL or "-": nothing) and what path already shows (nothing when it is
- * missing or not this version's page). Writes nothing. Returns 0, -ENOMEM,
- * or the -errno of reading json_path; prom_export_free() x in every case.
+ * missing, not this version's page, or owned by another user). Writes
+ * nothing. Returns 0, -ENOMEM, -EOVERFLOW (json_path's lines add up past a
+ * counter's maximum), or the -errno of reading json_path;
+ * prom_export_free() x in every case.
  */
 int prom_export_start(struct prom_export *x, const char *path, const char *target, const struct run_op *ops,
 		      size_t nops, const char *json_path);
@@ -169,8 +190,12 @@ int prom_export_start(struct prom_export *x, const char *path, const char *targe
  */
 int prom_export_write(const struct prom_export *x, const struct op_result *now, bool up);
 
-/* A period ended with results now[i]: they join the counters, and set the gauges of ops that succeeded. */
-void prom_export_period(struct prom_export *x, const struct op_result *now);
+/*
+ * A period ended with results now[i]: they join the counters, and set the
+ * gauges of ops that succeeded. 0, or -EOVERFLOW when an op's counters would
+ * pass their maximum (that op's counters then stay as they were).
+ */
+int prom_export_period(struct prom_export *x, const struct op_result *now);
 
 void prom_export_free(struct prom_export *x);
 

@@ -5,11 +5,16 @@ Speaks the protocol README.md documents (TCP, ASCII lines) badly on purpose.
 
   idle HOST PORT N             open N connections, say nothing; print "ready N", hold them
   stall HOST PORT REQUEST      send REQUEST (e.g. "GET 00000000000000cc"), never read; print "sent"
+                               (HOSTILE_FROM=ADDR: from that local address)
   flood HOST PORT RUN SECS [MAX]
                                HELLO for RUN (16 blocks), then "I 0 N" lines as fast as the
                                server takes them, for SECS (or until MAX lines are sent);
                                print "sent N", then the server's last line ("ERR ..." or
                                "closed")
+  hellos HOST PORT N FROM...   N connections, each a writer of a run of its own (its HELLO),
+                               the i-th from local address FROM[i % len]; print "ok K busy B
+                               perad P other O" (the first reply of each), then hold them all
+                               silent
   raw HOST PORT HEXBYTES       send the bytes (hex), print each reply line with repr()
                                (HOSTILE_FROM=ADDR: from that local address)
   fake-server MODE PORTFILE    a server on 127.0.0.1: writes its port to PORTFILE, answers
@@ -19,6 +24,7 @@ Speaks the protocol README.md documents (TCP, ASCII lines) badly on purpose.
                                that never ends; errline: every request gets an ERR holding
                                ESC, BEL, CR and a forged verdict
 """
+import ipaddress
 import os
 import resource
 import socket
@@ -52,6 +58,8 @@ def stall(host, port, request):
     s = socket.socket()
     # A tiny receive window: the server's reply stays in its own queue.
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    if os.environ.get("HOSTILE_FROM"):
+        s.bind((os.environ["HOSTILE_FROM"], 0))
     s.connect((host, int(port)))
     s.sendall(request.encode() + b"\n")
     print("sent", flush=True)
@@ -89,6 +97,31 @@ def flood(host, port, run, secs, most=None):
     except OSError:
         last = b""
     print(last.decode(errors="replace").rstrip("\n") if last else "closed", flush=True)
+
+
+def hellos(host, port, n, *froms):
+    raise_nofile()
+    socks, counts = [], {"ok": 0, "busy": 0, "perad": 0, "other": 0}
+    for i in range(int(n)):
+        try:
+            s = socket.create_connection((host, int(port)), timeout=10, source_address=(froms[i % len(froms)], 0))
+            src = froms[i % len(froms)]
+            s.sendall(hello("%016x" % (int(ipaddress.ip_address(src)) << 16 | i)))
+            line = s.makefile("rb").readline()
+        except OSError:
+            line = b""
+        if line == b"OK\n":
+            counts["ok"] += 1
+            socks.append(s)
+        elif line.startswith(b"ERR server busy"):
+            counts["busy"] += 1
+        elif line.startswith(b"ERR too many connections from your address"):
+            counts["perad"] += 1
+        else:
+            counts["other"] += 1
+    print("ok %(ok)d busy %(busy)d perad %(perad)d other %(other)d" % counts, flush=True)
+    while True:
+        time.sleep(3600)
 
 
 def raw(host, port, hexbytes):
@@ -161,7 +194,7 @@ def fake_server(mode, portfile):
 
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"idle": idle, "stall": stall, "flood": flood, "raw": raw, "fake-server": fake_server}[cmd](*args)
+    {"idle": idle, "stall": stall, "hellos": hellos, "flood": flood, "raw": raw, "fake-server": fake_server}[cmd](*args)
 
 
 if __name__ == "__main__":

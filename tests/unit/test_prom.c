@@ -167,7 +167,9 @@ TEST(a_page_reads_back_to_the_same_counts)
 	}
 	CHECK(prom_parse(t, "/x/other", "read4k", &back) == -ENOENT);
 	CHECK(prom_parse(t, target, "write4k", &back) == -ENOENT);
-	CHECK(prom_parse("", target, "read4k", &back) == -ENOENT);
+	/* a page without the marker line is not this watch's, whatever it holds */
+	CHECK(prom_parse("", target, "read4k", &back) == -EINVAL);
+	CHECK(prom_parse(t + strlen(PROM_MARKER), target, "read4k", &back) == -EINVAL);
 	/* a count that went down inside the page is not trusted */
 	char *bad = strdup(t);
 	char *p = strstr(bad, "le=\"+Inf\"} ");
@@ -180,6 +182,44 @@ TEST(a_page_reads_back_to_the_same_counts)
 	p[13] = '9';
 	CHECK(prom_parse(bad, target, "read4k", &back) == -EINVAL);
 	free(bad);
+	free(t);
+}
+
+TEST(counters_never_wrap_and_a_page_past_2_53_is_not_taken_up)
+{
+	struct hist h;
+	hist_init(&h);
+	for (int i = 0; i < 5; i++)
+		hist_record(&h, 3000);
+	struct prom_counts c = { 0 };
+	for (unsigned j = 0; j < PROM_NBOUNDS; j++)
+		c.le[j] = PROM_COUNT_MAX - 2;
+	c.count = PROM_COUNT_MAX - 2;
+	struct prom_counts before = c;
+	CHECK(prom_counts_add(&c, &h, 0) == -EOVERFLOW);
+	CHECK(memcmp(&c, &before, sizeof(c)) == 0);
+	c = (struct prom_counts){ .count = UINT64_MAX - 1 };
+	CHECK(prom_counts_add(&c, &h, 0) == -EOVERFLOW);
+	CHECK_EQ_U(c.count, UINT64_MAX - 1);
+	c = (struct prom_counts){ 0 };
+	CHECK(prom_counts_add(&c, &h, 0) == 0);
+	CHECK_EQ_U(c.count, 5);
+	/* a page (with the marker) whose counts are near 2^64 */
+	struct prom_op op = { .name = "read4k" };
+	for (unsigned j = 0; j < PROM_NBOUNDS; j++)
+		op.counts.le[j] = PROM_COUNT_MAX;
+	op.counts.count = PROM_COUNT_MAX;
+	struct prom_page page = { .target = "t", .ops = &op, .nops = 1, .up = true, .version = "0" };
+	char *t = prom_format(&page);
+	struct prom_counts back;
+	CHECK(t && prom_parse(t, "t", "read4k", &back) == 0);
+	free(t);
+	op.counts.count = 18446744073709551612ULL;
+	for (unsigned j = 0; j < PROM_NBOUNDS; j++)
+		op.counts.le[j] = 18446744073709551612ULL;
+	t = prom_format(&page);
+	CHECK(t && prom_parse(t, "t", "read4k", &back) == -EINVAL);
+	CHECK_EQ_U(back.count, 0);
 	free(t);
 }
 
@@ -350,6 +390,7 @@ int main(void)
 	RUN(the_page_is_the_text_format_with_escaped_labels);
 	RUN(without_a_finished_period_the_gauges_are_left_out);
 	RUN(a_page_reads_back_to_the_same_counts);
+	RUN(counters_never_wrap_and_a_page_past_2_53_is_not_taken_up);
 	RUN(the_larger_of_two_consistent_sets_is_consistent);
 	RUN(counts_start_from_the_watch_lines_of_this_target);
 	RUN(the_file_is_replaced_whole_and_readable_by_others);
