@@ -428,3 +428,26 @@ each_teardown() {
   fi
   [ "$(jq -r '.targets[] | [.host, .finding] | @tsv' <<<"$output")" == "$want" ]
 }
+
+@test "the seed survives jq: a default seed is below 2^53, and --seed from the JSON line reproduces the offsets" {
+  command -v strace >/dev/null || skip "strace not installed"
+  local i seed
+  for i in 1 2 3 4 5; do
+    "$IOBENCH" -q -o read4k -n 20 -d 5 --no-direct --json "$TMP/out.jsonl" "$TMP/f"
+  done
+  # jq reads numbers as doubles: the seed as jq prints it is the seed as written.
+  while read -r seed; do
+    [ "$(jq -n "$seed")" = "$seed" ]
+    ((seed < 9007199254740992))
+  done < <(grep -o '"seed": *[0-9]*' "$TMP/out.jsonl" | grep -o '[0-9]*$')
+  [ "$(jq -s 'map(.seed) | unique | length' "$TMP/out.jsonl")" -ge 2 ]
+  # The largest seed --seed takes makes the round trip; one above is refused.
+  trace "$TMP/st.a" pread64 "$IOBENCH" -q -o read4k -n 200 -d 10 --no-direct --seed 9007199254740991 --json "$TMP/max.jsonl" "$TMP/f"
+  seed=$(jq .seed "$TMP/max.jsonl")
+  [ "$seed" = 9007199254740991 ]
+  trace "$TMP/st.b" pread64 "$IOBENCH" -q -o read4k -n 200 -d 10 --no-direct --seed "$seed" "$TMP/f"
+  [ "$(offsets_of "$TMP/st.a" pread64 | tail -n 200 | md5sum)" = "$(offsets_of "$TMP/st.b" pread64 | tail -n 200 | md5sum)" ]
+  run "$IOBENCH" -q -o read4k -d 1 --seed 9007199254740992 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: bad --seed '9007199254740992'; use 0 to 9007199254740991" ]
+}

@@ -69,7 +69,7 @@ uint64_t cmdline_time_pid_hash(void)
 
 uint64_t cmdline_default_seed(void)
 {
-	return cmdline_time_pid_hash() & (UINT64_MAX >> 1);
+	return cmdline_time_pid_hash() & CMDLINE_SEED_MAX;
 }
 
 char *cmdline_join(int argc, char **argv, const char *prefix, int first)

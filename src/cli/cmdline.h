@@ -141,8 +141,11 @@ int cmdline_parse_host(void *host, const char *arg);   /* const char *: cmdline_
 
 /*
  * A --seed when none is given: from the clock and the process id, so two
- * runs differ, in 63 bits (what --seed takes, and a JSON integer holds).
+ * runs differ, in 53 bits: CMDLINE_SEED_MAX, what --seed takes and what a
+ * JSON number keeps exactly in every reader (jq 1.6 and JavaScript read
+ * numbers as doubles), so a run is reproduced from its JSON line.
  */
+#define CMDLINE_SEED_MAX ((UINT64_C(1) << 53) - 1)
 uint64_t cmdline_default_seed(void);
 
 /*

@@ -173,7 +173,7 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "counts from when each op was due, service time apart", NULL, CUSTOM(parse_rate) },
 	{ "clock", 0, "SOURCE", BOTH, "time source: auto (the TSC where the kernel keeps time\n"
 	  "with it, else clock_gettime), tsc, clock_gettime\n", "auto", CUSTOM(parse_clock) },
-	SEED_ROW(BOTH, "seed for offsets and data (same seed, same offsets)", UINT64_MAX >> 1),
+	SEED_ROW(BOTH, "seed for offsets and data (same seed, same offsets)", CMDLINE_SEED_MAX),
 	LABEL_ROW(BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
 		  "in the report"),
 	HOST_ROW(BOTH, "the host's name as the hosts file or the cloud calls it\n"
