@@ -80,8 +80,8 @@ expect() {
   expect 1 "*$TMP/nope: does not exist; create it with 'iobench create*or add --size*" -- "$TMP/nope"
 }
 
-@test "a directory as target" {
-  expect 2 "*$TMP: is a directory*" -- "$TMP"
+@test "a directory as watch's target (run takes one: run.bats)" {
+  expect 2 "*$TMP: is a directory; give a file or block device*" -- watch "$TMP"
 }
 
 @test "a file smaller than one operation" {

@@ -429,6 +429,49 @@ each_teardown() {
   [ "$(jq -r '.targets[] | [.host, .finding] | @tsv' <<<"$output")" == "$want" ]
 }
 
+@test "a directory as TARGET: the run goes to a temporary file of --size in it, said in one line, removed afterwards" {
+  mkdir "$TMP/d"
+  run --separate-stderr "$IOBENCH" -o read4k -n 50 -d 5 --no-direct --size 8M --json "$TMP/out.jsonl" "$TMP/d"
+  [ "$status" -eq 0 ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$(grep -c "^iobench: $TMP/d is a directory: running on a temporary file of 8.00 MiB in it (--size), removed afterwards$" <<<"$stderr")" -eq 1 ]
+  [ "$(jq -r '.target.path' "$TMP/out.jsonl" | xargs dirname)" = "$TMP/d" ]
+  [ "$(jq '.fileSize' "$TMP/out.jsonl")" -eq 8388608 ]
+  [ "$(jq '.operations[0].total.count' "$TMP/out.jsonl")" -eq 50 ]
+  [ -z "$(ls -A "$TMP/d")" ]
+  # Without --size: the stated default.
+  run --separate-stderr "$IOBENCH" -o read4k -n 5 -d 5 "$TMP/d/"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"is a directory: running on a temporary file of 1.00 GiB in it (the default; --size to change), removed afterwards"* ]]
+  [ -z "$(ls -A "$TMP/d")" ]
+}
+
+@test "a directory as TARGET: the temporary file goes on SIGINT and SIGTERM too, and when the run fails" {
+  mkdir "$TMP/d"
+  local sig rc
+  for sig in INT TERM; do
+    rc=$(stop_after 2 "$sig" "$IOBENCH" -q -o read4k -d 60 --no-direct --size 8M --json "$TMP/out.jsonl" "$TMP/d")
+    [ "$rc" -eq 130 ]
+    [ "$(jq -r .interrupted "$TMP/out.jsonl" | tail -1)" = true ]
+    [ -z "$(ls -A "$TMP/d")" ]
+  done
+  # Refused after the file was made (smaller than one operation): exit 1, nothing left.
+  run "$IOBENCH" -q -o read4m -d 1 --size 1M "$TMP/d"
+  [ "$status" -eq 1 ]
+  [ -z "$(ls -A "$TMP/d")" ]
+}
+
+@test "a run that fails leaves no file it created with --size; one it did not create stays" {
+  run "$IOBENCH" -q -o read4k -d 1 --size 1k "$TMP/new.dat"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"new.dat: 1.00 KiB is smaller than one read4k operation"* ]]
+  [ ! -e "$TMP/new.dat" ]
+  head -c 1024 /dev/zero >"$TMP/mine.dat"
+  run "$IOBENCH" -q -o read4k -d 1 --size 1k "$TMP/mine.dat"
+  [ "$status" -eq 1 ]
+  [ "$(stat -c %s "$TMP/mine.dat")" -eq 1024 ]
+}
+
 @test "the seed survives jq: a default seed is below 2^53, and --seed from the JSON line reproduces the offsets" {
   command -v strace >/dev/null || skip "strace not installed"
   local i seed

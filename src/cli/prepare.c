@@ -45,6 +45,8 @@ static int create_target(const struct prepare *p, struct target_info *t)
 		return diag_interrupted("%s", err);
 	if (rc < 0)
 		return diag_fail("%s", err);
+	if (p->created)
+		*p->created = true;
 	rc = target_probe(p->path, t);
 	return rc < 0 ? probe_failed(p, rc) : 0;
 }

@@ -26,6 +26,7 @@ struct prepare {
 	const char *example;    /* a file name to suggest when a directory is given ("iobench.dat") */
 	const char *writer;     /* what a write would be, for a refusal ("a write benchmark") */
 	bool force;             /* --force: write a device that holds something */
+	bool *created;          /* when not NULL: set true once --size created the target */
 };
 
 /* Probe p->path into *t, creating it first with --size when it is missing. */
