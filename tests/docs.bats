@@ -127,8 +127,32 @@ long_options() {
     cmp "$ROOT/man/iobench-$name.1" "$stage$prefix/share/man/man1/iobench-$name.1"
   done < <(user_scripts)
   [ "$(find "$stage$prefix/share/man/man1" -name '*.1' | wc -l)" -eq "$(find "$ROOT/man" -name '*.1' | wc -l)" ]
+  cmp "$ROOT/completion/iobench" "$stage$prefix/share/bash-completion/completions/iobench"
+  cmp "$ROOT/share/watch.env.example" "$stage$prefix/etc/iobench/watch.env.example"
   make -s -C "$ROOT" uninstall DESTDIR="$stage"
   [ -z "$(find "$stage" -type f -o -type l)" ]
+}
+
+@test "make install under umask 077: folders 0755, programs 0755, everything else 0644 (paths.sh and the unit too)" {
+  [ -f "$ROOT/config.mk" ] && [ -x "$ROOT/iobench" ] || skip "not built (./configure && make)"
+  local stage=$BATS_TEST_TMPDIR/stage bad
+  (umask 077 && make -s -C "$ROOT" install DESTDIR="$stage")
+  [ "$(find "$stage" -type d | wc -l)" -ge 10 ]
+  bad=$(find "$stage" -type d ! -perm 755)
+  [ -z "$bad" ] || { echo "folders not 0755: $bad" >&2; return 1; }
+  # Programs: the binaries and the scripts (what is executable in the tree).
+  bad=$(find "$stage" -type f -perm /111 ! -perm 755)
+  [ -z "$bad" ] || { echo "programs not 0755: $bad" >&2; return 1; }
+  bad=$(find "$stage" -type f ! -perm /111 ! -perm 644)
+  [ -z "$bad" ] || { echo "files not 0644: $bad" >&2; return 1; }
+  [ "$(find "$stage" -name paths.sh -perm 644 | wc -l)" -eq 1 ]
+  [ "$(find "$stage" -name 'iobench-watch@.service' -perm 644 | wc -l)" -eq 1 ]
+  [ "$(find "$stage" -type f -perm 755 | wc -l)" -ge 10 ]
+  # A user other than root reads and runs what was installed.
+  local prefix
+  prefix=$(sed -n 's/^prefix *= *//p' "$ROOT/config.mk")
+  run setpriv --reuid=65534 --regid=65534 --clear-groups "$stage$prefix/bin/iobench" --version
+  [ "$status" -eq 0 ]
 }
 
 @test "commits from the architecture step on: a subject under 72 characters, then the why" {
