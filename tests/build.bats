@@ -8,7 +8,7 @@ load lib/core
 each_setup() {
   ROOT=$BATS_TEST_DIRNAME/..
   mkdir -p "$TMP/src"
-  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src man tests/unit scripts raid share tools) |
+  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src man tests/unit scripts raid share tools completion) |
     tar xf - -C "$TMP/src"
 }
 
