@@ -494,3 +494,17 @@ each_teardown() {
   [ "$status" -eq 2 ]
   [ "$output" = "iobench: bad --seed '9007199254740992'; use 0 to 9007199254740991" ]
 }
+
+@test "a write on a read-only filesystem is told to remount or move, not to use sudo" {
+  mkdir "$TMP/mem"
+  mount -t tmpfs -o size=32M tmpfs "$TMP/mem"
+  head -c 8M /dev/urandom >"$TMP/mem/f"
+  mount -o remount,ro "$TMP/mem"
+  run --separate-stderr "$IOBENCH" -q -o write4k --no-direct -d 1 "$TMP/mem/f"
+  [ "$status" -eq 1 ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$(grep -v 'measures memory' <<<"$stderr")" = "iobench: $TMP/mem/f: on a read-only filesystem ($TMP/mem); remount it read-write (mount -o remount,rw) or put the target on a writable one" ]
+  # Reads are fine there.
+  run "$IOBENCH" -q -o read4k --no-direct -d 1 -n 10 "$TMP/mem/f"
+  [ "$status" -eq 0 ]
+}

@@ -91,9 +91,15 @@ int prepare_write(const struct prepare *p, const struct target_info *t)
 	char err[ERR_MAX];
 	if (t->is_block && !p->force && target_write_refusal(t, err, sizeof(err)) == -EBUSY)
 		return diag_fail("%s %s; %s would destroy it (use --force to write anyway)", p->path, err, p->writer);
-	if (access(p->path, W_OK) != 0)
+	if (access(p->path, W_OK) != 0) {
+		/* No user or sudo can write there: the filesystem is the obstacle. */
+		if (errno == EROFS)
+			return diag_fail("%s: on a read-only filesystem (%s); remount it read-write (mount -o remount,rw) "
+					 "or put the target on a writable one", p->path,
+					 t->mount_point[0] ? t->mount_point : "its mount");
 		return diag_fail("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
 				 p->path, strerror(errno));
+	}
 	return 0;
 }
 
