@@ -102,6 +102,15 @@ long_options() {
   done
 }
 
+@test "every man page reads in ASCII: under LANG=C no glyph falls back to <mu> or the like" {
+  command -v man >/dev/null || skip "man not installed (man-db, .ci/apt-core.txt)"
+  local page out
+  for page in "$ROOT"/man/*.1; do
+    out=$(LANG=C LC_ALL=C MANWIDTH=80 man -l "$page" 2>/dev/null | grep -oE '<[a-zA-Z][a-zA-Z0-9]*>' | sort -u || true)
+    [ -z "$out" ] || { echo "$page shows ${out//$'\n'/ } under LANG=C" >&2; return 1; }
+  done
+}
+
 @test "SEE ALSO: every page names iobench(1), iobench(1) names every page, and no page is named that is not there" {
   local page name named
   see_also() { sed -n '/^\.SH SEE ALSO/,$p' "$1" | sed 's/\\%//g; s/\\-/-/g' | grep -oE 'iobench(-[a-z0-9-]+)? ?\(1\)' | tr -d ' ' | sort -u; }

@@ -70,3 +70,13 @@ checkout_copy() {
     [[ "$(sed -n 1p "$page")" == "# "* ]] && [ -n "$(sed -n 3p "$page")" ]
   done
 }
+
+@test "the README's timed run is as long as its heading says" {
+  local heading secs cmd
+  heading=$(grep -E '^## .*[0-9]+-second run$' "$ROOT/README.md")
+  secs=$(grep -oE '[0-9]+' <<<"$heading")
+  cmd=$(sed -n "/^$heading\$/,/^## /p" "$ROOT/README.md" | grep -m1 -E '^    \$ iobench ')
+  [[ $cmd == *" -d $secs "* ]] || { echo "'$heading' but: $cmd" >&2; return 1; }
+  # and the output shown under it ran that long
+  sed -n "/^$heading\$/,/^## /p" "$ROOT/README.md" | grep -qE "threads, $secs\.0 s$"
+}
