@@ -159,8 +159,11 @@ each_teardown() {
     command -v iobench-fleet-run iobench-sweep-filesize iobench-raid-create iobench-ec2-provision >/dev/null
     iobench-sweep-filesize --dry-run --sizes 1M,2M -d 1 /var/tmp/x.dat > dry.txt
     grep -q "^$0/bin/iobench run .*--span 1048576" dry.txt || { cat dry.txt; exit 1; }
-    iobench-raid-create --help | grep -q "usage: raid-create"
-    iobench-ec2-provision --help | grep -q "usage: ec2-provision"
+    # Installed, a script calls itself by its installed name, never its source name.
+    iobench-raid-create --help | grep -q "^usage: iobench-raid-create --level"
+    iobench-ec2-provision --help | grep -q "^usage: iobench-ec2-provision "
+    iobench-fleet-run --help | grep -q "^iobench-fleet-run - "
+    ! iobench-fleet-run --help | grep -qE "(^|[ (])fleet-run( |\$)"
   ' "$TMP/p"
   grep -q "^ExecStart=$TMP/p/bin/iobench watch" "$TMP/p/lib/systemd/system/iobench-watch@.service"
   [ -f "$TMP/p/share/iobench/prices-sample.json" ]

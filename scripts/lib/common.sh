@@ -200,7 +200,14 @@ common_now_utc() {
 # the shebang) without the "# " prefixes. It is the script's --help, and
 # common_parse_args reads the options from it.
 common_usage() {
-  sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$(readlink -f "$0")"
+  local file src
+  file=$(readlink -f "$0")
+  src=${file##*/}
+  # Installed, the script runs as iobench-NAME: its help says that name.
+  sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$file" |
+    if [[ $COMMON_PROG != "$src" ]]; then
+      sed -E "s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g; s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g"
+    else cat; fi
 }
 
 # Option table of the script, read from its usage block once:
