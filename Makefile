@@ -232,15 +232,18 @@ uninstall:
 		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) \
 		$(DESTDIR)$(pkgsysconfdir) 2>/dev/null
 
-# A Debian package (iobench_VERSION_ARCH.deb) of what make install puts under
-# /usr, the static build included: tools/make-deb writes its control file
-# (Depends from dpkg-shlibdeps) and runs dpkg-deb. DEB_MAINTAINER sets the
-# Maintainer field; DEB_DIR is where the package goes, DEB_STAGE the tree it
-# is made from. tests/package.bats installs it in a fresh Debian 12.
+# Debian packages of what make install puts under /usr (and /etc/iobench),
+# the static build included: iobench_VERSION_ARCH.deb and, for the fleet and
+# EC2 scripts and the static build, iobench-fleet_VERSION_ARCH.deb.
+# tools/make-deb splits the tree, writes their control files (Depends from
+# dpkg-shlibdeps and what the scripts run), copyright and changelog, and runs
+# dpkg-deb. DEB_MAINTAINER sets the Maintainer field; DEB_DIR is where the
+# packages go, DEB_STAGE the tree they are made from. tests/package.bats
+# installs them in a fresh Debian 12.
 DEB_DIR = .
 DEB_STAGE = build/deb/root
 deb: iobench iobench-static
-	rm -rf $(abspath $(DEB_STAGE))
+	rm -rf $(abspath $(DEB_STAGE)) $(abspath $(DEB_STAGE)).fleet
 	$(MAKE) -s install prefix=/usr sysconfdir=/etc DESTDIR=$(abspath $(DEB_STAGE))
 	tools/make-deb $(DEB_STAGE) $(VERSION) $(DEB_DIR)
 
@@ -287,7 +290,7 @@ distcheck: dist
 FORCE:
 
 clean:
-	rm -rf build iobench iobench-static iobench_*.deb
+	rm -rf build iobench iobench-static iobench_*.deb iobench-fleet_*.deb
 
 distclean: clean
 	rm -f config.mk config.log config.status
