@@ -80,3 +80,22 @@ checkout_copy() {
   # and the output shown under it ran that long
   sed -n "/^$heading\$/,/^## /p" "$ROOT/README.md" | grep -qE "threads, $secs\.0 s$"
 }
+
+@test "the licence: LICENSE is Apache-2.0, the README says so, tools/spdx adds the SPDX line where it lacks" {
+  head -4 "$ROOT/LICENSE" | grep -qx ' *Apache License'
+  grep -qx ' *Version 2.0, January 2004' "$ROOT/LICENSE"
+  grep -q 'END OF TERMS AND CONDITIONS' "$ROOT/LICENSE"
+  sed -n '/^## Licence$/,/^## /p' "$ROOT/README.md" | grep -qF 'Apache License 2.0 ([LICENSE](LICENSE))'
+  # It notices a file without the line, and adds it after the first comment line.
+  local repo=$TMP/repo
+  mkdir -p "$repo/tools" && cp "$ROOT/tools/spdx" "$repo/tools/"
+  printf '/* a.c - one */\nint a;\n' >"$repo/a.c"
+  printf '#!/bin/sh\n# b - two\n' >"$repo/b" && chmod +x "$repo/b"
+  git -C "$repo" init -q && git -C "$repo" add -A
+  run "$repo/tools/spdx" --check
+  [ "$status" -eq 1 ]
+  [ "$output" = "$(printf 'a.c\nb')" ]
+  (cd "$repo" && tools/spdx)
+  [ "$(cat "$repo/a.c")" = "$(printf '/* a.c - one */\n/* SPDX-License-Identifier: Apache-2.0 */\nint a;')" ]
+  [ "$(sed -n 2p "$repo/b")" = "# SPDX-License-Identifier: Apache-2.0" ] && [ -x "$repo/b" ]
+}
