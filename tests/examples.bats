@@ -32,7 +32,7 @@ examples() {
   awk '
     function done_() { if (cmd != "") print cmd; cmd = ""; on = 0 }
     on { l = $0; sub(/^ +/, "", l); cmd = cmd " " l }
-    !on && /^    ([a-z]*\$ )?(scripts\/|raid\/|iobench |sudo iobench |\.\/iobench|jq |\.ci\/|for |cat |mkdir |prometheus-node-exporter )/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ && !/^    iobench [a-z]+( [a-z]+)?: / {
+    !on && /^    ([a-z]*\$ )?(scripts\/|raid\/|iobench |sudo iobench |\.\/iobench|jq |\.ci\/|for |cat |mkdir |cp |systemctl |prometheus-node-exporter )/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ && !/^    iobench [a-z]+( [a-z]+)?: / {
       on = 1; l = $0; sub(/^    ([a-z]*\$ )?/, "", l); cmd = l
     }
     # a loop is one example, to its done
@@ -116,7 +116,9 @@ fleet_up() {
 ^iobench durability serve --dir 	needs two machines and a power cut: durability.bats runs serve, write and verify on one box, durability-vm.bats cuts a VM
 ^sudo iobench durability write --server ctl:7340 	needs two machines and a power cut (as above)
 ^sudo iobench durability verify --server ctl:7340 	needs two machines and a power cut (as above)
-^prometheus-node-exporter 	needs node_exporter running: not run; prom.bats checks the page it reads'
+^prometheus-node-exporter 	needs node_exporter running: not run; prom.bats checks the page it reads
+^cp /etc/iobench/watch\.env\.example /etc/iobench/watch-data\.env 	package.bats: the unit setup, followed in a fresh Debian 12 root
+^systemctl enable --now iobench-watch@data$	package.bats: (no systemd in the root) what the unit then runs, with its EnvironmentFile'
   local ex n pat
   [ "$(examples | wc -l)" -ge 18 ]
   while IFS= read -r ex; do

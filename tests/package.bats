@@ -207,6 +207,9 @@ deb_contents() {
   grep -qx 'EnvironmentFile=/etc/iobench/watch-%i.env' "$unit"
   step=$(sed -n 's/^#   \(cp .*\)/\1/p' "$unit")
   [ "$step" = "cp /etc/iobench/watch.env.example /etc/iobench/watch-data.env" ]
+  # docs/watch.md gives the same steps.
+  grep -qE "^    $step( |$)" "$ROOT/docs/watch.md"
+  grep -qx '    systemctl enable --now iobench-watch@data' "$ROOT/docs/watch.md"
   run in_root "$step"
   [ "$status" -eq 0 ]
   grep -qx 'TARGET=.*' "$R/etc/iobench/watch-data.env" && grep -qx 'OPTS=.*' "$R/etc/iobench/watch-data.env"
