@@ -204,7 +204,7 @@ common_usage() {
   file=$(readlink -f "$0")
   src=${file##*/}
   # Installed, the script runs as iobench-NAME: its help says that name.
-  sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$file" |
+  sed -n '2,/^[^#]/{/^#/!q;/SPDX-License-Identifier/d;s/^# \{0,1\}//;p}' "$file" |
     if [[ $COMMON_PROG != "$src" ]]; then
       sed -E "s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g; s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g"
     else cat; fi
