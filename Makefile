@@ -1,4 +1,5 @@
 # Makefile - build, test and install iobench. Run ./configure first.
+# SPDX-License-Identifier: Apache-2.0
 # Every target but these needs ./configure's config.mk.
 NOCONFIG_GOALS = configure-check clean distclean
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root,slow
 # Building from a clean copy: configure's checks, make install with prefix/DESTDIR.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # completion.bats - bash completion (completion/iobench, installed by make
 # install and the .deb): the completion function called as bash calls it,

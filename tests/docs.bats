@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # docs.bats - what a reader is told: the man pages agree with the scripts'
 # --help and name each other, the bench scripts answer --help, configure

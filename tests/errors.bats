@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # Bad input: one "iobench: " line saying what is wrong and what to do, the
 # right exit code, and the target unchanged.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,cloud,root,slow
 # examples.bats - every example command of README.md, docs/*.md and results/README.md,
 # taken from the files themselves and run: the scripts' against real sshd's

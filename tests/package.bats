@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root,slow
 # package.bats - `make deb` (iobench and iobench-fleet) in a fresh Debian 12:
 # apt installs them with their Depends (and nothing they only recommend) from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=vm,root,slow
 # raid/ for real: a Debian kernel under qemu (software emulation) with four
 # virtio disks (and a fifth that qemu throttles, for the slow-member case)

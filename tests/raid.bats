@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # raid/raid-create and raid/raid-destroy on the host: usage, --dry-run
 # commands for every level, and the refusals, over loop devices (the host

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=slow
 # The README's first two commands, taken from the README itself: a reader
 # copies them, so they must work as written on a fresh Debian 12.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # iobench run: the study's operations, JSON format, sweeps, seeds, spans, signals.
 

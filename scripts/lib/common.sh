@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # common.sh - what every iobench script shares. Source it; do not run it.
 #
 #   source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/common.sh"        (scripts/)

@@ -1,4 +1,5 @@
 /* cmdline.c - option tables to getopt_long, --help and values. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/cmdline.h"
 #include "cli/diag.h"
 #include "lib/units.h"

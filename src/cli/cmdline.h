@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * cmdline.h - options described once, in data, for every command.
  *
  * Each command's options are rows of a table (struct cmdline_opt): the long

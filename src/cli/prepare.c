@@ -1,4 +1,5 @@
 /* prepare.c - a command's target probed, created, sized and checked for writing. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/prepare.h"
 
 #include <errno.h>

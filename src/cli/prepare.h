@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * prepare.h - a command's target made ready, the same way for run, watch
  * and durability write and verify: probed (and created with --size), its
  * size checked against --size and --span, and, before a write, refused when

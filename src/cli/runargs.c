@@ -1,4 +1,5 @@
 /* runargs.c - the options of run and watch, and the target checks both make first. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/runargs.h"
 #include "cli/commands.h"
 #include "cli/diag.h"

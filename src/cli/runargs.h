@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * runargs.h - what `iobench run` and `iobench watch` share: one option table
  * (each row says which of the two takes it), the parsed settings, and the
  * steps both take before their own work (parse, pick the clock, block the
