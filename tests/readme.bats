@@ -82,11 +82,16 @@ checkout_copy() {
   sed -n "/^$heading\$/,/^## /p" "$ROOT/README.md" | grep -qE "threads, $secs\.0 s$"
 }
 
-@test "the licence: LICENSE is Apache-2.0, the README says so, tools/spdx adds the SPDX line where it lacks" {
+@test "the licence: LICENSE is Apache-2.0, the README says so, every source has the SPDX line (tools/spdx)" {
   head -4 "$ROOT/LICENSE" | grep -qx ' *Apache License'
   grep -qx ' *Version 2.0, January 2004' "$ROOT/LICENSE"
   grep -q 'END OF TERMS AND CONDITIONS' "$ROOT/LICENSE"
   sed -n '/^## Licence$/,/^## /p' "$ROOT/README.md" | grep -qF 'Apache License 2.0 ([LICENSE](LICENSE))'
+  # Every source of the tree carries the SPDX line.
+  if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    run "$ROOT/tools/spdx" --check
+    [ "$status" -eq 0 ] || { echo "without the SPDX line: $output" >&2; return 1; }
+  fi
   # It notices a file without the line, and adds it after the first comment line.
   local repo=$TMP/repo
   mkdir -p "$repo/tools" && cp "$ROOT/tools/spdx" "$repo/tools/"
