@@ -1,4 +1,5 @@
 # Makefile - build, test and install iobench. Run ./configure first.
+# SPDX-License-Identifier: Apache-2.0
 # Every target but these needs ./configure's config.mk.
 NOCONFIG_GOALS = configure-check clean distclean
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -179,10 +180,18 @@ build/fuzz/%: tests/fuzz/%.c build/fuzz/libfuzz.a
 #   bin/iobench-NAME -> libexec/iobench/{scripts,raid}/NAME  every user-facing script
 #   libexec/iobench/iobench-static    when built (make static): what fleet-run ships
 #   share/iobench/prices-sample.json
-#   lib/systemd/system/iobench-watch@.service
+#   share/bash-completion/completions/iobench
+#   lib/systemd/system/iobench-watch@.service, its configurations in
+#       SYSCONFDIR/iobench (watch.env.example; /etc for the .deb)
+# Every directory and file gets its mode from here (install -d -m 755,
+# install -m 644/755, chmod for what is written by the shell), not from the
+# installing user's umask: under umask 077 a root install would otherwise
+# leave folders and paths.sh that no other user can read.
 pkglibexecdir = $(libexecdir)/iobench
 pkgdatadir = $(datadir)/iobench
+pkgsysconfdir = $(sysconfdir)/iobench
 systemdunitdir = $(prefix)/lib/systemd/system
+bashcompdir = $(datadir)/bash-completion/completions
 USER_SCRIPTS = $(filter-out scripts/fleet-job,$(shell find scripts raid -maxdepth 1 -type f -perm -u+x | sort))
 SHIPPED_SCRIPTS = scripts/fleet-job
 SCRIPT_LIBS = $(wildcard scripts/lib/*.sh)
@@ -191,8 +200,9 @@ DATA = $(wildcard share/*.json)
 MAN_PAGES = $(wildcard man/*.1)
 
 install: iobench
-	$(MKDIR_P) $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(pkgdatadir) \
-		$(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(systemdunitdir)
+	$(INSTALL) -d -m 755 $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(pkgdatadir) \
+		$(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(systemdunitdir) \
+		$(DESTDIR)$(bashcompdir) $(DESTDIR)$(pkgsysconfdir)
 	$(INSTALL) -m 755 iobench $(DESTDIR)$(bindir)/iobench
 	for f in $(MAN_PAGES); do $(INSTALL) -m 644 $$f $(DESTDIR)$(mandir)/man1/ || exit 1; done
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS); do $(INSTALL) -m 755 $$f $(DESTDIR)$(pkglibexecdir)/$$f || exit 1; done
@@ -200,10 +210,14 @@ install: iobench
 	if [ -f iobench-static ]; then $(INSTALL) -m 755 iobench-static $(DESTDIR)$(pkglibexecdir)/iobench-static; fi
 	printf '# paths.sh - where make install put iobench (read by scripts/lib/common.sh)\nIOBENCH_BIN=%s\nIOBENCH_STATIC_BIN=%s\nIOBENCH_DATADIR=%s\n' \
 		'$(bindir)/iobench' '$(pkglibexecdir)/iobench-static' '$(pkgdatadir)' > $(DESTDIR)$(pkglibexecdir)/scripts/lib/paths.sh
+	chmod 644 $(DESTDIR)$(pkglibexecdir)/scripts/lib/paths.sh
 	for f in $(DATA); do $(INSTALL) -m 644 $$f $(DESTDIR)$(pkgdatadir)/ || exit 1; done
 	for f in $(USER_SCRIPTS); do ln -sfn $(pkglibexecdir)/$$f $(DESTDIR)$(bindir)/iobench-$${f##*/} || exit 1; done
-	sed 's|/usr/local/bin/iobench|$(bindir)/iobench|' scripts/iobench-watch@.service \
-		> $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
+	sed -e 's|/usr/local/bin/iobench|$(bindir)/iobench|' -e 's|/etc/iobench/|$(pkgsysconfdir)/|g' \
+		scripts/iobench-watch@.service > $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
+	chmod 644 $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
+	$(INSTALL) -m 644 share/watch.env.example $(DESTDIR)$(pkgsysconfdir)/watch.env.example
+	$(INSTALL) -m 644 completion/iobench $(DESTDIR)$(bashcompdir)/iobench
 
 # Removes exactly what install put there (and the iobench folders it made).
 uninstall:
@@ -213,20 +227,25 @@ uninstall:
 	for f in $(USER_SCRIPTS) $(SHIPPED_SCRIPTS) $(SCRIPT_LIBS) scripts/lib/paths.sh iobench-static; do \
 		rm -f $(DESTDIR)$(pkglibexecdir)/$$f; done
 	for f in $(DATA); do rm -f $(DESTDIR)$(pkgdatadir)/$${f##*/}; done
-	rm -f $(DESTDIR)$(systemdunitdir)/iobench-watch@.service
+	rm -f $(DESTDIR)$(systemdunitdir)/iobench-watch@.service $(DESTDIR)$(pkgsysconfdir)/watch.env.example \
+		$(DESTDIR)$(bashcompdir)/iobench
 	-rmdir $(DESTDIR)$(pkglibexecdir)/scripts/lib $(DESTDIR)$(pkglibexecdir)/scripts \
-		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) 2>/dev/null
+		$(DESTDIR)$(pkglibexecdir)/raid $(DESTDIR)$(pkglibexecdir) $(DESTDIR)$(pkgdatadir) \
+		$(DESTDIR)$(pkgsysconfdir) 2>/dev/null
 
-# A Debian package (iobench_VERSION_ARCH.deb) of what make install puts under
-# /usr, the static build included: tools/make-deb writes its control file
-# (Depends from dpkg-shlibdeps) and runs dpkg-deb. DEB_MAINTAINER sets the
-# Maintainer field; DEB_DIR is where the package goes, DEB_STAGE the tree it
-# is made from. tests/package.bats installs it in a fresh Debian 12.
+# Debian packages of what make install puts under /usr (and /etc/iobench),
+# the static build included: iobench_VERSION_ARCH.deb and, for the fleet and
+# EC2 scripts and the static build, iobench-fleet_VERSION_ARCH.deb.
+# tools/make-deb splits the tree, writes their control files (Depends from
+# dpkg-shlibdeps and what the scripts run), copyright and changelog, and runs
+# dpkg-deb. DEB_MAINTAINER sets the Maintainer field; DEB_DIR is where the
+# packages go, DEB_STAGE the tree they are made from. tests/package.bats
+# installs them in a fresh Debian 12.
 DEB_DIR = .
 DEB_STAGE = build/deb/root
 deb: iobench iobench-static
-	rm -rf $(abspath $(DEB_STAGE))
-	$(MAKE) -s install prefix=/usr DESTDIR=$(abspath $(DEB_STAGE))
+	rm -rf $(abspath $(DEB_STAGE)) $(abspath $(DEB_STAGE)).fleet
+	$(MAKE) -s install prefix=/usr sysconfdir=/etc DESTDIR=$(abspath $(DEB_STAGE))
 	tools/make-deb $(DEB_STAGE) $(VERSION) $(DEB_DIR)
 
 # Fails when ./configure is older than configure.ac, or when editor and
@@ -272,7 +291,7 @@ distcheck: dist
 FORCE:
 
 clean:
-	rm -rf build iobench iobench-static iobench_*.deb
+	rm -rf build iobench iobench-static iobench_*.deb iobench-fleet_*.deb
 
 distclean: clean
 	rm -f config.mk config.log config.status

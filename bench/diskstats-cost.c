@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * diskstats-cost - what one reading of the devices under a target costs:
  * the time devices_log_take() takes (open, read and parse /proc/diskstats
  * for every device of the tree), over many readings. The run thread takes

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * floor.c - the least any tool can spend per cached read4k: one pread and two
  * clock reads in a loop, nothing recorded. The clock is the cheapest there is
  * (RDTSC on x86-64, as iobench and fio read it there; clock_gettime

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * uring-floor.c - the least a tool can spend per cached read4k through
  * io_uring at a queue depth: a bare loop in the style of fio's t/io_uring.
  * DEPTH reads are queued, submitted BATCH at a time, and completions reaped

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,cloud
 # answers-cost.bats - the study's first question answered right: which
 # configuration gives the most I/O per dollar (one price model for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,root,slow
 # answers-judge.bats - what `iobench report` concludes about hosts, caps, tiers
 # and unlike runs, on result files whose truth is known: a throttled host is a

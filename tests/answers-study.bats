@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root,slow,alone
 # answers-study.bats - the study's question answered right, on a fleet whose
 # truth is known in advance. Two configurations of four ssh hosts each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root
 # answers-target.bats - a fleet measures disks, not memory, and the volume
 # its facts name (issue 21): a host whose remote dir is on tmpfs (as /tmp is

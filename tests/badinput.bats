@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick,security
 # The bad-input corpus (tests/data/bad-inputs.txt): each row is an
 # invocation that must fail with its exit code and exactly one clear

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # Block devices as targets (loop devices): size from the device, reads
 # read-only, writes refused on devices in use unless --force.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # bonnie.bats - scripts/bonnie with the real bonnie++ on a temp dir (small
 # file sizes made legal with bonnie++'s -r, the RAM size it assumes).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root,slow
 # Building from a clean copy: configure's checks, make install with prefix/DESTDIR.
 
@@ -8,7 +9,7 @@ load lib/core
 each_setup() {
   ROOT=$BATS_TEST_DIRNAME/..
   mkdir -p "$TMP/src"
-  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src man tests/unit scripts raid share tools) |
+  (cd "$ROOT" && tar cf - configure configure.ac config.mk.in Makefile src man tests/unit scripts raid share tools completion) |
     tar xf - -C "$TMP/src"
 }
 
@@ -159,8 +160,11 @@ each_teardown() {
     command -v iobench-fleet-run iobench-sweep-filesize iobench-raid-create iobench-ec2-provision >/dev/null
     iobench-sweep-filesize --dry-run --sizes 1M,2M -d 1 /var/tmp/x.dat > dry.txt
     grep -q "^$0/bin/iobench run .*--span 1048576" dry.txt || { cat dry.txt; exit 1; }
-    iobench-raid-create --help | grep -q "usage: raid-create"
-    iobench-ec2-provision --help | grep -q "usage: ec2-provision"
+    # Installed, a script calls itself by its installed name, never its source name.
+    iobench-raid-create --help | grep -q "^usage: iobench-raid-create --level"
+    iobench-ec2-provision --help | grep -q "^usage: iobench-ec2-provision "
+    iobench-fleet-run --help | grep -q "^iobench-fleet-run - "
+    ! iobench-fleet-run --help | grep -qE "(^|[ (])fleet-run( |\$)"
   ' "$TMP/p"
   grep -q "^ExecStart=$TMP/p/bin/iobench watch" "$TMP/p/lib/systemd/system/iobench-watch@.service"
   [ -f "$TMP/p/share/iobench/prices-sample.json" ]

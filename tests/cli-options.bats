@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # cli-options.bats - every command's options, from its one table: what
 # --help lists is what man/iobench.1 documents for that command, both ways;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=cloud
 # cloud-ec2.bats - scripts/ec2-provision and scripts/ec2-teardown with the real
 # aws CLI against moto's EC2 server on 127.0.0.1 (tests/lib/moto.bash).

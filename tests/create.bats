@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # iobench create: size, randomness, refusal to overwrite, cleanup on failure.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # The devices under a target ("devices" in the result line): the stack from
 # sysfs (loop devices, partitions; md trees are tested in the VM, in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # docs.bats - what a reader is told: the man pages agree with the scripts'
 # --help and name each other, the bench scripts answer --help, configure
@@ -27,14 +28,18 @@ ROOT=$BATS_TEST_DIRNAME/..
   done
 }
 
-@test "configure's last words name the README's test command" {
+@test "configure's last words: build and install first, then the README's test command" {
   # The README's second command: ".ci/install && ./configure && make check-all".
-  local cmd target
+  local cmd target out
   cmd=$(sed -n '1,/^## /p' "$ROOT/README.md" | grep -E '^    \S' | sed -n 2p)
   target=${cmd##*make }
   [[ "$target" =~ ^[a-z-]+$ ]]
-  grep -qx "Now run: make && make $target\])" "$ROOT/configure.ac"
-  [ "$(grep -c "^Now run: make && make $target\"" "$ROOT/configure")" -eq 2 ]
+  # What configure prints last, run for real in a copy of the tree.
+  mkdir "$BATS_TEST_TMPDIR/src"
+  cp "$ROOT/configure" "$ROOT/config.mk.in" "$BATS_TEST_TMPDIR/src/"
+  mkdir -p "$BATS_TEST_TMPDIR/src/src/cli" && touch "$BATS_TEST_TMPDIR/src/src/cli/main.c"
+  out=$(cd "$BATS_TEST_TMPDIR/src" && ./configure 2>&1 | tail -2)
+  [ "$out" = "$(printf '%s\n' "Now run: make && sudo make install" "To test (as root, about 15 minutes): make $target")" ]
 }
 
 # user_scripts: the scripts make install puts on PATH as iobench-NAME (the
@@ -98,6 +103,15 @@ long_options() {
   done
 }
 
+@test "every man page reads in ASCII: under LANG=C no glyph falls back to <mu> or the like" {
+  command -v man >/dev/null || skip "man not installed (man-db, .ci/apt-core.txt)"
+  local page out
+  for page in "$ROOT"/man/*.1; do
+    out=$(LANG=C LC_ALL=C MANWIDTH=80 man -l "$page" 2>/dev/null | grep -oE '<[a-zA-Z][a-zA-Z0-9]*>' | sort -u || true)
+    [ -z "$out" ] || { echo "$page shows ${out//$'\n'/ } under LANG=C" >&2; return 1; }
+  done
+}
+
 @test "SEE ALSO: every page names iobench(1), iobench(1) names every page, and no page is named that is not there" {
   local page name named
   see_also() { sed -n '/^\.SH SEE ALSO/,$p' "$1" | sed 's/\\%//g; s/\\-/-/g' | grep -oE 'iobench(-[a-z0-9-]+)? ?\(1\)' | tr -d ' ' | sort -u; }
@@ -127,8 +141,32 @@ long_options() {
     cmp "$ROOT/man/iobench-$name.1" "$stage$prefix/share/man/man1/iobench-$name.1"
   done < <(user_scripts)
   [ "$(find "$stage$prefix/share/man/man1" -name '*.1' | wc -l)" -eq "$(find "$ROOT/man" -name '*.1' | wc -l)" ]
+  cmp "$ROOT/completion/iobench" "$stage$prefix/share/bash-completion/completions/iobench"
+  cmp "$ROOT/share/watch.env.example" "$stage$prefix/etc/iobench/watch.env.example"
   make -s -C "$ROOT" uninstall DESTDIR="$stage"
   [ -z "$(find "$stage" -type f -o -type l)" ]
+}
+
+@test "make install under umask 077: folders 0755, programs 0755, everything else 0644 (paths.sh and the unit too)" {
+  [ -f "$ROOT/config.mk" ] && [ -x "$ROOT/iobench" ] || skip "not built (./configure && make)"
+  local stage=$BATS_TEST_TMPDIR/stage bad
+  (umask 077 && make -s -C "$ROOT" install DESTDIR="$stage")
+  [ "$(find "$stage" -type d | wc -l)" -ge 10 ]
+  bad=$(find "$stage" -type d ! -perm 755)
+  [ -z "$bad" ] || { echo "folders not 0755: $bad" >&2; return 1; }
+  # Programs: the binaries and the scripts (what is executable in the tree).
+  bad=$(find "$stage" -type f -perm /111 ! -perm 755)
+  [ -z "$bad" ] || { echo "programs not 0755: $bad" >&2; return 1; }
+  bad=$(find "$stage" -type f ! -perm /111 ! -perm 644)
+  [ -z "$bad" ] || { echo "files not 0644: $bad" >&2; return 1; }
+  [ "$(find "$stage" -name paths.sh -perm 644 | wc -l)" -eq 1 ]
+  [ "$(find "$stage" -name 'iobench-watch@.service' -perm 644 | wc -l)" -eq 1 ]
+  [ "$(find "$stage" -type f -perm 755 | wc -l)" -ge 10 ]
+  # A user other than root reads and runs what was installed.
+  local prefix
+  prefix=$(sed -n 's/^prefix *= *//p' "$ROOT/config.mk")
+  run setpriv --reuid=65534 --regid=65534 --clear-groups "$stage$prefix/bin/iobench" --version
+  [ "$status" -eq 0 ]
 }
 
 @test "commits from the architecture step on: a subject under 72 characters, then the why" {

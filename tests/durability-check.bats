@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root
 # scripts/durability-check against a real sshd in a network namespace
 # (tests/lib/netns.bash): the server here, the writer on the "box" over ssh,

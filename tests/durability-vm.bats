@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=vm,root,slow
 # iobench durability against a real kernel storage stack that lies and one
 # that does not: a Debian kernel under qemu (software emulation) puts the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # iobench durability on this machine, without the VM: a server on a loopback
 # port, writers and verifiers on plain files (and a loop device). Losses are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # Engines (sync, libaio, io_uring), queue depth, and open-loop --rate.
 

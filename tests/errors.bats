@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # Bad input: one "iobench: " line saying what is wrong and what to do, the
 # right exit code, and the target unchanged.
@@ -80,8 +81,8 @@ expect() {
   expect 1 "*$TMP/nope: does not exist; create it with 'iobench create*or add --size*" -- "$TMP/nope"
 }
 
-@test "a directory as target" {
-  expect 2 "*$TMP: is a directory*" -- "$TMP"
+@test "a directory as watch's target (run takes one: run.bats)" {
+  expect 2 "*$TMP: is a directory; give a file or block device*" -- watch "$TMP"
 }
 
 @test "a file smaller than one operation" {

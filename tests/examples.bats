@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,cloud,root,slow
 # examples.bats - every example command of README.md, docs/*.md and results/README.md,
 # taken from the files themselves and run: the scripts' against real sshd's
@@ -23,17 +24,20 @@ teardown() {
   cloudfleet_hosts_down
 }
 
-# examples: the example commands of both READMEs, one a line: the lines of
-# their indented blocks that start with a command (not a usage synopsis, not
-# sample output such as "iobench durability verify: run ..."), continuation
-# lines and quoted newlines joined.
+# examples: the example commands of both READMEs and docs/, one a line: the
+# lines of their indented blocks that start with a command, after a prompt
+# ("$ ", "box$ ") or none (not a usage synopsis, not sample output such as
+# "iobench durability verify: run ..."), continuation lines, quoted newlines
+# and a for loop's lines (to its "done") joined.
 examples() {
   awk '
     function done_() { if (cmd != "") print cmd; cmd = ""; on = 0 }
     on { l = $0; sub(/^ +/, "", l); cmd = cmd " " l }
-    !on && /^    (\$ )?(scripts\/|iobench |\.\/iobench|jq |\.ci\/)/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ && !/^    iobench [a-z]+( [a-z]+)?: / {
-      on = 1; l = $0; sub(/^    (\$ )?/, "", l); cmd = l
+    !on && /^    ([a-z]*\$ )?(scripts\/|raid\/|iobench |sudo iobench |\.\/iobench|jq |\.ci\/|for |cat |mkdir |cp |systemctl |prometheus-node-exporter )/ && !/\[(--|[A-Z]|run\])/ && !/^    iobench [0-9]/ && !/^    iobench [a-z]+( [a-z]+)?: / {
+      on = 1; l = $0; sub(/^    ([a-z]*\$ )?/, "", l); cmd = l
     }
+    # a loop is one example, to its done
+    on && cmd ~ /^for / && cmd !~ /(^|[ ;])done$/ { next }
     on { if (cmd ~ /\\$/) { sub(/ *\\$/, "", cmd); next }
          if (cmd ~ /\| *$/) next
          q = cmd; if (gsub(/\047/, "", q) % 2) next
@@ -105,7 +109,17 @@ fleet_up() {
 ^iobench report --expect box\.expect --only config=sync results/$	here: a study, start to finish
 ^iobench report --expect box\.expect results/$	here: a study, start to finish
 ^jq -r .\[\.host, \.operations\[0\]\.name	here: the fleet example
-^jq -r .\.hosts\[\] \| \[\.name, \.status	here: the fleet example'
+^jq -r .\.hosts\[\] \| \[\.name, \.status	here: the fleet example
+^iobench create iobench\.dat 1G$	here: a study, start to finish (the file the loop runs on)
+^mkdir -p results$	here: a study, start to finish (the folder the loop writes to)
+^for h in box-a box-b box-c; do 	here: a study, start to finish (the loop, as written)
+^cat box\.expect$	here: the file the --expect examples read (README and docs/report.md)
+^iobench durability serve --dir 	needs two machines and a power cut: durability.bats runs serve, write and verify on one box, durability-vm.bats cuts a VM
+^sudo iobench durability write --server ctl:7340 	needs two machines and a power cut (as above)
+^sudo iobench durability verify --server ctl:7340 	needs two machines and a power cut (as above)
+^prometheus-node-exporter 	needs node_exporter running: not run; prom.bats checks the page it reads
+^cp /etc/iobench/watch\.env\.example /etc/iobench/watch-data\.env 	package.bats: the unit setup, followed in a fresh Debian 12 root
+^systemctl enable --now iobench-watch@data$	package.bats: (no systemd in the root) what the unit then runs, with its EnvironmentFile'
   local ex n pat
   [ "$(examples | wc -l)" -ge 18 ]
   while IFS= read -r ex; do
@@ -278,6 +292,23 @@ fleet_up() {
   [ "$output" == "$(printf 'db-%d\tok\t9\t9\t-\n' 1 2 3 4)" ]
 }
 
+@test "docs/fleet.md: the fleet-run example, as a dry run, needs no key file yet: it says so and prints the plan" {
+  local ex home=$BATS_TEST_TMPDIR/home
+  ex=$(example '^scripts/fleet-run --hosts hosts.txt ')
+  mkdir -p "$home"
+  printf 'admin@10.0.0.5 name=db-1\nadmin@10.0.0.6 name=db-2\n' >hosts.txt
+  # As written (its ~/.ssh/bench.pem missing: a HOME without it), plus --dry-run.
+  run --separate-stderr env HOME="$home" IOBENCH_RESULTS="$PWD/results" bash -c "cd '$PWD' && ${ex/#scripts\//$ROOT/scripts/} --dry-run"
+  [ "$status" -eq 0 ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [[ "$stderr" == *"fleet-run: warning: --ssh-key '$home/.ssh/bench.pem': no such readable file (the run itself will need it)"* ]]
+  [ "$(grep -cE '^# db-[12] plan: ' <<<"$output")" -eq 2 ]
+  # The real run still refuses it, before touching any host.
+  run --separate-stderr env HOME="$home" bash -c "cd '$PWD' && ${ex/#scripts\//$ROOT/scripts/}"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"--ssh-key '$home/.ssh/bench.pem': no such readable file"* ]]
+}
+
 @test "README: the study's campaign runs round one's 42 runs per host, then each op at the report's optimum" {
   # Each instance's volume (the campaign benchmarks it): a loop device.
   fleet_up 4 100G
@@ -375,15 +406,16 @@ readme_block() {
 }
 
 @test "docs/report.md: a study, start to finish: the loop over three hosts, the thread curves and comparison, the box's verdict" {
-  "$IOBENCH" create -q iobench.dat 64M
-  mkdir -p results
-  # The README's loop as written, 1-second runs instead of 2 (every flag kept).
+  # The block as written, from its data file to the loop's done, in an empty
+  # folder: a 64M file instead of 1G, 1-second runs instead of 2 (every flag kept).
   local loop
-  loop=$(awk '/^    for h in box-a box-b box-c; do$/ { on = 1 }
+  loop=$(awk '/^    iobench create iobench\.dat 1G$/ { on = 1 }
               on { sub(/^    /, ""); print }
               on && /^done$/ { exit }' "$ROOT/docs/report.md")
-  [[ "$loop" == *"--label config=uring-qd4"* ]]
-  run env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "set -e; ${loop//-d 2/-d 1}"
+  [[ "$loop" == *"mkdir -p results"* && "$loop" == *"--label config=uring-qd4"* ]]
+  [ -z "$(ls -A)" ]
+  loop=${loop//-d 2/-d 1}
+  run env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "set -e; ${loop/iobench.dat 1G/iobench.dat 64M}"
   [ "$status" -eq 0 ]
   [ "$(cat results/box-*.jsonl | wc -l)" -eq 18 ]
   local ex

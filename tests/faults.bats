@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # Faults: injected I/O errors (an LD_PRELOAD library, tests/helpers/faultinj.c),
 # real errors from a loop device on a full tmpfs, and targets that vanish.

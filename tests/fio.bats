@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # Agreement with fio on what reaches the kernel, seen through strace: the same
 # operation in both tools opens the file with the same flags and issues the

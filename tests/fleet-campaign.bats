@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,cloud,root,slow
 # fleet-campaign.bats - scripts/campaign end to end: provisioning with the real aws
 # CLI against moto on 127.0.0.1 (tests/lib/moto.bash), the fleet against real

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root
 # fleet-hostkeys.bats - fleet-run on hosts it has never met (a fresh cloud
 # instance): their keys are accepted on first contact and kept with the

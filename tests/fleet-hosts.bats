@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root
 # fleet-hosts.bats - who a host is, what was provisioned, bookkeeping:
 # --host, --provision FILE|imds|none, --provision-fact, --note on run and watch;

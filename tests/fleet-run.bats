@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root,slow
 # fleet-run.bats - scripts/fleet-run against real sshd's, one per network
 # namespace on a private /24 (tests/lib/netns.bash), driven by GNU parallel.

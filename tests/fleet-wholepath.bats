@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,cloud,root,slow,alone
 # fleet-wholepath.bats - the path a user takes, whole: the README's
 # campaign example against moto's EC2 (tests/lib/moto.bash) and four ssh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=slow
 # Inputs that once crashed a fuzz target (tests/fuzz/regressions/<target>/)
 # must pass through it cleanly now. The targets are built by `make fuzz`

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root,security
 # Hostile inputs and moments that once hung the program, wrote
 # where it must not, or lost or misreported results. Each test names the

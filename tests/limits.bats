@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # Signals at every phase and the edges of the ranges: either it works or it
 # is refused clearly; no overflow, no giant allocation, no stuck threads.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # iobench watch --prom: the Prometheus page for node_exporter's textfile
 # collector, checked with Debian's promtool, served by a real

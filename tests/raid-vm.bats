@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=vm,root,slow
 # raid/ for real: a Debian kernel under qemu (software emulation) with four
 # virtio disks (and a fifth that qemu throttles, for the slow-member case)
@@ -98,8 +99,8 @@ assert_json() {
   assert_json raid0 raid0 xfs
 }
 
-@test "RAID 1 over 2 disks, ext4: built, mounted noatime,nobarrier, benchmarked, torn down" {
-  assert_case raid1 "${ARRAY_CHECKS[@]}" nobarrier
+@test "RAID 1 over 2 disks, ext4: built, mounted noatime with flushes on (no nobarrier), benchmarked, torn down" {
+  assert_case raid1 "${ARRAY_CHECKS[@]}" no-nobarrier
   assert_json raid1 raid1 ext4
 }
 
@@ -109,7 +110,7 @@ assert_json() {
 }
 
 @test "RAID 6 over 4 disks, ext4: built, benchmarked, torn down" {
-  assert_case raid6 "${ARRAY_CHECKS[@]}" chunk nobarrier
+  assert_case raid6 "${ARRAY_CHECKS[@]}" chunk no-nobarrier
   assert_json raid6 raid6 ext4
 }
 
@@ -119,11 +120,11 @@ assert_json() {
 }
 
 @test "RAID 10 far-2 over 4 disks has the far=2 layout, ext4: built, benchmarked, torn down" {
-  assert_case raid10f2 "${ARRAY_CHECKS[@]}" chunk layout nobarrier
+  assert_case raid10f2 "${ARRAY_CHECKS[@]}" chunk layout no-nobarrier
   assert_json raid10f2 raid10 ext4
 }
 
-@test "RAID 0 with ext3: built, mounted noatime,nobarrier, benchmarked, torn down" {
+@test "RAID 0 with ext3 and --nobarrier: built, mounted noatime,nobarrier, benchmarked, torn down" {
   assert_case raid0-ext3 "${ARRAY_CHECKS[@]}" chunk nobarrier
   assert_json raid0-ext3 raid0 ext3
 }

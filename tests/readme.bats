@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=slow
 # The README's first two commands, taken from the README itself: a reader
 # copies them, so they must work as written on a fresh Debian 12.
@@ -69,4 +70,38 @@ checkout_copy() {
   for page in "$ROOT"/docs/*.md; do
     [[ "$(sed -n 1p "$page")" == "# "* ]] && [ -n "$(sed -n 3p "$page")" ]
   done
+}
+
+@test "the README's timed run is as long as its heading says" {
+  local heading secs cmd
+  heading=$(grep -E '^## .*[0-9]+-second run$' "$ROOT/README.md")
+  secs=$(grep -oE '[0-9]+' <<<"$heading")
+  cmd=$(sed -n "/^$heading\$/,/^## /p" "$ROOT/README.md" | grep -m1 -E '^    \$ iobench ')
+  [[ $cmd == *" -d $secs "* ]] || { echo "'$heading' but: $cmd" >&2; return 1; }
+  # and the output shown under it ran that long
+  sed -n "/^$heading\$/,/^## /p" "$ROOT/README.md" | grep -qE "threads, $secs\.0 s$"
+}
+
+@test "the licence: LICENSE is Apache-2.0, the README says so, every source has the SPDX line (tools/spdx)" {
+  head -4 "$ROOT/LICENSE" | grep -qx ' *Apache License'
+  grep -qx ' *Version 2.0, January 2004' "$ROOT/LICENSE"
+  grep -q 'END OF TERMS AND CONDITIONS' "$ROOT/LICENSE"
+  sed -n '/^## Licence$/,/^## /p' "$ROOT/README.md" | grep -qF 'Apache License 2.0 ([LICENSE](LICENSE))'
+  # Every source of the tree carries the SPDX line.
+  if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    run "$ROOT/tools/spdx" --check
+    [ "$status" -eq 0 ] || { echo "without the SPDX line: $output" >&2; return 1; }
+  fi
+  # It notices a file without the line, and adds it after the first comment line.
+  local repo=$TMP/repo
+  mkdir -p "$repo/tools" && cp "$ROOT/tools/spdx" "$repo/tools/"
+  printf '/* a.c - one */\nint a;\n' >"$repo/a.c"
+  printf '#!/bin/sh\n# b - two\n' >"$repo/b" && chmod +x "$repo/b"
+  git -C "$repo" init -q && git -C "$repo" add -A
+  run "$repo/tools/spdx" --check
+  [ "$status" -eq 1 ]
+  [ "$output" = "$(printf 'a.c\nb')" ]
+  (cd "$repo" && tools/spdx)
+  [ "$(cat "$repo/a.c")" = "$(printf '/* a.c - one */\n/* SPDX-License-Identifier: Apache-2.0 */\nint a;')" ]
+  [ "$(sed -n 2p "$repo/b")" = "# SPDX-License-Identifier: Apache-2.0" ] && [ -x "$repo/b" ]
 }

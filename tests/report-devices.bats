@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,quick
 # report-devices.bats - the devices section: each member of an array under a
 # run's target against its siblings, from the "devices" figures runs record,

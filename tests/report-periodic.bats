@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,quick
 # report-periodic.bats - the periodic section: a regular oscillation in the
 # probes' p50/p99 (watch lines) or in a run's ops/s per time bucket, with its

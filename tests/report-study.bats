@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,quick
 # report-study.bats - the 2012 study's analyses in `iobench report`: its archive layout,
 # what count means across 2012 and today, comparisons with confidence, bad apples

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,quick
 # report-summary.bats - the report's answers first: the summary section on a
 # study whose truth is known (tests/data/study: gp3 and io2 fleets of four

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report,quick
 # report-vocabulary.bats - `iobench report` names ops as they were typed
 # (read4k, write4k/64), in every text table and in --only, --expect; the 2012

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # report.bats - `iobench report`: reading, exact merges, the analyses, CSV/JSON output.
 # Fixtures are made by tests/data/report/gen-lines (histograms with known buckets)

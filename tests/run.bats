@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # iobench run: the study's operations, JSON format, sweeps, seeds, spans, signals.
 
@@ -427,4 +428,84 @@ each_teardown() {
       "$(jq -r .target.device "$TMP/r.jsonl" | head -n 1)" "$want")
   fi
   [ "$(jq -r '.targets[] | [.host, .finding] | @tsv' <<<"$output")" == "$want" ]
+}
+
+@test "a directory as TARGET: the run goes to a temporary file of --size in it, said in one line, removed afterwards" {
+  mkdir "$TMP/d"
+  run --separate-stderr "$IOBENCH" -o read4k -n 50 -d 5 --no-direct --size 8M --json "$TMP/out.jsonl" "$TMP/d"
+  [ "$status" -eq 0 ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$(grep -c "^iobench: $TMP/d is a directory: running on a temporary file of 8.00 MiB in it (--size), removed afterwards$" <<<"$stderr")" -eq 1 ]
+  [ "$(jq -r '.target.path' "$TMP/out.jsonl" | xargs dirname)" = "$TMP/d" ]
+  [ "$(jq '.fileSize' "$TMP/out.jsonl")" -eq 8388608 ]
+  [ "$(jq '.operations[0].total.count' "$TMP/out.jsonl")" -eq 50 ]
+  [ -z "$(ls -A "$TMP/d")" ]
+  # Without --size: the stated default.
+  run --separate-stderr "$IOBENCH" -o read4k -n 5 -d 5 "$TMP/d/"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"is a directory: running on a temporary file of 1.00 GiB in it (the default; --size to change), removed afterwards"* ]]
+  [ -z "$(ls -A "$TMP/d")" ]
+}
+
+@test "a directory as TARGET: the temporary file goes on SIGINT and SIGTERM too, and when the run fails" {
+  mkdir "$TMP/d"
+  local sig rc
+  for sig in INT TERM; do
+    rc=$(stop_after 2 "$sig" "$IOBENCH" -q -o read4k -d 60 --no-direct --size 8M --json "$TMP/out.jsonl" "$TMP/d")
+    [ "$rc" -eq 130 ]
+    [ "$(jq -r .interrupted "$TMP/out.jsonl" | tail -1)" = true ]
+    [ -z "$(ls -A "$TMP/d")" ]
+  done
+  # Refused after the file was made (smaller than one operation): exit 1, nothing left.
+  run "$IOBENCH" -q -o read4m -d 1 --size 1M "$TMP/d"
+  [ "$status" -eq 1 ]
+  [ -z "$(ls -A "$TMP/d")" ]
+}
+
+@test "a run that fails leaves no file it created with --size; one it did not create stays" {
+  run "$IOBENCH" -q -o read4k -d 1 --size 1k "$TMP/new.dat"
+  [ "$status" -eq 1 ]
+  [[ "$output" == *"new.dat: 1.00 KiB is smaller than one read4k operation"* ]]
+  [ ! -e "$TMP/new.dat" ]
+  head -c 1024 /dev/zero >"$TMP/mine.dat"
+  run "$IOBENCH" -q -o read4k -d 1 --size 1k "$TMP/mine.dat"
+  [ "$status" -eq 1 ]
+  [ "$(stat -c %s "$TMP/mine.dat")" -eq 1024 ]
+}
+
+@test "the seed survives jq: a default seed is below 2^53, and --seed from the JSON line reproduces the offsets" {
+  command -v strace >/dev/null || skip "strace not installed"
+  local i seed
+  for i in 1 2 3 4 5; do
+    "$IOBENCH" -q -o read4k -n 20 -d 5 --no-direct --json "$TMP/out.jsonl" "$TMP/f"
+  done
+  # jq reads numbers as doubles: the seed as jq prints it is the seed as written.
+  while read -r seed; do
+    [ "$(jq -n "$seed")" = "$seed" ]
+    ((seed < 9007199254740992))
+  done < <(grep -o '"seed": *[0-9]*' "$TMP/out.jsonl" | grep -o '[0-9]*$')
+  [ "$(jq -s 'map(.seed) | unique | length' "$TMP/out.jsonl")" -ge 2 ]
+  # The largest seed --seed takes makes the round trip; one above is refused.
+  trace "$TMP/st.a" pread64 "$IOBENCH" -q -o read4k -n 200 -d 10 --no-direct --seed 9007199254740991 --json "$TMP/max.jsonl" "$TMP/f"
+  seed=$(jq .seed "$TMP/max.jsonl")
+  [ "$seed" = 9007199254740991 ]
+  trace "$TMP/st.b" pread64 "$IOBENCH" -q -o read4k -n 200 -d 10 --no-direct --seed "$seed" "$TMP/f"
+  [ "$(offsets_of "$TMP/st.a" pread64 | tail -n 200 | md5sum)" = "$(offsets_of "$TMP/st.b" pread64 | tail -n 200 | md5sum)" ]
+  run "$IOBENCH" -q -o read4k -d 1 --seed 9007199254740992 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: bad --seed '9007199254740992'; use 0 to 9007199254740991" ]
+}
+
+@test "a write on a read-only filesystem is told to remount or move, not to use sudo" {
+  mkdir "$TMP/mem"
+  mount -t tmpfs -o size=32M tmpfs "$TMP/mem"
+  head -c 8M /dev/urandom >"$TMP/mem/f"
+  mount -o remount,ro "$TMP/mem"
+  run --separate-stderr "$IOBENCH" -q -o write4k --no-direct -d 1 "$TMP/mem/f"
+  [ "$status" -eq 1 ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$(grep -v 'measures memory' <<<"$stderr")" = "iobench: $TMP/mem/f: on a read-only filesystem ($TMP/mem); remount it read-write (mount -o remount,rw) or put the target on a writable one" ]
+  # Reads are fine there.
+  run "$IOBENCH" -q -o read4k --no-direct -d 1 -n 10 "$TMP/mem/f"
+  [ "$status" -eq 0 ]
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # scripts-unit.bats - functions of the scripts and their libraries, called
 # directly: a script sourced runs nothing (its main runs only when it is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # scripts.bats - what every script shares (scripts/lib/common.sh): one
 # option parser (--opt value and --opt=value, one-line usage errors, --help

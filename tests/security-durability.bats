@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=security,root
 # The durability server and client against hostile peers (issue 22, items
 # 1-7): the server listens on the network, so every peer may lie, stall or

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=security,net,root,slow
 # security-fleet.bats - a benchmark host, a results tree and a manifest are
 # not trusted (docs/security.md, "Fleet hosts, manifests and results

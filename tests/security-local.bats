@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=security,root
 # Issue 22, local files and results: what another local user, a planted file
 # or a hostile results tree can make iobench do to files, pages and reports

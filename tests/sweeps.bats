@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # sweeps.bats - scripts/sweep-filesize and scripts/sweep-threads with the real
 # iobench on small files and 1-second runs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # What iobench asks of the kernel, seen through strace: open flags, pread/pwrite
 # sizes, and fdatasync frequency.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=quick
 # testrunner.bats - tests/run-tests itself, on the fixture suites of
 # tests/data/runner/: the closing counts, the CI rule on skips, suites side

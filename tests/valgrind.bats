@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=slow
 # Valgrind memcheck on short runs of every command: no invalid access, no
 # definite or indirect leak.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=root
 # Sequential and mixed operations, the per-operation log (--raw), and the
 # long-running probe (iobench watch).

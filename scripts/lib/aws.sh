@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # aws.sh - what ec2-provision and ec2-teardown share: one way to call the
 # aws CLI (region, profile, endpoint always explicit), the run-id tags, and
 # the run's state file (results/<run-id>/state.json, edited with jq).

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # common.sh - what every iobench script shares. Source it; do not run it.
 #
 #   source "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/common.sh"        (scripts/)
@@ -200,7 +201,14 @@ common_now_utc() {
 # the shebang) without the "# " prefixes. It is the script's --help, and
 # common_parse_args reads the options from it.
 common_usage() {
-  sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$(readlink -f "$0")"
+  local file src
+  file=$(readlink -f "$0")
+  src=${file##*/}
+  # Installed, the script runs as iobench-NAME: its help says that name.
+  sed -n '2,/^[^#]/{/^#/!q;/SPDX-License-Identifier/d;s/^# \{0,1\}//;p}' "$file" |
+    if [[ $COMMON_PROG != "$src" ]]; then
+      sed -E "s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g; s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g"
+    else cat; fi
 }
 
 # Option table of the script, read from its usage block once:

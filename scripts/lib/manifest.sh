@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # manifest.sh - a fleet run's record, results/RUN-ID/manifest.json: its
 # schema (what the run, its plan and each host's entry hold; how a host's
 # status follows from its counts) in this one file, and every way

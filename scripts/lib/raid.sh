@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # raid.sh - what raid/raid-create and raid/raid-destroy share: finding out
 # what a block device is and what holds it. Source it after common.sh; do
 # not run it.

@@ -1,4 +1,5 @@
 /* cmdline.c - option tables to getopt_long, --help and values. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/cmdline.h"
 #include "lib/err.h"
 #include "cli/diag.h"
@@ -70,7 +71,7 @@ uint64_t cmdline_time_pid_hash(void)
 
 uint64_t cmdline_default_seed(void)
 {
-	return cmdline_time_pid_hash() & (UINT64_MAX >> 1);
+	return cmdline_time_pid_hash() & CMDLINE_SEED_MAX;
 }
 
 /* True when argv[i] is "--NAME" (its value follows) or "--NAME=VALUE", NAME one of secret. */

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * cmdline.h - options described once, in data, for every command.
  *
  * Each command's options are rows of a table (struct cmdline_opt): the long
@@ -141,8 +142,11 @@ int cmdline_parse_host(void *host, const char *arg);   /* const char *: cmdline_
 
 /*
  * A --seed when none is given: from the clock and the process id, so two
- * runs differ, in 63 bits (what --seed takes, and a JSON integer holds).
+ * runs differ, in 53 bits: CMDLINE_SEED_MAX, what --seed takes and what a
+ * JSON number keeps exactly in every reader (jq 1.6 and JavaScript read
+ * numbers as doubles), so a run is reproduced from its JSON line.
  */
+#define CMDLINE_SEED_MAX ((UINT64_C(1) << 53) - 1)
 uint64_t cmdline_default_seed(void);
 
 /*

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * commands.h - the subcommands main() dispatches to.
  *
  * Each takes the arguments after the subcommand name (argv[0] is the

@@ -1,4 +1,5 @@
 /* diag.c - "iobench: ..." on stderr, and the exit code the message stands for. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/diag.h"
 #include "cli/commands.h"
 

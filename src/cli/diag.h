@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * diag.h - every message iobench's commands print on stderr.
  *
  * Each is one line, "iobench: " and the formatted text; the commands pick

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * main.c - pick the subcommand; each lives in its own file (run.c, ...).
  * Here too: the commands' list (`iobench help`, `iobench --help`) and
  * `iobench version`, which are about the program as a whole.

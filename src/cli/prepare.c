@@ -1,4 +1,5 @@
 /* prepare.c - a command's target probed, created, sized and checked for writing. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/prepare.h"
 
 #include <errno.h>
@@ -46,6 +47,8 @@ static int create_target(const struct prepare *p, struct target_info *t)
 		return diag_interrupted("%s", err);
 	if (rc < 0)
 		return diag_fail("%s", err);
+	if (p->created)
+		*p->created = true;
 	rc = target_probe(p->path, t);
 	return rc < 0 ? probe_failed(p, rc) : 0;
 }
@@ -90,9 +93,15 @@ int prepare_write(const struct prepare *p, const struct target_info *t)
 	char err[ERR_MAX];
 	if (t->is_block && !p->force && target_write_refusal(t, err, sizeof(err)) == -EBUSY)
 		return diag_fail("%s %s; %s would destroy it (use --force to write anyway)", p->path, err, p->writer);
-	if (access(p->path, W_OK) != 0)
+	if (access(p->path, W_OK) != 0) {
+		/* No user or sudo can write there: the filesystem is the obstacle. */
+		if (errno == EROFS)
+			return diag_fail("%s: on a read-only filesystem (%s); remount it read-write (mount -o remount,rw) "
+					 "or put the target on a writable one", p->path,
+					 t->mount_point[0] ? t->mount_point : "its mount");
 		return diag_fail("%s: not writable (%s); write ops need write access: use a file you own, or sudo",
 				 p->path, strerror(errno));
+	}
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * prepare.h - a command's target made ready, the same way for run, watch
  * and durability write and verify: probed (and created with --size), its
  * size checked against --size and --span, and, before a write, refused when
@@ -26,6 +27,7 @@ struct prepare {
 	const char *example;    /* a file name to suggest when a directory is given ("iobench.dat") */
 	const char *writer;     /* what a write would be, for a refusal ("a write benchmark") */
 	bool force;             /* --force: write a device that holds something */
+	bool *created;          /* when not NULL: set true once --size created the target */
 };
 
 /* Probe p->path into *t, creating it first with --size when it is missing. */

@@ -1,4 +1,5 @@
 /* cmd_run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"
 #include "cli/runargs.h"
@@ -25,6 +26,8 @@ static const struct cmdline_cmd run_cmd = {
 		 "\n"
 		 "Random aligned I/O on TARGET (a file or block device) from several threads;\n"
 		 "every latency goes into a geometric histogram (ratio 1.1, 1 us - 10 s).\n"
+		 "A directory as TARGET: a temporary file of --size (default 1 GiB) in it,\n"
+		 "removed afterwards (on Ctrl-C and on failure too).\n"
 		 "\n"
 		 "Operations (-o, repeatable; several run at the same time):\n"
 		 "  read4k read4m             read SIZE at a random SIZE-aligned offset (O_DIRECT)\n"
@@ -206,6 +209,8 @@ int cmd_run(int argc, char **argv)
 		rc = run_all(&a, &t, &sigs);
 	else if (rc == CMDLINE_DONE)
 		rc = EXIT_OK;
+	if (rc == EXIT_RUNTIME || rc == EXIT_USAGE)
+		runargs_remove_created(&a);
 	runargs_free(&a);
 	return rc;
 }

@@ -1,4 +1,5 @@
 /* runargs.c - the options of run and watch, and the target checks both make first. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/runargs.h"
 #include "cli/commands.h"
 #include "cli/diag.h"
@@ -19,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int parse_op(void *settings, const char *arg)
@@ -175,7 +177,7 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "counts from when each op was due, service time apart", NULL, CUSTOM(parse_rate) },
 	{ "clock", 0, "SOURCE", BOTH, "time source: auto (the TSC where the kernel keeps time\n"
 	  "with it, else clock_gettime), tsc, clock_gettime\n", "auto", CUSTOM(parse_clock) },
-	SEED_ROW(BOTH, "seed for offsets and data (same seed, same offsets)", UINT64_MAX >> 1),
+	SEED_ROW(BOTH, "seed for offsets and data (same seed, same offsets)", CMDLINE_SEED_MAX),
 	LABEL_ROW(BOTH, "recorded in the JSON (repeatable); labels make a configuration\n"
 		  "in the report"),
 	HOST_ROW(BOTH, "the host's name as the hosts file or the cloud calls it\n"
@@ -437,6 +439,47 @@ static int resolve_provision(struct run_args *a)
 	return 0;
 }
 
+/*
+ * `iobench run DIR` (as ioping and sysbench take a folder): the run goes to a
+ * temporary file of --size (RUNARGS_DIR_SIZE when not given) made in DIR,
+ * removed by runargs_free() whatever the end (a stop signal included: they
+ * are blocked and awaited, so the command always gets there).
+ */
+static int dir_target(struct run_args *a)
+{
+	struct stat st;
+	if (stat(a->target, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	size_t len = strlen(a->target);
+	while (len > 1 && a->target[len - 1] == '/')
+		len--;
+	char *path = malloc(len + sizeof("/iobench-XXXXXX.dat"));
+	if (!path)
+		return diag_fail("out of memory");
+	snprintf(path, len + sizeof("/iobench-XXXXXX.dat"), "%.*s/iobench-XXXXXX.dat", (int)len,
+		 len == 1 && a->target[0] == '/' ? "" : a->target);
+	/* The name reserved, then freed for create_file(), which renames the finished file onto it. */
+	int fd = mkstemps(path, 4);
+	if (fd < 0) {
+		int e = errno;
+		free(path);
+		return diag_fail("%s: is a directory and a temporary file cannot be made in it (%s); give a directory "
+				 "this user can write, or a file", a->target, strerror(e));
+	}
+	close(fd);
+	unlink(path);
+	bool given = a->create_size != 0;
+	if (!given)
+		a->create_size = RUNARGS_DIR_SIZE;
+	char human[32];
+	units_format_size(human, sizeof(human), a->create_size);
+	diag_progress(a->quiet, "%s is a directory: running on a temporary file of %s in it (%s), removed afterwards",
+		      a->target, human, given ? "--size" : "the default; --size to change");
+	a->temp_target = path;
+	a->target = path;
+	return 0;
+}
+
 int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
 		  struct target_info *t, sigset_t *sigs)
 {
@@ -455,12 +498,17 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 		return diag_usage("--clock tsc: %s; use --clock auto", why);
 	/* Signals are awaited, never handled: block them before any thread exists. */
 	signals_block_stop(sigs);
+	if (!a->watch) {
+		rc = dir_target(a);
+		if (rc != 0)
+			return rc;
+	}
 	char missing[PATH_MAX + 64];
 	snprintf(missing, sizeof(missing), "create it with 'iobench create %s SIZE' or add --size SIZE", a->target);
 	const struct prepare p = { .path = a->target, .create_size = a->create_size,
 				   .create_seed = a->seed.value ^ CREATE_SEED_SALT_RUN, .quiet = a->quiet, .sigs = sigs,
 				   .missing = missing, .example = "iobench.dat", .writer = "a write benchmark",
-				   .force = a->force };
+				   .force = a->force, .created = &a->created };
 	rc = prepare_target(&p, t);
 	if (rc == 0)
 		rc = check_target(a, &p, t);
@@ -471,8 +519,19 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	return rc;
 }
 
+void runargs_remove_created(const struct run_args *a)
+{
+	if (a->created && !a->temp_target)
+		unlink(a->target);
+}
+
 void runargs_free(struct run_args *a)
 {
+	if (a->temp_target) {
+		unlink(a->temp_target);
+		free(a->temp_target);
+		a->temp_target = NULL;
+	}
 	free(a->command_line);
 	a->command_line = NULL;
 	free(a->host_name);

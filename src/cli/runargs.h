@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * runargs.h - what `iobench run` and `iobench watch` share: one option table
  * (each row says which of the two takes it), the parsed settings, and the
  * steps both take before their own work (parse, pick the clock, block the
@@ -75,8 +76,13 @@ struct run_args {
 	bool quiet, force;
 	bool no_device_stats;        /* --no-device-stats: list the devices, read no /proc/diskstats */
 	const char *target;
+	char *temp_target;           /* run on a directory: the temporary file made in it (malloc'd), removed by runargs_free */
+	bool created;                /* --size created the target during runargs_start */
 	char *command_line;          /* as the JSON records it; malloc'd */
 };
+
+/* The size of the temporary file `iobench run DIR` makes in DIR when --size is not given. */
+#define RUNARGS_DIR_SIZE (1ULL << 30)
 
 /*
  * Everything both commands do before their own work: parse argv into a
@@ -90,7 +96,14 @@ struct run_args {
 int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, char **argv,
 		  struct target_info *t, sigset_t *sigs);
 
+/* Free what runargs_start() allocated, and remove the temporary file of a directory target. */
 void runargs_free(struct run_args *a);
+
+/*
+ * For a command that fails (exit 1 or 2): remove the target when --size
+ * created it in runargs_start(), so a failed run leaves no file behind.
+ */
+void runargs_remove_created(const struct run_args *a);
 
 /* The io_uring options as the engine takes them (all zero when none was given). */
 struct engine_opts runargs_engine_opts(const struct run_args *a);

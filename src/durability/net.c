@@ -1,4 +1,5 @@
 /* durability_net.c - sockets and lines for `iobench durability`. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "lib/clock.h"
 #include "lib/err.h"

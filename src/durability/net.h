@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * durability_net.h - the TCP side of `iobench durability`: addresses, a
  * listening or connected socket, and whole lines in and out.
  *

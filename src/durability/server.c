@@ -1,4 +1,5 @@
 /* durability_server.c - `iobench durability serve`: keep what writers say, durably. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"
 #include "lib/clock.h"

@@ -1,4 +1,5 @@
 /* durability.c - block stamps, log records and classification for `iobench durability`. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/stamp.h"
 
 #include <endian.h>

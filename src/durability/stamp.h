@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * durability.h - the pure parts of `iobench durability`: block stamps, the
  * server's log records, and what a block read back after a power cut means.
  *

@@ -1,4 +1,5 @@
 /* durability_verify.c - `iobench durability verify`: read back every promised block. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"
 #include "lib/clock.h"

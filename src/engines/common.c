@@ -1,4 +1,5 @@
 /* common.c - what the asynchronous and the synchronous engines share: settling a completion, fdatasync. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "engines/engine.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* engine.c - the table of engines, and what callers ask of it. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "engines/engine.h"
 
 #include <stdio.h>

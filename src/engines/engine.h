@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * engine.h - one interface for every way of submitting I/O.
  *
  * The worker loop queues requests with submit() and collects them with

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * io_uring.c - io_uring through liburing, with a queue depth.
  * fdatasync is IORING_OP_FSYNC with IORING_FSYNC_DATASYNC, on the ring.
  * Built only when configure found liburing.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * libaio.c - Linux native AIO (io_submit/io_getevents) with a queue
  * depth. Meant for O_DIRECT; on buffered files the kernel may complete
  * submissions synchronously, which is what the numbers then show.

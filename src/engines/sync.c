@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * sync.c - the study's method: pread/pwrite/fdatasync, one at a time.
  *
  * submit() performs the call; reap() hands back what submit() finished.

@@ -1,4 +1,5 @@
 /* cgroup.c - the memory limit of this process's cgroup (v1 or v2), for the page-cache warning. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "host/cgroup.h"
 #include "host/mounts.h"
 #include "lib/fileio.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * cgroup.h - what a memory cgroup lets this process keep in memory.
  *
  * A process in a cgroup with a memory limit (v2 memory.max, v1

@@ -1,4 +1,5 @@
 /* devices.c - the block device stack under a target, and its /proc/diskstats readings. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "host/devices.h"
 #include "host/mounts.h"
 #include "host/target.h"

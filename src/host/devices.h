@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * devices.h - the block devices under a target, and what they did.
  *
  * devices_resolve() walks sysfs from the target's device down: md and dm

@@ -1,4 +1,5 @@
 /* imds.c - the EC2 instance metadata service (IMDSv2) over plain HTTP, within one deadline. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "host/imds.h"
 #include "lib/err.h"
 #include "lib/clock.h"

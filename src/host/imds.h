@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * imds.h - the EC2 instance metadata service (IMDSv2): what an instance
  * can learn about itself (instance id, type, zone, AMI, ...) as
  * provisioning facts (provision.h).

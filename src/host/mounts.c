@@ -1,4 +1,5 @@
 /* mounts.c - /proc/self/mountinfo, a line at a time (see mounts.h). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "host/mounts.h"
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * mounts.h - this process's mounts, as /proc/self/mountinfo lists them.
  *
  * One reader of mountinfo for the host layer: where a file's filesystem is

@@ -1,4 +1,5 @@
 /* provision.c - provisioning facts: which describe the host, which the configuration, their types. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "host/provision.h"
 #include "lib/err.h"
 #include "lib/units.h"

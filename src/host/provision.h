@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * provision.h - what was provisioned: the facts a result line carries in
  * its "provision" object, which of them describe the host and which the
  * configuration, and how a fact given as text becomes a JSON value.

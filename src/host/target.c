@@ -1,4 +1,5 @@
 /* target.c - probe files and block devices; refuse unsafe writes. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "host/target.h"
 #include "host/mounts.h"
 #include "lib/fileio.h"

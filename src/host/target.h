@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * target.h - what is being benchmarked: a regular file or a block device.
  *
  * target_probe() gathers facts (size, filesystem, mount point, device, its

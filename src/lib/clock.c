@@ -1,4 +1,5 @@
 /* clock.c - choosing and calibrating the time source (see clock.h). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/clock.h"
 #include "lib/fileio.h"
 

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * clock.h - the benchmark's time source: nanoseconds on one monotonic scale,
  * the same for every thread.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * err.h - the one size of an error buffer.
  *
  * Libraries return 0 / -errno and write a one-line reason, without

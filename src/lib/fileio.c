@@ -1,4 +1,5 @@
 /* fileio.c - whole transfers, one-line reads, deadlines, replacing a file whole (see fileio.h). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/fileio.h"
 #include "lib/clock.h"
 #include "lib/prng.h"

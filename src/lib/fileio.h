@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fileio.h - the file rules every layer shares: whole transfers, one-line
  * reads, waiting on a descriptor with a deadline, and replacing a file so
  * that readers see the old one or the new one, never half of either.

@@ -1,4 +1,5 @@
 /* hist.c - geometric histogram: bucket table, merge, percentiles. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/hist.h"
 
 #include <math.h>

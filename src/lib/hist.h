@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * hist.h - the 2012 study's geometric latency histogram.
  *
  * Values are nanoseconds. Each value is pinned to [HIST_PIN_MIN, HIST_PIN_MAX]

@@ -1,4 +1,5 @@
 /* hist_json.c - histogram <-> JSON in the 2012 study's layout. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/hist_json.h"
 
 #include <errno.h>

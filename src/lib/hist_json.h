@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * hist_json.h - histograms to and from the 2012 study's JSON form.
  *
  *   { "count": 19516, "errorCount": 0, "minValue": 6966, "maxValue": 581407940,

@@ -1,4 +1,5 @@
 /* opspec.c - parse operation names and thread lists. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/opspec.h"
 #include "lib/err.h"
 #include "lib/units.h"

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * opspec.h - operation names and thread lists, as typed on the command line.
  *
  * Short grammar (case-insensitive units):

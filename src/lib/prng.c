@@ -1,4 +1,5 @@
 /* prng.c - bulk random fill for data files and write buffers. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/prng.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * prng.h - xoshiro256** seeded by splitmix64: fast, per-thread, reproducible.
  *
  * Not cryptographic. Each thread owns its own state; nothing here is shared.

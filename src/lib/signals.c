@@ -1,4 +1,5 @@
 /* signals.c - block the stop signals, and wait for one with a timeout or through a descriptor. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/signals.h"
 
 #include <errno.h>

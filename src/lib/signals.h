@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * signals.h - the stop signals (SIGINT, SIGTERM, SIGHUP): awaited, never handled.
  *
  * A command blocks them in its main thread before any other thread exists,

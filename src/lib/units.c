@@ -1,4 +1,5 @@
 /* units.c - sizes, counts and durations as text. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/units.h"
 
 #include <ctype.h>

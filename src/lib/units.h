@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * units.h - parse and print sizes, counts and durations.
  *
  * Pure helpers: no I/O, no allocation, thread-safe.

@@ -1,4 +1,5 @@
 /* version.c - the release and the commit (build/gen/commit.h, made by the Makefile). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/version.h"
 
 #include "commit.h"

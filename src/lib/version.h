@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * version.h - which iobench this is.
  *
  * iobench_version is the release (configure.ac's AC_INIT); iobench_commit is

@@ -1,4 +1,5 @@
 /* create.c - random-filled data files (the library behind `iobench create` and --size). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "measure/create.h"
 #include "lib/clock.h"
 #include "lib/fileio.h"

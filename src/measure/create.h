@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * create.h - make a data file full of random bytes, at device speed.
  *
  * Large aligned O_DIRECT writes (buffered where the filesystem refuses

@@ -1,4 +1,5 @@
 /* merge.c - the threads' histograms and counters into one op's result, exactly. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "measure/merge.h"
 
 #include <errno.h>

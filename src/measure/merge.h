@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * merge.h - one operation's result from the threads that ran it.
  *
  * Each worker counted into its own histograms, one per time bucket (and,

@@ -1,4 +1,5 @@
 /* raw.c - the per-operation log's writer thread. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "measure/raw.h"
 #include "lib/fileio.h"
 

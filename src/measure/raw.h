@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * raw.h - the 2012 tool's per-operation log (--raw FILE), kept off the hot path.
  *
  * Each worker owns a struct raw_buf of two fixed chunks. The worker appends

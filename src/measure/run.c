@@ -1,4 +1,5 @@
 /* run.c - start the workers, wait out the duration, stop, merge. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "measure/run.h"
 #include "lib/clock.h"
 #include "lib/fileio.h"

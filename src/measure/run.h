@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * run.h - one complete benchmark run: open, start threads, wait, stop, merge.
  *
  * The caller blocks the stop signals (signals.h) in the calling thread before

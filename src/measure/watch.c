@@ -1,4 +1,5 @@
 /* watch.c - the probe loop behind `iobench watch`. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "measure/watch.h"
 #include "engines/engine.h"
 #include "lib/clock.h"

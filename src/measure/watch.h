@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * watch.h - a light, long-running latency probe (`iobench watch`).
  *
  * Every interval it does each operation once, in a random order, timing

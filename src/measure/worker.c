@@ -1,4 +1,5 @@
 /* worker.c - the hot loop. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "measure/worker.h"
 #include "lib/clock.h"
 

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * worker.h - one benchmark thread: pick an offset, time one operation,
  * record it, repeat until the deadline, the stop flag or the op limit.
  *

@@ -1,4 +1,5 @@
 /* report/alloc.c - allocations that never return NULL: running out is the command layer's to say. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/alloc.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * alloc.h - the report's allocations (private to src/report/, but for
  * rep_alloc_on_failure).
  *

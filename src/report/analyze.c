@@ -1,4 +1,5 @@
 /* report/analyze.c - the report's sections, built from grouped cells. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/analyze.h"
 
 #include <math.h>

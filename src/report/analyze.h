@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_analyze.h - turn the cells of a struct rep_db into report tables.
  *
  * A group is a run of cells that differ only by host (a fleet group) or a

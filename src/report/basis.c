@@ -1,4 +1,5 @@
 /* report/basis.c - bad apples by host, and each group's figure: the median of the hosts that are not. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/basis.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * basis.h - the one basis of the report's answer (report/basis.c).
  *
  * A configuration's figure for an op is the median host at the

@@ -1,4 +1,5 @@
 /* report/bonnie.c - the bonnie and bonnieRuns sections: bonnie++ lines, and their mean and spread per host. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/compare.c - config A vs config B, per op: the ratio of the medians
  * over hosts of throughput, p50 and p99, with a bootstrap 95% interval and a
  * plain verdict.

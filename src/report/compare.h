@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_compare.h - how two configurations differ, by dimension.
  *
  * A configuration is instance (instanceType, ebsOptimized) x volume

@@ -1,4 +1,5 @@
 /* report/config.c - what a result line says apart: which host, which configuration, what bookkeeping. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/db.h"
 #include "report/json.h"
 

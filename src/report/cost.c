@@ -1,4 +1,5 @@
 /* report/cost.c - the cost section: operations and MB per dollar per op and config. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <jansson.h>

@@ -1,4 +1,5 @@
 /* report/db.c - the cell store: lines added to cells, filters, the final order. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/db.h"
 
 #include <fnmatch.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_db.h - the report's cell store (src/report/read.c): what
  * `iobench report` reads, result lines grouped into cells.
  *

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/devices.c - the devices section: each member of an array (md, dm)
  * under a run's target against its siblings, from the "devices" figures the
  * runs recorded (iostat -x's, per run and per time bucket).

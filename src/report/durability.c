@@ -1,4 +1,5 @@
 /* report/durability.c - verdict rows of `iobench durability verify` lines in the report. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/durability.h"
 
 #include <math.h>

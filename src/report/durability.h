@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * durability.h - `iobench durability verify` lines in the report (private to
  * src/report/): one verdict per verification, shown in the section
  * "durabilityVerify" (its row, rep_sec_durabilityVerify, is in durability.c).

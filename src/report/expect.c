@@ -1,4 +1,5 @@
 /* report/expect.c - `--expect FILE`: expected figures for a box, PASS or FAIL against the results. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/expect.h"
 
 #include <ctype.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_expect.h - `iobench report --expect FILE`: the figures a box is
  * expected to reach, one per line, checked against the results read.
  *

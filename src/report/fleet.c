@@ -1,4 +1,5 @@
 /* report/fleet.c - the fleet section: the hosts a fleet's manifest.json names that failed or sent nothing. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <string.h>

@@ -1,4 +1,5 @@
 /* report/flush.c - the durability section: flushed writes faster than the evidence allows. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* report/groups.c - cells into groups, their caps, sweeps and optima: what every section builds on. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/analyze.h"
 
 #include <math.h>

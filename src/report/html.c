@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/html.c - DIR/index.html for `iobench report --plot DIR`: the
  * findings and their key charts first, then a block per section with its
  * table beside its charts, the per-host tables and per-group charts folded

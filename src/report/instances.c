@@ -1,4 +1,5 @@
 /* report/instances.c - the instances and badApples sections: a group across hosts, and the hosts far below its median. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <math.h>

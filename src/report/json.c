@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/json.c - a strict JSON parser into a flat, reusable array of
  * values (see report_json.h). Its rules are jansson's (json_loadb with no
  * flags), checked against jansson by tests/fuzz/fuzz_json.c.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/line.c - one document of a results file into what it adds: a run
  * line's operations (histograms, time-series points, CPU time), a bonnie++
  * line, a manifest, and the messages about what was wrong with it. Pure:

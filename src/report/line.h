@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * line.h - one document of a results file, read into what it will add to
  * the cell store (report/line.c), and added (report/read.c).
  *

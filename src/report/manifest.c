@@ -1,4 +1,5 @@
 /* report/manifest.c - a fleet's manifest.json: the hosts that were planned, and what became of each. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/db.h"
 
 #include <jansson.h>

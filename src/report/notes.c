@@ -1,4 +1,5 @@
 /* report/notes.c - the notes section: each run's bookkeeping. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <stdlib.h>

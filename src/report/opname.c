@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/opname.c - a signature as the user typed the op ("read,4K,4K" ->
  * "read4k") and its kind, from lib/opspec's vocabulary.
  */

@@ -1,4 +1,5 @@
 /* report/periodic.c - oscillations in the probes' latency and in runs' throughput over time. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/alloc.h"
 #include "report/section.h"
 

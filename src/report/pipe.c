@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/pipe.c - documents read on worker threads, added in input order.
  *
  * The caller fills batches (a few hundred documents of one file, or a MiB

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * pipe.h - the report's reading in parallel (report/pipe.c): documents are
  * read (parsed, their histograms checked) on worker threads, and added to
  * the cell store on the caller's thread in the order they came in, with

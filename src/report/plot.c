@@ -1,4 +1,5 @@
 /* report/plot.c - gnuplot scripts, data and rendering for `iobench report --plot`. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/plot.h"
 #include "report/basis.h"
 

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_plot.h - gnuplot charts of a report.
  *
  * Writes, into DIR, one NAME.gp script per chart with its NAME.dat data

@@ -1,4 +1,5 @@
 /* report/price.c - what a configuration costs an hour (see report_price.h). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/price.h"
 
 #include <errno.h>

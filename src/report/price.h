@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_price.h - what a configuration costs an hour, from a price list in
  * the format of share/prices-sample.json.
  *

@@ -1,4 +1,5 @@
 /* report/read.c - result files and folders (iobench, the 2012 tool, bonnie++) into the store, through the pipe. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/db.h"
 
 #include <dirent.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * section.h - what a report section's builder works with (private to src/report/).
  *
  * Each section is a file (a few close ones share one): its columns, its

@@ -1,4 +1,5 @@
 /* report/stats.c - medians, MAD, peaks, tiers, regimes and periods for the report. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/stats.h"
 
 #include <errno.h>

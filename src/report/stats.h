@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_stats.h - the pure analyses behind `iobench report`.
  *
  * No I/O, no global state, thread-safe. Each function works on plain arrays

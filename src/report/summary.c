@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report/summary.c - the report's answers, one finding a row, drawn from the
  * other sections' tables (by column key, so a section can change its layout).
  *

@@ -1,4 +1,5 @@
 /* report/table.c - render report tables as text, CSV or JSON. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/table.h"
 
 #include <math.h>

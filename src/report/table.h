@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_table.h - one table, three renderings: aligned text, CSV, JSON.
  *
  * A column has a machine key (CSV header, JSON member) and a human heading

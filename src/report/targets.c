@@ -1,4 +1,5 @@
 /* report/targets.c - runs that measured RAM, or not the volume their provision facts name. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/alloc.h"
 #include "report/section.h"
 

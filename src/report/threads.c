@@ -1,4 +1,5 @@
 /* report/threads.c - the threads section: throughput by thread count, and each curve's optimum. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <math.h>

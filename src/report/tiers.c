@@ -1,4 +1,5 @@
 /* report/tiers.c - the tiers section: cache tiers over a file-size sweep. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <math.h>

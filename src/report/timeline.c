@@ -1,4 +1,5 @@
 /* report/timeline.c - the sections over time and latency: time, regimes, series, watch, watchRegimes, modes. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* report/warn.c - the report's warnings, counted and handed to the command layer's function. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "report/db.h"
 
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 /* devices_json.c - the result line's "devices" array. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "results/devices_json.h"
 #include "results/jsonline.h"
 

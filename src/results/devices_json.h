@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * devices_json.h - the devices under a target, and what each did, as the
  * result line's "devices" array (the format is in README.md, OUTPUT).
  *

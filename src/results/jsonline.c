@@ -1,4 +1,5 @@
 /* jsonline.c - the parts every result line is made of. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "results/jsonline.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * jsonline.h - what every result line is made of, whoever writes it (a run,
  * a watch period, a durability verdict): any bytes as JSON text, labels, the
  * target, and the header that says which tool wrote the line, where, when.

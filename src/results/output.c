@@ -1,4 +1,5 @@
 /* output.c - JSON line and text summary of a run. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "results/output.h"
 #include "lib/clock.h"
 #include "lib/fileio.h"

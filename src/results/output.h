@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * output.h - a run's results as one JSON line (the study's format plus
  * iobench's own keys) and as a human summary.
  */

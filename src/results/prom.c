@@ -1,4 +1,5 @@
 /* prom.c - watch's counts as a Prometheus text page, read back, and written atomically. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "results/prom.h"
 #include "lib/fileio.h"
 #include "lib/hist_json.h"

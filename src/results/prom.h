@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * prom.h - `iobench watch --prom FILE`: the probe's counts in Prometheus's
  * text exposition format (version 0.0.4), for node_exporter's textfile
  * collector (a `*.prom` file in its --collector.textfile.directory).

@@ -1,4 +1,5 @@
 /* result.c - freeing what a run measured. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "results/result.h"
 
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * result.h - what a run measured: the types every writer of results (the JSON
  * line, the text summary, the Prometheus page) reads and the measuring code
  * fills, apart from how it is measured (measure/run.h).

@@ -1,4 +1,5 @@
 /* fuzz_histjson.c - libFuzzer target: histograms from untrusted JSON. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>

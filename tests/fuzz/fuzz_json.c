@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_json.c - libFuzzer target: the report's JSON parser (report_json.h)
  * against jansson, on any input. Both must accept or refuse alike, and what
  * both accept must read the same: every type, integer, real, string, array

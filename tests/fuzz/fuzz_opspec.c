@@ -1,4 +1,5 @@
 /* fuzz_opspec.c - libFuzzer target: op specs, thread lists, sizes, durations. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * fuzz_report.c - libFuzzer target: `iobench report` input (iobench lines,
  * the 2012 tool's run.out and JSON, bonnie++ lines) through the reader and
  * every analysis section.

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * faultinj.c - an LD_PRELOAD library for the fault tests; never linked
  * into iobench.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """hostile-durability.py - a hostile peer of `iobench durability`, for the tests.
 
 Speaks the protocol README.md documents (TCP, ASCII lines) badly on purpose.

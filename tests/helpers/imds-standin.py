@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """imds-standin.py - a small stand-in for the EC2 instance metadata service (IMDSv2), for tests.
 
 usage: imds-standin.py ADDR PORT FACTS_JSON LOG

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # cloudfleet.bash - the shared setup of the suites that run against moto's
 # EC2 (lib/moto.bash) and ssh hosts in network namespaces (lib/netns.bash),
 # each with a loop device for its EBS volume (lib/volumes.bash): loading it

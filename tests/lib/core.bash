@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # core.bash - shared setup for the iobench CLI suites.
 #
 #   load lib/core

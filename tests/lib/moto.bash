@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # moto.bash - a local EC2 API for bats suites: moto's server mode on
 # 127.0.0.1 with a free port, and an environment in which every aws call
 # goes there (dummy credentials, no profile, no user config).

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # netns.bash - a fleet of real ssh hosts on this machine, for bats suites.
 #
 #   load lib/netns

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # skip.bash - skips with their reason, for bats suites (lib/netns and
 # lib/moto source it; a suite may load it alone).
 #

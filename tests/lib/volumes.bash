@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: Apache-2.0
 # volumes.bash - an "EBS volume" for each namespace host of a campaign test:
 # a loop device over a sparse file, named on the host's line of a hosts file
 # (volume=/dev/loopN: campaign's word for the device that stands for

@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * check.h - the smallest test harness that says what failed.
  *
  * CHECK(cond) records a failure with file:line and goes on; TEST(name)

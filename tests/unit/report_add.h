@@ -1,4 +1,5 @@
 /*
+ * SPDX-License-Identifier: Apache-2.0
  * report_add.h - what the report's unit tests add: one JSON document, as
  * the reader adds a line it parsed (rep_line_read, then rep_line_add).
  */

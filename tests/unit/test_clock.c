@@ -1,4 +1,5 @@
 /* test_clock.c - the time source: both sources keep the kernel's pace. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "check.h"
 #include "lib/clock.h"
 

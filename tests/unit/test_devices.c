@@ -1,4 +1,5 @@
 /* test_devices.c - /proc/diskstats lines to iostat -x's columns, and the log of readings. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* test_durability.c - block stamps, classification, protocol lines and the block map. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

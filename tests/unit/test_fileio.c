@@ -1,4 +1,5 @@
 /* test_fileio.c - whole transfers, first lines and whole replacements on real files: what comes short, what fails. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "check.h"
 #include "lib/clock.h"
 #include "lib/fileio.h"

@@ -1,4 +1,5 @@
 /* test_hist.c - bucket boundaries, pinning, percentiles, merge, JSON round trip. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

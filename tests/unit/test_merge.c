@@ -1,4 +1,5 @@
 /* test_merge.c - merging synthetic workers into one op's result: buckets, stragglers, errors, mixed ops. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

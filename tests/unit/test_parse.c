@@ -1,4 +1,5 @@
 /* test_parse.c - sizes, durations, op specs (short and long form, one vocabulary with the report), thread lists. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* test_prom.c - Prometheus page: bounds from the histogram, counts, text format, reading back, files. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* test_provision.c - provisioning facts: per-host or configuration, and how text becomes a typed value. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>

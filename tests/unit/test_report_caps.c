@@ -1,4 +1,5 @@
 /* test_report_caps.c - what a host's volumes allow: given facts, else the volume type's baseline. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <math.h>
 #include <string.h>
 

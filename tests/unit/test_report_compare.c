@@ -1,4 +1,5 @@
 /* test_report_compare.c - pairing configurations by dimension, and saying what differs. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <string.h>
 
 #include "check.h"

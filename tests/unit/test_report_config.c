@@ -1,4 +1,5 @@
 /* test_report_config.c - who, which configuration, what bookkeeping: the split of a line and config names. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* test_report_json.c - the report's JSON parser: values, lookups, what it refuses, and jansson's reasons. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <string.h>
 
 #include "check.h"

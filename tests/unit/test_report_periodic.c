@@ -1,4 +1,5 @@
 /* test_report_periodic.c - stats_periodic on series with a known period, and on ones with none. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

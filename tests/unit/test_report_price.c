@@ -1,4 +1,5 @@
 /* test_report_price.c - one price model: instance hours, GB-months, provisioned IOPS and MiB/s, per-I/O. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>

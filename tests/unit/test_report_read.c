@@ -1,4 +1,5 @@
 /* test_report_read.c - reading result lines into cells: exact merges, labels, formats, tables. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>

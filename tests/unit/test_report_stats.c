@@ -1,4 +1,5 @@
 /* test_report_stats.c - the report's analyses on synthetic data with known answers. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* test_report_targets.c - runs flagged as not measuring the disk provisioned (report/targets.c). */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

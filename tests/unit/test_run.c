@@ -1,4 +1,5 @@
 /* test_run.c - run_execute()'s checks of its configuration, before any thread starts. */
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "check.h"
 #include "measure/run.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=alone
 # A fixture of tests/testrunner.bats: a suite that must run with no other
 # suite of its run beside it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # A fixture of tests/testrunner.bats: a test that spends about two seconds of
 # CPU in a process of its own (what a daemon a suite starts would spend).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # A fixture of tests/testrunner.bats, run twice at once (RUNNER_ME a and b,
 # RUNNER_SYNC a folder both see): each run brings up 2 namespace hosts and
 # waits for the other's; a tears its own down, and b's hosts must still

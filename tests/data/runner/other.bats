@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # A fixture of tests/testrunner.bats: a pass, a skip for want of something an
 # install step provides, and with RUNNER_FAIL=1 a failure.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # A fixture of tests/testrunner.bats: two passes and a skip for an
 # environment limit, each saying its name on the output.
 
