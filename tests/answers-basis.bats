@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=report
 # answers-basis.bats - one answer, one basis: every figure of the study's
 # answer (ops/s, ops per dollar, the ratio and the ratio per dollar) from the
