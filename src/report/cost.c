@@ -222,9 +222,10 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 const struct rep_section_def rep_sec_cost = {
 	.name = "cost",
 	.title = "Operations per dollar",
-	.help = "per op and config at its optimal thread count: $/h (instance, GB-months,\n"
-		"provisioned IOPS and MiB/s above the free baseline, per-I/O charges),\n"
-		"ops and MB per dollar, rank per op (needs --prices)",
+	.help = "per op and config at its optimal thread count, the median host with\n"
+		"bad apples left out: $/h (instance, GB-months, provisioned IOPS and\n"
+		"MiB/s above the free baseline, per-I/O charges), ops and MB per dollar,\n"
+		"rank per op; a figure above its caps unranked, said (needs --prices)",
 	SECTION_COLS(cost_cols),
 	.build = build_cost,
 };

@@ -393,7 +393,9 @@ static void best_dollar(struct table *s, const struct table *cost, const struct 
 		snprintf(other, sizeof(other), "; %s: %s", sb, rv);
 	}
 	const double fig[4] = { bandwidth ? mbd : opd, NAN, NAN, num_at(cost, best, "threads") };
-	finding(s, o->op, bandwidth ? "perDollarMB" : "perDollar", o->op, cfg, fig, "cost", "%s %s, %s %s/$ at $%.3g/h%s",
+	const struct rests on = { NAN, num_at(cost, best, "hosts"), num_at(cost, best, "hostsOf"),
+				  str_at(cost, best, "leftOut") };
+	finding_on(s, o->op, bandwidth ? "perDollarMB" : "perDollar", o->op, cfg, fig, &on, "cost", "%s %s, %s %s/$ at $%.3g/h%s",
 		n > 1 ? "most per $:" : "per $:", cfg ? cfg : "-", v, bandwidth ? "MB" : "ops",
 		num_at(cost, best, "dollarsPerHour"), other);
 }
