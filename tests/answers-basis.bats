@@ -282,3 +282,22 @@ raid_study() {
   jq -e '[.durability[] | [.host, .suspicious]] == [["a", false], ["b", false]]' <<<"$output"
   jq -e '.durability[] | select(.host == "a") | .evidence | test("no read of this host within an hour")' <<<"$output"
 }
+
+@test "a study of 100 configs: each config is one, the summary stays a page, compare pairs each with the next" {
+  local k
+  for ((k = 0; k < 100; k++)); do
+    printf 'host=a labels=config=c%d modes=100000:%d\nhost=b labels=config=c%d modes=100000:%d\n' \
+      "$k" $((6000 + k)) "$k" $((6100 + k))
+  done | "$GEN" >"$BATS_TEST_TMPDIR/many.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section instances,compare,summary "$BATS_TEST_TMPDIR/many.jsonl"
+  [ "$status" -eq 0 ]
+  # every config's two hosts in one group (configs interned once, however many)
+  jq -e '[.instances[] | .hosts] | length == 100 and all(. == 2)' <<<"$output"
+  # 4,950 pairs differ in the one label: each config is compared with the next, 99 pairs
+  jq -e '[.compare[] | select(.metric == "ops/s")] | length == 99' <<<"$output"
+  jq -e '[.summary[] | select(.kind == "compare")] | length == 6' <<<"$output"
+  jq -e '.summary[] | select(.kind == "moreComparisons") | .value == 93' <<<"$output"
+  jq -e '[.summary[] | select(.kind == "tooFewHosts")] | length == 1' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --section compare "$BATS_TEST_TMPDIR/many.jsonl"
+  grep -F "100 configs differ two by two in one dimension in 4950 pairs: each is compared with the next" <<<"$output"
+}

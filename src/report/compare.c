@@ -279,30 +279,63 @@ static void compare_metric(struct table *t, const struct rep_ctx *ctx, const cha
 	free(vb);
 }
 
+/* An op and a size it ran at; sizes: the op ran at more than one. */
+struct op_size {
+	const char *sig;
+	uint64_t size;
+	bool sizes;
+};
+
+/*
+ * The ops and sizes of ctx's fleet groups, each once, in the order they
+ * first come (caller frees *out): found once per section, as a study of
+ * many configs pairs them many times over.
+ */
+static size_t op_sizes(const struct rep_ctx *ctx, struct op_size **out)
+{
+	struct op_size *list = rep_calloc(ctx->nf + 1, sizeof(*list));
+	size_t n = 0;
+	for (size_t i = 0; i < ctx->nf; i++) {
+		const struct rep_cell *c = ctx->fleet[i].cells[0];
+		bool seen = false;
+		/* fleet groups sort by signature: a signature's sizes are together at the end of the list */
+		for (size_t k = n; k-- > 0 && strcmp(list[k].sig, c->sig) == 0;) {
+			if (list[k].size == c->size)
+				seen = true;
+			else
+				list[k].sizes = true;
+		}
+		if (seen)
+			continue;
+		bool other = n > 0 && strcmp(list[n - 1].sig, c->sig) == 0;
+		list[n++] = (struct op_size){ c->sig, c->size, other };
+	}
+	*out = list;
+	return n;
+}
+
+/* The section's ops and sizes (op_sizes), made when the section is built. */
+struct compare_run {
+	struct op_size *os;
+	size_t nos;
+};
+
 /*
  * Every op both sides ran: three rows each; side_only (NULL none): the
  * medians side by side, no ratio, this verdict. Returns the larger side's
  * host count seen.
  */
-static size_t compare_sides(struct table *t, const struct rep_ctx *ctx, bool (*match)(const void *, const struct rep_cell *),
+static size_t compare_sides(struct table *t, const struct rep_ctx *ctx, const struct compare_run *run,
+			    bool (*match)(const void *, const struct rep_cell *),
 			    const void *sel_a, const void *sel_b, const char *label_a, const char *label_b,
 			    const char *differs, const char *side_only)
 {
 	size_t most = 0;
-	const struct rep_group *g = ctx->fleet;
 	/* one comparison per op and swept size: a ratio across sizes would measure the cache, not the config */
-	for (size_t i = 0; i < ctx->nf; i++) {
-		const char *sig = g[i].cells[0]->sig;
-		uint64_t size = g[i].cells[0]->size;
-		bool seen = false, sizes = false;
-		for (size_t j = 0; j < ctx->nf; j++) {
-			if (strcmp(g[j].cells[0]->sig, sig) != 0)
-				continue;
-			seen |= j < i && g[j].cells[0]->size == size;
-			sizes |= g[j].cells[0]->size != size;
-		}
-		if (seen)
-			continue;
+	for (size_t k = 0; k < run->nos; k++) {
+		const char *sig = run->os[k].sig;
+		uint64_t size = run->os[k].size;
+		bool sizes = run->os[k].sizes;
 		struct side a = { .label = label_a }, b = { .label = label_b };
 		side_collect(ctx, sig, size, match, sel_a, &a);
 		side_collect(ctx, sig, size, match, sel_b, &b);
@@ -386,10 +419,12 @@ static struct kv *find_kv(struct kv *kv, size_t n, const char *key)
 	return NULL;
 }
 
-static const char *value_of(struct kv *kv, size_t n, const char *key)
+static const char *value_of(const struct kv *kv, size_t n, const char *key)
 {
-	const struct kv *k = find_kv(kv, n, key);
-	return k ? k->value : NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].value;
+	return NULL;
 }
 
 static void kv_put(struct kv *kv, size_t *n, const char *key, const char *value)
@@ -498,7 +533,7 @@ static void append(char *buf, size_t len, const char *sep, const char *text)
  * then the facts that differ where both sides have them, or, when none does,
  * the facts only one side has.
  */
-static void say_side(const struct dim *d, struct kv *mine, size_t nm, struct kv *other, size_t no, char *buf,
+static void say_side(const struct dim *d, const struct kv *mine, size_t nm, const struct kv *other, size_t no, char *buf,
 		     size_t len)
 {
 	buf[0] = '\0';
@@ -521,13 +556,43 @@ static void say_side(const struct dim *d, struct kv *mine, size_t nm, struct kv 
 		snprintf(buf, len, "-");
 }
 
-size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len,
-		       char *dims, size_t dlen, bool *swap)
+/* A configuration's keys, read once (with the defaults a fact left unsaid takes). */
+struct cfg_keys {
+	struct kv *kv;
+	int *dim;   /* each key's dimension (dim_of), found once */
+	size_t n;
+};
+
+static void keys_of(const struct rep_config *c, struct cfg_keys *k)
 {
-	struct kv kx[MAX_KEYS], ky[MAX_KEYS];
-	size_t nx = config_keys(x, kx, MAX_KEYS), ny = config_keys(y, ky, MAX_KEYS);
-	fill_defaults(kx, &nx);
-	fill_defaults(ky, &ny);
+	struct kv tmp[MAX_KEYS];
+	size_t n = config_keys(c, tmp, MAX_KEYS);
+	fill_defaults(tmp, &n);
+	k->kv = rep_calloc(n + 1, sizeof(*k->kv));
+	k->dim = rep_calloc(n + 1, sizeof(*k->dim));
+	memcpy(k->kv, tmp, n * sizeof(*tmp));
+	for (size_t i = 0; i < n; i++)
+		k->dim[i] = dim_of(k->kv[i].key);
+	k->n = n;
+}
+
+static void keys_free(struct cfg_keys *k)
+{
+	free(k->kv);
+	free(k->dim);
+}
+
+/*
+ * rep_config_diff on keys read before; with limit > 0 it only counts (buf
+ * left empty, dims and *swap set) and stops once x and y surely differ in
+ * more than limit dimensions.
+ */
+static size_t diff_keys(const struct rep_config *x, const struct cfg_keys *cx, const struct rep_config *y,
+			const struct cfg_keys *cy, char *buf, size_t len, char *dims, size_t dlen, bool *swap,
+			size_t limit)
+{
+	const struct kv *kx = cx->kv, *ky = cy->kv;
+	size_t nx = cx->n, ny = cy->n;
 	buf[0] = '\0';
 	dims[0] = '\0';
 	*swap = false;
@@ -538,7 +603,7 @@ size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, c
 		const char *key = i < nx ? kx[i].key : ky[i - nx].key;
 		if (i >= nx && value_of(kx, nx, key))
 			continue;
-		int d = dim_of(key);
+		int d = i < nx ? cx->dim[i] : cy->dim[i - nx];
 		if (d >= 0 && dim_seen[d])
 			continue;
 		const char *const *keys = d >= 0 ? dims_table[d].keys : (const char *const[]){ key, NULL };
@@ -559,6 +624,9 @@ size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, c
 		if (!differs)
 			continue;
 		ndiff++;
+		/* a label beside the settings may make two one: past that, more than limit for sure */
+		if (limit && ndiff > limit + 1)
+			return ndiff;
 		char fv[8];
 		if (d >= 0 && strcmp(dims_table[d].name, "settings") == 0)
 			settings_differ = true;
@@ -569,6 +637,8 @@ size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, c
 			swap_set = true;
 		}
 		append(dims, dlen, ", ", d >= 0 ? dims_table[d].name : key);
+		if (limit)
+			continue; /* counting: the words are written for the pairs kept */
 		char sa[300], sb[300], one[700];
 		if (d >= 0) {
 			say_side(&dims_table[d], kx, nx, ky, ny, sa, sizeof(sa));
@@ -588,6 +658,18 @@ size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, c
 	if (label_differs && settings_differ && ndiff > 1)
 		ndiff--;
 	return ndiff;
+}
+
+size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len,
+		       char *dims, size_t dlen, bool *swap)
+{
+	struct cfg_keys cx, cy;
+	keys_of(x, &cx);
+	keys_of(y, &cy);
+	size_t n = diff_keys(x, &cx, y, &cy, buf, len, dims, dlen, swap, 0);
+	keys_free(&cx);
+	keys_free(&cy);
+	return n;
 }
 
 /* Every configuration that ran something, in the order of the groups. */
@@ -628,53 +710,105 @@ static void why_row(struct table *t, const char *a, const char *b, const char *d
 		  NAN, NAN, why, NAN, NAN, NAN, NULL);
 }
 
+/* Up to this many pairs that differ in one dimension are all compared; past it, each with its next. */
+#define MAX_ALL_PAIRS 64
+/* At most this many pairs side by side (when none differ in one dimension). */
+#define MAX_SIDE_BY_SIDE 12
+
+struct pair {
+	size_t i, j;
+	char dims[64]; /* the dimension they differ in */
+};
+
 /*
- * Without --compare: every two configurations that differ in one dimension;
- * when none do, the configurations side by side (medians, no ratio) with
- * what differs, and the --compare that would compare them. Returns the
- * largest side's host count.
+ * Without --compare: every two configurations that differ in one
+ * dimension, read once each and paired in one pass; past MAX_ALL_PAIRS
+ * such pairs, each config only with the next one that differs from it in
+ * that dimension (a sweep of 400 labels is 399 pairs, not 79,800), said in
+ * *said. When none differ in one dimension, at most MAX_SIDE_BY_SIDE
+ * pairs side by side (medians, no ratio) with what differs and the
+ * --compare that would compare them. Returns the largest side's host count.
  */
-static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
+static size_t compare_auto(struct table *t, const struct rep_ctx *ctx, const struct compare_run *run, char *said,
+			   size_t slen)
 {
 	const struct rep_config **cfgs;
-	size_t nc = configs_of(ctx, &cfgs), most = 0, pairs = 0;
+	size_t nc = configs_of(ctx, &cfgs), most = 0, npairs = 0, cap = 0;
 	char differs[1024], dims[256], why[1400];
 	bool swap;
+	said[0] = '\0';
+	struct cfg_keys *keys = rep_calloc(nc + 1, sizeof(*keys));
+	for (size_t i = 0; i < nc; i++)
+		keys_of(cfgs[i], &keys[i]);
+	struct pair *pairs = NULL;
 	for (size_t i = 0; i < nc; i++)
 		for (size_t j = i + 1; j < nc; j++) {
 			if (!like_runs(cfgs[i], cfgs[j]) ||
-			    rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims), &swap) != 1)
+			    diff_keys(cfgs[i], &keys[i], cfgs[j], &keys[j], differs, sizeof(differs), dims, sizeof(dims),
+				      &swap, 1) != 1)
 				continue;
-			const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
-			size_t before = t->nrows;
-			size_t m = compare_sides(t, ctx, match_config, x, y, side_name(x), side_name(y), differs, NULL);
-			most = most > m ? most : m;
-			if (t->nrows == before)
-				why_row(t, side_name(x), side_name(y), differs, "nothing to compare: no op ran on both sides");
-			pairs++;
+			if (npairs == cap) {
+				cap = cap ? 2 * cap : 16;
+				pairs = rep_realloc(pairs, cap * sizeof(*pairs));
+			}
+			pairs[npairs].i = i;
+			pairs[npairs].j = j;
+			snprintf(pairs[npairs].dims, sizeof(pairs[npairs].dims), "%s", dims);
+			npairs++;
 		}
-	if (pairs == 0 && nc < 2) {
+	size_t compared = 0;
+	bool chain = npairs > MAX_ALL_PAIRS;
+	for (size_t p = 0; p < npairs; p++) {
+		/* a chain: the first pair of config i in its dimension (j ascending), no other */
+		if (chain && p > 0 && pairs[p - 1].i == pairs[p].i && strcmp(pairs[p - 1].dims, pairs[p].dims) == 0)
+			continue;
+		if (chain) {
+			bool first = true;
+			for (size_t q = p; q-- > 0 && pairs[q].i == pairs[p].i;)
+				first &= strcmp(pairs[q].dims, pairs[p].dims) != 0;
+			if (!first)
+				continue;
+		}
+		size_t i = pairs[p].i, j = pairs[p].j;
+		diff_keys(cfgs[i], &keys[i], cfgs[j], &keys[j], differs, sizeof(differs), dims, sizeof(dims), &swap, 0);
+		const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
+		size_t before = t->nrows;
+		size_t m = compare_sides(t, ctx, run, match_config, x, y, side_name(x), side_name(y), differs, NULL);
+		most = most > m ? most : m;
+		if (t->nrows == before)
+			why_row(t, side_name(x), side_name(y), differs, "nothing to compare: no op ran on both sides");
+		compared++;
+	}
+	if (chain)
+		snprintf(said, slen, " %zu configs differ two by two in one dimension in %zu pairs: each is compared "
+			 "with the next that differs from it in that dimension (%zu pairs); --compare 'A vs B' compares "
+			 "any other two.", nc, npairs, compared);
+	if (npairs == 0 && nc < 2) {
 		snprintf(why, sizeof(why), "nothing to compare: %s; name two sides with --compare 'A vs B' "
 			 "(a glob on config names, or KEY=GLOB on a label, fact or host)",
 			 nc == 0 ? "no iobench runs" : "one configuration");
 		why_row(t, nc ? side_name(cfgs[0]) : "-", "-", "-", why);
-	} else if (pairs == 0) {
+	} else if (npairs == 0) {
 		/* side by side: what each ran, and what differs, but no ratio that would blame one dimension */
-		size_t shown = 0;
+		size_t shown = 0, more = 0;
 		for (size_t i = 0; i < nc; i++)
 			for (size_t j = i + 1; j < nc; j++) {
 				if (!like_runs(cfgs[i], cfgs[j]))
 					continue;
+				if (shown == MAX_SIDE_BY_SIDE) {
+					more++;
+					continue;
+				}
 				shown++;
-				size_t nd = rep_config_diff(cfgs[i], cfgs[j], differs, sizeof(differs), dims, sizeof(dims),
-							    &swap);
+				size_t nd = diff_keys(cfgs[i], &keys[i], cfgs[j], &keys[j], differs, sizeof(differs), dims,
+						      sizeof(dims), &swap, 0);
 				const struct rep_config *x = swap ? cfgs[j] : cfgs[i], *y = swap ? cfgs[i] : cfgs[j];
 				snprintf(why, sizeof(why),
 					 "side by side, not compared: they differ in %zu dimensions (%s); to compare "
 					 "them anyway: --compare '%s vs %s'",
 					 nd, dims, side_name(x), side_name(y));
 				size_t before = t->nrows;
-				size_t m = compare_sides(t, ctx, match_config, x, y, side_name(x), side_name(y), differs,
+				size_t m = compare_sides(t, ctx, run, match_config, x, y, side_name(x), side_name(y), differs,
 							 why);
 				most = most > m ? most : m;
 				if (t->nrows == before) {
@@ -683,12 +817,19 @@ static size_t compare_auto(struct table *t, const struct rep_ctx *ctx)
 					why_row(t, side_name(x), side_name(y), differs, why);
 				}
 			}
+		if (more)
+			snprintf(said, slen, " %zu more pairs of configs side by side are not shown; --compare 'A vs "
+				 "B' names two.", more);
 		if (shown == 0)
 			why_row(t, side_name(cfgs[0]), "-", "-",
 				"nothing to compare: the configurations differ only in the kind of their runs (rounds, "
 				"durations, partial runs), which are kept apart; --merge-rounds or --include-partial "
 				"merges them");
 	}
+	for (size_t i = 0; i < nc; i++)
+		keys_free(&keys[i]);
+	free(keys);
+	free(pairs);
 	free(cfgs);
 	return most;
 }
@@ -698,6 +839,8 @@ static void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 	struct table *t = &tables[SEC_COMPARE];
 	const struct rep_opts *o = ctx->o;
 	size_t most = 0;
+	struct compare_run run;
+	run.nos = op_sizes(ctx, &run.os);
 	for (size_t i = 0; i < o->ncompare; i++) {
 		const char *spec = o->compare[i], *vs = strstr(spec, " vs ");
 		if (!vs)
@@ -706,7 +849,7 @@ static void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 		a[vs - spec] = '\0';
 		const char *b = vs + 4;
 		size_t before = t->nrows;
-		size_t m = compare_sides(t, ctx, match_selector, a, b, a, b, "chosen", NULL);
+		size_t m = compare_sides(t, ctx, &run, match_selector, a, b, a, b, "chosen", NULL);
 		most = most > m ? most : m;
 		if (t->nrows == before) {
 			/* said, not left out: a side that matches nothing is a typo the reader must see */
@@ -726,14 +869,16 @@ static void rep_build_compare(struct table *tables, const struct rep_ctx *ctx)
 		}
 		free(a);
 	}
+	char said[400] = "";
 	if (o->ncompare == 0)
-		most = compare_auto(t, ctx);
+		most = compare_auto(t, ctx, &run, said, sizeof(said));
 	if (most)
 		table_note(t,
 			   "Medians over hosts, B/A with a bootstrap %.0f%% interval (%u resamples, seeded); each side "
 			   "at its optimal thread count, its bad apples (badApples) left out. To include a one-in-ten bad apple with 95%% probability takes "
-			   "%u hosts (log 0.05 / log 0.9); the largest side here has %zu.",
-			   LEVEL * 100, o->rounds, stats_hosts_needed(APPLE_SHARE, 0.95), most);
+			   "%u hosts (log 0.05 / log 0.9); the largest side here has %zu.%s",
+			   LEVEL * 100, o->rounds, stats_hosts_needed(APPLE_SHARE, 0.95), most, said);
+	free(run.os);
 }
 
 const struct rep_section_def rep_sec_compare = {

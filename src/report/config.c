@@ -267,17 +267,16 @@ char *rep_config_name(const char *labels, const char *facts)
 
 /* ---- interning ---- */
 
-static uint64_t config_hash(const char *labels, const char *facts, const char *runs)
+/* The one hash of a configuration's identity: the interning and its growth both use it. */
+static uint64_t config_hash(const char *labels, const char *facts, const char *runs, const char *settings)
 {
 	uint64_t h = 14695981039346656037ULL;
-	for (const char *p = labels; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (const char *p = facts; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (const char *p = runs; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	const char *parts[4] = { labels, facts, runs, settings };
+	for (int i = 0; i < 4; i++) {
+		for (const char *p = parts[i]; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ 0xff) * 1099511628211ULL;
+	}
 	return h;
 }
 
@@ -288,7 +287,8 @@ static void config_slots_grow(struct rep_db *db)
 	db->config_slots = rep_calloc(n, sizeof(*db->config_slots));
 	db->nconfig_slots = n;
 	for (size_t i = 0; i < db->nconfigs; i++) {
-		size_t s = config_hash(db->configs[i]->labels, db->configs[i]->facts, db->configs[i]->runs) & (n - 1);
+		const struct rep_config *c = db->configs[i];
+		size_t s = config_hash(c->labels, c->facts, c->runs, c->settings) & (n - 1);
 		while (db->config_slots[s])
 			s = (s + 1) & (n - 1);
 		db->config_slots[s] = i + 1;
@@ -353,7 +353,7 @@ const struct rep_config *rep_config_get_settings(struct rep_db *db, const char *
 	if ((db->nconfigs + 1) * 2 > db->nconfig_slots)
 		config_slots_grow(db);
 	size_t mask = db->nconfig_slots - 1;
-	size_t s = (config_hash(labels, facts, runs) ^ config_hash(settings, "", "")) & mask;
+	size_t s = config_hash(labels, facts, runs, settings) & mask;
 	while (db->config_slots[s]) {
 		struct rep_config *c = db->configs[db->config_slots[s] - 1];
 		if (strcmp(c->labels, labels) == 0 && strcmp(c->facts, facts) == 0 && strcmp(c->runs, runs) == 0 &&

@@ -177,44 +177,55 @@ struct op_size {
 	size_t sizes;  /* how many sizes it ran at */
 };
 
-/* The ops of the threads table (else the cost table), in the order they first appear, each at its main size. */
+/* The ops of table t (the groups), in the order they first appear, each at its main size. */
 static size_t ops_of(const struct table *t, struct op_size *ops)
 {
-	size_t n = 0;
+	/* each row's op and size read once: a study of many configs has many rows */
+	char (*name)[64] = rep_calloc(t->nrows + 1, sizeof(*name));
+	double *sz = rep_calloc(t->nrows + 1, sizeof(*sz));
 	for (size_t r = 0; r < t->nrows; r++) {
-		char op[64];
-		op_at(t, r, op, sizeof(op));
+		op_at(t, r, name[r], sizeof(name[r]));
+		sz[r] = num_at(t, r, "size");
+	}
+	/* per op: its sizes with their row counts */
+	size_t n = 0;
+	struct { size_t op; double size; size_t rows; } *sizes = rep_calloc(t->nrows + 1, sizeof(*sizes));
+	size_t ns = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
 		size_t i = 0;
-		while (i < n && strcmp(ops[i].op, op) != 0)
+		while (i < n && strcmp(ops[i].op, name[r]) != 0)
 			i++;
 		if (i == n) {
 			if (n == MAX_OPS)
 				continue;
-			snprintf(ops[n].op, sizeof(ops[n].op), "%s", op);
+			snprintf(ops[n].op, sizeof(ops[n].op), "%s", name[r]);
 			ops[n].size = NAN;
 			ops[n].rows = 0;
 			ops[n].sizes = 0;
 			n++;
 		}
-		double size = num_at(t, r, "size");
-		size_t here = 0;
-		for (size_t q = 0; q < t->nrows; q++) {
-			char o2[64];
-			op_at(t, q, o2, sizeof(o2));
-			here += strcmp(o2, op) == 0 && num_at(t, q, "size") == size;
+		size_t k = 0;
+		while (k < ns && !(sizes[k].op == i && (sizes[k].size == sz[r] || (isnan(sizes[k].size) && isnan(sz[r])))))
+			k++;
+		if (k == ns) {
+			sizes[ns].op = i;
+			sizes[ns].size = sz[r];
+			sizes[ns++].rows = 0;
+			ops[i].sizes++;
 		}
-		bool seen = false;
-		for (size_t q = 0; q < r && !seen; q++) {
-			char o2[64];
-			op_at(t, q, o2, sizeof(o2));
-			seen = strcmp(o2, op) == 0 && num_at(t, q, "size") == size;
-		}
-		ops[i].sizes += !seen;
-		if (here > ops[i].rows || (here == ops[i].rows && size > ops[i].size)) {
-			ops[i].rows = here;
-			ops[i].size = size;
+		sizes[k].rows++;
+	}
+	/* the size most of its rows ran at, the larger on a tie */
+	for (size_t k = 0; k < ns; k++) {
+		struct op_size *o = &ops[sizes[k].op];
+		if (sizes[k].rows > o->rows || (sizes[k].rows == o->rows && sizes[k].size > o->size)) {
+			o->rows = sizes[k].rows;
+			o->size = sizes[k].size;
 		}
 	}
+	free(sizes);
+	free(name);
+	free(sz);
 	return n;
 }
 
@@ -296,14 +307,16 @@ static void whose(const struct best *b, char *buf, size_t len)
  */
 static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct table *gr, const struct op_size *o)
 {
-	struct best *all = rep_calloc(gr->nrows + 1, sizeof(*all));
+	(void)gr;
+	struct best *all = rep_calloc(ctx->nf + 1, sizeof(*all));
 	size_t n = 0, best = SIZE_MAX, second = SIZE_MAX;
-	for (size_t r = 0; r < gr->nrows; r++) {
-		const char *cfg = str_at(gr, r, "config");
-		bool seen = false;
-		for (size_t q = 0; q < r && !seen; q++)
-			seen = row_is(gr, q, o) && str_eq(str_at(gr, q, "config"), cfg);
-		if (seen || !row_is(gr, r, o) || !is_whole(cfg) || !best_of(ctx, o, cfg, &all[n]))
+	/* each config's curve of the op at its size, once (fleet groups sort by op, config, size) */
+	for (size_t i = 0, end; i < ctx->nf; i = end) {
+		end = rep_curve_end(ctx->fleet, ctx->nf, i);
+		const struct rep_cell *c = ctx->fleet[i].cells[0];
+		const char *cfg = rep_cfg_name(c);
+		if (strcmp(c->op, o->op) != 0 || !(isnan(o->size) || (double)c->size == o->size) || !is_whole(cfg) ||
+		    !best_of(ctx, o, cfg, &all[n]))
 			continue;
 		/* a campaign's earlier round searched the threads: its last round is the answer */
 		if (all[n].cfg && rep_config_superseded(ctx->db, all[n].cfg, NULL))
@@ -400,6 +413,9 @@ static void best_dollar(struct table *s, const struct table *cost, const struct 
 		num_at(cost, best, "dollarsPerHour"), other);
 }
 
+/* At most this many comparisons per op in the summary; the compare section has them all. */
+#define MAX_COMPARISONS 6
+
 /* The $/h of config cfg for op o (its per-I/O charges at its figure), NAN when not priced. */
 static double dollars_of(const struct table *cost, const struct op_size *o, const char *cfg)
 {
@@ -438,6 +454,7 @@ static void comparisons(struct table *s, const struct rep_ctx *ctx, const struct
 		const char *full = str_at(cmp, r, "op");
 		at_main |= full && main_tag[0] && strstr(full, main_tag) && !strcmp(strstr(full, main_tag), main_tag);
 	}
+	size_t said = 0, more = 0;
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		char op[64];
 		op_at(cmp, r, op, sizeof(op));
@@ -446,6 +463,12 @@ static void comparisons(struct table *s, const struct rep_ctx *ctx, const struct
 		const char *full = str_at(cmp, r, "op"), *tag = full ? strstr(full, " @") : NULL;
 		if (at_main && tag && strcmp(tag, main_tag) != 0)
 			continue;
+		/* the summary stays a page: the first comparisons, then how many more the section holds */
+		if (said == MAX_COMPARISONS) {
+			more++;
+			continue;
+		}
+		said++;
 		const char *a = str_at(cmp, r, "a"), *b = str_at(cmp, r, "b");
 		double ratio = num_at(cmp, r, "ratio"), lo = num_at(cmp, r, "low"), hi = num_at(cmp, r, "high");
 		char sa[256], sb[256];
@@ -506,6 +529,10 @@ static void comparisons(struct table *s, const struct rep_ctx *ctx, const struct
 			finding_on(s, o->op, "compare", o->op, b, fig, &on, "compare", "%s is %sx %s%s%s%s%s", sb, rs, sa,
 				   interval, rests, dollar, doubt);
 	}
+	if (more) {
+		const double fig[4] = { (double)more, NAN, NAN, NAN };
+		finding(s, o->op, "moreComparisons", o->op, NULL, fig, "compare", "and %zu more comparisons", more);
+	}
 }
 
 /* ---- hosts ---- */
@@ -540,7 +567,10 @@ static void bad_apples(struct table *s, const struct rep_ctx *ctx)
 			"(rule: slow in half or more of its cells, beyond their noise)", a->host, a->cfg->name[0] ? a->cfg->name : "-", a->slow,
 			a->cells, a->typical * 100, a->worst * 100);
 	}
-	/* configs of several hosts none of whose cells had enough to judge */
+	/* configs of several hosts none of whose cells had enough to judge: one line, the first few named */
+	char names[400] = "";
+	size_t few = 0, most_hosts = 0;
+	const char *only = NULL;
 	for (size_t i = 0; i < ap->n;) {
 		size_t j = i, hosts = 0;
 		bool judged = false;
@@ -548,11 +578,24 @@ static void bad_apples(struct table *s, const struct rep_ctx *ctx)
 			hosts++;
 			judged |= ap->a[j].cells > 0;
 		}
-		if (!judged && hosts > 1 && !ap->a[i].cfg->partial)
-			finding(s, "hosts", "tooFewHosts", NULL, ap->a[i].cfg->name[0] ? ap->a[i].cfg->name : NULL, NULL,
-				"badApples", "%s: %zu hosts, too few to tell a bad apple (%d at least)",
-				ap->a[i].cfg->name[0] ? ap->a[i].cfg->name : "-", hosts, REP_APPLE_MIN_HOSTS);
+		if (!judged && hosts > 1 && !ap->a[i].cfg->partial) {
+			const char *name = ap->a[i].cfg->name[0] ? ap->a[i].cfg->name : "-";
+			if (few < 3)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", few ? ", " : "", name);
+			only = few ? NULL : ap->a[i].cfg->name;
+			few++;
+			most_hosts = hosts > most_hosts ? hosts : most_hosts;
+		}
 		i = j;
+	}
+	if (few == 1)
+		finding(s, "hosts", "tooFewHosts", NULL, only && only[0] ? only : NULL, NULL, "badApples",
+			"%s: %zu hosts, too few to tell a bad apple (%d at least)", names, most_hosts, REP_APPLE_MIN_HOSTS);
+	else if (few > 1) {
+		const double fig[4] = { (double)few, NAN, NAN, NAN };
+		finding(s, "hosts", "tooFewHosts", NULL, NULL, fig, "badApples",
+			"%s%s (%zu configs): at most %zu hosts a cell, too few to tell a bad apple (%d at least)", names,
+			few > 3 ? " and more" : "", few, most_hosts, REP_APPLE_MIN_HOSTS);
 	}
 	free(bad);
 }
