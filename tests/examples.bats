@@ -436,10 +436,10 @@ readme_block() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"3 files, 18 runs, 36 operations in 18 cells"* ]]
   # Six read4k rows, three hosts each, one optimum per config; no write4k/64.
-  [ "$(grep -cE '^read4k +config=(sync|uring-qd4) .* 3 ' <<<"$output")" -eq 6 ]
+  [ "$(grep -cE '^read4k +config=(sync|uring-qd4 / io_uring qd4) .* 3 ' <<<"$output")" -eq 6 ]
   [ "$(grep -E '^read4k ' <<<"$output" | grep -cE '\*$')" -eq 2 ]
   [[ "$output" != *"write4k"* && "$output" != *"4K,4K"* ]]
-  grep -qE '^read4k +ops/s +config=sync +config=uring-qd4 ' <<<"$output"
+  grep -qE '^read4k +ops/s +config=sync +config=uring-qd4 / io_uring qd4 ' <<<"$output"
   [[ "$output" == *"takes 29 hosts"* ]]
   # The box's expectations, as the README writes them, checked per host.
   readme_block '$ cat box.expect' '$ ' >box.expect
