@@ -20,6 +20,7 @@
 #include "report/db.h"
 #include "report/expect.h"
 #include "report/plot.h"
+#include "report/term.h"
 
 #define MAX_FILTERS 16
 #define MAX_COMPARE 16
@@ -289,8 +290,9 @@ static int load_expect(const char *path, struct rep_expect **out, size_t *n)
 	char err[ERR_MAX];
 	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
 	fclose(f);
+	/* the reason quotes the file: shown as any text from data */
 	if (rc != 0)
-		return diag_usage("%s", err);
+		return diag_usage("%s", term_clean(err, sizeof(err), err));
 	return 0;
 }
 
@@ -365,7 +367,10 @@ static int load_prices(const char *path, json_t **out)
 static void report_warn(void *arg, const char *msg)
 {
 	(void)arg;
-	diag_warn("%s", msg);
+	/* a warning is one line, quoting files, hosts, labels: every control character in it is theirs */
+	char *shown = rep_strdup(msg);
+	diag_warn("%s", term_clean(shown, strlen(shown) + 1, shown));
+	free(shown);
 }
 
 /* The report's allocations do not return NULL: out of memory ends the command here. */
@@ -398,7 +403,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 			rep_db_op_list(db, key[0] == 's', ops, sizeof(ops));
 		rep_db_filter(db, key, eq + 1);
 		if (op_key && before && db->ncells + db->nbonnie + db->nverdicts == 0) {
-			diag_fail("report: --only %s matches no op; the ops read are %s", a->only[i], ops);
+			diag_fail("report: --only %s matches no op; the ops read are %s", a->only[i],
+				  term_clean(ops, sizeof(ops), ops));
 			free(key);
 			return false;
 		}
@@ -428,8 +434,9 @@ static void print_fleet_runs(const struct rep_db *db)
 				planned++;
 				sent += db->fleet[j].has_lines;
 			}
-		printf("fleet run %s (%s): %zu of %zu hosts sent results\n", db->fleet[i].run[0] ? db->fleet[i].run : "-",
-		       db->fleet[i].state ? db->fleet[i].state : "state unknown", sent, planned);
+		term_printf(stdout, "fleet run %s (%s): %zu of %zu hosts sent results\n",
+			    db->fleet[i].run[0] ? db->fleet[i].run : "-",
+			    db->fleet[i].state ? db->fleet[i].state : "state unknown", sent, planned);
 	}
 }
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# bats file_tags=security
+# Issue 34, the report's side: what a hostile results tree, manifest or
+# --expect/--prices file can make `iobench report` print, compute or spend
+# (docs/security.md, "A results tree"). Each test names the defect class it
+# guards.
+
+load lib/core
+bats_require_minimum_version 1.5.0
+
+STUDY=$BATS_TEST_DIRNAME/data/study
+DEVICES=$BATS_TEST_DIRNAME/data/devices
+
+# What a host can put in a string: a title-setting OSC, a carriage return and a forged line.
+HOSTILE_HOST='g2\u001b]0;PWN\u0007\rFORGED: all ok\nFAKE'
+ALL_SECTIONS=fleet,targets,groups,instances,badApples,threads,compare,time,regimes,series,modes,devices,tiers,durability,bonnie,bonnieRuns,watch,watchRegimes,periodic,notes,durabilityVerify
+
+# hostile_tree: $TMP/gp3, the gp3 study with g2's host, labels and provision
+# facts and the manifest's run id, state, host names and failure hostile.
+hostile_tree() {
+  cp -r "$STUDY/gp3" "$TMP/gp3"
+  rm -r "$TMP/gp3/g4"
+  jq -c --argjson h "\"$HOSTILE_HOST\"" 'if .host == "g2" then .host = $h
+      | .labels = {"k\u001b[31m": "v\u001b[2J\r\nFAKE"}
+      | .provision.instanceType = "m5\u001b]0;X\u0007" | .provision.volumeType = "gp3\u009b2J" else . end' \
+    "$STUDY/gp3/g2/iobench.jsonl" >"$TMP/gp3/g2/iobench.jsonl"
+  jq '.runId = "gp3\u001b[2J" | .state = "complete\u001b[2J"
+      | (.hosts[] | select(.name == "g4")) |= (.name = "g4\u001b[2J\nFAKE" | .status = "failed"
+      | .failure = {kind: "auth\u001b]0;T\u0007", detail: "d\r\nFORGED"})' \
+    "$STUDY/gp3/manifest.json" >"$TMP/gp3/manifest.json"
+}
+
+# clean_bytes FILE...: none holds ESC, BEL, CR, a C1 control or a line that data started.
+clean_bytes() {
+  local f
+  for f in "$@"; do
+    if LC_ALL=C grep -naP '[\x1b\x07\r]|\xc2[\x80-\x9f]|^(FAKE|FORGED)' "$f" >"$TMP/bad"; then
+      echo "$f holds control bytes or an injected line:" >&2
+      od -c "$TMP/bad" | head -20 >&2
+      return 1
+    fi
+  done
+}
+
+@test "report sections: hosts, labels, facts and a manifest's names reach the terminal without control bytes" {
+  hostile_tree
+  "$IOBENCH" report --detail --section "$ALL_SECTIONS" "$TMP/gp3" >"$TMP/out" 2>"$TMP/err"
+  # the data is there, shown: the host's rows, the run id with its ESC as '?'
+  grep -q 'g2?\]0;PWN??FORGED: all ok?FAKE' "$TMP/out"
+  grep -q '^fleet run gp3?\[2J (complete?\[2J): 2 of 4 hosts sent results$' "$TMP/out"
+  grep -q 'g4?\[2J?FAKE' "$TMP/out"
+  clean_bytes "$TMP/out" "$TMP/err"
+  # CSV lands on terminals too
+  "$IOBENCH" report --csv --section groups,fleet,instances "$TMP/gp3" >"$TMP/out" 2>"$TMP/err"
+  clean_bytes "$TMP/out" "$TMP/err"
+  # JSON keeps the bytes, escaped
+  "$IOBENCH" report --json --section fleet "$TMP/gp3" >"$TMP/out"
+  [ "$(jq -r '.fleet[] | select(.status == "failed") | .kind' "$TMP/out")" = $'auth\e]0;T\a' ]
+}
+
+@test "report: device names and serials from a line are shown without control bytes" {
+  jq -c '(.devices[] | select(.name == "vde")) |= (.name = "vde\u009b2J" | .serial = "vol\u001b]0;S\u0007\nFAKE")
+         | (.devices[] | select(.role == "target")) |= (.below = [.below[] | if . == "vde" then "vde\u009b2J" else . end])' \
+    "$DEVICES/raid0-slow-member.jsonl" >"$TMP/d.jsonl"
+  "$IOBENCH" report --section devices "$TMP/d.jsonl" >"$TMP/out" 2>"$TMP/err"
+  grep -q 'vde?2J' "$TMP/out"
+  clean_bytes "$TMP/out" "$TMP/err"
+}
+
+@test "report warnings and an --expect parse error quote data without control bytes, one line each" {
+  mkdir "$TMP/rr"
+  head -1 "$STUDY/gp3/g1/iobench.jsonl" >"$TMP/rr/good.jsonl"
+  printf '{"broken\033]0;T\a\r\n' >"$TMP/rr/x"$'\e[2J'".jsonl"
+  printf '%s\n' '{"not": "a result'$'\e''[2J"}' >>"$TMP/rr/good.jsonl"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/rr"
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$stderr" >"$TMP/err"
+  clean_bytes "$TMP/err"
+  [ "$(grep -c '^iobench: ' "$TMP/err")" -eq "$(wc -l <"$TMP/err")" ]
+  printf 'read4k >= 1\033[2J\302\233 iops\n' >"$TMP/e.txt"
+  run --separate-stderr "$IOBENCH" report --expect "$TMP/e.txt" "$TMP/rr"
+  [ "$status" -eq 2 ]
+  printf '%s\n' "$stderr" >"$TMP/err"
+  clean_bytes "$TMP/err"
+  [ "$(wc -l <"$TMP/err")" -eq 1 ]
+  [[ "$stderr" == "iobench: $TMP/e.txt:1: "* ]]
+}
