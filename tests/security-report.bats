@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
 # bats file_tags=security
 # Issue 34, the report's side: what a hostile results tree, manifest or
 # --expect/--prices file can make `iobench report` print, compute or spend
@@ -84,4 +85,42 @@ clean_bytes() {
   clean_bytes "$TMP/err"
   [ "$(wc -l <"$TMP/err")" -eq 1 ]
   [[ "$stderr" == "iobench: $TMP/e.txt:1: "* ]]
+}
+
+@test "a run line whose elapsed is a denormal is skipped, said, never inf ops/s" {
+  head -1 "$STUDY/gp3/g1/iobench.jsonl" | jq -c '.elapsed = 5e-324' >"$TMP/e.jsonl"
+  head -1 "$STUDY/gp3/g2/iobench.jsonl" >>"$TMP/e.jsonl"
+  run --separate-stderr "$IOBENCH" report --detail "$TMP/e.jsonl"
+  [ "$status" -eq 0 ]
+  [[ "$output" != *inf* ]]
+  [[ "$stderr" == "iobench: $TMP/e.jsonl:1: result line's duration (\"elapsed\" or \"runtime\") 4.94066e-324 s is not one a run has (1e-06 s to 1e+09 s); skipped" ]]
+  run --separate-stderr "$IOBENCH" report --json "$TMP/e.jsonl"
+  [ "$(jq '.inputs.runs' <<<"$output")" -eq 1 ]
+  [ "$(jq '[.groups[] | .opsPerSec | select(. == null or . > 1e9)] | length' <<<"$output")" -eq 0 ]
+}
+
+@test "a results tree holding a link to / is walked within bounds of names and depth, each said" {
+  mkdir "$TMP/rr"
+  head -1 "$STUDY/gp3/g1/iobench.jsonl" >"$TMP/rr/a.jsonl"
+  ln -s / "$TMP/rr/root"
+  # 99,990 names walked before the link (a.jsonl, aa/, aa's files): the bound falls inside /,
+  # a few names in, on any box, and the test does not read the box's own files
+  mkdir "$TMP/rr/aa"
+  (cd "$TMP/rr/aa" && seq 99988 | xargs touch)
+  run --separate-stderr timeout -s KILL 120 "$IOBENCH" report --json "$TMP/rr"
+  [ "$status" -eq 0 ]
+  [[ "$stderr" == *"iobench: $TMP/rr: walked 100000 names (files and folders), the bound of one PATH; the rest from $TMP/rr/root"*" is not read (a link to / or a tree that large? give its folders)"* ]]
+  [ "$(grep -c 'walked 100000 names' <<<"$stderr")" -eq 1 ]
+  [ "$(jq '.inputs.files' <<<"$output")" -ge 1 ]
+  # 34 folders deep: the file at 33 is not read, and that is said once
+  local d=$TMP/deep _
+  for _ in $(seq 34); do d=$d/d; done
+  mkdir -p "$d"
+  cp "$TMP/rr/a.jsonl" "$d/"
+  head -1 "$STUDY/gp3/g2/iobench.jsonl" >"$TMP/deep/b.jsonl"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/deep"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.inputs.runs' <<<"$output")" -eq 1 ]
+  [ "$(grep -c 'deeper than 32' <<<"$stderr")" -eq 1 ]
+  [[ "$stderr" == *"a folder deeper than 32 under $TMP/deep, the bound of a walk; not entered (nor any other that deep)"* ]]
 }

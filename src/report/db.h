@@ -228,8 +228,12 @@ void rep_bonnie_free(struct rep_bonnie *b);
  * tool's one-object-per-line JSON, or its run.out with the JSON between
  * "<begin json dump>" and "<end json dump>". Malformed lines are reported
  * through rep_warn as "FILE:LINE: what is wrong" and skipped.
+ * A folder's walk is bounded: folders deeper than REP_WALK_DEPTH are not
+ * entered, and it stops after REP_WALK_NAMES names; each bound hit is said.
  * Returns 0, or -errno when PATH itself cannot be opened (also reported).
  */
+#define REP_WALK_DEPTH 32
+#define REP_WALK_NAMES 100000
 int rep_read_path(struct rep_db *db, const char *path);
 
 /*

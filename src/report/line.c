@@ -403,6 +403,13 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 		l->skipped++;
 		return;
 	}
+	/* a denormal or a century divides a count into inf or 0 ops/s: no run lasts that */
+	if (!(l->seconds >= REP_MIN_SECONDS && l->seconds <= REP_MAX_SECONDS)) {
+		say(l, "result line's duration (\"elapsed\" or \"runtime\") %g s is not one a run has "
+		       "(%g s to %g s); skipped", l->seconds, REP_MIN_SECONDS, REP_MAX_SECONDS);
+		l->skipped++;
+		return;
+	}
 	l->kind = REP_LINE_RUN;
 	l->host = rep_strdup(l->split.host ? l->split.host : fallback_host);
 	if (nominal > l->seconds || !(nominal > 0))

@@ -19,6 +19,14 @@
 #include "report/db.h"
 #include "report/json.h"
 
+/*
+ * The durations a run line may say ("elapsed", else "runtime"), seconds:
+ * a microsecond (one operation) to about 31 years. Outside, its counts
+ * would divide into inf or 0 ops/s: the line is skipped, said.
+ */
+#define REP_MIN_SECONDS 1e-6
+#define REP_MAX_SECONDS 1e9
+
 /* One operation of a run line, to be merged into its cell. */
 struct rep_line_op {
 	char *sig;
