@@ -124,3 +124,42 @@ clean_bytes() {
   [ "$(grep -c 'deeper than 32' <<<"$stderr")" -eq 1 ]
   [[ "$stderr" == *"a folder deeper than 32 under $TMP/deep, the bound of a walk; not entered (nor any other that deep)"* ]]
 }
+
+@test "--prices: a negative, huge or non-number price and a non-object list are refused with file and key" {
+  local sample=$BATS_TEST_DIRNAME/../share/prices-sample.json q
+  head -1 "$STUDY/gp3/g1/iobench.jsonl" >"$TMP/a.jsonl"
+  jq '.instances["m5.large"] = -0.0959' "$sample" >"$TMP/p.json"
+  run --separate-stderr "$IOBENCH" report --prices "$TMP/p.json" "$TMP/a.jsonl"
+  [ "$status" -eq 2 ]
+  [ "$output" = "" ]
+  [ "$stderr" = "iobench: $TMP/p.json: instances.m5.large: -0.0959 is not a price or count (a number from 0 to 1e+09); see share/prices-sample.json" ]
+  for q in '.volumes.standard.perMillionIO = 1e308' '.volumes.io2.iopsTiers[1].perIopsMonth = "cheap"' \
+    '.volumes.gp3.freeIops = -3000'; do
+    jq "$q" "$sample" >"$TMP/p.json"
+    run --separate-stderr "$IOBENCH" report --prices "$TMP/p.json" "$TMP/a.jsonl"
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "iobench: $TMP/p.json: volumes."* ]]
+  done
+  echo '[0.1]' >"$TMP/p.json"
+  run --separate-stderr "$IOBENCH" report --prices "$TMP/p.json" "$TMP/a.jsonl"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: $TMP/p.json: not a prices file (not an object); see share/prices-sample.json" ]
+  jq '.configs["large/ebs4"].volumeGB = -100' "$sample" >"$TMP/p.json"
+  run --separate-stderr "$IOBENCH" report --prices "$TMP/p.json" "$TMP/a.jsonl"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "iobench: $TMP/p.json: configs.large/ebs4.volumeGB: -100 is not a price or count"* ]]
+  # the sample itself is a price list
+  run --separate-stderr "$IOBENCH" report --json --section cost --prices "$sample" "$TMP/a.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.cost | length == 1 and .[0].dollarsPerHour > 0' <<<"$output"
+  # with a byte-order mark, as an editor may save it: read as result files are
+  printf '\xef\xbb\xbf' | cat - "$sample" >"$TMP/bom.json"
+  run --separate-stderr "$IOBENCH" report --json --section cost --prices "$TMP/bom.json" "$TMP/a.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.cost | length == 1' <<<"$output"
+  # a line's own facts are data too: a negative volume size prices nothing, never less than the instance
+  jq -c '.provision.volumeSize = -500' "$TMP/a.jsonl" >"$TMP/neg.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section cost --prices "$sample" "$TMP/neg.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.cost | length == 0' <<<"$output"
+}

@@ -20,6 +20,7 @@
 #include "report/db.h"
 #include "report/expect.h"
 #include "report/plot.h"
+#include "report/price.h"
 #include "report/term.h"
 
 #define MAX_FILTERS 16
@@ -351,11 +352,25 @@ static int load_prices(const char *path, json_t **out)
 	if (orc < 0)
 		return diag_usage("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
 				  rep_input_error(orc));
+	/* a UTF-8 byte-order mark is skipped, as in result and --expect files (a prices file is a regular file) */
+	char bom[3];
+	if (fread(bom, 1, 3, f) != 3 || memcmp(bom, "\xef\xbb\xbf", 3) != 0)
+		rewind(f);
 	json_t *prices = json_loadf(f, 0, &jerr);
 	fclose(f);
-	if (!prices || !json_is_object(prices)) {
+	if (!prices) {
 		diag_usage("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
-			   prices ? "not an object" : jerr.text);
+			   term_clean(jerr.text, sizeof(jerr.text), jerr.text));
+		return EXIT_USAGE;
+	}
+	char where[256], why[256];
+	if (price_check(prices, where, sizeof(where), why, sizeof(why)) != 0) {
+		/* a figure no price is: named by file and key, "p.json: instances.m5.large: ..." */
+		if (where[0])
+			diag_usage("%s: %s: %s; see share/prices-sample.json", path, term_clean(where, sizeof(where), where),
+				   why);
+		else
+			diag_usage("%s: not a prices file (%s); see share/prices-sample.json", path, why);
 		json_decref(prices);
 		return EXIT_USAGE;
 	}
