@@ -72,7 +72,7 @@ static const struct cmdline_opt report_opts[] = {
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
 	  "(on EBS, by the provision facts, 100us at least);\n"
-	  "units ns us ms s", CMDLINE_STR(REP_FLOOR_US) "us", CUSTOM(parse_floor) },
+	  "a number and its unit: ns, us (or \xc2\xb5s), ms, s", CMDLINE_STR(REP_FLOOR_US) "us", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
 	  "of the best ops/s", CMDLINE_STR(REP_WITHIN_PCT), CUSTOM(parse_within) },
 	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep; a step\n"
@@ -176,26 +176,6 @@ static const struct cmdline_cmd report_cmd = {
 		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
 };
 
-/* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
-static int parse_ns(const char *text, double *out)
-{
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	const char *end;
-	double v;
-	/* A plain decimal: no hex ("0x10"), no inf or nan. */
-	if (units_parse_decimal(text, &v, &end) != 0)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].unit) == 0) {
-			*out = v * units[i].scale;
-			return 0;
-		}
-	return -EINVAL;
-}
-
 /* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
 static int parse_section(void *settings, const char *arg)
 {
@@ -218,8 +198,13 @@ static int parse_section(void *settings, const char *arg)
 static int parse_floor(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
-	if (parse_ns(arg, &a->o.floor_ns) != 0)
-		return diag_usage("bad --floor '%s'; use a duration like 50us or 1ms", arg);
+	int rc = units_parse_latency(arg, &a->o.floor_ns);
+	if (rc == -EDOM)
+		return diag_usage("bad --floor '%s': a duration says its unit; say %sus or %gms (ns, us or \xc2\xb5s, ms, s)",
+				  arg, arg, atof(arg) / 1e3);
+	if (rc != 0)
+		return diag_usage("bad --floor '%s'; use a duration like 50us or 1ms (ns, us or \xc2\xb5s, ms, s; at most 1 h)",
+				  arg);
 	return 0;
 }
 
@@ -234,21 +219,12 @@ static int parse_only(void *settings, const char *arg)
 	return 0;
 }
 
-/* A percentage as typed, "5", "5%" or "12.5", into *v (5, 12.5); false unless it is one. */
-static bool pct_arg(const char *arg, double *v)
-{
-	char *end;
-	errno = 0;
-	*v = strtod(arg, &end);
-	return end != arg && !errno && (!*end || strcmp(end, "%") == 0);
-}
-
 /* --within PCT */
 static int parse_within(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	double v;
-	if (!pct_arg(arg, &v) || !(v >= 0 && v < 100))
+	if (units_parse_percent(arg, &v) != 0 || !(v >= 0 && v < 100))
 		return diag_usage("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
 	a->o.within = v / 100;
 	return 0;
@@ -259,7 +235,7 @@ static int parse_tier_threshold(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	double v;
-	if (!pct_arg(arg, &v) || !(v > 0 && v <= 10000))
+	if (units_parse_percent(arg, &v) != 0 || !(v > 0 && v <= 10000))
 		return diag_usage("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
 	a->o.tier_min = v / 100;
 	return 0;
