@@ -163,3 +163,25 @@ clean_bytes() {
   [ "$status" -eq 0 ]
   jq -e '.cost | length == 0' <<<"$output"
 }
+
+@test "counts past 2^63 are refused, never wrapped: five runs of 4e18, buckets that wrap to their count" {
+  local h i
+  h=$(head -1 "$STUDY/gp3/g1/iobench.jsonl" | jq -c '.operations |= [.[0]] | .operations[0].timeBuckets = []
+      | .operations[0].total |= (.count = 4000000000000000000 | .buckets = [4000000000000000000]
+      | .firstBucketStart = 1000 | .minValue = 1000 | .maxValue = 1000 | .totalValue = 1000000 | .errorCount = 0)')
+  for i in 1 2 3 4 5; do jq -c --arg h "h$i" '.host = $h' <<<"$h"; done >"$TMP/big.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --merge-hosts --section groups "$TMP/big.jsonl"
+  [ "$status" -eq 0 ]
+  # two runs' 8e18 fit; the other three are said and skipped
+  [ "$(jq '.inputs.runs' <<<"$output")" -eq 2 ]
+  jq -e '.groups[0].count == 8e18' <<<"$output"
+  jq -e '.groups[0].opsPerSec > 0' <<<"$output"
+  [ "$(grep -c "its operations would take the report's counts past 9223372036854775807, the most they hold; skipped" <<<"$stderr")" -eq 3 ]
+  [[ "$stderr" == *"iobench: $TMP/big.jsonl:3: its operations would take"* ]]
+  # 9e18 + 9e18 + 446744073709551680 is 2^64 + 64: a wrapped sum would match count 64
+  jq -c '.operations[0].total |= (.count = 64 | .buckets = ["B"])' <<<"$h" |
+    sed 's/"B"/9000000000000000000,9000000000000000000,446744073709551680/' >"$TMP/wrap.jsonl"
+  run --separate-stderr "$IOBENCH" report --json "$TMP/wrap.jsonl"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "iobench: $TMP/wrap.jsonl:1: operation 1 (read,4K,4K): histogram buckets sum past 9223372036854775807, the most a count holds; skipped"* ]]
+}

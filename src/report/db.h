@@ -183,6 +183,11 @@ struct rep_db {
 	size_t ndevruns, devruns_cap;
 	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/durability.h) */
 	size_t nverdicts, verdicts_cap;
+	/*
+	 * Every histogram added, merged: a line that would take it past
+	 * HIST_COUNT_MAX is refused, so no merge of cells (a subset) can wrap.
+	 */
+	struct hist sum;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
 	unsigned long warnings; /* warnings said (rep_warn), or counted only when there is no warn */

@@ -99,10 +99,12 @@ void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, siz
 
 
 /*
- * Add *l to db: its messages (where is "FILE:LINE"), counters, cells.
+ * Add *l, line lineno of file, to db: its messages (said as "FILE:LINE: ",
+ * or "FILE: " when lineno is 0), counters, cells. A run line whose counts
+ * would take the report's sum of all past HIST_COUNT_MAX is refused, said.
  * True when it added something. Not thread-safe (db's thread).
  */
-bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where);
+bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *file, unsigned long lineno);
 
 void rep_line_free(struct rep_line *l);
 
