@@ -185,3 +185,32 @@ clean_bytes() {
   [ "$status" -eq 1 ]
   [[ "$stderr" == "iobench: $TMP/wrap.jsonl:1: operation 1 (read,4K,4K): histogram buckets sum past 9223372036854775807, the most a count holds; skipped"* ]]
 }
+
+@test "a line of 64 devices x 100,000 buckets is read in bounded memory: its device buckets folded, not kept" {
+  [[ -x /usr/bin/time ]] || skip "GNU time not installed (/usr/bin/time, Debian: time)"
+  # the study's line, then 64 devices of 100,000 empty buckets each (19 MB)
+  head -1 "$STUDY/gp3/g1/iobench.jsonl" | sed 's/}$//' >"$TMP/head"
+  local h
+  for h in h1 h2; do
+    {
+      sed "s/\"host\":\"g1\"/\"host\":\"$h\"/" "$TMP/head" | tr -d "\n"
+      awk 'BEGIN { printf ",\"devices\":["
+        for (d = 0; d < 64; d++) {
+          printf "%s{\"name\":\"vd%d\",\"type\":\"disk\",\"role\":\"%s\",\"buckets\":[{}", d ? "," : "", d, d ? "member" : "target"
+          for (i = 1; i < 100000; i++) printf ",{}"
+          printf "]}"
+        }
+        print "]}" }'
+    } >"$TMP/$h.jsonl"
+  done
+  [ "$(wc -c <"$TMP/h1.jsonl")" -gt 19000000 ]
+  run --separate-stderr /usr/bin/time -f 'maxrss %M' "$IOBENCH" report --json --section groups "$TMP/h1.jsonl" "$TMP/h2.jsonl"
+  [ "$status" -eq 0 ]
+  [ "$(jq '.inputs.runs' <<<"$output")" -eq 2 ]
+  # 771 MB for one such line before (6.4M buckets of 48 bytes, twice); now the parser's
+  # document of one line (~200 MB) and 64 x 1024 buckets a line: a bound with a margin
+  local kb
+  kb=$(awk '/^maxrss/ { print $2 }' <<<"$stderr")
+  echo "peak $kb KB" >&3
+  [ "$kb" -lt 450000 ]
+}

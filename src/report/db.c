@@ -273,7 +273,7 @@ static void add_devrun(struct rep_db *db, const struct rep_line *l, const struct
 	r->threads = l->ops[0].threads;
 	r->size = l->size;
 	r->launch = l->launch;
-	r->bucket = l->bucket;
+	r->bucket = l->bucket * (double)(l->dev_fold ? l->dev_fold : 1); /* its device buckets' */
 	r->devs = rep_calloc(l->ndevs, sizeof(*r->devs));
 	r->ndevs = l->ndevs;
 	for (size_t i = 0; i < l->ndevs; i++) {

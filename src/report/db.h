@@ -102,7 +102,7 @@ struct rep_devrun {
 	char *ops;          /* its operations as typed, "read4k write4k/64" */
 	double threads;     /* its first operation's */
 	uint64_t size;
-	double launch, bucket; /* launchTime, bucketDuration (s) */
+	double launch, bucket; /* launchTime, and the seconds of a device bucket: bucketDuration x the line's fold */
 	struct rep_dev *devs;
 	size_t ndevs;
 };

@@ -25,6 +25,14 @@
  * would divide into inf or 0 ops/s: the line is skipped, said.
  */
 #define REP_MIN_SECONDS 1e-6
+
+/*
+ * A device's time buckets kept per line, at most: a longer series is
+ * folded, dev_fold consecutive buckets summed into one (reads, writes,
+ * seconds; awaits weighted by what completed, busy by the seconds), so a
+ * line of 64 devices x 100k buckets keeps 64 x 1024, not 6.4M.
+ */
+#define REP_DEVICE_POINTS 1024
 #define REP_MAX_SECONDS 1e9
 
 /* One operation of a run line, to be merged into its cell. */
@@ -76,6 +84,7 @@ struct rep_line {
 	char *target_finding;      /* the target is RAM, or not the volume its provision facts name (NULL: fine) */
 	struct rep_dev *devs;      /* the devices under the target ("devices"), what they did */
 	size_t ndevs;
+	size_t dev_fold;           /* time buckets per device bucket kept (REP_DEVICE_POINTS bounds them) */
 	double bucket;             /* bucketDuration (s) */
 	char engine[24];           /* "engine", "" when the line does not say */
 	double iodepth;            /* "iodepth", 0 when the line does not say */
