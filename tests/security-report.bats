@@ -59,6 +59,16 @@ clean_bytes() {
   [ "$(jq -r '.fleet[] | select(.status == "failed") | .kind' "$TMP/out")" = $'auth\e]0;T\a' ]
 }
 
+@test "the summary and the fleet header say hostile names without their control bytes" {
+  hostile_tree
+  "$IOBENCH" report "$TMP/gp3" >"$TMP/out" 2>"$TMP/err"
+  grep -q '^Summary' "$TMP/out"
+  grep -q 'failed or sent nothing: g2 (no-results), g4?\[2J?FAKE (auth?\]0;T?)  \[fleet\]$' "$TMP/out"
+  grep -q '^threads .*optimal threads' "$TMP/out"
+  grep -q '^  *m5?\]0;X? / gp3?2J x1 / k?\[31m=v?\[2J??FAKE  ' "$TMP/out"
+  clean_bytes "$TMP/out" "$TMP/err"
+}
+
 @test "report: device names and serials from a line are shown without control bytes" {
   jq -c '(.devices[] | select(.name == "vde")) |= (.name = "vde\u009b2J" | .serial = "vol\u001b]0;S\u0007\nFAKE")
          | (.devices[] | select(.role == "target")) |= (.below = [.below[] | if . == "vde" then "vde\u009b2J" else . end])' \
