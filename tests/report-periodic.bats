@@ -96,3 +96,23 @@ run_lines() {
   run --separate-stderr "$IOBENCH" report --section summary "$TMP/w.jsonl"
   grep -E '^time +w1 read4k: p50 oscillates every 7\.5 min, ±40%  \[periodic\]$' <<<"$output"
 }
+
+@test "periodic: a run of 20,000 time buckets is searched as block means, its cycle found, the rule said" {
+  # gen-lines' two buckets, then 20,000 of the same form (gen-lines itself takes minutes for that many)
+  echo "host=r1 runtime=20000 bucket=1 series=1000,1000" | "$GEN" >"$TMP/one.jsonl"
+  awk "$PM"'
+  BEGIN { seed = 5; pi = atan2(0, -1); printf "["
+    for (i = 0; i < 20000; i++) {
+      c = int(1000 * (1 + 0.3 * sin(2 * pi * i / 400) + 0.1 * (unif() - 0.5)))
+      printf "%s{\"count\":%d,\"errorCount\":0,\"minValue\":100000,\"maxValue\":100000,\"totalValue\":%d,\"bucketRatio\":1.1,\"firstBucketStart\":97017.2337848725,\"buckets\":[%d],\"pinMinimum\":1000,\"pinMaximum\":10000000000}", i ? "," : "", c, c * 100000, c
+    }
+    print "]" }' >"$TMP/buckets.json"
+  jq -c --slurpfile b "$TMP/buckets.json" '.operations[0].timeBuckets = $b[0]' "$TMP/one.jsonl" >"$TMP/long.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section periodic,time "$TMP/long.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '[.time[] | .buckets] == [20000]' <<<"$output"
+  jq -e '.periodic | length == 1 and (.[0] | .series == "ops/s" and (.periodSeconds - 400 | fabs) < 400 * 0.02
+    and .points == 20000)' <<<"$output"
+  run --separate-stderr "$IOBENCH" report --section periodic "$TMP/long.jsonl"
+  [[ "$output" == *"A series of more than 4096 points is searched as the means of consecutive blocks, at most 4096 of them (here up to 20000 points, blocks of 5)"* ]]
+}

@@ -306,6 +306,28 @@ make_sweep() {
   jq -e '.durability[0].suspicious == true and .durability[0].floorNs == 1000000' <<<"$output"
   run "$IOBENCH" report --floor fast "$BATS_TEST_TMPDIR/d.jsonl"
   [ "$status" -eq 2 ]
+  # a duration says its unit, as --expect's do: 50 is not taken for 50 ns
+  run --separate-stderr "$IOBENCH" report --floor 50 "$BATS_TEST_TMPDIR/d.jsonl"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: bad --floor '50': a duration says its unit; say 50us or 0.05ms (ns, us or µs, ms, s)" ]
+  run --separate-stderr "$IOBENCH" report --json --section durability --floor 1000µs "$BATS_TEST_TMPDIR/d.jsonl"
+  jq -e '.durability[0].floorNs == 1000000' <<<"$output"
+}
+
+@test "--within and --tier-threshold read a percentage as the rest of iobench does: no blank, no hex" {
+  "$GEN" "host=d sig=read,4K,4K modes=200000:100" >"$BATS_TEST_TMPDIR/d.jsonl"
+  local opt v
+  for opt in --within --tier-threshold; do
+    for v in ' 1' '0x10' '1 ' '-1' 'inf' '5 %'; do
+      run --separate-stderr "$IOBENCH" report "$opt" "$v" "$BATS_TEST_TMPDIR/d.jsonl"
+      [ "$status" -eq 2 ]
+      [[ "$stderr" == "iobench: bad $opt '$v'; use a percentage "* ]]
+    done
+    for v in 5 5% 12.5; do
+      run --separate-stderr "$IOBENCH" report "$opt" "$v" "$BATS_TEST_TMPDIR/d.jsonl"
+      [ "$status" -eq 0 ]
+    done
+  done
 }
 
 @test "ops per dollar from the sample prices file" {

@@ -21,6 +21,8 @@
 #include "report/db.h"
 #include "report/expect.h"
 #include "report/plot.h"
+#include "report/price.h"
+#include "report/term.h"
 
 #define MAX_FILTERS 16
 #define MAX_COMPARE 16
@@ -71,7 +73,7 @@ static const struct cmdline_opt report_opts[] = {
 	  STRING(prices_path) },
 	{ "floor", 0, "DURATION", 0, "flushed writes with a p50 below this are durability-suspicious\n"
 	  "(on EBS, by the provision facts, 100us at least);\n"
-	  "units ns us ms s", CMDLINE_STR(REP_FLOOR_US) "us", CUSTOM(parse_floor) },
+	  "a number and its unit: ns, us (or \xc2\xb5s), ms, s", CMDLINE_STR(REP_FLOOR_US) "us", CUSTOM(parse_floor) },
 	{ "within", 0, "PCT", 0, "the optimal thread count is the fewest threads within PCT percent\n"
 	  "of the best ops/s", CMDLINE_STR(REP_WITHIN_PCT), CUSTOM(parse_within) },
 	{ "tier-threshold", 0, "PCT", 0, "the smallest p50 step between two tiers of a size sweep; a step\n"
@@ -175,26 +177,6 @@ static const struct cmdline_cmd report_cmd = {
 		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
 };
 
-/* "50us", "1.5ms", "2s", "800ns", "100000" (ns). */
-static int parse_ns(const char *text, double *out)
-{
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-	const char *end;
-	double v;
-	/* A plain decimal: no hex ("0x10"), no inf or nan. */
-	if (units_parse_decimal(text, &v, &end) != 0)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].unit) == 0) {
-			*out = v * units[i].scale;
-			return 0;
-		}
-	return -EINVAL;
-}
-
 /* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
 static int parse_section(void *settings, const char *arg)
 {
@@ -217,8 +199,13 @@ static int parse_section(void *settings, const char *arg)
 static int parse_floor(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
-	if (parse_ns(arg, &a->o.floor_ns) != 0)
-		return diag_usage("bad --floor '%s'; use a duration like 50us or 1ms", arg);
+	int rc = units_parse_latency(arg, &a->o.floor_ns);
+	if (rc == -EDOM)
+		return diag_usage("bad --floor '%s': a duration says its unit; say %sus or %gms (ns, us or \xc2\xb5s, ms, s)",
+				  arg, arg, atof(arg) / 1e3);
+	if (rc != 0)
+		return diag_usage("bad --floor '%s'; use a duration like 50us or 1ms (ns, us or \xc2\xb5s, ms, s; at most 1 h)",
+				  arg);
 	return 0;
 }
 
@@ -233,21 +220,12 @@ static int parse_only(void *settings, const char *arg)
 	return 0;
 }
 
-/* A percentage as typed, "5", "5%" or "12.5", into *v (5, 12.5); false unless it is one. */
-static bool pct_arg(const char *arg, double *v)
-{
-	char *end;
-	errno = 0;
-	*v = strtod(arg, &end);
-	return end != arg && !errno && (!*end || strcmp(end, "%") == 0);
-}
-
 /* --within PCT */
 static int parse_within(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	double v;
-	if (!pct_arg(arg, &v) || !(v >= 0 && v < 100))
+	if (units_parse_percent(arg, &v) != 0 || !(v >= 0 && v < 100))
 		return diag_usage("bad --within '%s'; use a percentage from 0 to 99, e.g. 5", arg);
 	a->o.within = v / 100;
 	return 0;
@@ -258,7 +236,7 @@ static int parse_tier_threshold(void *settings, const char *arg)
 {
 	struct report_args *a = settings;
 	double v;
-	if (!pct_arg(arg, &v) || !(v > 0 && v <= 10000))
+	if (units_parse_percent(arg, &v) != 0 || !(v > 0 && v <= 10000))
 		return diag_usage("bad --tier-threshold '%s'; use a percentage above 0, e.g. 50", arg);
 	a->o.tier_min = v / 100;
 	return 0;
@@ -290,8 +268,9 @@ static int load_expect(const char *path, struct rep_expect **out, size_t *n)
 	char err[ERR_MAX];
 	int rc = rep_expect_parse(f, path, out, n, err, sizeof(err));
 	fclose(f);
+	/* the reason quotes the file: shown as any text from data */
 	if (rc != 0)
-		return diag_usage("%s", err);
+		return diag_usage("%s", term_clean(err, sizeof(err), err));
 	return 0;
 }
 
@@ -350,11 +329,25 @@ static int load_prices(const char *path, json_t **out)
 	if (orc < 0)
 		return diag_usage("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
 				  rep_input_error(orc));
+	/* a UTF-8 byte-order mark is skipped, as in result and --expect files (a prices file is a regular file) */
+	char bom[3];
+	if (fread(bom, 1, 3, f) != 3 || memcmp(bom, "\xef\xbb\xbf", 3) != 0)
+		rewind(f);
 	json_t *prices = json_loadf(f, 0, &jerr);
 	fclose(f);
-	if (!prices || !json_is_object(prices)) {
+	if (!prices) {
 		diag_usage("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
-			   prices ? "not an object" : jerr.text);
+			   term_clean(jerr.text, sizeof(jerr.text), jerr.text));
+		return EXIT_USAGE;
+	}
+	char where[256], why[256];
+	if (price_check(prices, where, sizeof(where), why, sizeof(why)) != 0) {
+		/* a figure no price is: named by file and key, "p.json: instances.m5.large: ..." */
+		if (where[0])
+			diag_usage("%s: %s: %s; see share/prices-sample.json", path, term_clean(where, sizeof(where), where),
+				   why);
+		else
+			diag_usage("%s: not a prices file (%s); see share/prices-sample.json", path, why);
 		json_decref(prices);
 		return EXIT_USAGE;
 	}
@@ -366,7 +359,10 @@ static int load_prices(const char *path, json_t **out)
 static void report_warn(void *arg, const char *msg)
 {
 	(void)arg;
-	diag_warn("%s", msg);
+	/* a warning is one line, quoting files, hosts, labels: every control character in it is theirs */
+	char *shown = rep_strdup(msg);
+	diag_warn("%s", term_clean(shown, strlen(shown) + 1, shown));
+	free(shown);
 }
 
 /* The report's allocations do not return NULL: out of memory ends the command here. */
@@ -399,7 +395,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 			rep_db_op_list(db, key[0] == 's', ops, sizeof(ops));
 		rep_db_filter(db, key, eq + 1);
 		if (op_key && before && db->ncells + db->nbonnie + db->nverdicts == 0) {
-			diag_fail("report: --only %s matches no op; the ops read are %s", a->only[i], ops);
+			diag_fail("report: --only %s matches no op; the ops read are %s", a->only[i],
+				  term_clean(ops, sizeof(ops), ops));
 			free(key);
 			return false;
 		}
@@ -429,8 +426,9 @@ static void print_fleet_runs(const struct rep_db *db)
 				planned++;
 				sent += db->fleet[j].has_lines;
 			}
-		printf("fleet run %s (%s): %zu of %zu hosts sent results\n", db->fleet[i].run[0] ? db->fleet[i].run : "-",
-		       db->fleet[i].state ? db->fleet[i].state : "state unknown", sent, planned);
+		term_printf(stdout, "fleet run %s (%s): %zu of %zu hosts sent results\n",
+			    db->fleet[i].run[0] ? db->fleet[i].run : "-",
+			    db->fleet[i].state ? db->fleet[i].state : "state unknown", sent, planned);
 	}
 }
 

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/hist.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -72,8 +73,16 @@ void hist_init(struct hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-void hist_merge(struct hist *dst, const struct hist *src)
+int hist_merge(struct hist *dst, const struct hist *src)
 {
+	/* all or nothing: check every sum before changing any */
+	uint64_t t;
+	bool fits = (t = dst->count, hist_add_checked(&t, src->count)) && (t = dst->errors, hist_add_checked(&t, src->errors)) &&
+		    (t = dst->total_ns, hist_add_checked(&t, src->total_ns));
+	for (unsigned k = 0; fits && k < HIST_NBUCKETS; k++)
+		fits = (t = dst->buckets[k], hist_add_checked(&t, src->buckets[k]));
+	if (!fits)
+		return -EOVERFLOW;
 	if (src->count > 0) {
 		if (dst->count == 0 || src->min_ns < dst->min_ns)
 			dst->min_ns = src->min_ns;
@@ -85,6 +94,7 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	dst->total_ns += src->total_ns;
 	for (unsigned k = 0; k < HIST_NBUCKETS; k++)
 		dst->buckets[k] += src->buckets[k];
+	return 0;
 }
 
 double hist_percentile(const struct hist *h, double p)

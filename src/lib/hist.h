@@ -74,8 +74,27 @@ static inline void hist_record_error(struct hist *h)
 	h->errors++;
 }
 
-/* Add src into dst exactly. */
-void hist_merge(struct hist *dst, const struct hist *src);
+/*
+ * The largest count, error count, total or bucket a histogram holds: what
+ * JSON's integers (and the 2012 tool's longs) hold. Sums past it are
+ * refused, never wrapped.
+ */
+#define HIST_COUNT_MAX ((uint64_t)INT64_MAX)
+
+/* *sum += v when the result stays within HIST_COUNT_MAX: true; else false, *sum unchanged. */
+static inline bool hist_add_checked(uint64_t *sum, uint64_t v)
+{
+	if (*sum > HIST_COUNT_MAX || v > HIST_COUNT_MAX - *sum)
+		return false;
+	*sum += v;
+	return true;
+}
+
+/*
+ * Add src into dst exactly: 0, or -EOVERFLOW when a count, the errors, the
+ * total or a bucket would pass HIST_COUNT_MAX (dst is then unchanged).
+ */
+int hist_merge(struct hist *dst, const struct hist *src);
 
 /*
  * The value below which a fraction p (0 < p < 1) of the values fall, as the

@@ -91,7 +91,12 @@ int hist_from_fields(const struct hist_json_fields *f, struct hist *out, char *e
 			return -EINVAL;
 		}
 		out->buckets[k0 + (long)i] = (uint64_t)llround(c);
-		sum += out->buckets[k0 + (long)i];
+		/* nine buckets of 9e18 must not wrap into a count that matches */
+		if (!hist_add_checked(&sum, out->buckets[k0 + (long)i])) {
+			snprintf(err, errlen, "histogram buckets sum past %llu, the most a count holds",
+				 (unsigned long long)HIST_COUNT_MAX);
+			return -EINVAL;
+		}
 	}
 	if (sum != (uint64_t)llround(count)) {
 		snprintf(err, errlen, "histogram buckets sum to %llu but count is %.0f",

@@ -138,6 +138,43 @@ int units_parse_duration(const char *text, uint64_t *out_ns)
 	return 0;
 }
 
+int units_parse_latency(const char *text, double *out_ns)
+{
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	const char *end;
+	double v;
+	int rc = units_parse_decimal(text, &v, &end);
+	if (rc < 0)
+		return rc;
+	if (*end == '\0')
+		return -EDOM;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0) {
+			double ns = v * units[i].ns;
+			if (!(ns <= 3600e9))
+				return -ERANGE;
+			*out_ns = ns;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int units_parse_percent(const char *text, double *out)
+{
+	const char *end;
+	double v;
+	int rc = units_parse_decimal(text, &v, &end);
+	if (rc < 0)
+		return rc;
+	if (*end != '\0' && strcmp(end, "%") != 0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int units_format_signature_size(char *buf, size_t len, uint64_t bytes)
 {
 	for (int i = (int)strlen(signature_units) - 1; i > 0; i--) {

@@ -44,6 +44,22 @@ int units_parse_decimal(const char *text, double *out, const char **end);
 int units_parse_duration(const char *text, uint64_t *out_ns);
 
 /*
+ * Parse a latency as people write one: a plain decimal (units_parse_decimal())
+ * and its unit, ns, us (or \u00b5s), ms or s, with no blank between: "50us",
+ * "1.5ms", "0.2s". The unit is required: "50" could be 50 ns or 50 ms.
+ * Returns 0 with *out_ns set; -EDOM when the number has no unit, -EINVAL
+ * for anything else malformed, -ERANGE when over an hour.
+ */
+int units_parse_latency(const char *text, double *out_ns);
+
+/*
+ * Parse a percentage: a plain decimal (units_parse_decimal()) with an
+ * optional '%' right after it: "5", "5%", "12.5". No blank, sign or hex.
+ * Returns 0 with *out set (5 for "5"), -EINVAL or -ERANGE.
+ */
+int units_parse_percent(const char *text, double *out);
+
+/*
  * Print a size the way the 2012 tool did in its signatures: the largest
  * binary unit that divides it exactly ("4K", "4M", "1000", "64K").
  * Returns the length written (snprintf semantics).

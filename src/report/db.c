@@ -274,7 +274,7 @@ static void add_devrun(struct rep_db *db, const struct rep_line *l, const struct
 	r->threads = l->ops[0].threads;
 	r->size = l->size;
 	r->launch = l->launch;
-	r->bucket = l->bucket;
+	r->bucket = l->bucket * (double)(l->dev_fold ? l->dev_fold : 1); /* its device buckets' */
 	r->devs = rep_calloc(l->ndevs, sizeof(*r->devs));
 	r->ndevs = l->ndevs;
 	for (size_t i = 0; i < l->ndevs; i++) {
@@ -353,13 +353,46 @@ static void add_bonnie(struct rep_db *db, const struct rep_bonnie *b)
 		r->latency[k] = b->latency[k] ? rep_strdup(b->latency[k]) : NULL;
 }
 
-bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where)
+/*
+ * Whether l's histograms fit in db's running sum of all (added there when
+ * they do): the cells and every merge of them are parts of that sum, so
+ * checking it here keeps each later addition of counts from wrapping.
+ */
+static bool counts_fit(struct rep_db *db, const struct rep_line *l)
 {
+	struct hist sum = db->sum;
+	for (size_t i = 0; i < l->nops; i++) {
+		const struct rep_line_op *o = &l->ops[i];
+		if (hist_merge(&sum, &o->total) != 0 ||
+		    (o->split && (hist_merge(&sum, &o->write_only) != 0 || hist_merge(&sum, &o->sync) != 0)))
+			return false;
+	}
+	db->sum = sum;
+	return true;
+}
+
+bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *file, unsigned long lineno)
+{
+	/* "FILE:LINE", formatted only for a line that has something to say (most have not) */
+	char where[4200] = "";
+	bool fits = l->kind != REP_LINE_RUN || counts_fit(db, l);
+	if (l->msgs_len || l->kind != REP_LINE_RUN || !fits) {
+		if (lineno)
+			snprintf(where, sizeof(where), "%s:%lu", file, lineno);
+		else
+			snprintf(where, sizeof(where), "%s", file);
+	}
 	for (size_t off = 0; off < l->msgs_len; off += strlen(l->msgs + off) + 1)
 		rep_warn(db, "%s: %s", where, l->msgs + off);
 	db->skipped += l->skipped;
 	switch (l->kind) {
 	case REP_LINE_RUN:
+		if (!fits) {
+			rep_warn(db, "%s: its operations would take the report's counts past %llu, the most they hold; "
+				 "skipped (report fewer runs at once)", where, (unsigned long long)HIST_COUNT_MAX);
+			db->skipped++;
+			return false;
+		}
 		add_run(db, l);
 		return l->nops > 0;
 	case REP_LINE_BONNIE:

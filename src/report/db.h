@@ -103,7 +103,7 @@ struct rep_devrun {
 	char *ops;          /* its operations as typed, "read4k write4k/64" */
 	double threads;     /* its first operation's */
 	uint64_t size;
-	double launch, bucket; /* launchTime, bucketDuration (s) */
+	double launch, bucket; /* launchTime, and the seconds of a device bucket: bucketDuration x the line's fold */
 	struct rep_dev *devs;
 	size_t ndevs;
 };
@@ -184,6 +184,11 @@ struct rep_db {
 	size_t ndevruns, devruns_cap;
 	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/durability.h) */
 	size_t nverdicts, verdicts_cap;
+	/*
+	 * Every histogram added, merged: a line that would take it past
+	 * HIST_COUNT_MAX is refused, so no merge of cells (a subset) can wrap.
+	 */
+	struct hist sum;
 	/* counters for the summary line */
 	unsigned long files, lines, runs, operations, skipped;
 	unsigned long warnings; /* warnings said (rep_warn), or counted only when there is no warn */
@@ -229,8 +234,12 @@ void rep_bonnie_free(struct rep_bonnie *b);
  * tool's one-object-per-line JSON, or its run.out with the JSON between
  * "<begin json dump>" and "<end json dump>". Malformed lines are reported
  * through rep_warn as "FILE:LINE: what is wrong" and skipped.
+ * A folder's walk is bounded: folders deeper than REP_WALK_DEPTH are not
+ * entered, and it stops after REP_WALK_NAMES names; each bound hit is said.
  * Returns 0, or -errno when PATH itself cannot be opened (also reported).
  */
+#define REP_WALK_DEPTH 32
+#define REP_WALK_NAMES 100000
 int rep_read_path(struct rep_db *db, const char *path);
 
 /*

@@ -223,10 +223,12 @@ int rep_expect_parse(FILE *f, const char *path, struct rep_expect **out, size_t 
 			rc = bad(err, errlen, path, lineno, "not a line of text (over %d bytes, or a NUL byte)", MAX_LINE);
 			break;
 		}
-		line[strcspn(line, "#\r\n")] = '\0';
+		/* a UTF-8 byte-order mark (an editor's) is skipped, as in result files */
+		char *text = lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0 ? line + 3 : line;
+		text[strcspn(text, "#\r\n")] = '\0';
 		char *w[MAX_WORDS + 1];
 		int nw = 0;
-		for (char *tok = strtok(line, " \t"); tok; tok = strtok(NULL, " \t"))
+		for (char *tok = strtok(text, " \t"); tok; tok = strtok(NULL, " \t"))
 			if (nw <= MAX_WORDS)
 				w[nw++] = tok;
 		if (nw == 0)

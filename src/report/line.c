@@ -346,14 +346,53 @@ static void copy_str(char *dst, size_t len, const struct jv *obj, const char *ke
 }
 
 /* The line's "devices": each block device under the target and what it did. */
+/* What fold adds up of a device's buckets; finish() makes it one rep_dev_stat. */
+struct fold {
+	double seconds, reads, writes, r_ticks, w_ticks, busy;
+	bool any[6]; /* which of the six had a number */
+};
+
+static void fold_add(struct fold *f, const struct rep_dev_stat *st)
+{
+	const double v[6] = { st->seconds, st->reads, st->writes, st->reads * st->r_await, st->writes * st->w_await,
+			      st->util * st->seconds };
+	double *sum[6] = { &f->seconds, &f->reads, &f->writes, &f->r_ticks, &f->w_ticks, &f->busy };
+	for (int i = 0; i < 6; i++)
+		if (isfinite(v[i])) {
+			*sum[i] += v[i];
+			f->any[i] = true;
+		}
+}
+
+static struct rep_dev_stat fold_finish(const struct fold *f)
+{
+	return (struct rep_dev_stat){
+		.seconds = f->any[0] ? f->seconds : NAN,
+		.reads = f->any[1] ? f->reads : NAN,
+		.writes = f->any[2] ? f->writes : NAN,
+		.r_await = f->any[3] && f->reads > 0 ? f->r_ticks / f->reads : NAN,
+		.w_await = f->any[4] && f->writes > 0 ? f->w_ticks / f->writes : NAN,
+		.util = f->any[5] && f->seconds > 0 ? f->busy / f->seconds : NAN,
+	};
+}
+
 static void read_devices(struct rep_line *l, const struct jv *root)
 {
 	const struct jv *devs = jv_object_get(root, "devices"), *d;
-	size_t n = jv_size(devs), i;
+	size_t n = jv_size(devs), i, longest = 0;
+	l->dev_fold = 1;
 	if (!jv_is_array(devs) || n == 0)
 		return;
 	if (n > MAX_LINE_DEVICES)
 		n = MAX_LINE_DEVICES;
+	/* one fold for all the line's devices: their buckets stay aligned */
+	jv_array_foreach(devs, i, d) {
+		size_t nb = jv_size(jv_object_get(d, "buckets"));
+		longest = nb > longest ? nb : longest;
+	}
+	if (longest > MAX_DEVICE_BUCKETS)
+		longest = MAX_DEVICE_BUCKETS;
+	l->dev_fold = longest > REP_DEVICE_POINTS ? (longest + REP_DEVICE_POINTS - 1) / REP_DEVICE_POINTS : 1;
 	l->devs = rep_calloc(n, sizeof(*l->devs));
 	jv_array_foreach(devs, i, d) {
 		if (l->ndevs == n)
@@ -373,11 +412,21 @@ static void read_devices(struct rep_line *l, const struct jv *root)
 			continue;
 		if (nb > MAX_DEVICE_BUCKETS)
 			nb = MAX_DEVICE_BUCKETS;
-		x->buckets = rep_calloc(nb, sizeof(*x->buckets));
+		x->buckets = rep_calloc((nb + l->dev_fold - 1) / l->dev_fold, sizeof(*x->buckets));
+		struct fold f = { 0 };
 		jv_array_foreach(b, k, e) {
-			if (x->nbuckets == nb)
+			if (k == nb)
 				break;
-			x->buckets[x->nbuckets++] = dev_stat(e);
+			struct rep_dev_stat st = dev_stat(e);
+			if (l->dev_fold == 1) {
+				x->buckets[x->nbuckets++] = st;
+				continue;
+			}
+			fold_add(&f, &st);
+			if ((k + 1) % l->dev_fold == 0 || k + 1 == nb) {
+				x->buckets[x->nbuckets++] = fold_finish(&f);
+				f = (struct fold){ 0 };
+			}
 		}
 	}
 }
@@ -401,6 +450,13 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 		l->seconds = nominal;
 	if (!(l->seconds > 0)) {
 		say(l, "result line has no positive \"runtime\" or \"elapsed\"; skipped");
+		l->skipped++;
+		return;
+	}
+	/* a denormal or a century divides a count into inf or 0 ops/s: no run lasts that */
+	if (!(l->seconds >= REP_MIN_SECONDS && l->seconds <= REP_MAX_SECONDS)) {
+		say(l, "result line's duration (\"elapsed\" or \"runtime\") %g s is not one a run has "
+		       "(%g s to %g s); skipped", l->seconds, REP_MIN_SECONDS, REP_MAX_SECONDS);
 		l->skipped++;
 		return;
 	}

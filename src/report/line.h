@@ -20,6 +20,22 @@
 #include "report/db.h"
 #include "report/json.h"
 
+/*
+ * The durations a run line may say ("elapsed", else "runtime"), seconds:
+ * a microsecond (one operation) to about 31 years. Outside, its counts
+ * would divide into inf or 0 ops/s: the line is skipped, said.
+ */
+#define REP_MIN_SECONDS 1e-6
+
+/*
+ * A device's time buckets kept per line, at most: a longer series is
+ * folded, dev_fold consecutive buckets summed into one (reads, writes,
+ * seconds; awaits weighted by what completed, busy by the seconds), so a
+ * line of 64 devices x 100k buckets keeps 64 x 1024, not 6.4M.
+ */
+#define REP_DEVICE_POINTS 1024
+#define REP_MAX_SECONDS 1e9
+
 /* One operation of a run line, to be merged into its cell. */
 struct rep_line_op {
 	char *sig;
@@ -69,6 +85,7 @@ struct rep_line {
 	char *target_finding;      /* the target is RAM, or not the volume its provision facts name (NULL: fine) */
 	struct rep_dev *devs;      /* the devices under the target ("devices"), what they did */
 	size_t ndevs;
+	size_t dev_fold;           /* time buckets per device bucket kept (REP_DEVICE_POINTS bounds them) */
 	double bucket;             /* bucketDuration (s) */
 	char engine[24];           /* "engine", "" when the line does not say */
 	double iodepth;            /* "iodepth", 0 when the line does not say */
@@ -92,10 +109,12 @@ void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, siz
 
 
 /*
- * Add *l to db: its messages (where is "FILE:LINE"), counters, cells.
+ * Add *l, line lineno of file, to db: its messages (said as "FILE:LINE: ",
+ * or "FILE: " when lineno is 0), counters, cells. A run line whose counts
+ * would take the report's sum of all past HIST_COUNT_MAX is refused, said.
  * True when it added something. Not thread-safe (db's thread).
  */
-bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *where);
+bool rep_line_add(struct rep_db *db, const struct rep_line *l, const char *file, unsigned long lineno);
 
 void rep_line_free(struct rep_line *l);
 

@@ -1,5 +1,7 @@
 /* report/periodic.c - oscillations in the probes' latency and in runs' throughput over time. */
 /* SPDX-License-Identifier: Apache-2.0 */
+#include "report/periodic.h"
+
 #include "report/alloc.h"
 #include "report/section.h"
 
@@ -25,6 +27,31 @@ static const struct tcol rep_periodic_cols[] = {
 	{ "points", "points", TC_INT, 0 },
 	{ "finding", "finding", TC_STR, 0 },
 };
+size_t rep_periodic_block(size_t n)
+{
+	return n > REP_PERIODIC_MAX_POINTS ? (n + REP_PERIODIC_MAX_POINTS - 1) / REP_PERIODIC_MAX_POINTS : 1;
+}
+
+int rep_periodic_search(const double *x, size_t n, double dt, struct stats_period *out, size_t *block)
+{
+	size_t k = rep_periodic_block(n);
+	*block = k;
+	if (k == 1)
+		return stats_periodic(x, n, dt, out);
+	/* whole blocks only: a last partial one would weigh a few points as one */
+	size_t m = n / k;
+	double *means = rep_calloc(m, sizeof(*means));
+	for (size_t i = 0; i < m; i++) {
+		double sum = 0;
+		for (size_t j = 0; j < k; j++)
+			sum += x[i * k + j];
+		means[i] = sum / (double)k;
+	}
+	int rc = stats_periodic(means, m, dt * (double)k, out);
+	free(means);
+	return rc;
+}
+
 /* The series a cell offers: a probe's latency per period, a run's throughput per time bucket. */
 static const struct {
 	const char *name;
@@ -102,6 +129,7 @@ static void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
 {
 	struct table *t = &tables[SEC_PERIODIC];
 	const struct rep_db *db = ctx->db;
+	size_t block = 1, longest = 0;
 	for (size_t i = 0; i < db->ncells; i++) {
 		const struct rep_cell *c = db->cells[i];
 		if (c->npts < PERIODIC_MIN_POINTS)
@@ -115,7 +143,15 @@ static void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
 			double dt;
 			size_t n = even_stretch(c, s, x, &dt);
 			struct stats_period p;
-			if (n < PERIODIC_MIN_POINTS || stats_periodic(x, n, dt, &p) != 1)
+			size_t k;
+			if (n < PERIODIC_MIN_POINTS)
+				continue;
+			int found = rep_periodic_search(x, n, dt, &p, &k);
+			if (k > block || (k == block && n > longest)) {
+				block = k;
+				longest = n;
+			}
+			if (found != 1)
 				continue;
 			char when[32], finding[128];
 			human_duration(p.period, when, sizeof(when));
@@ -129,13 +165,19 @@ static void rep_build_periodic(struct table *tables, const struct rep_ctx *ctx)
 		}
 		free(x);
 	}
+	if (block > 1 && t->nrows > 0)
+		table_note(t, "A series of more than %d points is searched as the means of consecutive blocks, at most "
+			      "%d of them (here up to %zu points, blocks of %zu): a period under two blocks is not sought "
+			      "there, the time a series takes stays bounded.",
+			   REP_PERIODIC_MAX_POINTS, REP_PERIODIC_MAX_POINTS, longest, block);
 }
 
 const struct rep_section_def rep_sec_periodic = {
 	.name = "periodic",
 	.title = "Oscillations (a period in the probes' p50/p99 or in runs' ops/s)",
 	.help = "a regular oscillation in the probes' p50/p99 or in runs' ops/s\n"
-		"(24 time buckets or more): its period, amplitude and p-value",
+		"(24 time buckets or more; over 4096, searched as means of blocks):\n"
+		"its period, amplitude and p-value",
 	SECTION_COLS(rep_periodic_cols),
 	.build = rep_build_periodic,
 };

@@ -125,20 +125,13 @@ struct rep_pipe *rep_pipe_new(struct rep_db *db, unsigned jobs)
 static void add_oldest(struct rep_pipe *p)
 {
 	struct batch *b = &p->ring[p->head];
-	char where[4200];
 	for (size_t i = 0; i < b->n; i++) {
 		struct item *it = &b->items[i];
-		/* "FILE:LINE" only for what may say something (most lines do not) */
-		if (it->is_msg || it->line.msgs_len || it->line.kind == REP_LINE_MANIFEST ||
-		    it->line.kind == REP_LINE_DURABILITY)
-			snprintf(where, sizeof(where), "%s:%lu", b->name, it->lineno);
-		else
-			where[0] = '\0';
 		if (it->is_msg) {
-			rep_warn(p->db, "%s: %s", where, b->text + it->off);
+			rep_warn(p->db, "%s:%lu: %s", b->name, it->lineno, b->text + it->off);
 			p->db->skipped += it->skipped;
 		} else {
-			rep_line_add(p->db, &it->line, where);
+			rep_line_add(p->db, &it->line, b->name, it->lineno);
 			rep_line_free(&it->line);
 		}
 	}

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define PRICE_HOURS_PER_MONTH 730.0
 
@@ -45,9 +46,25 @@ struct price_hour {
  * The hourly price of f under the price list prices (a JSON object with
  * "instances" and "volumes"). 0 on success; -ENOENT when f names an
  * instance or volume type the list has no price for (out is then zeroed),
- * -EINVAL when f names neither.
+ * -EINVAL when f names neither, -ERANGE when a fact given (count, size,
+ * IOPS, MiB/s) is not a number from 0 to PRICE_MAX.
  */
 int price_hourly(const json_t *prices, const struct price_facts *f, struct price_hour *out);
+
+/*
+ * Whether prices is a price list whose figures can be used: "instances"
+ * an object of prices, "volumes" an object of objects whose members
+ * perGBMonth, perMillionIO, perIopsMonth, perMiBpsMonth, freeIops,
+ * freeMiBps and iopsTiers (an array of objects with upTo and perIopsMonth)
+ * are numbers from 0 to PRICE_MAX (a negative price would rank first, a
+ * huge one makes an hour cost inf), and "configs" an object of objects
+ * whose volumeCount, volumeGB, volumeSize, volumeIops and volumeThroughput
+ * are such numbers (or strings of one). 0 when it is; -EINVAL with where the
+ * first bad value is ("instances.m5.large", "volumes.io2.iopsTiers[1].upTo")
+ * in where and what is wrong in why. Other members (date, note) are free.
+ */
+#define PRICE_MAX 1e9
+int price_check(const json_t *prices, char *where, size_t wlen, char *why, size_t ylen);
 
 /* The monthly price of iops provisioned IOPS of one volume of type v (its object in "volumes"). */
 double price_iops_month(const json_t *v, double iops);

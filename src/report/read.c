@@ -522,7 +522,19 @@ static bool wanted_in_folder(const char *folder, const char *name)
 	return stat(sibling, &st) != 0;
 }
 
-static int read_folder(struct rep_db *db, const char *path, int depth)
+/*
+ * A walk of one PATH given: a link to "/" in a results tree must not read
+ * the whole filesystem. Folders deeper than REP_WALK_DEPTH are not
+ * entered, and the walk stops after REP_WALK_NAMES names (files and
+ * folders) looked at; each bound is said once, with what it left out.
+ */
+struct walk {
+	const char *top;
+	unsigned long names;
+	bool deep_said, stopped;
+};
+
+static int read_folder(struct rep_db *db, struct walk *w, const char *path, int depth)
 {
 	/* Each folder once, however many links lead to it: "latest -> r1" would count r1's runs twice, two "-> ." never end. */
 	struct stat st;
@@ -550,7 +562,15 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 	}
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
-		if (name[0] == '.') {
+		if (name[0] == '.' || w->stopped) {
+			free(ents[i]);
+			continue;
+		}
+		if (++w->names > REP_WALK_NAMES) {
+			w->stopped = true;
+			path_warning(db, "%s: walked %d names (files and folders), the bound of one PATH; the rest "
+				     "from %s on is not read (a link to / or a tree that large? give its folders)",
+				     w->top, REP_WALK_NAMES, path);
 			free(ents[i]);
 			continue;
 		}
@@ -558,8 +578,13 @@ static int read_folder(struct rep_db *db, const char *path, int depth)
 		char *child = rep_realloc(NULL, len);
 		snprintf(child, len, "%s%s%s", path, ends_with(path, "/") ? "" : "/", name);
 		if (stat(child, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < 32)
-				read_folder(db, child, depth + 1);
+			if (S_ISDIR(st.st_mode) && depth < REP_WALK_DEPTH) {
+				read_folder(db, w, child, depth + 1);
+			} else if (S_ISDIR(st.st_mode) && !w->deep_said) {
+				w->deep_said = true;
+				path_warning(db, "%s: a folder deeper than %d under %s, the bound of a walk; not entered "
+					     "(nor any other that deep)", child, REP_WALK_DEPTH, w->top);
+			}
 			else if (S_ISREG(st.st_mode) && wanted_in_folder(path, name))
 				read_file(db, child, false);
 		}
@@ -605,7 +630,8 @@ int rep_read_path(struct rep_db *db, const char *path)
 		return REP_INPUT_DEVICE;
 	}
 	db->pipe = rep_pipe_new(db, jobs_of(db));
-	int rc = S_ISDIR(st.st_mode) ? read_folder(db, path, 0) : read_file(db, path, true);
+	struct walk w = { .top = path };
+	int rc = S_ISDIR(st.st_mode) ? read_folder(db, &w, path, 0) : read_file(db, path, true);
 	rep_pipe_free(db->pipe);
 	db->pipe = NULL;
 	return rc;

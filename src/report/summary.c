@@ -21,6 +21,7 @@
 #include "report/alloc.h"
 #include "report/compare.h"
 #include "report/section.h"
+#include "report/term.h"
 
 static const struct tcol rep_summary_cols[] = {
 	{ "topic", "", TC_STR, 0 },        /* what a reader scans for: an op, "hosts", "threads", ... */
@@ -955,7 +956,8 @@ static void print_wrapped(FILE *out, const char *topic, size_t tw, const char *t
 {
 	char line[1024];
 	/* the section sticks to the last word: \001 is a blank that does not break */
-	snprintf(line, sizeof(line), "%s\001\001[%s]", text, section ? section : "-");
+	/* the text quotes hosts, configs and ops: cleaned for the terminal, the \001s are ours */
+	term_snprintf(line, sizeof(line), "%s\001\001[%s]", text ? text : "", section ? section : "-");
 	size_t room = width > tw + 20 ? width - tw : 20;
 	const char *p = line;
 	bool first = true;
@@ -971,7 +973,7 @@ static void print_wrapped(FILE *out, const char *topic, size_t tw, const char *t
 			}
 			n = cut ? cut : n;
 		}
-		fprintf(out, "%-*s", (int)tw, first ? topic : "");
+		term_printf(out, "%-*s", (int)tw, first ? topic : "");
 		for (size_t i = 0; i < n; i++)
 			fputc(p[i] == '\001' ? ' ' : p[i], out);
 		fputc('\n', out);
@@ -1007,10 +1009,10 @@ static void print_optima(FILE *out, const struct table *t, size_t tw)
 		return;
 	fprintf(out, "%-*s%-*s", (int)tw, "threads", (int)cw + 2, "optimal threads");
 	for (size_t j = 0; j < no; j++)
-		fprintf(out, "  %10s", ops[j]);
+		term_printf(out, "  %10s", ops[j]);
 	fprintf(out, "  [threads]\n");
 	for (size_t i = 0; i < nc; i++) {
-		fprintf(out, "%-*s  %-*s", (int)tw, "", (int)cw, cfgs[i]);
+		term_printf(out, "%-*s  %-*s", (int)tw, "", (int)cw, cfgs[i]);
 		for (size_t j = 0; j < no; j++) {
 			double thr = NAN;
 			for (size_t r = 0; r < t->nrows; r++)

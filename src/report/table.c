@@ -11,6 +11,7 @@
 
 #include "lib/units.h"
 #include "report/alloc.h"
+#include "report/term.h"
 
 void table_init(struct table *t, const char *name, const char *title,
 		const struct tcol *cols, size_t ncols)
@@ -125,14 +126,11 @@ void table_note(struct table *t, const char *fmt, ...)
 static void format_text(const struct tcol *col, const struct tval *v, char *buf, size_t len)
 {
 	if (col->type == TC_STR) {
-		snprintf(buf, len, "%s", v->s && v->s[0] ? v->s : "-");
 		/*
 		 * Strings come from result files, any host's: a control character
 		 * (a newline, an escape sequence for the terminal) is shown as '?'.
 		 */
-		for (char *p = buf; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		term_clean(buf, len, v->s && v->s[0] ? v->s : "-");
 		return;
 	}
 	if (isnan(v->v)) {
@@ -191,7 +189,7 @@ static void text_cell(FILE *out, const char *text, bool first, bool last, bool l
 	/* no trailing blanks after the last column */
 	if (!left)
 		fprintf(out, "%*s", (int)pad, "");
-	fputs(text, out);
+	term_puts(out, text);
 	if (left && !last)
 		fprintf(out, "%*s", (int)pad, "");
 }
@@ -239,10 +237,10 @@ static void print_wrapped(FILE *out, const char *text, size_t max)
 		}
 		if (cut == 0)
 			break;
-		fprintf(out, "%.*s\n", (int)cut, text);
+		term_printf(out, "%.*s\n", (int)cut, text);
 		text += cut + 1;
 	}
-	fprintf(out, "%s\n", text);
+	term_printf(out, "%s\n", text);
 }
 
 /* The shown width of the columns kept, two blanks between. */
@@ -309,7 +307,7 @@ void table_print_text_fit(const struct table *t, FILE *out, size_t max)
 {
 	/* an empty table is left out, unless its note says why it is empty */
 	if (t->nrows == 0 && t->note)
-		fprintf(out, "%s\n%s\n\n", t->title, t->note);
+		term_printf(out, "%s\n%s\n\n", t->title, t->note);
 	if (t->nrows == 0)
 		return;
 	size_t *width = calloc(t->ncols, sizeof(*width));
@@ -337,7 +335,7 @@ void table_print_text_fit(const struct table *t, FILE *out, size_t max)
 			first = first < c ? first : c;
 			last = c;
 		}
-	fprintf(out, "%s\n", t->title);
+	term_printf(out, "%s\n", t->title);
 	for (size_t c = 0; c < t->ncols; c++)
 		if (keep[c])
 			text_cell(out, t->cols[c].head, c == first, c == last, t->cols[c].type == TC_STR, width[c]);
@@ -411,20 +409,21 @@ void table_print_html(const struct table *t, FILE *out)
 	}
 }
 
+/* A CSV field; CSV lands on terminals too: control characters as '?', as in text. */
 static void csv_string(const char *s, FILE *out)
 {
 	if (!s)
 		return;
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		fputs(s, out);
+	if (strpbrk(s, ",\"") == NULL) {
+		term_puts(out, s);
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	for (const char *q; (q = strchr(s, '"')); s = q + 1) {
+		term_write(out, s, (size_t)(q - s));
+		fputs("\"\"", out);
 	}
+	term_puts(out, s);
 	fputc('"', out);
 }
 

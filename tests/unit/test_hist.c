@@ -210,6 +210,59 @@ TEST(json_with_another_ratio_or_bad_counts_is_refused)
 	json_decref(j);
 }
 
+TEST(sums_past_the_count_limit_are_refused_never_wrapped)
+{
+	uint64_t sum = 4000000000000000000ULL;
+	CHECK(hist_add_checked(&sum, 4000000000000000000ULL));
+	CHECK_EQ_U(sum, 8000000000000000000ULL);
+	CHECK(!hist_add_checked(&sum, 4000000000000000000ULL));
+	CHECK_EQ_U(sum, 8000000000000000000ULL);
+	CHECK(!hist_add_checked(&sum, UINT64_MAX));
+	sum = HIST_COUNT_MAX - 1;
+	CHECK(hist_add_checked(&sum, 1));
+	CHECK(!hist_add_checked(&sum, 1));
+	/* five runs of 4e18: the first two merge, the third is refused and changes nothing */
+	struct hist run, m;
+	hist_init(&run);
+	hist_init(&m);
+	run.count = run.buckets[30] = 4000000000000000000ULL;
+	run.min_ns = run.max_ns = 20000;
+	run.total_ns = 1000;
+	CHECK(hist_merge(&m, &run) == 0);
+	CHECK(hist_merge(&m, &run) == 0);
+	struct hist before = m;
+	CHECK(hist_merge(&m, &run) == -EOVERFLOW);
+	CHECK(hist_equal(&m, &before));
+	/* a bucket alone, the errors alone, the total alone */
+	struct hist one;
+	hist_init(&one);
+	one.buckets[30] = 2000000000000000000ULL;
+	CHECK(hist_merge(&m, &one) == -EOVERFLOW);
+	hist_init(&one);
+	one.errors = HIST_COUNT_MAX;
+	CHECK(hist_merge(&m, &one) == 0);
+	CHECK(hist_merge(&m, &one) == -EOVERFLOW);
+	hist_init(&one);
+	one.total_ns = HIST_COUNT_MAX;
+	CHECK(hist_merge(&m, &one) == -EOVERFLOW);
+	CHECK_EQ_U(m.count, 8000000000000000000ULL);
+}
+
+TEST(json_buckets_that_wrap_to_their_count_are_refused)
+{
+	/* 9e18 + 9e18 + 446744073709551680 is 2^64 + 64: a wrapping sum would match count 64 */
+	struct hist h;
+	char err[256] = "";
+	json_t *j = json_loads("{\"pinMinimum\":1000,\"pinMaximum\":1e10,\"bucketRatio\":1.1,"
+			       "\"firstBucketStart\":1000,\"totalValue\":64000,\"count\":64,\"errorCount\":0,"
+			       "\"minValue\":1000,\"maxValue\":1000,"
+			       "\"buckets\":[9000000000000000000,9000000000000000000,446744073709551680]}", 0, NULL);
+	CHECK(j != NULL);
+	CHECK(hist_from_json(j, &h, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "sum past") != NULL);
+	json_decref(j);
+}
+
 TEST(json_with_absurd_values_is_refused)
 {
 	/* found by fuzz_histjson: minValue 69E66 overflowed into nonsense */
@@ -260,6 +313,8 @@ int main(void)
 	RUN(json_from_the_2012_tool_with_reals_is_read);
 	RUN(json_with_another_ratio_or_bad_counts_is_refused);
 	RUN(json_with_absurd_values_is_refused);
+	RUN(sums_past_the_count_limit_are_refused_never_wrapped);
+	RUN(json_buckets_that_wrap_to_their_count_are_refused);
 	RUN(the_used_range_runs_from_the_first_to_past_the_last_filled_bucket);
 	return check_summary("test_hist");
 }

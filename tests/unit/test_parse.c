@@ -89,6 +89,39 @@ TEST(plain_decimals_only)
 	CHECK(units_parse_decimal("1e-400", &v, &end) == -ERANGE);
 }
 
+TEST(latencies_say_their_unit)
+{
+	double ns;
+	CHECK(units_parse_latency("50us", &ns) == 0 && ns == 50e3);
+	CHECK(units_parse_latency("50\xc2\xb5s", &ns) == 0 && ns == 50e3);
+	CHECK(units_parse_latency("1.5ms", &ns) == 0 && ns == 1.5e6);
+	CHECK(units_parse_latency("800ns", &ns) == 0 && ns == 800);
+	CHECK(units_parse_latency("2s", &ns) == 0 && ns == 2e9);
+	/* 50 could be 50 ns or 50 ms */
+	CHECK(units_parse_latency("50", &ns) == -EDOM);
+	CHECK(units_parse_latency("50 us", &ns) == -EINVAL);
+	CHECK(units_parse_latency(" 50us", &ns) == -EINVAL);
+	CHECK(units_parse_latency("0x10us", &ns) == -EINVAL);
+	CHECK(units_parse_latency("infs", &ns) == -EINVAL);
+	CHECK(units_parse_latency("50m", &ns) == -EINVAL);
+	CHECK(units_parse_latency("2h", &ns) == -EINVAL);
+	CHECK(units_parse_latency("3601s", &ns) == -ERANGE);
+}
+
+TEST(percentages_are_plain_decimals)
+{
+	double v;
+	CHECK(units_parse_percent("5", &v) == 0 && v == 5);
+	CHECK(units_parse_percent("5%", &v) == 0 && v == 5);
+	CHECK(units_parse_percent("12.5", &v) == 0 && v == 12.5);
+	CHECK(units_parse_percent(" 1", &v) == -EINVAL);
+	CHECK(units_parse_percent("0x10", &v) == -EINVAL);
+	CHECK(units_parse_percent("-1", &v) == -EINVAL);
+	CHECK(units_parse_percent("5 %", &v) == -EINVAL);
+	CHECK(units_parse_percent("5%%", &v) == -EINVAL);
+	CHECK(units_parse_percent("nan", &v) == -EINVAL);
+}
+
 TEST(study_ops_parse_to_their_signatures)
 {
 	static const struct {
@@ -300,6 +333,8 @@ int main(void)
 	RUN(a_signature_names_the_op_as_it_was_typed);
 	RUN(signature_sizes_print_like_the_2012_tool);
 	RUN(durations);
+	RUN(latencies_say_their_unit);
+	RUN(percentages_are_plain_decimals);
 	RUN(plain_decimals_only);
 	RUN(study_ops_parse_to_their_signatures);
 	RUN(alignment_suffix);

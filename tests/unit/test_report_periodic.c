@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "lib/prng.h"
+#include "report/periodic.h"
 #include "report/stats.h"
 
 enum { N = 200, SEEDS = 20 };
@@ -234,6 +235,62 @@ TEST(same_series_same_answer)
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 }
 
+TEST(a_long_series_is_searched_in_blocks_of_at_most_the_limit)
+{
+	CHECK_EQ_U(rep_periodic_block(24), 1);
+	CHECK_EQ_U(rep_periodic_block(REP_PERIODIC_MAX_POINTS), 1);
+	CHECK_EQ_U(rep_periodic_block(REP_PERIODIC_MAX_POINTS + 1), 2);
+	CHECK_EQ_U(rep_periodic_block(40000), 10);
+	CHECK_EQ_U(rep_periodic_block(1000000), 245);
+	CHECK(1000000 / rep_periodic_block(1000000) <= REP_PERIODIC_MAX_POINTS);
+}
+
+/*
+ * Long synthetic series (sine, square, sawtooth; noise; a trend): the
+ * bounded search finds what the whole series' DFT finds, the same period
+ * within 1% and the same verdict; and in a series of white noise, neither
+ * finds one. n is kept to ~12k so that the full DFT takes a fraction of a
+ * second here.
+ */
+TEST(bounded_search_finds_the_periods_the_whole_dft_finds)
+{
+	static const struct {
+		size_t n;
+		enum shape kind;
+		double per, amp, sd, slope;
+	} cases[] = {
+		{ 12000, SINE, 250, 3, 2, 0 },       { 12000, SQUARE, 1200, 2, 2, 0 }, { 9000, SAWTOOTH, 700, 3, 1.5, 0 },
+		{ 12000, SINE, 3000, 2, 2, 0.0005 }, { 8200, SINE, 97, 3, 2, 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double *x = malloc(cases[i].n * sizeof(*x));
+		CHECK(x != NULL);
+		if (!x)
+			return;
+		make_wave(x, cases[i].n, cases[i].kind, cases[i].per, 10, cases[i].amp, cases[i].sd, cases[i].slope,
+			  100 + i);
+		struct stats_period whole, bounded;
+		size_t block;
+		int a = stats_periodic(x, cases[i].n, 0.5, &whole);
+		int b = rep_periodic_search(x, cases[i].n, 0.5, &bounded, &block);
+		CHECK(block > 1);
+		CHECK(a == 1 && b == 1);
+		CHECK_NEAR(bounded.period, whole.period, whole.period * 0.01);
+		CHECK_NEAR(bounded.period, cases[i].per * 0.5, cases[i].per * 0.5 * 0.02);
+		free(x);
+	}
+	double *x = malloc(12000 * sizeof(*x));
+	CHECK(x != NULL);
+	if (!x)
+		return;
+	make_wave(x, 12000, SINE, 100, 10, 0, 1, 0, 7);
+	struct stats_period o;
+	size_t block;
+	CHECK(stats_periodic(x, 12000, 1, &o) == 0);
+	CHECK(rep_periodic_search(x, 12000, 1, &o, &block) == 0);
+	free(x);
+}
+
 int main(void)
 {
 	RUN(sine_of_period_15_is_found_with_its_period_and_amplitude);
@@ -249,5 +306,7 @@ int main(void)
 	RUN(a_value_not_finite_is_refused_not_skipped);
 	RUN(fewer_than_8_values_are_no_period);
 	RUN(same_series_same_answer);
+	RUN(a_long_series_is_searched_in_blocks_of_at_most_the_limit);
+	RUN(bounded_search_finds_the_periods_the_whole_dft_finds);
 	return check_summary("report_periodic");
 }

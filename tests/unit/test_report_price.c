@@ -128,6 +128,59 @@ TEST(an_unknown_type_has_no_price_rather_than_a_wrong_one)
 	json_decref(p);
 }
 
+TEST(a_list_whose_figures_no_price_is_is_refused_with_the_key)
+{
+	char where[128], why[128];
+	json_t *p = prices();
+	CHECK(price_check(p, where, sizeof(where), why, sizeof(why)) == 0);
+	json_decref(p);
+	static const struct {
+		const char *json, *where;
+	} bad[] = {
+		{ "{\"instances\": {\"m5.large\": -0.0959}}", "instances.m5.large" },
+		{ "{\"instances\": {\"m5.large\": \"0.1\"}}", "instances.m5.large" },
+		{ "{\"volumes\": {\"standard\": {\"perMillionIO\": 1e308}}}", "volumes.standard.perMillionIO" },
+		{ "{\"volumes\": {\"gp3\": {\"freeIops\": -1}}}", "volumes.gp3.freeIops" },
+		{ "{\"volumes\": {\"io2\": {\"iopsTiers\": [{\"upTo\": 1}, {\"perIopsMonth\": -2}]}}}",
+		  "volumes.io2.iopsTiers[1].perIopsMonth" },
+		{ "{\"volumes\": {\"io2\": {\"iopsTiers\": 3}}}", "volumes.io2.iopsTiers" },
+		{ "{\"volumes\": {\"gp3\": 0.08}}", "volumes.gp3" },
+		{ "{\"instances\": [0.1]}", "instances" },
+		{ "{\"configs\": {\"large/ebs4\": {\"volumeGB\": -100}}}", "configs.large/ebs4.volumeGB" },
+		{ "{\"configs\": {\"large/ebs4\": {\"volumeCount\": \"0x10\"}}}", "configs.large/ebs4.volumeCount" },
+		{ "{\"configs\": {\"large/ebs4\": \"m1.large\"}}", "configs.large/ebs4" },
+		{ "[1, 2]", "" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = json_loads(bad[i].json, 0, NULL);
+		CHECK(p != NULL);
+		CHECK(price_check(p, where, sizeof(where), why, sizeof(why)) == -EINVAL);
+		CHECK(strcmp(where, bad[i].where) == 0);
+		CHECK(why[0] != '\0');
+		json_decref(p);
+	}
+}
+
+TEST(a_fact_no_volume_has_prices_nothing)
+{
+	json_t *p = prices();
+	struct price_hour h;
+	struct price_facts f = vol("m5.large", "gp2", 1, -500, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == -ERANGE);
+	f = vol("m5.large", "gp3", 1, 100, INFINITY, NAN);
+	CHECK(price_hourly(p, &f, &h) == -ERANGE);
+	f = vol("m5.large", "gp3", -4, 100, NAN, NAN);
+	CHECK(price_hourly(p, &f, &h) == -ERANGE);
+	f = vol("m5.large", "gp3", 1, 100, NAN, 1e300);
+	CHECK(price_hourly(p, &f, &h) == -ERANGE);
+	/* a config list with a fact in a string, as labels give them, is a price list */
+	json_t *c = json_loads("{\"configs\": {\"a\": {\"volumeGB\": \"100\", \"volumeCount\": 4}}}", 0, NULL);
+	char where[64], why[128];
+	CHECK(price_check(c, where, sizeof(where), why, sizeof(why)) == 0);
+	json_decref(c);
+	json_decref(p);
+}
+
 int main(void)
 {
 	RUN(gp3_pays_only_for_iops_and_throughput_above_its_free_baseline);
@@ -135,5 +188,7 @@ int main(void)
 	RUN(io2_prices_its_iops_in_tiers_of_the_total);
 	RUN(types_without_provisioned_performance_pay_for_size_and_requests);
 	RUN(an_unknown_type_has_no_price_rather_than_a_wrong_one);
+	RUN(a_list_whose_figures_no_price_is_is_refused_with_the_key);
+	RUN(a_fact_no_volume_has_prices_nothing);
 	return check_summary("report_price");
 }
