@@ -363,6 +363,7 @@ wait_fetched() {
   for i in 1 2 3 4; do check_host_results second "$(netns_addr "$i")" read4k 1; done
   # Two batches of two: one joblog line per host, and host 3 started only
   # after hosts 1 and 2 had finished.
+  cat "$RESULTS/second/joblog"
   [ "$(tail -n +2 "$RESULTS/second/joblog" | wc -l)" -eq 4 ]
   local end12 start3
   end12=$(awk -F'\t' 'NR > 1 && ($2 ~ /\.11$/ || $2 ~ /\.12$/) {e = $3 + $4; if (e > m) m = e} END {printf "%.3f", m}' "$RESULTS/second/joblog")
