@@ -283,6 +283,7 @@ wait_fetched() {
 
 @test "--study-plan: each host runs all 42 (op, thread count) runs in one order of its own, recorded and reproducible from --seed" {
   run fleet --run-id study1 --study-plan --seed 11
+  echo "$output"
   [ "$status" -eq 0 ]
   local m=$RESULTS/study1/manifest.json want name p orders='' f
   [ "$(jq -c '[.plan.seed, .plan.runsPerHost, .plan.opThreads.read4k, .plan.threads, (.plan.ops | join(","))]' "$m")" == \
@@ -363,6 +364,7 @@ wait_fetched() {
   for i in 1 2 3 4; do check_host_results second "$(netns_addr "$i")" read4k 1; done
   # Two batches of two: one joblog line per host, and host 3 started only
   # after hosts 1 and 2 had finished.
+  cat "$RESULTS/second/joblog"
   [ "$(tail -n +2 "$RESULTS/second/joblog" | wc -l)" -eq 4 ]
   local end12 start3
   end12=$(awk -F'\t' 'NR > 1 && ($2 ~ /\.11$/ || $2 ~ /\.12$/) {e = $3 + $4; if (e > m) m = e} END {printf "%.3f", m}' "$RESULTS/second/joblog")
@@ -481,9 +483,13 @@ wait_fetched() {
   h2=$(netns_addr 2)
   fleet --run-id nf --ops read4k,write4k --threads 1 --retries 1 >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
   local pid=$! rc=0
-  # Host 2 takes no new ssh session once its job runs: the job goes on, no fetch gets through.
+  # Host 2 cannot send what it finished once its job runs: the job goes on,
+  # no fetch gets through (its tar fails). (Not a stopped sshd: the run's
+  # one connection to the host, made before, carries the fetches too.)
+  printf '#!/bin/sh\necho "tar: broken" >&2\nexit 2\n' >"$BATS_TEST_TMPDIR/badtar"
+  chmod +x "$BATS_TEST_TMPDIR/badtar"
   wait_for_file "$REMOTE/$h2/logs/$h2.log" 'run 1:'
-  netns_stop_sshd 2
+  netns_exec_mnt 2 mount --bind "$BATS_TEST_TMPDIR/badtar" /usr/bin/tar
   wait "$pid" || rc=$?
   cat "$BATS_TEST_TMPDIR/out"
   [ "$rc" -eq 1 ]
@@ -506,7 +512,7 @@ wait_fetched() {
   [ "$status" -eq 2 ]
   [ "$stderr" == "fleet-run: run nf was made with --ssh-opts $(printf '%q' "$(netns_fleet_ssh_opts)"); ssh options are taken from the command line only: give them again with --ssh-opts (check them first) (see fleet-run --help)" ]
   # Back: --fetch brings them, the run is whole.
-  netns_start_sshd 2
+  netns_exec_mnt 2 umount /usr/bin/tar
   run "$FLEET" --fetch nf --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)"
   echo "$output"
   [ "$status" -eq 0 ]
@@ -600,12 +606,14 @@ wait_fetched() {
   run script -qec "$cmd --run-id tty" /dev/null
   echo "$output"
   [ "$status" -eq 0 ]
-  grep -qE '^fleet-run: pre-flight: 2 of 2 hosts checked' <<<"${output//$'\r'/}"
+  # The pre-flight's line in place too, ended when every host is checked.
+  [[ "$output" == *$'\r'"fleet-run: pre-flight: 2 of 2 hosts checked, 0 under way"$'\e[K\r\n'* ]]
+
   # One line on the screen, rewritten (CR) at each result, then ended.
   [ "$(grep -c 'progress:' <<<"$output")" -eq 1 ]
   local -a shown
   IFS=$'\r' read -r -a shown <<<"$(grep 'progress:' <<<"$output")"
-  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: [1-3]/4 runs done, [12] hosts? busy, 0 failed, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \([0-9.]+\), ETA [0-9]+ s'$'\e''\[K$'
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: [1-3]/4 runs done, [12] hosts? busy(, [12] fetching)?, 0 failed, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \([0-9.]+\), ETA [0-9]+ s'$'\e''\[K$'
   printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: 4/4 runs done, 0 hosts busy, 0 failed, last '
   [ "$(printf '%s\n' "${shown[@]}" | grep -c '^fleet-run: progress: ')" -ge 4 ]
   # A terminal and -q: nothing but failures; the run's log still has the last line.
@@ -627,7 +635,7 @@ wait_fetched() {
   lines=$(grep '^fleet-run: progress: ' "$err")
   [ "$(wc -l <<<"$lines")" -ge 4 ]
   # Every line whole: runs done of 6, the hosts, the last result, an ETA while runs are left.
-  [ "$(grep -cvE '^fleet-run: progress: [0-6]/6 runs done, [0-2] hosts? busy, 0 failed, last (none yet|read4k [1-3] threads? [0-9.]+[kM]? IOPS \([0-9.]+\))(, ETA [0-9]+ (s|min))?$' <<<"$lines")" -eq 0 ]
+  [ "$(grep -cvE '^fleet-run: progress: [0-6]/6 runs done, [0-2] hosts? busy(, [12] fetching)?, 0 failed, last (none yet|read4k [1-3] threads? [0-9.]+[kM]? IOPS \([0-9.]+\))(, ETA [0-9]+ (s|min))?$' <<<"$lines")" -eq 0 ]
   # Counting up, to all 6, with no ETA at the end.
   [ "$(sed -E 's|^fleet-run: progress: ([0-9]+)/.*|\1|' <<<"$lines" | sort -n -c && echo sorted)" == sorted ]
   [[ "$(tail -n 1 <<<"$lines")" == "fleet-run: progress: 6/6 runs done, 0 hosts busy, 0 failed, last read4k "*" IOPS ("*")" ]]

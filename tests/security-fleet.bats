@@ -242,3 +242,90 @@ EOF_EDITS
   ! grep -q $'[\e\a]' "$RESULTS/evil2/logs/fleet.log"
   [[ "$stderr" != *$'\e'* && "$stderr" != *$'\a'* ]]
 }
+
+# planted_fetch RUN: RUN's one host as if its results had not come back:
+# --fetch asks it again (exit status in $status, messages in $stderr).
+planted_fetch() {
+  rm -f "$RESULTS/$1/$H/runs/"*.result "$RESULTS/$1/$H/iobench.jsonl"
+  edit_manifest "$1" '.hosts[0] |= (.status = "not-fetched" | .fetched = 0)'
+  run --separate-stderr timeout 300 "$FLEET" --fetch "$1" --results-dir "$RESULTS" --ssh-opts "$(netns_fleet_ssh_opts)" --retries 0
+  echo "$status $stderr" | head -n 40
+}
+
+@test "a host cannot fill the controller's disk: a sparse 256 MiB result (a 10 KiB archive) is refused by its size, said in the manifest" {
+  fleet --run-id sparse >/dev/null 2>&1
+  local runs=$REMOTE/$H/$H/runs real=$BATS_TEST_TMPDIR/real-tar
+  # The host's tar sends holes as holes (pax sparse): the archive is small,
+  # the file it unpacks to is not.
+  cp "$(command -v tar)" "$real"
+  printf '#!/bin/sh\nexec %q --sparse --format=pax "$@"\n' "$real" >"$BATS_TEST_TMPDIR/sparse-tar"
+  chmod +x "$BATS_TEST_TMPDIR/sparse-tar"
+  netns_exec_mnt 1 mount --bind "$BATS_TEST_TMPDIR/sparse-tar" /usr/bin/tar
+  truncate -s 256M "$runs/1.result"
+  planted_fetch sparse
+  netns_exec_mnt 1 umount /usr/bin/tar
+  [ "$status" -eq 1 ]
+  # Nothing of it was written here: no result, no results file.
+  [ "$(du -sk "$RESULTS/sparse" | cut -f1)" -lt 10240 ]
+  [ ! -e "$RESULTS/sparse/$H/runs/1.result" ]
+  [ ! -e "$RESULTS/sparse/$H/iobench.jsonl" ]
+  [[ "$stderr" == *"fleet-run: warning: host $H sent $H/runs/1.result: 256M, over the limit of 64M a file; not used"* ]]
+  local m=$RESULTS/sparse/manifest.json
+  [ "$(jq -r '.hosts[0] | [.status, .fetched, (.refused | length)] | @tsv' "$m")" == "$(printf 'not-fetched\t0\t1')" ]
+  [[ "$(jq -r '.hosts[0].refused[0]' "$m")" == "$H/runs/1.result: 256M, over the limit of 64M a file" ]]
+}
+
+@test "a host's results together are bounded too (IOBENCH_FLEET_MAX_HOST), and so is the archive it sends" {
+  fleet --run-id bound --threads 1,2,3 >/dev/null 2>&1
+  local sum min
+  sum=$(stat -c %s "$RESULTS/bound/$H/runs/"*.result | awk '{s += $1} END {print s}')
+  min=$(stat -c %s "$RESULTS/bound/$H/runs/"*.result | sort -n | head -n 1)
+  # Room for any two results of the host, not three: the third is refused.
+  IOBENCH_FLEET_MAX_HOST=$((sum - min / 2)) planted_fetch bound
+  [ "$status" -eq 1 ]
+  [ "$(jq -r '.hosts[0] | [.status, .fetched] | @tsv' "$RESULTS/bound/manifest.json")" == "$(printf 'not-fetched\t2')" ]
+  [[ "$(jq -r '.hosts[0].refused[0]' "$RESULTS/bound/manifest.json")" == *"past the limit of "*" a host" ]]
+  # An archive larger than the bounds is cut as it comes: at most the
+  # bound is ever written here.
+  head -c 8M /dev/urandom >"$REMOTE/$H/logs/$H.log"
+  IOBENCH_FLEET_MAX_FILE=1M IOBENCH_FLEET_MAX_HOST=1M planted_fetch bound
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"host $H sent more than 3M with its results; not used (a host's results are bounded: IOBENCH_FLEET_MAX_HOST, 1M)"* ]]
+  [[ "$stderr" == *"host $H ($H) sent more than fleet-run takes; its results stay there"* ]]
+  [ "$(du -sk "$RESULTS/bound" | cut -f1)" -lt 4096 ]
+}
+
+@test "a host sending 50,000 result files: its one real result is kept, the rest refused in a few lines, never finished 50000 of 1" {
+  fleet --run-id many >/dev/null 2>&1
+  local runs=$REMOTE/$H/$H/runs
+  (cd "$runs" && seq 2 50001 | sed 's/$/.result/' | xargs touch && seq 2 50001 | sed 's/$/.result/' | xargs -n 5000 sh -c 'for f; do echo "{}" >"$f"; done' sh)
+  planted_fetch many
+  [ "$status" -eq 0 ]
+  [ "$(wc -l <"$RESULTS/many/$H/iobench.jsonl")" -eq 1 ]
+  [ "$(jq -r .notes.planStep "$RESULTS/many/$H/iobench.jsonl")" == 1 ]
+  [ "$(find "$RESULTS/many/$H/runs" -type f | wc -l)" -eq 1 ]
+  [ "$(jq -r '.hosts[0] | [.status, .planned, .finished, .fetched] | @tsv' "$RESULTS/many/manifest.json")" == "$(printf 'ok\t1\t1\t1')" ]
+  [ "$(grep -c 'not a step of its plan' <<<"$stderr")" -eq 5 ]
+  [[ "$stderr" == *"host $H sent 49995 more such entries with its results; not used"* ]]
+  [ "$(wc -l <<<"$stderr")" -le 10 ]
+  [[ "$stderr" != *"Argument list too long"* ]]
+}
+
+@test "a host printing forged 'run done' lines: progress and the manifest count only the runs of its plan, once each" {
+  local real=${IOBENCH_STATIC:-$ROOT/iobench-static} evil=$BATS_TEST_TMPDIR/chatty-iobench
+  # Every run first claims its own step, then one the plan never gave, then
+  # a step that is the plan's but runs later (a claim nothing supports).
+  printf '#!/bin/sh\nif [ "$1" = run ]; then\n  echo "fleet-job: run done step=1 op=read4k threads=1 span=- iops=1"\n  echo "fleet-job: run done step=7 op=read4k threads=1 span=- iops=1"\n  echo "fleet-job: run done step=2 op=read4k threads=9 span=- iops=1"\nfi\nexec %q "$@"\n' "$real" >"$evil"
+  chmod +x "$evil"
+  run --separate-stderr env IOBENCH_STATIC="$evil" "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" \
+    --ssh-opts "$(netns_fleet_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --run-id chatty \
+    --file-size 32M --duration 2 --bucket 1 --threads 1,2 --seed 5 --progress 1
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  # Every status line counts at most the plan's 2 runs.
+  grep -o 'progress: [0-9]*/[0-9]* runs done' <<<"$stderr" | awk '{split($2, a, "/"); if (a[1] > a[2]) bad++} END {exit bad > 0}'
+  [[ "$stderr" == *"progress: 2/2 runs done"* ]]
+  [ "$(jq -r '.hosts[0] | [.planned, .finished, .fetched, .status] | @tsv' "$RESULTS/chatty/manifest.json")" == "$(printf '2\t2\t2\tok')" ]
+  # The forged lines are kept in the log, as the host's words.
+  [ "$(grep -c 'run done step=7' "$RESULTS/chatty/logs/fleet.log")" -eq 2 ]
+}

@@ -605,14 +605,21 @@ common_expand_threads() {
 # (Fisher-Yates on bash's RANDOM, which a seed makes reproducible).
 common_shuffle() {
   local -a lines
-  local i j tmp
   mapfile -t lines
-  RANDOM=$1
-  for ((i = ${#lines[@]} - 1; i > 0; i--)); do
-    j=$(((RANDOM * 32768 + RANDOM) % (i + 1)))
-    tmp=${lines[i]} lines[i]=${lines[j]} lines[j]=$tmp
-  done
+  common_shuffle_array lines "$1"
   ((${#lines[@]} == 0)) || printf '%s\n' "${lines[@]}"
+}
+
+# common_shuffle_array NAME SEED: the array NAME shuffled in place, as
+# common_shuffle orders lines (no process: for one plan per host of many).
+common_shuffle_array() {
+  local -n arr_=$1
+  local i j tmp
+  RANDOM=$2
+  for ((i = ${#arr_[@]} - 1; i > 0; i--)); do
+    j=$(((RANDOM * 32768 + RANDOM) % (i + 1)))
+    tmp=${arr_[i]} arr_[i]=${arr_[j]} arr_[j]=$tmp
+  done
 }
 
 # Where the thread optimum sits in `iobench report --json --section threads`

@@ -22,7 +22,11 @@
 #             check), manifest_host_finished (runs done there),
 #             manifest_host_fetched (runs back here), manifest_host_done (its
 #             attempts over), manifest_host_not_fetched,
-#             manifest_host_refetched (--fetch brought them back)
+#             manifest_host_refetched (--fetch brought them back),
+#             manifest_host_refused (what it sent over a bound): each an
+#             event (manifest_host_event), written at once, or queued in
+#             MANIFEST_QUEUE and written in a batch by manifest_apply (one
+#             writer, one rewrite for many changes)
 # Reading:    manifest_sane (the shape fleet-run writes, nothing planted),
 #             manifest_state, manifest_plan_get, manifest_plan_list,
 #             manifest_plan_joined, manifest_plan_op_threads, manifest_ssh,
@@ -77,27 +81,31 @@ manifest_ssh_json() {
 # host's first entry: PROVISION its provision file (none when empty),
 # PLANNED its runs, REMOTE LOGIN:DIR where its results are made, RESULTS
 # its results file (NAME/NAME.jsonl) in the run's folder.
+# Made here, not by jq, as jq -c would (a process per host made a
+# thousand hosts' start take a minute); jq reads the provision file only.
 manifest_host_json() {
-  local prov=null
-  [[ -z "$4" ]] || prov=$(jq -c . "$4")
-  jq -cn --arg name "$1" --arg login "$2" --arg address "$3" \
-    --argjson provision "$prov" --argjson planned "$5" \
-    --arg remote "$6" --arg results "$7" '
-    {name: $name, login: $login, address: $address}
-    + (if $provision == null then {} else {provision: $provision} end)
-    + {planned: $planned, finished: 0, fetched: 0, attempts: 0, status: "not-started",
-       failure: null, remotePath: $remote, results: $results}'
+  local prov='' n l a r f
+  [[ -z "$4" ]] || prov=,\"provision\":$(jq -c . "$4") || return 1
+  manifest_json_text_to n "$1"
+  manifest_json_text_to l "$2"
+  manifest_json_text_to a "$3"
+  manifest_json_text_to r "$6"
+  manifest_json_text_to f "$7"
+  printf '{"name":%s,"login":%s,"address":%s%s,"planned":%d,"finished":0,"fetched":0,"attempts":0,"status":"not-started","failure":null,"remotePath":%s,"results":%s}\n' \
+    "$n" "$l" "$a" "$prov" "$5" "$r" "$f"
 }
 
 # manifest_create FILE RUN_ID PLAN SSH HOSTS: a new run's manifest (PLAN,
-# SSH and HOSTS from the functions above, HOSTS an array), running since
-# now (temp file and rename).
+# SSH and HOSTS from the functions above, HOSTS an array; "-": the hosts
+# on stdin, one object a line, for more than a command line holds),
+# running since now (temp file and rename).
 manifest_create() {
-  local file=$1
+  local file=$1 hosts=$5
+  [[ "$hosts" != - ]] || hosts=$(jq -cs .) || return 1
   jq -n --arg run "$2" --arg now "$(common_now_utc)" --argjson plan "$3" \
-    --argjson ssh "$4" --argjson hosts "$5" \
+    --argjson ssh "$4" --slurpfile hosts <(printf '%s\n' "$hosts") \
     '{tool: "iobench-fleet", version: 1, runId: $run, started: $now, ended: null,
-      state: "running", plan: $plan, ssh: $ssh, hosts: $hosts}' >"$file.tmp"
+      state: "running", plan: $plan, ssh: $ssh, hosts: $hosts[0]}' >"$file.tmp"
   mv "$file.tmp" "$file"
 }
 
@@ -160,58 +168,150 @@ manifest_interrupt() {
     --arg why "$5"
 }
 
+# ---- a host's changes, one at a time or batched ----
+
+# Each change to a host's entry is an event, one JSON object: {"h": NAME,
+# "e": WHAT, ...}, applied by _MANIFEST_JQ_EVENT. With MANIFEST_QUEUE set
+# (a file), manifest_host_event appends the event to it as one line (an
+# append of one short line: background fetches of the run's one writer may
+# add theirs at the same time) and manifest_apply writes a batch of them at
+# once; unset, each change is written at once (manifest_update). Counts are
+# capped by the plan: a host never finished or fetched more than planned,
+# whatever it claims.
+MANIFEST_QUEUE=''
+# shellcheck disable=SC2016 # jq variables
+_MANIFEST_JQ_EVENT='def event($e):
+  if $e.e == "running" then .status = "running"
+  elif $e.e == "failed" then .failure = {kind: $e.k, detail: $e.d, exit: $e.x} | .status = "failed"
+  elif $e.e == "finished" then .finished = ([.finished, $e.d] | max)
+  elif $e.e == "fetched" then .fetched = $e.f
+    | .finished = ([if $e.final == 1 then 0 else .finished end, $e.r, $e.f] | max)
+  elif $e.e == "done" then .attempts += $e.n | .status = "done"
+    | .failure = (if $e.k == "" then null else {kind: $e.k, detail: $e.d, exit: $e.x} end)
+  elif $e.e == "not-fetched" then
+    if .finished > .fetched and .failure == null then
+      .failure = {kind: "not-fetched", exit: null,
+                  detail: "finished, results not fetched (still at \(.remotePath)/\(.name)/runs)"}
+    else . end
+  elif $e.e == "refetched" then if .failure.kind == "not-fetched" then .failure = null else . end
+  elif $e.e == "refused" then .refused = ((.refused // []) + [$e.d] | unique | .[:20])
+  else . end
+  | .finished = ([.finished, .planned] | min) | .fetched = ([.fetched, .planned] | min);'
+
+# manifest_json_text TEXT: TEXT as a JSON string (quoted, escaped; a
+# control character other than tab and newline becomes "?").
+manifest_json_text() {
+  local t
+  manifest_json_text_to t "$1"
+  printf '%s' "$t"
+}
+
+# manifest_json_text_to VAR TEXT: the same into VAR (no process).
+manifest_json_text_to() {
+  local -n out_=$1
+  local s=$2
+  s=${s//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//$'\t'/\\t}
+  s=${s//$'\n'/\\n}
+  s=${s//[[:cntrl:]]/?}
+  # shellcheck disable=SC2034 # a nameref: the caller's variable
+  out_="\"$s\""
+}
+
+# manifest_host_event FILE NAME EVENT: host NAME's change EVENT, a JSON
+# object without "h" ({"e": "fetched", "f": 3, "r": 3}): queued when
+# MANIFEST_QUEUE is set, else written now.
+# shellcheck disable=SC2016 # jq variables
+manifest_host_event() {
+  local file=$1 name=$2 ev=$3
+  [[ "$COMMON_DRY_RUN" != 1 ]] || return 0
+  if [[ -n "$MANIFEST_QUEUE" ]]; then
+    printf '{"h":%s,%s\n' "$(manifest_json_text "$name")" "${ev#\{}" >>"$MANIFEST_QUEUE" || {
+      [[ -z "$MANIFEST_ON_ERROR" ]] || "$MANIFEST_ON_ERROR" "$file"
+      return 1
+    }
+    return 0
+  fi
+  manifest_update "$file" "$_MANIFEST_JQ_EVENT (.hosts[] | select(.name == \$name_)) |= event(\$e)" \
+    --arg name_ "$name" --argjson e "$ev"
+}
+
+# manifest_apply FILE: the events on stdin (one JSON object a line, as
+# manifest_host_event queues them), applied in order in one write of the
+# manifest (atomic, locked; each host's status recomputed once).
+# shellcheck disable=SC2016 # jq variables
+manifest_apply() {
+  local file=$1 dir tmp
+  [[ "$COMMON_DRY_RUN" != 1 ]] || { cat >/dev/null; return 0; }
+  dir=$(dirname "$file")
+  tmp=$file.tmp.$BASHPID
+  (
+    flock 9
+    jq -n --slurpfile m "$file" "$_MANIFEST_JQ_DEFS $_MANIFEST_JQ_EVENT"'
+      $m[0] | (reduce range(0; .hosts | length) as $k ({}; .[$m[0].hosts[$k].name] = $k)) as $ix
+      | reduce (inputs | select(type == "object" and ($ix[.h] != null))) as $e (.; .hosts[$ix[$e.h]] |= event($e))
+      | .hosts |= map(restatus)' >"$tmp" && mv "$tmp" "$file"
+  ) 9<"$dir" || {
+    rm -f "$tmp"
+    [[ -z "$MANIFEST_ON_ERROR" ]] || "$MANIFEST_ON_ERROR" "$file"
+    return 1
+  }
+}
+
 # manifest_host_running FILE NAME: host NAME's job runs.
 manifest_host_running() {
-  manifest_host_update "$1" "$2" '.status = "running"'
+  manifest_host_event "$1" "$2" '{"e":"running"}'
 }
 
 # manifest_host_failed FILE NAME KIND DETAIL EXIT: host NAME failed the
 # pre-flight check (EXIT a number).
-# shellcheck disable=SC2016 # jq variables
 manifest_host_failed() {
-  manifest_host_update "$1" "$2" '.failure = {kind: $k, detail: $d, exit: $x} | .status = "failed"' \
-    --arg k "$3" --arg d "$4" --argjson x "$5"
+  manifest_host_event "$1" "$2" "{\"e\":\"failed\",\"k\":$(manifest_json_text "$3"),\"d\":$(manifest_json_text "$4"),\"x\":$(($5))}"
 }
 
 # manifest_host_finished FILE NAME N: host NAME has finished N runs (a count
 # never goes down).
-# shellcheck disable=SC2016 # jq variables
 manifest_host_finished() {
-  manifest_host_update "$1" "$2" '.finished = ([.finished, $d] | max)' --argjson d "$3"
+  manifest_host_event "$1" "$2" "{\"e\":\"finished\",\"d\":$(($3))}"
 }
 
-# manifest_host_fetched FILE NAME FETCHED REMOTE: FETCHED of host NAME's
-# runs are here, REMOTE were there when fetched (so it finished at least
-# as many).
-# shellcheck disable=SC2016 # jq variables
+# manifest_host_fetched FILE NAME FETCHED REMOTE [final]: FETCHED of host
+# NAME's runs are here, REMOTE were there when fetched (so it finished at
+# least as many); "final": the host's job is over, so it finished what it
+# has, whatever it said before (a "run done" line is its word only).
 manifest_host_fetched() {
-  manifest_host_update "$1" "$2" '.fetched = $f | .finished = ([.finished, $r, $f] | max)' \
-    --argjson f "$3" --argjson r "$4"
+  local final=''
+  [[ "${5:-}" != final ]] || final=',"final":1'
+  manifest_host_event "$1" "$2" "{\"e\":\"fetched\",\"f\":$(($3)),\"r\":$(($4))$final}"
 }
 
 # manifest_host_done FILE NAME ATTEMPTS KIND DETAIL EXIT: host NAME's
 # attempts are over, ATTEMPTS more of them; KIND empty when the last one
 # succeeded, else its failure (EXIT a number or null).
-# shellcheck disable=SC2016 # jq variables
 manifest_host_done() {
-  manifest_host_update "$1" "$2" '.attempts += $n | .status = "done"
-      | .failure = (if $k == "" then null else {kind: $k, detail: $d, exit: $x} end)' \
-    --argjson n "$3" --arg k "$4" --arg d "$5" --argjson x "$6"
+  local x=null
+  [[ "$6" == null ]] || x=$(($6))
+  manifest_host_event "$1" "$2" "{\"e\":\"done\",\"n\":$(($3)),\"k\":$(manifest_json_text "$4"),\"d\":$(manifest_json_text "$5"),\"x\":$x}"
 }
 
 # manifest_host_not_fetched FILE NAME: host NAME finished runs that are not
 # here and has no other failure: the failure says where they are.
 manifest_host_not_fetched() {
-  manifest_host_update "$1" "$2" 'if .finished > .fetched and .failure == null then
-      .failure = {kind: "not-fetched", exit: null,
-                  detail: "finished, results not fetched (still at \(.remotePath)/\(.name)/runs)"}
-    else . end'
+  manifest_host_event "$1" "$2" '{"e":"not-fetched"}'
 }
 
 # manifest_host_refetched FILE NAME: host NAME's runs came back (--fetch):
 # a not-fetched failure goes.
 manifest_host_refetched() {
-  manifest_host_update "$1" "$2" 'if .failure.kind == "not-fetched" then .failure = null else . end'
+  manifest_host_event "$1" "$2" '{"e":"refetched"}'
+}
+
+# manifest_host_refused FILE NAME WHAT: what host NAME sent and was not
+# kept, over a limit (WHAT says which: "runs/1.result: 1.0G, over the limit
+# of 64M a file"): listed in the host's "refused" (the first 20).
+manifest_host_refused() {
+  manifest_host_event "$1" "$2" "{\"e\":\"refused\",\"d\":$(manifest_json_text "$3")}"
 }
 
 # ---- reading ----
