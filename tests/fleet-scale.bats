@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
 # bats file_tags=net,root,slow
 # fleet-scale.bats - scripts/fleet-run's cost at scale, asserted by counts
 # (never by time): one ssh login per host for the whole plan, a descriptor
