@@ -138,12 +138,20 @@ int units_parse_duration(const char *text, uint64_t *out_ns)
 	return 0;
 }
 
-int units_parse_latency(const char *text, double *out_ns)
+double units_duration_ns(const char *unit)
 {
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	} units[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(unit, units[i].unit) == 0)
+			return units[i].ns;
+	return 0;
+}
+
+int units_parse_latency(const char *text, double *out_ns)
+{
 	const char *end;
 	double v;
 	int rc = units_parse_decimal(text, &v, &end);
@@ -151,15 +159,14 @@ int units_parse_latency(const char *text, double *out_ns)
 		return rc;
 	if (*end == '\0')
 		return -EDOM;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].unit) == 0) {
-			double ns = v * units[i].ns;
-			if (!(ns <= 3600e9))
-				return -ERANGE;
-			*out_ns = ns;
-			return 0;
-		}
-	return -EINVAL;
+	double unit = units_duration_ns(end);
+	if (!(unit > 0))
+		return -EINVAL;
+	double ns = v * unit;
+	if (!(ns <= 3600e9))
+		return -ERANGE;
+	*out_ns = ns;
+	return 0;
 }
 
 int units_parse_percent(const char *text, double *out)

@@ -53,6 +53,13 @@ int units_parse_duration(const char *text, uint64_t *out_ns);
 int units_parse_latency(const char *text, double *out_ns);
 
 /*
+ * The nanoseconds in one of a duration unit: ns, us, ms, s, and us written
+ * with the micro sign (U+00B5) or the Greek mu (U+03BC); 0 for anything
+ * else. The one table of duration units (units_parse_latency, --expect).
+ */
+double units_duration_ns(const char *unit);
+
+/*
  * Parse a percentage: a plain decimal (units_parse_decimal()) with an
  * optional '%' right after it: "5", "5%", "12.5". No blank, sign or hex.
  * Returns 0 with *out set (5 for "5"), -EINVAL or -ERANGE.

@@ -30,12 +30,6 @@ static const struct {
 	{ "errors", RM_ERRORS, 0 },
 };
 
-/* Latency units, to ns; "µs" as the micro sign (U+00B5) or the Greek mu (U+03BC). */
-static const struct {
-	const char *unit;
-	double scale;
-} durations[] = { { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-
 /* The largest thread count an expectation may name: iobench runs at most this many. */
 #define MAX_THREADS 4096
 
@@ -52,13 +46,10 @@ static bool is_latency(enum rep_metric m)
 	return m == RM_PCT || m == RM_MEAN || m == RM_MAX;
 }
 
-/* A duration unit's factor to ns, or 0. */
+/* A duration unit's factor to ns, or 0: the one table of units (lib/units.h), as --floor reads it. */
 static double duration_unit(const char *u)
 {
-	for (size_t i = 0; i < sizeof(durations) / sizeof(durations[0]); i++)
-		if (strcmp(u, durations[i].unit) == 0)
-			return durations[i].scale;
-	return 0;
+	return units_duration_ns(u);
 }
 
 /* "PATH:LINE: what; what to do" into err; -EINVAL. */

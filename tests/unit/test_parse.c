@@ -97,6 +97,9 @@ TEST(latencies_say_their_unit)
 	CHECK(units_parse_latency("1.5ms", &ns) == 0 && ns == 1.5e6);
 	CHECK(units_parse_latency("800ns", &ns) == 0 && ns == 800);
 	CHECK(units_parse_latency("2s", &ns) == 0 && ns == 2e9);
+	/* the Greek mu as --expect takes it: one table of units for both */
+	CHECK(units_parse_latency("50\xce\xbcs", &ns) == 0 && ns == 50e3);
+	CHECK(units_duration_ns("ms") == 1e6 && units_duration_ns("min") == 0);
 	/* 50 could be 50 ns or 50 ms */
 	CHECK(units_parse_latency("50", &ns) == -EDOM);
 	CHECK(units_parse_latency("50 us", &ns) == -EINVAL);
