@@ -332,6 +332,10 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct ta
 		}
 		n++;
 	}
+	/* one config alone ranks against nothing: its figure is said, its doubt beside it */
+	bool alone = n == 1 && best == SIZE_MAX;
+	if (alone)
+		best = 0;
 	char size[16] = "";
 	if (o->size > 0 && o->sizes > 1)
 		units_format_signature_size(size, sizeof(size), (uint64_t)o->size);
@@ -372,8 +376,8 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct ta
 			    sizeof(sb));
 		const double fig[4] = { all[k].ops, NAN, NAN, all[k].threads };
 		const struct rests on = { NAN, (double)all[k].hosts, (double)all[k].of, all[k].left };
-		finding_on(s, o->op, "doubt", o->op, all[k].config, fig, &on, "targets", "not ranked: %s, %s",
-			   all[k].config ? all[k].config : "-", all[k].doubt);
+		finding_on(s, o->op, "doubt", o->op, all[k].config, fig, &on, "targets", "%s: %s, %s",
+			   alone ? "in doubt" : "not ranked", all[k].config ? all[k].config : "-", all[k].doubt);
 	}
 	free(all);
 }
