@@ -292,16 +292,24 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 	char runs[128];
 	runs_key(db, l, runs, sizeof(runs));
 	const struct rep_config *cfg = rep_config_get_runs(db, l->split.labels, l->split.facts, runs);
-	if (l->target_finding)
-		add_target_flag(db, l, cfg);
+	/* the configs this line's ops ran as, each flagged once when the target was not the disk meant */
+	const struct rep_config *flagged[8];
+	size_t nflagged = 0;
 	for (size_t i = 0; i < l->nops; i++) {
 		const struct rep_line_op *o = &l->ops[i];
 		/* settings that change the result (engine, depth, O_DIRECT, O_SYNC, rate) make a config of their own */
 		const struct rep_config *ocfg = cfg;
-		if (o->settings[0]) {
+		if (o->settings[0])
 			ocfg = rep_config_get_settings(db, l->split.labels, l->split.facts, runs, o->settings);
-			if (l->target_finding)
+		if (l->target_finding) {
+			bool seen = false;
+			for (size_t k = 0; k < nflagged && !seen; k++)
+				seen = flagged[k] == ocfg;
+			if (!seen) {
 				add_target_flag(db, l, ocfg);
+				if (nflagged < sizeof(flagged) / sizeof(flagged[0]))
+					flagged[nflagged++] = ocfg;
+			}
 		}
 		struct rep_cell *c = cell_get(db, o->sig, o->threads, ocfg, l->size, l->host);
 		hist_merge(&c->total, &o->total);
