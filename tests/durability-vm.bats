@@ -177,8 +177,8 @@ assert_honest() {
   grep -qx 'IOBENCH-VM DONE' "$VMDIR/flakey/results.txt" || { tail -n 30 "$VMDIR/flakey/console.log"; false; }
 }
 
-@test "a lying stack (drop_writes) under write4k: verify reports LOST blocks, exit 1" {
-  assert_case "$VMDIR/flakey/results.txt" lying-direct create writer-exit-130 remove recreate verify-exit-1
+@test "a lying stack (drop_writes) under write4k: verify reports LOST blocks, exit 3" {
+  assert_case "$VMDIR/flakey/results.txt" lying-direct create writer-exit-130 remove recreate verify-exit-3
   assert_lying lying-direct disk0.img
 }
 
@@ -188,8 +188,8 @@ assert_honest() {
   assert_honest honest-direct
 }
 
-@test "a lying stack under write4k/16 (fdatasync acknowledged, nothing kept): LOST blocks, exit 1" {
-  assert_case "$VMDIR/flakey/results.txt" lying-buffered create writer-exit-130 remove recreate verify-exit-1
+@test "a lying stack under write4k/16 (fdatasync acknowledged, nothing kept): LOST blocks, exit 3" {
+  assert_case "$VMDIR/flakey/results.txt" lying-buffered create writer-exit-130 remove recreate verify-exit-3
   assert_lying lying-buffered disk2.img
 }
 

@@ -28,7 +28,7 @@ each_teardown() {
 
 # A short real run: 40 buffered operations per thread.
 quick_run() {
-  "$IOBENCH" -q -n 40 -d 5 --no-direct "$@" 2>/dev/null
+  "$IOBENCH" -q -n 40 -d 5 "$@" 2>/dev/null
 }
 
 # ---- the metadata service stand-in, on a namespace address ----
@@ -263,7 +263,7 @@ make_fleet() {
     [[ $h == vm-f ]] && prov=$BATS_FILE_TMPDIR/xlarge.json
     for span in 1G 128M 256M; do
       step=$((step + 1))
-      "$IOBENCH" -q -o read4k -t 2,1 -n 30 -d 5 -b 1 --no-direct --span "$span" --host "$h" \
+      "$IOBENCH" -q -o read4k -t 2,1 -n 30 -d 5 -b 1 --span "$span" --host "$h" \
         --provision "$prov" --provision-fact "instanceId=i-$h" --note runId=r1 --note "planStep=$step" \
         --note "spanHuman=$span" --json "$dir/$h/iobench.jsonl" "$BATS_FILE_TMPDIR/data" 2>/dev/null
     done
@@ -316,7 +316,7 @@ EOF
   [ "$(jq -r '.hostname' "$FLEET"/r1/vm-*/iobench.jsonl | sort -u)" = "$(hostname)" ]
   # per-host facts (instanceId differs on every host) do not split a config
   [ "$(jq -c '[.groups[] | select(.host == "vm-a") | .provision] | unique' <<<"$output")" = \
-    '["filesystem=xfs,instanceType=m5.large,raidLevel=0,volumeCount=4,volumeSize=100,volumeType=gp3"]' ]
+    '["filesystem=xfs,instanceType=m5.large,raidLevel=0,volumeCount=4,volumeIops=3000,volumeSize=100,volumeThroughput=125,volumeType=gp3"]' ]
 }
 
 @test "notes never split a group: one group per op, threads, config and size; the notes section lists them" {
@@ -460,7 +460,7 @@ joined_summary() {
   report_cmd=$(sed -n 2p <<<"$cmds")
   [[ $run_cmd == "iobench "*" /mnt/md0/iobench.dat" ]]
   # as written, but for where the data file is, and a short run
-  run_cmd="${run_cmd% /mnt/md0/iobench.dat} -n 50 --no-direct $TMP/data"
+  run_cmd="${run_cmd% /mnt/md0/iobench.dat} -n 50 $TMP/data"
   cd "$TMP"
   run bash -c "PATH=$(dirname "$IOBENCH"):\$PATH; $run_cmd 2>/dev/null && $report_cmd"
   [ "$status" -eq 0 ]
