@@ -527,7 +527,8 @@ strace_writer() {
 @test "the server continues short reads of a log: GET serves it whole, RUNS lists it" {
   [ -f "$IOBENCH_ROOT/build/tests/faultinj.so" ] || skip "faultinj.so not built (make unit-tests)"
   start_server
-  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 256K -d 1 "$TMP/f"
+  # (3 s: a log of several reads' worth even under TSan on a loaded box, where 1 s made 8 KiB or less)
+  "$IOBENCH" durability write -q --server "127.0.0.1:$PORT" --size 256K -d 3 "$TMP/f"
   local log
   log=$(log_file)
   [ "$(stat -c %s "$log")" -gt 8192 ]

@@ -933,9 +933,10 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	if (!ctx->o->prices && configs_in(&tables[SEC_GROUPS]) > 1)
 		finding(s, "cost", "noPrices", NULL, NULL, NULL, "cost",
 			"which config gives the most per dollar: add --prices FILE (share/prices-sample.json)");
+	/* hosts that failed first: what is missing bounds everything else the hosts say */
+	fleet_hosts(s, &tables[SEC_FLEET]);
 	bad_apples(s, ctx);
 	at_cap(s, ctx);
-	fleet_hosts(s, &tables[SEC_FLEET]);
 	slow_members(s, &tables[SEC_DEVICES]);
 	optima(s, th, ops, nops);
 	tiers(s, &tables[SEC_TIERS]);
