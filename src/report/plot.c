@@ -1206,8 +1206,11 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 			if (strcmp(op, ops[q]) != 0 || !(table_num(t, r, size) == psize[q] || isnan(psize[q])))
 				continue;
 			double v = table_num(t, r, bulk ? mbd : opd);
-			char people[32];
+			char people[48];
 			table_format_count(people, sizeof(people), isnan(v) ? 0 : v);
+			/* a figure the report doubts is drawn, marked: it is no answer (the cost table says why) */
+			if (table_str(t, r, table_col(t, "doubt")))
+				snprintf(people + strlen(people), sizeof(people) - strlen(people), ", not ranked");
 			const char *name = cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst);
 			fputc('"', dat);
 			for (const char *s = name; *s; s++)
