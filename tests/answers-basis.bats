@@ -247,7 +247,8 @@ raid_study() {
   run --separate-stderr "$IOBENCH" report --json --section summary,compare "$BATS_TEST_TMPDIR/t.jsonl"
   [ "$status" -eq 0 ]
   jq -e '.summary[] | select(.kind == "compare") | .finding | test("0\\.0033x")' <<<"$output"
-  [ -z "$(jq -r '.compare[].verdict' <<<"$output" | grep -F '0.00x')" ]
+  [ -z "$(jq -r '.compare[].verdict' <<<"$output" | grep -E '(^|[^0-9.])0\.00x')" ]
+  jq -e '[.compare[].verdict] | .[1] | test("p50 is 300x A")' <<<"$output"
   # a 3-second run of one host a side has three buckets: a ratio, no interval
   { "$GEN" "host=a runtime=3 bucket=1 modes=100000:30000 labels=disk=fast"
     "$GEN" "host=a runtime=3 bucket=1 modes=250000:12000 labels=disk=slow"; } >"$BATS_TEST_TMPDIR/s.jsonl"

@@ -29,17 +29,11 @@ bool rep_held_at_cap(const struct rep_cell *c, double v, double med, double *far
 	return at && med >= lo / STATS_CAP_FAR;
 }
 
-/* The CV of a cell's time buckets' ops/s; 0 with fewer than 3 buckets. */
+/* The CV of a cell's time buckets' ops/s; 0 when it has none to say (fewer than 3, or watch periods). */
 static double bucket_cv(const struct rep_cell *c)
 {
-	if (c->npts < 3)
-		return 0;
-	double *v = rep_calloc(c->npts, sizeof(*v));
-	for (size_t k = 0; k < c->npts; k++)
-		v[k] = c->pts[k].ops;
-	double cv = stats_cv(v, c->npts);
-	free(v);
-	return cv;
+	double cv = rep_cell_bucket_cv(c);
+	return isnan(cv) ? 0 : cv;
 }
 
 size_t rep_group_slow(const struct rep_group *g, bool *slow, double *median, double *mad)

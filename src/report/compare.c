@@ -192,6 +192,8 @@ void rep_format_ratio(char *buf, size_t len, double r)
 {
 	if (isnan(r))
 		snprintf(buf, len, "-");
+	else if (r >= 100)
+		snprintf(buf, len, "%.0f", r);
 	else if (r >= 0.1 || r == 0)
 		snprintf(buf, len, "%.2f", r);
 	else

@@ -32,7 +32,7 @@
 size_t rep_config_diff(const struct rep_config *x, const struct rep_config *y, char *buf, size_t len,
 		       char *dims, size_t dlen, bool *swap);
 
-/* A ratio for people into buf: two decimals, two significant digits under 0.1 (never "0.00"), "-" for NAN. */
+/* A ratio for people into buf: two decimals, two significant digits under 0.1 (never "0.00"), none from 100, "-" for NAN. */
 void rep_format_ratio(char *buf, size_t len, double r);
 
 #endif

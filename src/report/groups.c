@@ -88,6 +88,18 @@ size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx)
 }
 
 
+double rep_cell_bucket_cv(const struct rep_cell *c)
+{
+	if (c->watch || c->npts < 3)
+		return NAN;
+	double *x = rep_calloc(c->npts, sizeof(*x));
+	for (size_t k = 0; k < c->npts; k++)
+		x[k] = c->pts[k].ops;
+	double cv = stats_cv(x, c->npts);
+	free(x);
+	return cv;
+}
+
 const char *rep_cfg_name(const struct rep_cell *c)
 {
 	return c->cfg->name[0] ? c->cfg->name : NULL;

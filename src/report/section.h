@@ -51,6 +51,9 @@ void rep_utc_of(double when, char *buf, size_t len);
 /* MB/s (10^6 bytes) of ops operations a second of block bytes each; NAN when block is 0. */
 double rep_mb_per_sec(double ops, uint64_t block);
 
+/* The CV of a cell's time buckets' ops/s: how much it moves by itself; NAN under 3 buckets or for watch periods. */
+double rep_cell_bucket_cv(const struct rep_cell *c);
+
 /* The configuration's name for a table: NULL when it has none ("-" in text, null in JSON). */
 const char *rep_cfg_name(const struct rep_cell *c);
 

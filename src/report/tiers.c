@@ -24,26 +24,13 @@ static const struct tcol tiers_cols[] = {
 	{ "stepNeeded", "step needed", TC_PCT, 0 },
 };
 
-/* The CV of a cell's time buckets' ops/s; NAN with fewer than 3 (or watch periods). */
-static double bucket_cv(const struct rep_cell *c)
-{
-	if (c->watch || c->npts < 3)
-		return NAN;
-	double *x = rep_calloc(c->npts, sizeof(*x));
-	for (size_t k = 0; k < c->npts; k++)
-		x[k] = c->pts[k].ops;
-	double cv = stats_cv(x, c->npts);
-	free(x);
-	return cv;
-}
-
 /* How much one size's figures move by themselves: its hosts' bucket CV, or their p50s' spread. */
 static double size_noise(const struct rep_group *x)
 {
 	double *v = rep_calloc(x->n, sizeof(*v));
 	size_t m = 0;
 	for (size_t k = 0; k < x->n; k++) {
-		double cv = bucket_cv(x->cells[k]);
+		double cv = rep_cell_bucket_cv(x->cells[k]);
 		if (!isnan(cv))
 			v[m++] = cv;
 	}
