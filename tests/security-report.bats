@@ -198,7 +198,7 @@ clean_bytes() {
 }
 
 @test "a line of 64 devices x 100,000 buckets is read in bounded memory: its device buckets folded, not kept" {
-  [[ -x /usr/bin/time ]] || skip "GNU time not installed (/usr/bin/time, Debian: time)"
+  [[ -x /usr/bin/time ]] || skip "GNU time not installed (/usr/bin/time, Debian: time; .ci/apt-report.txt)"
   # the study's line, then 64 devices of 100,000 empty buckets each (19 MB)
   head -1 "$STUDY/gp3/g1/iobench.jsonl" | sed 's/}$//' >"$TMP/head"
   local h
