@@ -306,9 +306,8 @@ static void whose(const struct best *b, char *buf, size_t len)
  * named, the runner-up beside it; a config whose figure is in doubt is not
  * ranked, and said in a line of its own.
  */
-static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct table *gr, const struct op_size *o)
+static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct op_size *o)
 {
-	(void)gr;
 	struct best *all = rep_calloc(ctx->nf + 1, sizeof(*all));
 	size_t n = 0, best = SIZE_MAX, second = SIZE_MAX;
 	/* each config's curve of the op at its size, once (fleet groups sort by op, config, size) */
@@ -926,7 +925,7 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	size_t nops = ops_of(&tables[SEC_GROUPS], ops);
 	targets(s, &tables[SEC_TARGETS]);
 	for (size_t i = 0; i < nops; i++) {
-		best_ops(s, ctx, &tables[SEC_GROUPS], &ops[i]);
+		best_ops(s, ctx, &ops[i]);
 		best_dollar(s, cost, &ops[i]);
 		comparisons(s, ctx, &tables[SEC_COMPARE], cost, &ops[i]);
 	}
