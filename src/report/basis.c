@@ -187,15 +187,12 @@ double rep_group_noise(const struct rep_group *g)
 				return bucket_cv(g->cells[k]);
 		return 0;
 	}
-	double *v = rep_calloc(g->n + 1, sizeof(*v));
+	/* the group's figure is the median of these: the MAD around it */
+	double *v = rep_calloc(g->n + 1, sizeof(*v)), med = g->med_ops;
 	size_t m = 0;
 	for (size_t k = 0; k < g->n; k++)
 		if (!g->used || g->used[k])
 			v[m++] = rep_cell_ops(g->cells[k]);
-	double med = stats_median(v, m);
-	for (size_t k = 0, j = 0; k < g->n; k++)
-		if (!g->used || g->used[k])
-			v[j++] = rep_cell_ops(g->cells[k]);
 	double noise = med > 0 ? 1.4826 * stats_mad(v, m, med) / med : 0;
 	free(v);
 	return noise;

@@ -762,8 +762,6 @@ static size_t compare_auto(struct table *t, const struct rep_ctx *ctx, const str
 	bool chain = npairs > MAX_ALL_PAIRS;
 	for (size_t p = 0; p < npairs; p++) {
 		/* a chain: the first pair of config i in its dimension (j ascending), no other */
-		if (chain && p > 0 && pairs[p - 1].i == pairs[p].i && strcmp(pairs[p - 1].dims, pairs[p].dims) == 0)
-			continue;
 		if (chain) {
 			bool first = true;
 			for (size_t q = p; q-- > 0 && pairs[q].i == pairs[p].i;)
