@@ -29,7 +29,7 @@ struct create_args {
 static const struct cmdline_opt create_opts[] = {
 	{ "force", 'f', NULL, 0, "overwrite FILE if it exists", NULL, FLAG(force) },
 	{ "threads", 't', "N", 0, "writer threads", "4", U64(threads, 1, 256) },
-	SEED_ROW(0, "seed for the random data (default: from the clock)", UINT64_MAX),
+	SEED_ROW(0, "seed for the random data (default: from the clock)", CMDLINE_SEED_MAX),
 	QUIET_ROW(0, "no progress bar"),
 	HELP_ROW,
 	VERSION_ROW,

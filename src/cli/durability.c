@@ -180,7 +180,7 @@ static const struct cmdline_opt dur_opts[] = {
 	{ "duration", 'd', "SECS", WRITE, "stop after SECS (default: run until stopped)", NULL, DURATION(duration_ns) },
 	{ "dsync", 0, NULL, WRITE, "O_DSYNC instead of O_SYNC for flushed writes", NULL, FLAG(dsync) },
 	{ "no-direct", 0, NULL, WRITE, "no O_DIRECT (flushed writes still O_SYNC)", NULL, FLAG(no_direct) },
-	SEED_ROW(WRITE, "seed for offsets and data", UINT64_MAX >> 1),
+	SEED_ROW(WRITE, "seed for offsets and data", CMDLINE_SEED_MAX),
 	{ "force", 0, NULL, WRITE, "write to a block device that looks in use", NULL, FLAG(force) },
 	HOST_ROW(WRITE, "this box's name as the server records the run, as\n"
 		 "run's --host (default: the hostname)"),
