@@ -105,6 +105,7 @@ assert s == {"baseline": (3, 1), "expect": (6, 3)}, s' "$TMP/j.xml"
   lines 'read,4K,4K@1@1000' > "$TMP/r.jsonl"
   run --separate-stderr "$IOBENCH" report --junit "$TMP/j.xml" "$TMP/r.jsonl"
   [ "$status" -eq 2 ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
   [[ $stderr == "iobench: --junit writes the verdicts of --baseline or --expect; give one of them" ]]
   run --separate-stderr "$IOBENCH" report --tolerance 120 --baseline "$TMP/r.jsonl" "$TMP/r.jsonl"
   [ "$status" -eq 2 ]

@@ -431,6 +431,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 	db->jobs = (unsigned)a->jobs;
 	db->include_partial = a->include_partial;
 	db->merge_rounds = a->merge_rounds;
+	/* the heat maps' histograms per time bucket are kept only for --plot: reading without it costs nothing more */
+	db->keep_heat = a->plot_dir != NULL && !what[0];
 	for (int i = 0; i < npaths; i++)
 		rep_read_path(db, paths[i]);
 	/* whether a planned host sent results, before --only leaves some out */

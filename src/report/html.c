@@ -206,6 +206,8 @@ static const struct {
 	{ "instances-", SEC_INSTANCES, "percentiles per instance, one per op, config and size at its optimum" },
 	{ "time-", SEC_TIME, "throughput over time per host, absolute and over each host's median" },
 	{ "timenorm-", SEC_TIME, NULL },
+	{ "heat-", SEC_TIME, NULL },
+	{ "watchheat-", SEC_WATCH, NULL },
 	{ "latency-", SEC_MODES, "latency histograms, one per op and thread count" },
 	{ "sizes-", SEC_TIERS, "file-size sweeps" },
 	{ "watch-", SEC_WATCH, "latency over time per host" },
