@@ -66,6 +66,7 @@ lines() {
   lines 'read,4K,4K@1@1500' 'writeFlush,4K,4K@1@200' > "$TMP/new.jsonl"
   run --separate-stderr "$IOBENCH" report --json --baseline "$TMP/old.jsonl" "$TMP/new.jsonl"
   [ "$status" -eq 0 ]
+  jq -e '.inputs.baseline.cells == 6 and .inputs.cells == 6' <<<"$output"
   jq -e '.baseline | map({op, threads, status}) == [
     {op: "read4k", threads: 1, status: "paired"}, {op: "write4k", threads: 1, status: "new"},
     {op: "read4k", threads: 4, status: "gone"}]' <<<"$output"
@@ -81,6 +82,25 @@ lines() {
   run --separate-stderr "$IOBENCH" report --json --tolerance 40 --baseline "$TMP/new.jsonl" "$TMP/old.jsonl"
   [ "$status" -eq 0 ]
   jq -e '.baseline[0] | .regression == false and (.verdict | test("^slower -33.3% \\[.*\\], within 40%$"))' <<<"$output"
+}
+
+@test "baseline: runs held to one --rate on both sides are judged on their p99, higher slower" {
+  # 3 hosts at 1000 ops/s each side; the p99 around 100 us, then around 200 us
+  local h
+  for h in h1:100 h2:95 h3:105; do
+    echo "host=${h%:*} rate=1000 runtime=60 modes=$((1000 * ${h#*:})):60000"
+  done | "$GEN" > "$TMP/old.jsonl"
+  for h in h1:100 h2:95 h3:105; do
+    echo "host=${h%:*} rate=1000 runtime=60 modes=$((2000 * ${h#*:})):60000"
+  done | "$GEN" > "$TMP/new.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --baseline "$TMP/old.jsonl" "$TMP/new.jsonl"
+  [ "$status" -eq 4 ]
+  jq -e '.baseline | length == 1 and (.[0] | .metric == "p99" and .opsPerSecA == 1000 and .opsPerSecB == 1000
+    and (.ratio - 2 | fabs) < 0.2 and .low > 1 and .regression == true and (.verdict | startswith("slower p99 +")))' <<<"$output"
+  # the other way round: faster, exit 0
+  run --separate-stderr "$IOBENCH" report --json --baseline "$TMP/new.jsonl" "$TMP/old.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.baseline[0] | .metric == "p99" and .high < 1 and .regression == false and (.verdict | startswith("faster p99 -"))' <<<"$output"
 }
 
 @test "baseline: --junit has a testcase per cell and per --expect line, a failure per regression and FAIL" {

@@ -503,14 +503,18 @@ static size_t text_columns(void)
 }
 
 /* The wanted tables on stdout: one JSON object, CSV, or aligned text. */
-static void print_tables(const struct report_args *a, const struct rep_db *db, const struct table *tables)
+static void print_tables(const struct report_args *a, const struct rep_db *db, const struct rep_db *base,
+			 const struct table *tables)
 {
 	int nwanted = 0;
 	for (int s = 0; s < SEC_COUNT; s++)
 		nwanted += a->want[s];
 	if (a->json) {
 		json_t *root = json_object();
-		json_object_set_new(root, "inputs", inputs_json(db));
+		json_t *inputs = inputs_json(db);
+		if (base)
+			json_object_set_new(inputs, "baseline", inputs_json(base));
+		json_object_set_new(root, "inputs", inputs);
 		for (int s = 0; s < SEC_COUNT; s++)
 			if (a->want[s])
 				json_object_set_new(root, rep_section_name(s), table_to_json(&tables[s]));
@@ -535,6 +539,9 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 		if (db->skipped)
 			printf("; %lu lines skipped", db->skipped);
 		printf("\n");
+		if (base)
+			printf("baseline (--baseline): %lu files, %lu runs, %lu operations in %zu cells\n", base->files,
+			       base->runs, base->operations, base->ncells);
 		print_kept_apart(db);
 		print_fleet_runs(db);
 		printf("\n");
@@ -626,7 +633,7 @@ int cmd_report(int argc, char **argv)
 		build[SEC_GROUPS] = build[SEC_TIME] = build[SEC_REGIMES] = build[SEC_MODES] = true;
 	struct table tables[SEC_COUNT];
 	rep_build_tables(&db, &a.o, build, tables);
-	print_tables(&a, &db, tables);
+	print_tables(&a, &db, have_base ? &base : NULL, tables);
 	rc = EXIT_OK;
 	if (a.plot_dir) {
 		size_t charts;

@@ -29,10 +29,11 @@ static const struct tcol rep_baseline_cols[] = {
 	CONFIG_COLS,
 	{ "size", "size", TC_SIZE, 0 },
 	{ "status", "cell", TC_STR, 0 },        /* paired, new, gone */
+	{ "metric", "on", TC_STR, 0 },          /* what the verdict and B/A are of: ops/s; p99 for runs at one --rate */
 	{ "verdict", "verdict", TC_STR, 0 },    /* faster, slower, no difference, new, gone, no figure */
 	{ "opsPerSecA", "ops/s A", TC_NUM, 1 },
 	{ "opsPerSecB", "ops/s B", TC_NUM, 1 },
-	{ "ratio", "B/A", TC_NUM, 2 },
+	{ "ratio", "B/A", TC_NUM, 2 },          /* of the metric */
 	{ "low", "95% low", TC_NUM, 2 },
 	{ "high", "95% high", TC_NUM, 2 },
 	{ "hostsA", "hosts A", TC_INT, 0 },
@@ -126,14 +127,31 @@ struct verdicts {
 	size_t paired, faster, slower, regressions, same, nofigure, added, gone;
 };
 
-/* One paired cell: a the baseline's group, b these results'. */
+/* Each used host's p99 (ns) of side g. */
+static size_t side_p99(const struct rep_group *g, double **out)
+{
+	double *v = rep_calloc(g->n + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t k = 0; k < g->n; k++)
+		if (!g->used || g->used[k])
+			v[n++] = hist_percentile(&g->cells[k]->total, 0.99);
+	*out = v;
+	return n;
+}
+
+/*
+ * One paired cell: a the baseline's group, b these results'. The verdict
+ * is on ops/s; for runs held to one --rate on both sides (open loop: their
+ * ops/s is the rate), on the p99, where higher is slower.
+ */
 static void pair_row(struct table *t, const struct rep_ctx *ctx, const struct rep_group *a, const struct rep_group *b,
 		     struct verdicts *vs)
 {
 	const struct rep_cell *ca = a->cells[0], *cb = b->cells[0];
 	double tol = ctx->o->tolerance;
+	bool lat = ca->rate > 0 && ca->rate == cb->rate;
 	double *va, *vb, r, lo, hi;
-	size_t na = side_sample(a, &va), nb = side_sample(b, &vb);
+	size_t na = lat ? side_p99(a, &va) : side_sample(a, &va), nb = lat ? side_p99(b, &vb) : side_sample(b, &vb);
 	/* the seed depends on what is compared, not on what else was read */
 	uint64_t seed = ctx->o->seed;
 	for (const char *p = cb->sig; *p; p++)
@@ -143,13 +161,22 @@ static void pair_row(struct table *t, const struct rep_ctx *ctx, const struct re
 	free(va);
 	free(vb);
 	/* the figure is the basis's; the interval is the bootstrap's around it */
-	double ratio = a->med_ops > 0 ? b->med_ops / a->med_ops : NAN;
-	bool spread = side_spread(a) || side_spread(b);
+	double ratio = lat ? (a->med_p99 > 0 ? b->med_p99 / a->med_p99 : NAN) : (a->med_ops > 0 ? b->med_ops / a->med_ops : NAN);
+	/* a latency of one host has no spread to resample (its buckets keep no percentile) */
+	bool spread = lat ? a->nused > 1 || b->nused > 1 : side_spread(a) || side_spread(b);
 	/* a spread of figures that do not vary is a sure ratio: an interval of one point */
 	if (!spread || !(hi >= lo))
 		lo = hi = NAN;
-	char verdict[400], detail[600] = "", differs[700] = "", rs[24], ls[24], hs[24], tols[24];
+	/* worse: less ops/s, or a higher p99 */
+	bool worse_sure = lat ? lo > 1 : hi < 1, better_sure = lat ? hi < 1 : lo > 1;
+	bool worse_beyond = lat ? ratio > 1 + tol : ratio < 1 - tol, better_beyond = lat ? ratio < 1 - tol : ratio > 1 + tol;
+	char verdict[400], detail[600] = "", differs[700] = "", rs[40], ls[24], hs[24], tols[24];
 	format_change(rs, sizeof(rs), ratio);
+	if (lat) {
+		char tmp[24];
+		snprintf(tmp, sizeof(tmp), "%s", rs);
+		snprintf(rs, sizeof(rs), "p99 %s", tmp);
+	}
 	format_change(ls, sizeof(ls), lo);
 	format_change(hs, sizeof(hs), hi);
 	snprintf(tols, sizeof(tols), "%g%%", tol * 100);
@@ -160,29 +187,29 @@ static void pair_row(struct table *t, const struct rep_ctx *ctx, const struct re
 		vs->nofigure++;
 	} else if (isnan(lo)) {
 		/* no spread to resample: the tolerance alone decides, said */
-		regression = ratio < 1 - tol;
+		regression = worse_beyond;
 		if (regression)
 			snprintf(verdict, sizeof(verdict), "slower %s: regression (no interval)", rs);
-		else if (ratio > 1 + tol)
+		else if (better_beyond)
 			snprintf(verdict, sizeof(verdict), "faster %s (no interval)", rs);
 		else
 			snprintf(verdict, sizeof(verdict), "no difference beyond %s (%s, no interval)", tols, rs);
-		snprintf(detail, sizeof(detail), "no interval: one host and under %d time buckets a side; judged on the "
-			 "tolerance alone", MIN_BUCKETS);
+		snprintf(detail, sizeof(detail), "no interval: one host%s; judged on the tolerance alone",
+			 lat ? " (a latency)" : " and under 5 time buckets a side");
 		if (regression)
 			vs->slower++;
-		else if (ratio > 1 + tol)
+		else if (better_beyond)
 			vs->faster++;
 		else
 			vs->same++;
-	} else if (hi < 1) {
-		regression = ratio < 1 - tol;
+	} else if (worse_sure) {
+		regression = worse_beyond;
 		if (regression)
 			snprintf(verdict, sizeof(verdict), "slower %s [%s, %s]: regression", rs, ls, hs);
 		else
 			snprintf(verdict, sizeof(verdict), "slower %s [%s, %s], within %s", rs, ls, hs, tols);
 		vs->slower++;
-	} else if (lo > 1) {
+	} else if (better_sure) {
 		snprintf(verdict, sizeof(verdict), "faster %s [%s, %s]", rs, ls, hs);
 		vs->faster++;
 	} else {
@@ -199,9 +226,9 @@ static void pair_row(struct table *t, const struct rep_ctx *ctx, const struct re
 			 used ? "; " : "", a->n - a->nused, a->n, b->n - b->nused, b->n);
 	}
 	table_row(t, cb->sig, cb->op, cb->threads, rep_cfg_name(cb), cb->cfg->labels, (double)cb->size, "paired",
-		  verdict, a->med_ops, b->med_ops, ratio, lo, hi, (double)a->nused, (double)b->nused,
-		  differs[0] ? differs : "-", a->med_p50, b->med_p50, a->med_p99, b->med_p99, regression ? 1.0 : 0.0,
-		  detail[0] ? detail : NULL);
+		  lat ? "p99" : "ops/s", verdict, a->med_ops, b->med_ops, ratio, lo, hi, (double)a->nused,
+		  (double)b->nused, differs[0] ? differs : "-", a->med_p50, b->med_p50, a->med_p99, b->med_p99,
+		  regression ? 1.0 : 0.0, detail[0] ? detail : NULL);
 }
 
 /* A cell on one side only: new (these results) or gone (the baseline's). */
@@ -213,7 +240,7 @@ static void alone_row(struct table *t, const struct rep_group *g, bool added, st
 	else
 		vs->gone++;
 	table_row(t, c->sig, c->op, c->threads, rep_cfg_name(c), c->cfg->labels, (double)c->size, added ? "new" : "gone",
-		  added ? "new: not in the baseline" : "gone: in the baseline, not in these results",
+		  "-", added ? "new: not in the baseline" : "gone: in the baseline, not in these results",
 		  added ? NAN : g->med_ops, added ? g->med_ops : NAN, NAN, NAN, NAN, added ? NAN : (double)g->nused,
 		  added ? (double)g->nused : NAN, "-", added ? NAN : g->med_p50, added ? g->med_p50 : NAN,
 		  added ? NAN : g->med_p99, added ? g->med_p99 : NAN, 0.0,
@@ -280,14 +307,15 @@ static void rep_build_baseline(struct table *tables, const struct rep_ctx *ctx)
 			   "difference%s; %zu new, %zu gone. "
 			   "A is the baseline (--baseline), B these results; a cell is an op, thread count, config and "
 			   "size (a cell whose settings or run duration changed is paired when it is the only candidate on "
-			   "each side, what changed said). Per cell B/A of the median host's ops/s, bad apples left out, "
+			   "each side, what changed said). Per cell B/A of the median host's ops/s (of its p99 for runs held to "
+			   "one --rate on both sides, where higher is slower), bad apples left out, "
 			   "with a bootstrap %.0f%% interval (%u resamples, seeded; a side of one host resampled over its "
-			   "time buckets). Faster: the interval above 1; slower: below 1; a regression: slower and B/A "
-			   "under %g (--tolerance %s), which makes the exit status 4; else no difference at this sample "
-			   "size. Without an interval the tolerance alone decides.",
+			   "time buckets). Faster: the interval above 1 (a p99's below); slower: below 1; a regression: "
+			   "slower and B/A under %g (a p99's over %g; --tolerance %s), which makes the exit status 4; "
+			   "else no difference at this sample size. Without an interval the tolerance alone decides.",
 			   vs.regressions ? "REGRESSION" : "OK", vs.regressions, vs.paired, tols, vs.slower, vs.faster,
 			   vs.same, vs.nofigure ? " (some with no figure)" : "", vs.added, vs.gone, LEVEL * 100,
-			   ctx->o->rounds, 1 - ctx->o->tolerance, tols);
+			   ctx->o->rounds, 1 - ctx->o->tolerance, 1 + ctx->o->tolerance, tols);
 	free(pair_of);
 	free(taken);
 	rep_groups_free(bg, nb);
