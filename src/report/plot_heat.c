@@ -139,13 +139,20 @@ void rep_plot_heat(const struct plot_kit *k, const struct rep_group *g, size_t c
 	double dy = log10(bin_ratio());
 	double ylo = log10(bin_start(b0) / 1e3), yhi = log10(bin_start(b1) / 1e3);
 	fprintf(gp, "set yrange [%.4f:%.4f]\nset xrange [%.6g:%.6g]\n", ylo, yhi, 0.0, (double)ncols * step / xunit);
+	/* a tick a decade; 1, 2 and 5 a decade when the map spans under three */
+	static const char *const unit[] = { "us", "us", "us", "ms", "ms", "ms", "s", "s" };
+	static const int mult[] = { 1, 2, 5 };
 	fputs("set ytics (", gp);
-	static const char *const unit[] = { "1us", "10us", "100us", "1ms", "10ms", "100ms", "1s", "10s" };
-	for (int u = 0; u < 8; u++)
-		fprintf(gp, "%s'%s' %d", u ? ", " : "", unit[u], u);
+	bool fine = yhi - ylo < 3;
+	for (int u = 0, first = 1; u < 8; u++)
+		for (int m = 0; m < (fine ? 3 : 1); m++) {
+			fprintf(gp, "%s'%d%s' %.4f", first ? "" : ", ", mult[m] * (int)pow(10, u % 3), unit[u],
+				u + log10(mult[m]));
+			first = 0;
+		}
 	fputs(")\nset grid front lc rgb '#bbbbbb'\n", gp);
 	/* count as colour on a log scale, said by the colour box's label; empty bins stay white */
-	fputs("set logscale cb\nset cblabel 'operations in the bin (log scale)'\nset colorbox\n"
+	fputs("set logscale cb\nset cbrange [1:*]\nset cblabel 'operations in the bin (log scale)'\nset colorbox\n"
 	      "set palette defined (0 '#fff7bc', 0.35 '#fec44f', 0.7 '#ec7014', 1 '#8c2d04')\n"
 	      "set key below horizontal\n", gp);
 	fprintf(dat, "# %s: operations per time column and latency bin (bins of %.2fx, REP_HEAT_MERGE histogram "
