@@ -204,7 +204,7 @@ static const struct {
 	{ "threads", SEC_THREADS, NULL },
 	{ "apples-", SEC_BAD_APPLES, "hosts per throughput level, one per op, config and size at its optimum" },
 	{ "instances-", SEC_INSTANCES, "percentiles per instance, one per op, config and size at its optimum" },
-	{ "time-", SEC_TIME, "throughput over time per host, absolute and over each host's median" },
+	{ "time-", SEC_TIME, "throughput over time per host, absolute and over each host's median, and latency heat maps" },
 	{ "timenorm-", SEC_TIME, NULL },
 	{ "heat-", SEC_TIME, NULL },
 	{ "watchheat-", SEC_WATCH, NULL },
