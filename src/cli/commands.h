@@ -16,6 +16,7 @@ enum exit_code {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
+	EXIT_REGRESSION = 4, /* report --baseline: a cell slower than the baseline beyond --tolerance */
 	EXIT_INTERRUPTED = 130,
 };
 

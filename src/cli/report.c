@@ -20,12 +20,14 @@
 #include "report/analyze.h"
 #include "report/db.h"
 #include "report/expect.h"
+#include "report/junit.h"
 #include "report/plot.h"
 #include "report/price.h"
 #include "report/term.h"
 
 #define MAX_FILTERS 16
 #define MAX_COMPARE 16
+#define MAX_BASELINE 64
 
 struct report_args {
 	bool csv, json, quiet, detail;
@@ -36,6 +38,9 @@ struct report_args {
 	int nonly;
 	const char *compare[MAX_COMPARE]; /* --compare "A vs B" */
 	const char *expect_path;
+	const char *baseline[MAX_BASELINE]; /* --baseline PATH: the results these are judged against */
+	int nbaseline;
+	const char *junit_path;
 	uint64_t jobs;                 /* --jobs; 0: one reading thread per CPU */
 	struct rep_opts o;
 };
@@ -46,6 +51,8 @@ static int parse_only(void *settings, const char *arg);
 static int parse_within(void *settings, const char *arg);
 static int parse_tier_threshold(void *settings, const char *arg);
 static int parse_compare(void *settings, const char *arg);
+static int parse_baseline(void *settings, const char *arg);
+static int parse_tolerance(void *settings, const char *arg);
 
 #define CMDLINE_SETTINGS struct report_args
 /* name, short, value, commands, help, default, how */
@@ -86,6 +93,17 @@ static const struct cmdline_opt report_opts[] = {
 	  "threads', 'write4k p99 <= 5ms'; a latency says its unit: ns, us or\n"
 	  "\xc2\xb5s, ms, s): PASS/FAIL per line and host, exit 1 on a FAIL; prints\n"
 	  "only that section unless --section names more", NULL, STRING(expect_path) },
+	{ "baseline", 0, "PATH", 0, "judge the results (PATH...) against these: each cell (op, threads,\n"
+	  "config, size) against the baseline's same cell, B/A of ops/s with a\n"
+	  "95% interval, faster, slower or no difference; exit 4 when one is\n"
+	  "slower beyond --tolerance; repeatable (a file, folder or -); prints\n"
+	  "only that section unless --section names more", NULL, CUSTOM(parse_baseline) },
+	{ "tolerance", 0, "PCT", 0, "with --baseline: a cell slower than the baseline by more than PCT\n"
+	  "percent (and surely slower: its interval below 1) is a regression",
+	  CMDLINE_STR(REP_TOLERANCE_PCT), CUSTOM(parse_tolerance) },
+	{ "junit", 0, "FILE", 0, "write JUnit XML to FILE: a testcase per --baseline cell (a failure\n"
+	  "for each regression) and per --expect line and host (a failure for\n"
+	  "each FAIL)", NULL, STRING(junit_path) },
 	{ "plot", 0, "DIR", 0, "write gnuplot scripts and data to DIR, render PNG and SVG, and\n"
 	  "DIR/index.html: the findings first, then each section's table\n"
 	  "beside its charts (needs gnuplot; said before reading)", NULL, STRING(plot_dir) },
@@ -107,6 +125,8 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 		return diag_usage("--csv and --json exclude each other; give one");
 	if (noperands == 0)
 		return diag_usage("no PATH given; give a results file, a folder, or - (see 'iobench report --help')");
+	if (a->junit_path && !a->nbaseline && !a->expect_path)
+		return diag_usage("--junit writes the verdicts of --baseline or --expect; give one of them");
 	return 0;
 }
 
@@ -172,9 +192,11 @@ static const struct cmdline_cmd report_cmd = {
 		 "  iobench report --only config='large/*' --only op='read*' results/\n"
 		 "  iobench report --compare 'config=large/ebs1 vs config=large/ebs4' iobench_1/\n"
 		 "  iobench report --expect box.expect results/\n"
+		 "  iobench report --baseline results/v1/ --junit report.xml results/v2/\n"
 		 "Exit: 0 ok, 1 nothing usable read (an --only op= that matches no op too),\n"
 		 "gnuplot missing (said before reading) or failing, or an expectation failed;\n"
-		 "2 usage error (a bad --expect file is one, said as FILE:LINE).\n",
+		 "2 usage error (a bad --expect file is one, said as FILE:LINE); 4 a cell\n"
+		 "slower than the --baseline beyond --tolerance (when nothing above applies).\n",
 };
 
 /* --section LIST: names separated by commas (empty names between them are skipped; none at all is an error). */
@@ -255,6 +277,37 @@ static int parse_compare(void *settings, const char *arg)
 	a->compare[a->o.ncompare++] = arg;
 	a->o.compare = a->compare;
 	return 0;
+}
+
+/* --baseline PATH: repeatable. */
+static int parse_baseline(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	if (a->nbaseline == MAX_BASELINE)
+		return diag_usage("too many --baseline options (at most %d); give a folder that holds them", MAX_BASELINE);
+	a->baseline[a->nbaseline++] = arg;
+	return 0;
+}
+
+/* --tolerance PCT */
+static int parse_tolerance(void *settings, const char *arg)
+{
+	struct report_args *a = settings;
+	double v;
+	if (units_parse_percent(arg, &v) != 0 || !(v >= 0 && v < 100))
+		return diag_usage("bad --tolerance '%s'; use a percentage from 0 to 99, e.g. 5", arg);
+	a->o.tolerance = v / 100;
+	return 0;
+}
+
+/* How many of the baseline table's cells are regressions. */
+static size_t baseline_regressions(const struct table *t)
+{
+	int col = table_col(t, "regression");
+	size_t n = 0;
+	for (size_t r = 0; col >= 0 && r < t->nrows; r++)
+		n += table_num(t, r, col) > 0;
+	return n;
 }
 
 /* --expect FILE, parsed; 0 or EXIT_USAGE (said as FILE:LINE). */
@@ -372,12 +425,14 @@ static void report_out_of_memory(void)
 }
 
 /* Read every PATH into db and apply the --only filters; false when nothing usable was read (said). */
-static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char **paths)
+static bool read_all(struct rep_db *db, const struct report_args *a, int npaths, char *const *paths, const char *what)
 {
 	rep_db_init(db, a->quiet ? NULL : report_warn, NULL);
 	db->jobs = (unsigned)a->jobs;
 	db->include_partial = a->include_partial;
 	db->merge_rounds = a->merge_rounds;
+	/* the heat maps' histograms per time bucket are kept only for --plot: reading without it costs nothing more */
+	db->keep_heat = a->plot_dir != NULL && !what[0];
 	for (int i = 0; i < npaths; i++)
 		rep_read_path(db, paths[i]);
 	/* whether a planned host sent results, before --only leaves some out */
@@ -395,7 +450,7 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 			rep_db_op_list(db, key[0] == 's', ops, sizeof(ops));
 		rep_db_filter(db, key, eq + 1);
 		if (op_key && before && db->ncells + db->nbonnie + db->nverdicts == 0) {
-			diag_fail("report: --only %s matches no op; the ops read are %s", a->only[i],
+			diag_fail("report: --only %s matches no op%s; the ops read are %s", a->only[i], what,
 				  term_clean(ops, sizeof(ops), ops));
 			free(key);
 			return false;
@@ -406,8 +461,8 @@ static bool read_all(struct rep_db *db, const struct report_args *a, int npaths,
 		return true;
 	/* One line per problem: say "nothing usable" only when nothing else was said. */
 	if (db->warnings == 0 || !db->warn)
-		diag_fail("report: no usable results in %s%s%s; nothing to report", paths[0],
-			  npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "");
+		diag_fail("report: no usable results in %s%s%s%s; nothing to report", paths[0],
+			  npaths > 1 ? " and the other paths" : "", a->nonly ? " that match --only" : "", what);
 	return false;
 }
 
@@ -448,14 +503,18 @@ static size_t text_columns(void)
 }
 
 /* The wanted tables on stdout: one JSON object, CSV, or aligned text. */
-static void print_tables(const struct report_args *a, const struct rep_db *db, const struct table *tables)
+static void print_tables(const struct report_args *a, const struct rep_db *db, const struct rep_db *base,
+			 const struct table *tables)
 {
 	int nwanted = 0;
 	for (int s = 0; s < SEC_COUNT; s++)
 		nwanted += a->want[s];
 	if (a->json) {
 		json_t *root = json_object();
-		json_object_set_new(root, "inputs", inputs_json(db));
+		json_t *inputs = inputs_json(db);
+		if (base)
+			json_object_set_new(inputs, "baseline", inputs_json(base));
+		json_object_set_new(root, "inputs", inputs);
 		for (int s = 0; s < SEC_COUNT; s++)
 			if (a->want[s])
 				json_object_set_new(root, rep_section_name(s), table_to_json(&tables[s]));
@@ -480,6 +539,9 @@ static void print_tables(const struct report_args *a, const struct rep_db *db, c
 		if (db->skipped)
 			printf("; %lu lines skipped", db->skipped);
 		printf("\n");
+		if (base)
+			printf("baseline (--baseline): %lu files, %lu runs, %lu operations in %zu cells\n", base->files,
+			       base->runs, base->operations, base->ncells);
 		print_kept_apart(db);
 		print_fleet_runs(db);
 		printf("\n");
@@ -522,13 +584,27 @@ int cmd_report(int argc, char **argv)
 	a.o.prices = prices;
 
 	struct rep_db db;
-	if (!read_all(&db, &a, argc - first, argv + first)) {
+	if (!read_all(&db, &a, argc - first, argv + first, "")) {
 		rep_db_free(&db);
 		json_decref(prices);
 		free(expect);
 		return EXIT_RUNTIME;
 	}
 	rep_db_finish(&db);
+	/* the baseline is read as the results are, with the same --only: its cells pair with theirs */
+	struct rep_db base;
+	bool have_base = a.nbaseline > 0;
+	if (have_base) {
+		if (!read_all(&base, &a, a.nbaseline, (char *const *)a.baseline, " (--baseline)")) {
+			rep_db_free(&base);
+			rep_db_free(&db);
+			json_decref(prices);
+			free(expect);
+			return EXIT_RUNTIME;
+		}
+		rep_db_finish(&base);
+		a.o.baseline = &base;
+	}
 	/*
 	 * By default every section but series (notes only in JSON); text leaves
 	 * the per-host ones to --detail; CSV: the groups; with --expect, its
@@ -537,13 +613,16 @@ int cmd_report(int argc, char **argv)
 	if (!a.chosen)
 		for (int s = 0; s < SEC_COUNT; s++) {
 			bool per_host = s == SEC_GROUPS || s == SEC_TIME || s == SEC_REGIMES || s == SEC_MODES;
-			a.want[s] = a.expect_path ? s == SEC_EXPECT
-						  : s != SEC_SERIES && s != SEC_EXPECT && (s != SEC_NOTES || a.json) &&
+			a.want[s] = a.expect_path || have_base
+					    ? (s == SEC_EXPECT && a.expect_path) || (s == SEC_BASELINE && have_base)
+					    : s != SEC_SERIES && s != SEC_EXPECT && s != SEC_BASELINE && (s != SEC_NOTES || a.json) &&
 							    (!a.csv || s == SEC_GROUPS) &&
 							    (a.json || a.csv || a.detail || !per_host);
 		}
 	if (a.expect_path)
 		a.want[SEC_EXPECT] = true;
+	if (have_base)
+		a.want[SEC_BASELINE] = true;
 	/* Plots draw on the cost and compare tables, and the page leads with the summary. */
 	bool build[SEC_COUNT];
 	memcpy(build, a.want, sizeof(build));
@@ -554,7 +633,7 @@ int cmd_report(int argc, char **argv)
 		build[SEC_GROUPS] = build[SEC_TIME] = build[SEC_REGIMES] = build[SEC_MODES] = true;
 	struct table tables[SEC_COUNT];
 	rep_build_tables(&db, &a.o, build, tables);
-	print_tables(&a, &db, tables);
+	print_tables(&a, &db, have_base ? &base : NULL, tables);
 	rc = EXIT_OK;
 	if (a.plot_dir) {
 		size_t charts;
@@ -566,10 +645,20 @@ int cmd_report(int argc, char **argv)
 		if (charts != SIZE_MAX)
 			fprintf(stderr, "plots: %s/index.html (%zu chart%s)\n", a.plot_dir, charts, charts == 1 ? "" : "s");
 	}
+	if (a.junit_path) {
+		int j = rep_junit_write(a.junit_path, have_base ? &tables[SEC_BASELINE] : NULL,
+					a.expect_path ? &tables[SEC_EXPECT] : NULL);
+		if (j != 0)
+			rc = diag_fail("--junit %s: %s; give a file in a folder you can write", a.junit_path, strerror(-j));
+	}
 	if (a.expect_path && expect_failures(&tables[SEC_EXPECT]) > 0)
 		rc = EXIT_RUNTIME;
+	if (rc == EXIT_OK && have_base && baseline_regressions(&tables[SEC_BASELINE]) > 0)
+		rc = EXIT_REGRESSION;
 	for (int s = 0; s < SEC_COUNT; s++)
 		table_free(&tables[s]);
+	if (have_base)
+		rep_db_free(&base);
 	rep_db_free(&db);
 	json_decref(prices);
 	free(expect);

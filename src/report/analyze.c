@@ -18,6 +18,7 @@ void rep_opts_default(struct rep_opts *o)
 	o->regime_min = 3;
 	o->mode_min_share = 0.01;
 	o->within = REP_WITHIN_PCT / 100.0;
+	o->tolerance = REP_TOLERANCE_PCT / 100.0;
 	o->rounds = 2000;
 	o->seed = 12;
 }
@@ -132,6 +133,7 @@ static const struct rep_section_def *const sections[SEC_COUNT] = {
 	[SEC_NOTES] = &rep_sec_notes,
 	[SEC_DUR_VERIFY] = &rep_sec_durabilityVerify,
 	[SEC_EXPECT] = &rep_sec_expect,
+	[SEC_BASELINE] = &rep_sec_baseline,
 };
 
 const char *rep_section_name(enum rep_section s)

@@ -108,6 +108,7 @@ enum rep_section {
 	SEC_NOTES,         /* each run's bookkeeping: only when named, or in --json */
 	SEC_DUR_VERIFY,    /* `iobench durability verify` verdicts (report/durability.c) */
 	SEC_EXPECT,        /* --expect FILE: PASS/FAIL per expected figure */
+	SEC_BASELINE,      /* --baseline: each cell against the baseline's, a verdict (report/baseline.c) */
 	SEC_COUNT
 };
 
@@ -125,6 +126,7 @@ const char *rep_section_help(enum rep_section s);
 #define REP_FLOOR_US 50
 #define REP_WITHIN_PCT 5
 #define REP_TIER_PCT 50
+#define REP_TOLERANCE_PCT 5
 
 /* The section whose key is name[0..len), or -1. */
 int rep_section_find(const char *name, size_t len);
@@ -144,6 +146,8 @@ struct rep_opts {
 	unsigned long seed;    /* bootstrap seed: the same data gives the same intervals */
 	const struct rep_expect *expect; /* --expect FILE's lines (report_expect.h), nexpect of them */
 	size_t nexpect;
+	const struct rep_db *baseline; /* --baseline's results, finished (rep_db_finish); NULL none */
+	double tolerance;      /* --tolerance: a cell slower than 1 - this is a regression (0.05) */
 };
 
 void rep_opts_default(struct rep_opts *o);

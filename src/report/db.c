@@ -24,6 +24,8 @@ static void cell_free(struct rep_cell *c)
 	free(c->op);
 	free(c->host);
 	free(c->pts);
+	free(c->heat);
+	free(c->hbins);
 	free(c);
 }
 
@@ -176,6 +178,23 @@ static void cell_add_point(struct rep_cell *c, const struct rep_point *p)
 		c->pts = rep_realloc(c->pts, c->cap * sizeof(*c->pts));
 	}
 	c->pts[c->npts++] = *p;
+}
+
+/* A time bucket's heat-map bins (bins[0..h->n), at h->off of the op's pool), appended to the cell's. */
+static void cell_add_heat(struct rep_cell *c, const struct rep_heat *h, const uint32_t *bins)
+{
+	if (c->nheat == c->heat_cap) {
+		c->heat_cap = c->heat_cap ? c->heat_cap * 2 : 16;
+		c->heat = rep_realloc(c->heat, c->heat_cap * sizeof(*c->heat));
+	}
+	while (c->nhbins + h->n > c->hbins_cap) {
+		c->hbins_cap = c->hbins_cap ? c->hbins_cap * 2 : 256;
+		c->hbins = rep_realloc(c->hbins, c->hbins_cap * sizeof(*c->hbins));
+	}
+	memcpy(c->hbins + c->nhbins, bins + h->off, h->n * sizeof(*bins));
+	c->heat[c->nheat] = *h;
+	c->heat[c->nheat++].off = (uint32_t)c->nhbins;
+	c->nhbins += h->n;
 }
 
 /* ---- one document, added ---- */
@@ -335,6 +354,8 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 		c->watch |= l->watch;
 		for (size_t k = 0; k < o->npts; k++)
 			cell_add_point(c, &o->pts[k]);
+		for (size_t k = 0; k < o->nheat; k++)
+			cell_add_heat(c, &o->heat[k], o->hbins);
 		db->operations++;
 	}
 	if (l->nops && l->sigs)
@@ -581,6 +602,12 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_heat(const void *a, const void *b)
+{
+	double x = ((const struct rep_heat *)a)->t, y = ((const struct rep_heat *)b)->t;
+	return (x > y) - (x < y);
+}
+
 void rep_db_finish(struct rep_db *db)
 {
 	rep_configs_distinguish(db);
@@ -592,6 +619,9 @@ void rep_db_finish(struct rep_db *db)
 	for (size_t i = 0; i < db->ncells; i++)
 		if (db->cells[i]->npts)
 			qsort(db->cells[i]->pts, db->cells[i]->npts, sizeof(struct rep_point), cmp_point);
+	for (size_t i = 0; i < db->ncells; i++)
+		if (db->cells[i]->nheat)
+			qsort(db->cells[i]->heat, db->cells[i]->nheat, sizeof(struct rep_heat), cmp_heat);
 	/* The hash slots point at old positions: rebuild them. */
 	free(db->slots);
 	db->slots = NULL;

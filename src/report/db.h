@@ -45,6 +45,21 @@ struct rep_point {
 	double p50, p99;    /* ns; set for `iobench watch` periods, NAN otherwise */
 };
 
+/*
+ * One time bucket's latency histogram for report --plot's heat maps, kept
+ * only when db->keep_heat: REP_HEAT_MERGE consecutive buckets of the
+ * histogram a bin (ratio 1.21), its counts in the cell's pool, hbins[off ..
+ * off + n), bins first .. first + n - 1 (saturated at UINT32_MAX).
+ */
+#define REP_HEAT_MERGE 2
+#define REP_HEAT_BINS ((HIST_NBUCKETS + REP_HEAT_MERGE - 1) / REP_HEAT_MERGE)
+struct rep_heat {
+	double t;           /* the bucket's start, as its point's t */
+	float seconds;      /* its length */
+	uint32_t off;
+	uint16_t first, n;
+};
+
 /* One configuration, interned: cells of one configuration point at the same one. */
 struct rep_config {
 	char *labels;       /* user labels "config=large/ebs4,disk=a": sorted; size and bookkeeping left out */
@@ -77,6 +92,10 @@ struct rep_cell {
 	unsigned runs;
 	struct rep_point *pts; /* per time bucket, sorted by t after rep_db_finish() */
 	size_t npts, cap;
+	struct rep_heat *heat; /* per time bucket when db->keep_heat (--plot), sorted by t after rep_db_finish() */
+	size_t nheat, heat_cap;
+	uint32_t *hbins;    /* their counts */
+	size_t nhbins, hbins_cap;
 };
 
 /*
@@ -197,6 +216,7 @@ struct rep_db {
 	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
 	bool include_partial; /* report --include-partial: partial runs merge with whole ones */
 	bool merge_rounds;    /* report --merge-rounds: rounds and runs of other durations merge */
+	bool keep_heat;       /* report --plot: keep each time bucket's histogram (struct rep_heat); set before reading */
 	unsigned long kept_apart[REP_PARTIAL_KINDS]; /* partial runs kept apart, by kind (rep_partial_kind) */
 	bool runs_split;      /* rounds or runs of different durations were told apart (rep_db_finish) */
 	struct rep_pipe *pipe; /* while a read is under way (report/pipe.h) */

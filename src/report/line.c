@@ -191,6 +191,37 @@ static void hist_from_2012(struct hist *h)
 		h->min_ns = h->max_ns = h->total_ns = 0;
 }
 
+/*
+ * Bucket h of a run starting at t, seconds long, binned into op's heat (room
+ * for it made by the caller: heat for a point, hbins for REP_HEAT_BINS more).
+ */
+static void heat_add(struct rep_line_op *op, const struct hist *h, double t, double seconds)
+{
+	unsigned first, last;
+	hist_used_range(h, &first, &last);
+	struct rep_heat *x = &op->heat[op->nheat++];
+	*x = (struct rep_heat){ .t = t, .seconds = (float)seconds, .off = (uint32_t)op->nhbins };
+	if (first >= last)
+		return;
+	unsigned b0 = first / REP_HEAT_MERGE, b1 = (last - 1) / REP_HEAT_MERGE + 1;
+	uint32_t *bins = op->hbins + op->nhbins;
+	memset(bins, 0, (b1 - b0) * sizeof(*bins));
+	for (unsigned k = first; k < last; k++) {
+		uint32_t *b = &bins[k / REP_HEAT_MERGE - b0];
+		*b = h->buckets[k] > UINT32_MAX - *b ? UINT32_MAX : *b + (uint32_t)h->buckets[k];
+	}
+	x->first = (uint16_t)b0;
+	x->n = (uint16_t)(b1 - b0);
+	op->nhbins += x->n;
+}
+
+/* Room for n buckets' heat in op. */
+static void heat_room(struct rep_line_op *op, size_t n)
+{
+	op->heat = rep_calloc(n + 1, sizeof(*op->heat));
+	op->hbins = rep_calloc(n * REP_HEAT_BINS + 1, sizeof(*op->hbins));
+}
+
 /* Room for n points in op. */
 static struct rep_point *points(struct rep_line_op *op, size_t n)
 {
@@ -285,6 +316,10 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 						    t->count ? hist_percentile(t, 0.5) : NAN,
 						    t->count ? hist_percentile(t, 0.99) : NAN };
 		o->npts = 1;
+		if (l->heat) {
+			heat_room(o, 1);
+			heat_add(o, t, l->launch, l->seconds);
+		}
 	} else if (bucket >= 1e-3 && jv_is_array(tb)) {
 		/* Only whole nominal buckets: the extra one holds late finishers. */
 		size_t nb = jv_size(tb), i;
@@ -292,6 +327,8 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 		size_t whole = fit < (double)nb ? (size_t)fit : nb;
 		struct rep_point *p = whole ? points(o, whole) : NULL;
 		const struct jv *b;
+		if (l->heat && whole)
+			heat_room(o, whole);
 		jv_array_foreach(tb, i, b) {
 			if (i >= whole)
 				break;
@@ -300,6 +337,13 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 				count = fmax(0, count - num_or(b, "errorCount", 0));
 			if (!isnan(count))
 				p[o->npts++] = (struct rep_point){ l->launch + (double)i * bucket, count / bucket, NAN, NAN };
+			/* the heat map's: the bucket's histogram, read only for --plot */
+			struct hist h;
+			if (l->heat && !isnan(count) && hist_of(b, &h, err, sizeof(err)) == 0) {
+				if (l->legacy)
+					hist_from_2012(&h);
+				heat_add(o, &h, l->launch + (double)i * bucket, bucket);
+			}
 		}
 	}
 }
@@ -499,9 +543,10 @@ static void read_run(struct rep_line *l, const struct jv *root, const struct jv 
 }
 
 static void line_from(struct rep_line *l, const struct jv *root, const char *fallback_host,
-		   const char *layout_labels, bool explicit_file)
+		   const char *layout_labels, bool explicit_file, bool heat)
 {
 	memset(l, 0, sizeof(*l));
+	l->heat = heat;
 	if (!jv_is_object(root)) {
 		say(l, "not a JSON object; skipped");
 		l->skipped++;
@@ -537,11 +582,11 @@ static void line_from(struct rep_line *l, const struct jv *root, const char *fal
 }
 
 void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
-		   const char *fallback_host, const char *layout_labels, bool explicit_file)
+		   const char *fallback_host, const char *layout_labels, bool explicit_file, bool heat)
 {
 	const struct jv *root = jv_parse(doc, text, len);
 	if (root) {
-		line_from(l, root, fallback_host, layout_labels, explicit_file);
+		line_from(l, root, fallback_host, layout_labels, explicit_file, heat);
 		return;
 	}
 	memset(l, 0, sizeof(*l));
@@ -604,6 +649,8 @@ void rep_line_free(struct rep_line *l)
 	for (size_t i = 0; i < l->nops; i++) {
 		free(l->ops[i].sig);
 		free(l->ops[i].pts);
+		free(l->ops[i].heat);
+		free(l->ops[i].hbins);
 	}
 	free(l->ops);
 	free(l->sigs);

@@ -49,6 +49,10 @@ struct rep_line_op {
 	char settings[160];       /* what changes its result besides the config: rep_settings_of() */
 	struct rep_point *pts;    /* its time-series points */
 	size_t npts;
+	struct rep_heat *heat;    /* with heat: each time bucket's histogram, binned (db.h) */
+	size_t nheat;
+	uint32_t *hbins;          /* their counts */
+	size_t nhbins;
 };
 
 enum rep_line_kind {
@@ -94,6 +98,7 @@ struct rep_line {
 	/* REP_LINE_MANIFEST, REP_LINE_DURABILITY: the document as a jansson tree (rare lines) */
 	json_t *manifest;
 	char *dur_host;            /* REP_LINE_DURABILITY: the file's fallback host */
+	bool heat;                 /* keep each time bucket's histogram, binned (report --plot) */
 };
 
 /*
@@ -101,11 +106,12 @@ struct rep_line {
  * caller's (one per thread); fallback_host names the host of a line that
  * has none; layout_labels (NULL none) are the labels a 2012 archive's
  * layout gives the 2012 tool's lines that carry none; explicit_file: the
- * file was named (a non-result line in it is reported, not passed over).
- * Thread-safe for different docs and lines.
+ * file was named (a non-result line in it is reported, not passed over);
+ * heat: keep each time bucket's histogram, binned, for the heat maps
+ * (report --plot; db->keep_heat). Thread-safe for different docs and lines.
  */
 void rep_line_read(struct rep_line *l, struct jv_doc *doc, const char *text, size_t len,
-		   const char *fallback_host, const char *layout_labels, bool explicit_file);
+		   const char *fallback_host, const char *layout_labels, bool explicit_file, bool heat);
 
 
 /*

@@ -36,6 +36,7 @@ struct batch {
 	char *name, *host;    /* the file's */
 	char *labels;         /* its layout's labels, or NULL */
 	bool explicit_file;
+	bool heat;            /* keep the time buckets' histograms (db->keep_heat) */
 	char *text;
 	size_t len, cap;
 	struct item *items;
@@ -65,7 +66,7 @@ static void read_batch(struct batch *b, struct jv_doc *doc)
 		struct item *it = &b->items[i];
 		if (!it->is_msg)
 			rep_line_read(&it->line, doc, b->text + it->off, it->len, b->host, b->labels,
-				      b->explicit_file);
+				      b->explicit_file, b->heat);
 	}
 }
 
@@ -205,6 +206,7 @@ static struct batch *filling(struct rep_pipe *p)
 	b->host = rep_strdup(p->host);
 	b->labels = p->labels ? rep_strdup(p->labels) : NULL;
 	b->explicit_file = p->explicit_file;
+	b->heat = p->db->keep_heat;
 	p->fill = b;
 	return b;
 }

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/plot.h"
 #include "report/basis.h"
+#include "report/plot_heat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -381,6 +382,13 @@ static void chart_end(struct plotter *p, FILE *dat, FILE *gp, const char *name, 
 	plot_done(p, name, title);
 }
 
+/* The latency heat map beside a time or watch chart (report/plot_heat.c), drawn with these helpers. */
+static void plot_heat(struct plotter *p, const struct rep_group *g, size_t chart)
+{
+	const struct plot_kit kit = { p, plot_open, close_pair, chart_end, gp_head, chart_title, describe, dat_num };
+	rep_plot_heat(&kit, g, chart);
+}
+
 /* True when an earlier group j < i has the same signature and threads. */
 static bool sig_threads_seen(const struct rep_group *g, size_t i)
 {
@@ -610,6 +618,7 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
 			}
 			chart_end(p, dat, gp, name, title);
 		}
+		plot_heat(p, g, chart);
 		free(hv);
 	}
 }
@@ -782,6 +791,7 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 			gp_line(gp, name, false, k, "1:3", style, l99, k + 1 == n);
 		}
 		chart_end(p, dat, gp, name, title);
+		plot_heat(p, g, chart);
 		free(hv);
 	}
 }

@@ -7,6 +7,7 @@
  * chart) and runs gnuplot there to render NAME.png and NAME.svg. Charts:
  *   latency-N    latency histogram, log x, one line per config or host
  *   time-N       throughput over time per host; timenorm-N over each host's median
+ *   heat-N       latency heat map beside time-N (report/plot_heat.h); watchheat-N beside watch-N
  *   threads      a panel per op: ops/s, and p50/p95/p99, by thread count, a line per config
  *   apples-N     hosts per throughput level (log scale), per group of 3 hosts or more
  *   instances-N  per-instance p50/p90/p99/p99.9 sorted best to worst

@@ -102,6 +102,7 @@ extern const struct rep_section_def rep_sec_periodic; /* periodic.c */
 extern const struct rep_section_def rep_sec_notes; /* notes.c */
 extern const struct rep_section_def rep_sec_durabilityVerify; /* durability.c */
 extern const struct rep_section_def rep_sec_expect; /* expect.c */
+extern const struct rep_section_def rep_sec_baseline; /* baseline.c */
 
 /*
  * summary.c reads other sections' tables: rep_summary_needs marks in want[]

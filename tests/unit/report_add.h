@@ -29,7 +29,7 @@ static inline bool add_json(struct rep_db *db, const json_t *root, const char *w
 	struct jv_doc doc;
 	jv_doc_init(&doc);
 	struct rep_line l;
-	rep_line_read(&l, &doc, text, strlen(text), fallback_host, NULL, explicit_file);
+	rep_line_read(&l, &doc, text, strlen(text), fallback_host, NULL, explicit_file, false);
 	bool added = rep_line_add(db, &l, where, 0);
 	rep_line_free(&l);
 	jv_doc_free(&doc);
