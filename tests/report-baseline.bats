@@ -29,7 +29,7 @@ print({"tests": len(cases), "failures": sum(1 for c in cases if c.find("failure"
   run --separate-stderr "$IOBENCH" report --baseline "$TMP/base.jsonl" --junit "$TMP/j.xml" "$TMP/slow.jsonl"
   [ "$status" -eq 4 ]
   [[ $output == *"REGRESSION: 1 of 1 paired cells slower beyond the 5% tolerance"* ]]
-  [[ $output == *"settings rate 2000 → rate $half"* ]]
+  [[ $output == *"settings: rate 2000 → $half"* ]]
   [ "$(junit_count "$TMP/j.xml" tests)" -eq 1 ]
   [ "$(junit_count "$TMP/j.xml" failures)" -eq 1 ]
   run --separate-stderr "$IOBENCH" report --json --baseline "$TMP/base.jsonl" "$TMP/slow.jsonl"

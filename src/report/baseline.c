@@ -92,34 +92,52 @@ static void format_change(char *buf, size_t len, double r)
 		snprintf(buf, len, "%+.1f%%", (r - 1) * 100);
 }
 
-/* A setting list for people: "rate=1000,engine=io_uring" -> "rate 1000, engine io_uring"; "" -> "defaults". */
-static void say_list(const char *kv, char *buf, size_t len)
+/* The value of key in the list kv ("rate=1000,engine=io_uring"), or NULL. */
+static const char *kv_find(const char *kv, const char *want, char *value, size_t vlen)
 {
-	buf[0] = '\0';
-	char key[64], value[128];
-	for (const char *p = kv; (p = rep_kv_next(p, key, sizeof(key), value, sizeof(value))) != NULL;) {
-		size_t used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "", key, value);
-	}
-	if (!buf[0])
-		snprintf(buf, len, "defaults");
+	char key[64];
+	for (const char *p = kv; (p = rep_kv_next(p, key, sizeof(key), value, vlen)) != NULL;)
+		if (strcmp(key, want) == 0)
+			return value;
+	return NULL;
+}
+
+/*
+ * The keys whose values differ between the lists a and b, for people:
+ * "rate default -> 1000, engine sync -> io_uring" (a key one side lacks
+ * is that side's default).
+ */
+static void say_changed(const char *what, const char *a, const char *b, char *buf, size_t len)
+{
+	char key[64], va[128], vb[128];
+	const char *sides[2] = { a, b };
+	for (int s = 0; s < 2; s++)
+		for (const char *p = sides[s]; (p = rep_kv_next(p, key, sizeof(key), va, sizeof(va))) != NULL;) {
+			const char *other = kv_find(sides[!s], key, vb, sizeof(vb));
+			if (s == 1 && other)
+				continue; /* said from a's side */
+			if (other && strcmp(other, va) == 0)
+				continue;
+			size_t used = strlen(buf);
+			const char *from = s == 0 ? va : (other ? other : "default");
+			const char *to = s == 0 ? (other ? other : "default") : va;
+			snprintf(buf + used, len - used, "%s %s %s → %s", used ? "," : what, key, from, to);
+		}
 }
 
 /* What differs between a loosely paired baseline config a and new config b: their settings, their kind of runs. */
 static void say_differs(const struct rep_config *a, const struct rep_config *b, char *buf, size_t len)
 {
-	char sa[300], sb[300];
 	buf[0] = '\0';
-	if (strcmp(a->settings, b->settings) != 0) {
-		say_list(a->settings, sa, sizeof(sa));
-		say_list(b->settings, sb, sizeof(sb));
-		snprintf(buf, len, "settings %s → %s", sa, sb);
-	}
+	if (strcmp(a->settings, b->settings) != 0)
+		say_changed("settings:", a->settings, b->settings, buf, len);
 	if (strcmp(a->runs, b->runs) != 0) {
-		say_list(a->runs, sa, sizeof(sa));
-		say_list(b->runs, sb, sizeof(sb));
 		size_t used = strlen(buf);
-		snprintf(buf + used, len - used, "%sruns %s → %s", used ? "; " : "", sa, sb);
+		if (used && used + 2 < len) {
+			strcpy(buf + used, "; ");
+			used += 2;
+		}
+		say_changed("runs:", a->runs, b->runs, buf + used, len - used);
 	}
 }
 
