@@ -44,9 +44,9 @@ static const struct tcol rep_compare_cols[] = {
 	{ "valueB", NULL, TC_NUM, 6 },
 	{ NULL, "median A", TC_STR, 0 },
 	{ NULL, "median B", TC_STR, 0 },
-	{ "ratio", "B/A", TC_NUM, 2 },
-	{ "low", "95% low", TC_NUM, 2 },
-	{ "high", "95% high", TC_NUM, 2 },
+	{ "ratio", "B/A", TC_RATIO, 0 },
+	{ "low", "95% low", TC_RATIO, 0 },
+	{ "high", "95% high", TC_RATIO, 0 },
 	{ "verdict", "verdict", TC_STR, 0 },
 	{ "ratioAll", NULL, TC_NUM, 6 },     /* with every host, bad apples too, when some were left out */
 	{ "lowAll", NULL, TC_NUM, 6 },
@@ -187,17 +187,10 @@ static void format_value(enum metric m, double v, char *buf, size_t len)
 		units_format_ns(buf, len, v);
 }
 
-/* A ratio for people: two decimals, or two significant digits under 0.1 (never "0.00x"). */
+/* A ratio for people: the tables' own (TC_RATIO), so that a verdict and its columns agree. */
 void rep_format_ratio(char *buf, size_t len, double r)
 {
-	if (isnan(r))
-		snprintf(buf, len, "-");
-	else if (r >= 100)
-		snprintf(buf, len, "%.0f", r);
-	else if (r >= 0.1 || r == 0)
-		snprintf(buf, len, "%.2f", r);
-	else
-		snprintf(buf, len, "%.2g", r);
+	table_format_num(buf, len, TC_RATIO, 0, r);
 }
 
 /* Whether a one-host side has time buckets enough to resample (else no interval). */

@@ -123,6 +123,48 @@ void table_note(struct table *t, const char *fmt, ...)
 	t->note = rep_strdup(buf);
 }
 
+void table_format_num(char *buf, size_t len, enum tcol_type type, int prec, double v)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "%s", type == TC_BOOL ? "" : "-");
+		return;
+	}
+	switch (type) {
+	case TC_INT:
+		snprintf(buf, len, "%.0f", v);
+		break;
+	case TC_NUM:
+		snprintf(buf, len, "%.*f", prec, v);
+		break;
+	case TC_NS:
+		units_format_ns(buf, len, v);
+		break;
+	case TC_PCT:
+		snprintf(buf, len, "%.*f%%", prec ? prec : 1, v * 100);
+		break;
+	case TC_SIZE:
+		if (v <= 0)
+			snprintf(buf, len, "-");
+		else
+			units_format_signature_size(buf, len, (uint64_t)v);
+		break;
+	case TC_BOOL:
+		snprintf(buf, len, "%s", v != 0 ? "*" : "");
+		break;
+	case TC_RATIO:
+		if (v >= 100)
+			snprintf(buf, len, "%.0f", v);
+		else if (v >= 0.1 || v == 0)
+			snprintf(buf, len, "%.2f", v);
+		else
+			snprintf(buf, len, "%.2g", v);
+		break;
+	case TC_STR:
+		snprintf(buf, len, "-");
+		break;
+	}
+}
+
 static void format_text(const struct tcol *col, const struct tval *v, char *buf, size_t len)
 {
 	if (col->type == TC_STR) {
@@ -133,35 +175,7 @@ static void format_text(const struct tcol *col, const struct tval *v, char *buf,
 		term_clean(buf, len, v->s && v->s[0] ? v->s : "-");
 		return;
 	}
-	if (isnan(v->v)) {
-		snprintf(buf, len, "%s", col->type == TC_BOOL ? "" : "-");
-		return;
-	}
-	switch (col->type) {
-	case TC_INT:
-		snprintf(buf, len, "%.0f", v->v);
-		break;
-	case TC_NUM:
-		snprintf(buf, len, "%.*f", col->prec, v->v);
-		break;
-	case TC_NS:
-		units_format_ns(buf, len, v->v);
-		break;
-	case TC_PCT:
-		snprintf(buf, len, "%.*f%%", col->prec ? col->prec : 1, v->v * 100);
-		break;
-	case TC_SIZE:
-		if (v->v <= 0)
-			snprintf(buf, len, "-");
-		else
-			units_format_signature_size(buf, len, (uint64_t)v->v);
-		break;
-	case TC_BOOL:
-		snprintf(buf, len, "%s", v->v != 0 ? "*" : "");
-		break;
-	case TC_STR:
-		break;
-	}
+	table_format_num(buf, len, col->type, col->prec, v->v);
 }
 
 void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len)

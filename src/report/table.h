@@ -23,6 +23,7 @@ enum tcol_type {
 	TC_PCT,   /* fraction 0..1, shown as percent */
 	TC_SIZE,  /* bytes, shown like "4K", "1280M" */
 	TC_BOOL,  /* double 0/1; "*" in text, true/false in JSON */
+	TC_RATIO, /* a ratio: two decimals, two digits under 0.1 (never "0.00"), none from 100 */
 };
 
 /*
@@ -65,6 +66,14 @@ void table_note(struct table *t, const char *fmt, ...);
 
 /* A cell as the text table shows it ("81.2us", "6.0%", "-"), into buf. */
 void table_format_cell(const struct table *t, size_t row, size_t col, char *buf, size_t len);
+
+/*
+ * The one formatter of the report's numbers: v as a column of type type
+ * and prec decimals shows it ("-" for NAN; "" for a missing TC_BOOL). The
+ * tables' cells and the charts' labels both go through it, so a chart
+ * rounds as the table beside it. Not for TC_STR.
+ */
+void table_format_num(char *buf, size_t len, enum tcol_type type, int prec, double v);
 
 /* A count for people: 139.5M, 38.3k, 950; "-" for NAN. */
 void table_format_count(char *buf, size_t len, double v);
