@@ -433,7 +433,7 @@ make_sweep() {
     grep -q "^set title '" "$gp"
     # panels (multiplot) name their axis in each panel's title
     grep -q "^set xlabel '" "$gp" || grep -q "^set multiplot" "$gp"
-    grep -q "^set ylabel '" "$gp"
+    grep -q "^set ylabel '" "$gp" || grep -q "^set multiplot" "$gp"
     [ -s "$out/$name.png" ]
     [ "$(head -c 4 "$out/$name.png" | tail -c 3)" = PNG ]
     grep -q '<svg' "$out/$name.svg"

@@ -263,3 +263,32 @@ void rep_group_left_out(const struct rep_group *g, char *buf, size_t len)
 	if (more)
 		snprintf(buf + strlen(buf), len - strlen(buf), " and %zu more", more);
 }
+
+void rep_group_interval(const struct rep_group *g, unsigned rounds, uint64_t seed, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	double *v = rep_calloc(g->n + 1, sizeof(*v));
+	size_t m = 0;
+	for (size_t k = 0; k < g->n; k++)
+		if (!g->used || g->used[k])
+			v[m++] = rep_cell_ops(g->cells[k]);
+	if (m == 1) { /* one host: the spread of its own time buckets */
+		const struct rep_cell *c = NULL;
+		for (size_t k = 0; k < g->n && !c; k++)
+			if (!g->used || g->used[k])
+				c = g->cells[k];
+		m = 0;
+		if (c->npts >= REP_INTERVAL_BUCKETS) {
+			free(v);
+			v = rep_calloc(c->npts, sizeof(*v));
+			for (size_t k = 0; k < c->npts; k++)
+				v[m++] = c->pts[k].ops;
+		}
+	}
+	/* the median of the sample over a side of one value: the median's own interval */
+	const double one = 1;
+	double r;
+	if (m >= 2)
+		stats_bootstrap_ratio(&one, 1, v, m, rounds, seed, 0.95, &r, lo, hi);
+	free(v);
+}

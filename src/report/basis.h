@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report/analyze.h"
 
@@ -76,6 +77,16 @@ bool rep_held_at_cap(const struct rep_cell *c, double v, double med, double *far
 
 /* The relative noise of a group's figure: 1.4826 x MAD / median of its used hosts; one host, its buckets' CV. */
 double rep_group_noise(const struct rep_group *g);
+
+/*
+ * The 95% interval of a group's figure (med_ops): a bootstrap of the
+ * median over its used hosts, rounds resamples seeded with seed, as the
+ * compare section resamples; a group of one host, over its time buckets
+ * when it has REP_INTERVAL_BUCKETS of them. *lo and *hi NAN when there is
+ * nothing to resample.
+ */
+#define REP_INTERVAL_BUCKETS 5
+void rep_group_interval(const struct rep_group *g, unsigned rounds, uint64_t seed, double *lo, double *hi);
 
 /*
  * Why a curve's figure (its optimum, opt) is not offered as an answer:

@@ -37,10 +37,16 @@ static const char page_css[] =
 	".note{font-size:.85em;color:#555;white-space:pre-wrap;max-width:60em}\n"
 	/* a section: its table beside its charts on a wide screen, under them on a narrow one */
 	".block{display:grid;gap:1em;align-items:start;grid-template-columns:minmax(0,1fr)}\n"
-	"@media (min-width:1000px){.block.side{grid-template-columns:fit-content(58%) minmax(0,1fr)}}\n"
-	".figs{display:grid;gap:.8em;grid-template-columns:repeat(auto-fill,minmax(min(100%,440px),1fr))}\n"
-	".figs.one{grid-template-columns:minmax(0,1fr)}\n"
-	"figure{margin:0;break-inside:avoid}figure.wide{grid-column:1/-1;max-width:1000px}\n"
+	/*
+	 * A chart is drawn for its canvas's width (plot.c): shown that wide or
+	 * wider (to a quarter more), never narrower, so its text is never
+	 * smaller than drawn; a narrower screen scrolls it in its figure. The
+	 * charts' column is as wide as a canvas (600 px), two a row from 1240 px.
+	 */
+	"@media (min-width:1280px){.block.side{grid-template-columns:fit-content(calc(100% - 640px)) minmax(620px,1fr)}}\n"
+	".figs{display:grid;gap:.8em;grid-template-columns:repeat(auto-fill,minmax(min(100%,600px),1fr))}\n"
+	".block>*{min-width:0}.figs.one{grid-template-columns:minmax(0,1fr)}\n"
+	"figure{margin:0;break-inside:avoid;overflow-x:auto}figure.wide{grid-column:1/-1}\n"
 	"figure svg{width:100%;height:auto;display:block}\n"
 	"figcaption{font-size:.8em;color:#555}\n"
 	"details{margin:.4em 0}details>summary{cursor:pointer;font-weight:600;font-size:.95em}\n"
@@ -87,6 +93,15 @@ static bool inline_svg(FILE *out, const char *dir, const char *name, const char 
 	if (!svg) {
 		free(buf);
 		return false;
+	}
+	/* shown at its canvas width to a quarter more: its text as large as drawn (see page_css) */
+	double w = 0;
+	const char *vb = strstr(svg, "viewBox=\"");
+	if (vb && vb < strchr(svg, '>'))
+		sscanf(vb, "viewBox=\"%*f %*f %lf", &w);
+	if (w > 0) {
+		fprintf(out, "<svg style=\"min-width:%.0fpx;max-width:%.0fpx\"", w, w * 1.25);
+		svg += 4;
 	}
 	/* gnuplot titles every SVG "Gnuplot": a reader hovering it learns nothing. */
 	char *t = strstr(svg, "<title>Gnuplot</title>");
@@ -312,7 +327,7 @@ static void section_block(FILE *out, int sec, const struct table *t, const struc
 		return;
 	bool fold = fold_table(t), fold_charts = nfig > 2;
 	/* side by side when the table is narrow enough to leave the charts half the page */
-	bool side = t->nrows && nfig && !fold && !fold_charts && table_px(t) <= 680 && strcmp(t->name, "threads") != 0;
+	bool side = t->nrows && nfig && !fold && !fold_charts && table_px(t) <= 600 && strcmp(t->name, "threads") != 0;
 	fprintf(out, "<section id=\"%s\">\n<h2>", t->name);
 	table_html_text(t->title, out);
 	fprintf(out, "</h2>\n<div class=\"block%s\">\n", side ? " side" : "");

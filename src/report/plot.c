@@ -31,9 +31,28 @@
  * is 5% of 20. The modes table's share threshold does not see counts.
  */
 #define MIN_HIST_OPS 20
-/* The SVG for the page: smaller than the PNG so that its text reads at half the page's width. */
-#define SVG_W 640
-#define SVG_H 400
+/*
+ * Sizes. The page (html.c) shows a chart's SVG at its canvas width or wider,
+ * never narrower (a narrower screen scrolls the figure in its own box), so
+ * that text CHART_FONT px tall on the canvas is at least that on the page:
+ * two charts a row in the wide layout (1400 px), one in the narrow (700 px),
+ * whose column CHART_W and CHART_WIDE fit. Every text of a chart is
+ * CHART_FONT px, none smaller.
+ */
+#define CHART_W 600    /* a chart's canvas, px */
+#define CHART_H 400
+#define CHART_WIDE 640 /* the widest canvas: small multiples */
+#define CHART_FONT 10
+/* About the width of a character of the chart's font (DejaVu Sans, 10 px), for what must fit. */
+#define CHAR_PX 6.4
+/* The PNG, a file to share, is the SVG's layout at twice its pixels. */
+#define PNG_SCALE 2
+
+/*
+ * The height of the chart being written (gp_head to gp_tail): CHART_H, and
+ * more for a legend of many rows below the plot (gp_key).
+ */
+static int chart_h = CHART_H;
 
 struct plotter {
 	const char *dir;
@@ -137,14 +156,28 @@ static void gp_str(FILE *f, const char *s)
 	gp_text(f, s, false);
 }
 
-/* Common head: PNG first, the caller plots, gp_tail() re-plots as SVG. */
+/*
+ * The terminal of a chart of w x h px on the page: its SVG, or its PNG (the
+ * same layout, PNG_SCALE times the pixels).
+ */
+static void gp_term(FILE *f, const char *name, bool png, int w, int h)
+{
+	if (png)
+		fprintf(f, "set terminal pngcairo noenhanced size %d,%d font 'sans,%d' fontscale %d linewidth %d "
+			   "pointscale %d\n", w * PNG_SCALE, h * PNG_SCALE, CHART_FONT, PNG_SCALE, PNG_SCALE, PNG_SCALE);
+	else
+		fprintf(f, "set terminal svg noenhanced size %d,%d dynamic font 'sans,%d'\n", w, h, CHART_FONT);
+	fprintf(f, "set output '%s.%s'\n", name, png ? "png" : "svg");
+}
+
+/* Common head: PNG first, the caller plots, gp_tail() re-plots as SVG; CHART_W x CHART_H. */
 static void gp_head(FILE *f, const char *name, const char *title, const char *xlabel,
 		    const char *ylabel)
 {
 	fprintf(f, "# %s.gp - written by iobench report; run: gnuplot %s.gp\n", name, name);
 	fprintf(f, "reset\nset encoding utf8\n");
-	fprintf(f, "set terminal pngcairo noenhanced size 1100,650 font 'sans,10'\n");
-	fprintf(f, "set output '%s.png'\n", name);
+	chart_h = CHART_H;
+	gp_term(f, name, true, CHART_W, chart_h);
 	fputs("set title ", f);
 	gp_text(f, title, true);
 	fputs("\nset xlabel ", f);
@@ -156,37 +189,58 @@ static void gp_head(FILE *f, const char *name, const char *title, const char *xl
 
 /*
  * The legend: inside the plot (top left) when its lines are few and short,
- * else below it, so that it never takes the plot's width.
+ * else below it, so that it never takes the plot's width; below, as many
+ * columns as gnuplot fits (it reckons 7 px a character and 50 px for an
+ * entry's sample line and gaps), and the canvas taller by its rows (15 px
+ * each) so that the plot keeps its height.
  */
 static void gp_key(FILE *f, size_t nlines, size_t longest)
 {
-	if (nlines <= 6 && longest <= 32)
+	if (nlines <= 6 && longest <= 32) {
 		fputs("set key inside top left vertical opaque box width 1\n", f);
-	else
-		fprintf(f, "set key below horizontal maxcols %d\n", longest > 40 ? 2 : longest > 24 ? 3 : 5);
+		return;
+	}
+	size_t cols = (size_t)((CHART_W - 20) / (7.0 * (double)longest + 50));
+	cols = cols < 1 ? 1 : cols > 5 ? 5 : cols;
+	size_t rows = (nlines + cols - 1) / cols;
+	/* height 1: a line's room between the axis label and the legend, whose texts would touch */
+	fprintf(f, "set key below horizontal maxcols %zu height 1\n", cols);
+	chart_h = CHART_H + (int)(rows > 2 ? (rows - 2) * 15 : 0);
+	fprintf(f, "set terminal pngcairo size %d,%d\n", CHART_W * PNG_SCALE, chart_h * PNG_SCALE);
 }
 
 static void gp_tail(FILE *f, const char *name)
 {
-	fprintf(f, "set terminal svg noenhanced size %d,%d dynamic font 'sans,10'\n", SVG_W, SVG_H);
-	fprintf(f, "set output '%s.svg'\nreplot\nunset output\n", name);
+	gp_term(f, name, false, CHART_W, chart_h);
+	fputs("replot\nunset output\n", f);
 }
 
 /*
  * A chart of several panels (multiplot), which replot cannot redraw: body
  * (its commands, from "set multiplot" to "unset multiplot") is written once
- * for the PNG and once for the SVG, each w x h pixels.
+ * for the PNG and once for the SVG, the SVG w x h px on the page (at most
+ * CHART_WIDE wide).
  */
-static void gp_twice(FILE *f, const char *name, const char *body, int w, int h)
+static void gp_twice_px(FILE *f, const char *name, const char *body, int w, int h)
 {
 	fprintf(f, "# %s.gp - written by iobench report; run: gnuplot %s.gp\n", name, name);
 	fputs("reset\nset encoding utf8\n", f);
-	fprintf(f, "set terminal pngcairo noenhanced size %d,%d font 'sans,10'\n", w, h);
-	fprintf(f, "set output '%s.png'\n%s", name, body);
-	/* a panel's text as large as a single chart's: panels make the canvas larger, not the text smaller */
-	fprintf(f, "set terminal svg noenhanced size %d,%d dynamic font 'sans,10'\n", w * 3 / 4, h * 3 / 4);
-	fprintf(f, "set output '%s.svg'\n%s", name, body);
+	gp_term(f, name, true, w, h);
+	fputs(body, f);
+	gp_term(f, name, false, w, h);
+	fputs(body, f);
 	fputs("unset output\n", f);
+}
+
+/*
+ * The same for a size given as the PNG's of old (w x h, the SVG three
+ * quarters of it): the canvas that fits the page, as wide as CHART_WIDE,
+ * its height in proportion.
+ */
+static __attribute__((unused)) void gp_twice(FILE *f, const char *name, const char *body, int w, int h)
+{
+	double sw = w * 0.75, sh = h * 0.75, k = sw > CHART_WIDE ? CHART_WIDE / sw : 1;
+	gp_twice_px(f, name, body, (int)(sw * k), (int)(sh * k));
 }
 
 /*
@@ -199,6 +253,46 @@ static void gp_lat_tics(FILE *f, const char *axis)
 	fprintf(f, "set logscale %s 10\nset %stics (", axis, axis);
 	for (int k = 0; k < 8; k++)
 		fprintf(f, "%s'%s' %g", k ? ", " : "", unit[k], pow(10, k));
+	fputs(")\n", f);
+}
+
+/* An axis value as people read it: 200, 5000, 20k, 1.5M. */
+static void tic_label(char *buf, size_t len, double v)
+{
+	static const char suffix[] = " kMGT";
+	int k = 0;
+	while (v >= 10000 && k < 4) {
+		v /= 1000;
+		k++;
+	}
+	if (k)
+		snprintf(buf, len, "%g%c", v, suffix[k]);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/*
+ * Tics of a log 10 axis over [lo, hi] as wide as px: 1, 2 and 5 of each
+ * decade while a decade has the room (150 px), 1 and 3 at half that, else
+ * the decades alone, so that labels never meet.
+ */
+static void gp_log_tics(FILE *f, const char *axis, double lo, double hi, double px)
+{
+	static const double steps[3][4] = { { 1, 2, 5, 0 }, { 1, 3, 0, 0 }, { 1, 0, 0, 0 } };
+	double decade_px = px / fmax(log10(hi / lo), 0.1);
+	int s = decade_px >= 150 ? 0 : decade_px >= 75 ? 1 : 2;
+	fprintf(f, "set %stics (", axis);
+	bool first = true;
+	for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+		for (int k = 0; k < 4 && steps[s][k] > 0; k++) {
+			double v = d * steps[s][k];
+			if (v < lo || v > hi)
+				continue;
+			char label[32];
+			tic_label(label, sizeof(label), v);
+			fprintf(f, "%s'%s' %.10g", first ? "" : ", ", label, v);
+			first = false;
+		}
 	fputs(")\n", f);
 }
 
@@ -277,13 +371,52 @@ static double group_launch(const struct rep_group *g)
 	return first;
 }
 
-/* "WHAT (more)\nrun r1, 2026-11-21": every chart says what, which run and when. */
+/*
+ * s (one line) broken into lines of at most width characters, each break a
+ * space made '\n', after a comma where one is near; a word longer than
+ * width stays whole on its line.
+ */
+static void wrap_text(char *s, size_t width)
+{
+	size_t start = 0, n = strlen(s);
+	while (n - start > width) {
+		size_t cut = 0, comma = 0;
+		for (size_t i = start; i <= start + width && i < n; i++)
+			if (s[i] == ' ') {
+				cut = i;
+				if (i > start && (s[i - 1] == ',' || s[i - 1] == ':'))
+					comma = i;
+			}
+		if (comma && comma - start >= width * 2 / 3)
+			cut = comma;
+		if (!cut) { /* a long word: break at the first space after it */
+			for (cut = start + width; cut < n && s[cut] != ' '; cut++)
+				;
+			if (cut == n)
+				return;
+		}
+		s[cut] = '\n';
+		start = cut + 1;
+	}
+}
+
+/* Characters of a title line that fit a canvas w px wide. */
+static size_t title_chars(int w)
+{
+	return (size_t)((w - 20) / CHAR_PX);
+}
+
+/*
+ * "WHAT (more)\nrun r1, 2026-11-21": every chart says what, which run and
+ * when; WHAT broken into lines that fit the chart's width.
+ */
 static void chart_title(char *buf, size_t len, const struct plotter *p, const char *what, double launch)
 {
 	char date[32];
 	launch_date(date, sizeof(date), launch);
 	snprintf(buf, len, "%s", what);
-	flatten(buf); /* labels and run ids come from result files: the only line break is the one below */
+	flatten(buf); /* labels and run ids come from result files: the only line breaks are ours */
+	wrap_text(buf, title_chars(CHART_W));
 	if (p->run[0] || date[0]) {
 		char second[200];
 		snprintf(second, sizeof(second), "%s%s%s", p->run, p->run[0] && date[0] ? ", " : "", date[0] ? date : "");
@@ -315,7 +448,11 @@ static void gp_line(FILE *f, const char *name, bool first, size_t k, const char 
 		fprintf(f, "plot '%s.dat'", name);
 	else
 		fputs("     ''", f);
-	fprintf(f, " index %zu using %s with %s title ", k, using, style);
+	/* gnuplot has 8 colours: the 9th line on is dashed, else two lines would look one */
+	char dash[16] = "";
+	if (k >= 8 && !strstr(style, "dt "))
+		snprintf(dash, sizeof(dash), " dt %zu", k / 8 + 1);
+	fprintf(f, " index %zu using %s with %s%s title ", k, using, style, dash);
 	gp_str(f, title);
 	fputs(last ? "\n" : ", \\\n", f);
 }
@@ -627,8 +764,13 @@ static void plot_time(struct plotter *p, const struct rep_group *fleet, size_t n
  * The bad-apple histogram: how many hosts ran at each throughput level, one
  * chart per group of at least 3 hosts; the median marked.
  */
-static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t nf, double within)
+static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t nf, double within,
+			const struct table *bad)
 {
+	/* the median as the bad-apple table beside the charts shows it */
+	int mcol = table_col(bad, "medianOpsPerSec");
+	enum tcol_type mtype = mcol >= 0 ? bad->cols[mcol].type : TC_NUM;
+	int mprec = mcol >= 0 ? bad->cols[mcol].prec : 1;
 	size_t chart = 0;
 	for (size_t i = 0; i < nf; i++) {
 		const struct rep_group *g = &fleet[i];
@@ -676,9 +818,11 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 		snprintf(head, sizeof(head), "Hosts per throughput level (bad apples sit left): %s, %zu hosts", what, g->n);
 		chart_title(title, sizeof(title), p, head, group_launch(g));
 		gp_head(gp, name, title, "operations per second (whole run, per host; log scale)", "hosts");
+		double xlo = pow(10, (double)kmin / 10) / 1.5, xhi = pow(10, (double)(kmax + 1) / 10) * 1.5;
 		fprintf(gp, "set key inside top left opaque box\nset style fill solid 0.6 border -1\n"
-			    "set yrange [0:%zu]\nset ytics 1\nset logscale x 10\nset format x '%%g'\nset xrange [%.6g:%.6g]\n",
-			most + 1, pow(10, (double)kmin / 10) / 1.5, pow(10, (double)(kmax + 1) / 10) * 1.5);
+			    "set yrange [0:%zu]\nset ytics 1\nset logscale x 10\nset xrange [%.6g:%.6g]\n",
+			most + 1, xlo, xhi);
+		gp_log_tics(gp, "x", xlo, xhi, CHART_W - 80);
 		fprintf(gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead front dt 2 lw 2 lc rgb '#cc0000'\n", med, med);
 		fputs("# ops_per_sec_from ops_per_sec_to hosts\n", dat);
 		for (size_t k = 0; k < nbins; k++)
@@ -689,8 +833,10 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 				fprintf(dat, " %zu\n", cnt[k]);
 			}
 		/* a box from bin edge to bin edge: boxxyerror's x, y, xlow, xhigh, ylow, yhigh */
+		char medtext[32];
+		table_format_num(medtext, sizeof(medtext), mtype, mprec, med);
 		fprintf(gp, "plot '%s.dat' using (sqrt($1*$2)):($3/2):1:2:(0):3 with boxxyerror title 'hosts', \\\n"
-			    "     NaN with lines dt 2 lw 2 lc rgb '#cc0000' title 'median %.0f ops/s'\n", name, med);
+			    "     NaN with lines dt 2 lw 2 lc rgb '#cc0000' title 'median %s ops/s'\n", name, medtext);
 		chart_end(p, dat, gp, name, title);
 		free(v);
 		free(cnt);
@@ -893,13 +1039,14 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		return;
 	}
 	char head[200], title[400];
-	snprintf(head, sizeof(head), "Throughput and latency by thread count (best = fewest threads within %.0f%% of the top)",
-		 o->within * 100);
+	snprintf(head, sizeof(head), "Throughput and latency by thread count (best = fewest threads within %.0f%% of the "
+		 "top); latency p50 solid, p95 dashed, p99 dotted", o->within * 100);
 	chart_title(title, sizeof(title), p, head, first);
-	size_t cols = np < 3 ? np : 3, rows = (np + cols - 1) / cols;
+	/* two panels a row at most: each keeps half the widest canvas, its text full size */
+	size_t cols = np < 2 ? np : 2, rows = (np + cols - 1) / cols;
 	fprintf(b, "set multiplot layout %zu,%zu title ", 2 * rows, cols);
 	gp_text(b, title, true);
-	fputs("\nset grid\nset logscale x 2\nset format x '%g'\nunset xlabel\nset key below font ',9'\n", b);
+	fputs("\nset grid\nset logscale x 2\nset format x '%g'\nunset xlabel\nset key below\n", b);
 	/* the data: a block per curve, in legend order */
 	for (size_t k = 0; k < n; k++) {
 		size_t i = lines[k].idx, end;
@@ -931,8 +1078,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 			char op[64], ptitle[160];
 			rep_op_name(ops[q], op, sizeof(op));
 			bool sizes = op_sizes_differ(g, lines, n, ops[q]);
-			snprintf(ptitle, sizeof(ptitle), lat ? "%s: latency by threads, p50 solid, p95 dashed, p99 dotted"
-							       : "%s: operations per second by threads", op);
+			snprintf(ptitle, sizeof(ptitle), lat ? "%s: latency" : "%s: ops/s", op);
 			fputs("set title ", b);
 			gp_str(b, ptitle);
 			if (lat) {
@@ -973,7 +1119,7 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		}
 	fputs("unset multiplot\n", b);
 	fclose(b);
-	gp_twice(gp, "threads", body, 1100, (int)(300 * 2 * rows + 60));
+	gp_twice_px(gp, "threads", body, cols == 1 ? CHART_W : CHART_WIDE, (int)(300 * 2 * rows + 70));
 	free(body);
 	close_pair(p, dat, gp);
 	plot_done(p, "threads", title);
@@ -1022,16 +1168,27 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			free(rows);
 			break;
 		}
+		/*
+		 * Names upright while they fit side by side, else slanted 45
+		 * degrees, which takes 18 px a name; more names than fit so are
+		 * named every so many (all are drawn).
+		 */
+		double plot_px = CHART_W - 90;
+		bool upright = (double)g[i].n * ((double)longest * CHAR_PX + 8) <= plot_px;
+		size_t every = upright ? 1 : (size_t)ceil((double)g[i].n * 18 / plot_px);
 		describe(what, sizeof(what), g[i].cells[0], true, true);
-		snprintf(head, sizeof(head), "Variation across %zu instances, best p50 first: %s", g[i].n, what);
+		char named[48] = "";
+		if (every > 1)
+			snprintf(named, sizeof(named), " (one in %zu named)", every);
+		snprintf(head, sizeof(head), "Variation across %zu instances, best p50 first%s: %s", g[i].n, named, what);
 		chart_title(title, sizeof(title), p, head, group_launch(&g[i]));
 		gp_head(gp, name, title, "", "latency (log scale)");
 		gp_key(gp, INST_NPCT, 6);
 		gp_lat_tics(gp, "y");
 		fputs("set offsets 0.5, 0.5, 0, 0\n", gp);
-		if (g[i].n > 12 || longest > 10)
-			fprintf(gp, "set xtics rotate by -45 left font ',%d'\nset bmargin %zu\n", g[i].n > 40 ? 7 : 9,
-				longest / 2 + 3 < 16 ? longest / 2 + 3 : 16);
+		if (!upright)
+			fprintf(gp, "set xtics rotate by -45 left\nset bmargin %.0f\nset rmargin %.0f\n",
+				fmin(longest * 0.4 + 3, 16), fmin(longest * 0.6 + 2, 20));
 		fputs("# host p10_us p50_us p90_us p99_us p99.9_us\n", dat);
 		for (size_t h = 0; h < g[i].n; h++) {
 			fputc('"', dat);
@@ -1045,10 +1202,12 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 			fputc('\n', dat);
 		}
 		for (int q = 0; q < INST_NPCT; q++) {
-			char using[32];
-			snprintf(using, sizeof(using), q == 0 ? "%d:xtic(1)" : "0:%d", q + 2);
-			if (q == 0)
+			char using[96];
+			snprintf(using, sizeof(using), "0:%d", q + 2);
+			if (q == 0 && every == 1)
 				snprintf(using, sizeof(using), "0:%d:xtic(1)", q + 2);
+			else if (q == 0)
+				snprintf(using, sizeof(using), "0:%d:xtic(int($0) %% %zu == 0 ? stringcolumn(1) : '')", q + 2, every);
 			gp_line(gp, name, q == 0, 0, using, "linespoints lw 2 pt 7 ps 0.6", inst_pct_name[q],
 				q == INST_NPCT - 1);
 		}
@@ -1126,17 +1285,59 @@ static const char *cell_str(const struct table *t, size_t r, int col)
 }
 
 
+/* The column whose heading is head (a text-only column has no key), or -1. */
+static int col_by_head(const struct table *t, const char *head)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->cols[c].head && strcmp(t->cols[c].head, head) == 0)
+			return (int)c;
+	return -1;
+}
+
+/* The fleet group of a cost row: its op, config, size and thread count. */
+static const struct rep_group *cost_group(const struct table *t, size_t r, const struct rep_group *g, size_t ng)
+{
+	const char *sig = table_str(t, r, table_col(t, "signature")), *cfg = table_str(t, r, table_col(t, "config"));
+	double size = table_num(t, r, table_col(t, "size")), threads = table_num(t, r, table_col(t, "threads"));
+	for (size_t i = 0; sig && i < ng; i++) {
+		const struct rep_cell *c = g[i].cells[0];
+		if (strcmp(c->sig, sig) == 0 && strcmp(c->cfg->name, cfg ? cfg : "") == 0 && c->threads == threads &&
+		    (isnan(size) ? c->size == 0 : (double)c->size == size))
+			return &g[i];
+	}
+	return NULL;
+}
+
+/*
+ * A row's per-dollar figure at x ops/s instead of its own: the price holds
+ * but for the per-I/O charges, which follow the rate.
+ */
+static double cost_at(const struct table *t, size_t r, double v, double x)
+{
+	double ops = table_num(t, r, table_col(t, "opsPerSec")), dph = table_num(t, r, table_col(t, "dollarsPerHour"));
+	double io = table_num(t, r, table_col(t, "ioDollarsPerHour"));
+	if (!(ops > 0) || !(dph > 0))
+		return NAN;
+	io = isnan(io) ? 0 : io;
+	return v * (x / ops) * dph / (dph - io + io * x / ops);
+}
+
 /*
  * Operations (or MB, for bulk ops) per dollar: a panel per op, one bar per
- * config at its optimal thread count, named by its config. Of a size sweep,
- * the size most configs ran (the largest of a tie): the bars compare configs.
+ * config at its optimal thread count, named by its config, with the 95%
+ * interval of its figure (the median host's, as the summary's: basis.h) at
+ * its price. Of a size sweep, the size most configs ran (the largest of a
+ * tie): the bars compare configs. A figure the report doubts is drawn grey,
+ * "not ranked". Bars lie down, the configs named on the left, however long.
  */
-static void plot_cost(struct plotter *p, const struct table *t, const struct rep_opts *o)
+static void plot_cost(struct plotter *p, const struct table *t, const struct rep_opts *o,
+		      const struct rep_group *fleet, size_t nf)
 {
 	/* Columns by key: the cost section may gain or reorder columns. */
 	int sig = table_col(t, "signature"), opc = table_col(t, "op"), threads = table_col(t, "threads");
 	int size = table_col(t, "size"), config = table_col(t, "config"), inst = table_col(t, "instance");
-	int opd = table_col(t, "opsPerDollar"), mbd = table_col(t, "mbPerDollar");
+	int opd = table_col(t, "opsPerDollar"), mbd = table_col(t, "mbPerDollar"), doubt = table_col(t, "doubt");
+	int opd_text = col_by_head(t, "ops per $"), mbd_text = col_by_head(t, "MB per $");
 	if (t->nrows == 0 || (sig < 0 && opc < 0) || config < 0 || opd < 0)
 		return;
 	char ops[MAX_PANELS][64];
@@ -1180,26 +1381,49 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		return;
 	}
 	const json_t *date = json_object_get(o->prices, "date");
-	char head[200], title[400];
-	snprintf(head, sizeof(head), "Per dollar, each config at its optimal thread count (prices of %s)",
-		 json_is_string(date) ? json_string_value(date) : "unknown date");
+	char head[300], title[500];
+	snprintf(head, sizeof(head), "Per dollar, each config at its optimal thread count: the median host's figure "
+		 "with its 95%% interval (prices of %s)", json_is_string(date) ? json_string_value(date) : "unknown date");
 	chart_title(title, sizeof(title), p, head, p->launch);
-	size_t cols = np < 3 ? np : 3, rows = (np + cols - 1) / cols;
-	fprintf(b, "set multiplot layout %zu,%zu title ", rows, cols);
+	/* the configs' names take the left of every panel: as wide as the longest, within reason */
+	size_t longest = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *name = cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst);
+		longest = strlen(name) > longest ? strlen(name) : longest;
+	}
+	double left = fmin(((double)longest * CHAR_PX + 24) / CHART_W, 0.45);
+	size_t title_lines = 1;
+	for (const char *c = title; *c; c++)
+		title_lines += *c == '\n';
+	fprintf(b, "set multiplot title ");
 	gp_text(b, title, true);
-	fputs("\nset grid ytics\nset style fill solid 0.7 border -1\nset boxwidth 0.6\nset key off\n"
-	      "set yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\nset format y '%.0s%c'\nunset xlabel\n", b);
+	fputs("\nset grid xtics\nset style fill solid 0.7 border -1\nset key off\nset ytics scale 0\n"
+	      "set format x '%.0s%c'\nunset ylabel\nset xtics nomirror\nset ytics nomirror\n", b);
+	fprintf(b, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", left, 1 - 24.0 / CHART_W);
+	/* each panel's place on the canvas, top down, in px: a title line, 24 px a bar, an axis */
+	double top = 14.0 * (double)title_lines + 20, bar_px = 24, axis_px = 44, ptitle_px = 26;
+	double height = top;
+	for (size_t q = 0; q < np; q++) {
+		size_t nbars = 0;
+		for (size_t r = 0; r < t->nrows; r++) {
+			char op[64];
+			rep_row_op(t, r, op, sizeof(op));
+			nbars += strcmp(op, ops[q]) == 0 && (table_num(t, r, size) == psize[q] || isnan(psize[q]));
+		}
+		height += ptitle_px + bar_px * (double)(nbars + 1) + axis_px;
+	}
+	int canvas_h = (int)ceil(height);
+	double y = top;
 	for (size_t q = 0; q < np; q++) {
 		bool bulk = false;
-		size_t nbars = 0, longest = 0;
+		size_t nbars = 0;
+		double hi_all = 0;
 		for (size_t r = 0; r < t->nrows; r++) {
 			char op[64];
 			rep_row_op(t, r, op, sizeof(op));
 			if (strcmp(op, ops[q]) == 0 && (table_num(t, r, size) == psize[q] || isnan(psize[q]))) {
 				bulk |= !isnan(table_num(t, r, mbd));
 				nbars++;
-				size_t len = strlen(cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst));
-				longest = len > longest ? len : longest;
 			}
 		}
 		char sz[32] = "", ptitle[200];
@@ -1209,46 +1433,111 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 			 bulk ? "MB" : "operations");
 		fputs("# ", dat);
 		put_line(dat, ptitle);
-		fputs("\n# config per_dollar per_dollar_for_people threads\n", dat);
+		fputs("\n# config per_dollar per_dollar_for_people threads low_95 high_95 not_ranked\n", dat);
+		size_t k = 0;
 		for (size_t r = 0; r < t->nrows; r++) {
 			char op[64];
 			rep_row_op(t, r, op, sizeof(op));
 			if (strcmp(op, ops[q]) != 0 || !(table_num(t, r, size) == psize[q] || isnan(psize[q])))
 				continue;
 			double v = table_num(t, r, bulk ? mbd : opd);
+			/* the figure as the cost table beside shows it: its own cell */
 			char people[48];
-			table_format_count(people, sizeof(people), isnan(v) ? 0 : v);
+			int text = bulk ? mbd_text : opd_text;
+			if (text >= 0)
+				table_format_cell(t, r, (size_t)text, people, sizeof(people));
+			else
+				table_format_count(people, sizeof(people), v);
 			/* a figure the report doubts is drawn, marked: it is no answer (the cost table says why) */
-			if (table_str(t, r, table_col(t, "doubt")))
+			bool doubted = table_str(t, r, doubt) != NULL;
+			if (doubted)
 				snprintf(people + strlen(people), sizeof(people) - strlen(people), ", not ranked");
+			double lo = NAN, hi = NAN;
+			const struct rep_group *g = cost_group(t, r, fleet, nf);
+			if (g && !isnan(v)) {
+				double olo, ohi;
+				rep_group_interval(g, o->rounds, o->seed, &olo, &ohi);
+				lo = cost_at(t, r, v, olo);
+				hi = cost_at(t, r, v, ohi);
+			}
+			hi_all = fmax(hi_all, fmax(isnan(v) ? 0 : v, isnan(hi) ? 0 : hi));
 			const char *name = cell_str(t, r, config)[0] ? cell_str(t, r, config) : cell_str(t, r, inst);
 			fputc('"', dat);
-			for (const char *s = name; *s; s++)
-				fputc(*s == '"' ? '\'' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, dat);
-			fprintf(dat, "\" %.0f \"%s\" %.0f\n", isnan(v) ? 0 : v, people, table_num(t, r, threads));
+			for (const char *c = name; *c; c++)
+				fputc(*c == '"' ? '\'' : (unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c, dat);
+			fprintf(dat, "\" %.0f \"%s\" %.0f ", isnan(v) ? 0 : v, people, table_num(t, r, threads));
+			/* no interval: the bar alone, its whiskers at its end */
+			fprintf(dat, "%.0f %.0f %d\n", isnan(lo) ? (isnan(v) ? 0 : v) : lo,
+				isnan(hi) ? (isnan(v) ? 0 : v) : hi, doubted);
+			k++;
 		}
 		fputs("\n\n", dat);
+		double ph = ptitle_px + bar_px * (double)(nbars + 1) + axis_px;
+		fprintf(b, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n", 1 - (y + ptitle_px) / canvas_h,
+			1 - (y + ph - axis_px) / canvas_h);
+		y += ph;
 		fputs("set title ", b);
 		gp_str(b, ptitle);
-		fprintf(b, "\nset ylabel '%s per dollar'\nset xrange [-0.6:%zu.6]\n", bulk ? "MB" : "operations", nbars - 1);
-		/* names side by side while they fit under their bars, else slanted */
-		fputs(nbars * (longest + 2) > 36 ? "set xtics nomirror rotate by -25 left\nset bmargin 8\n"
-						 : "set xtics nomirror norotate\nset bmargin 3\n", b);
-		fprintf(b, "plot 'cost.dat' index %zu using 0:2:xtic(1) with boxes lc 1, \\\n"
-			   "     '' index %zu using 0:2:3 with labels offset 0,0.8\n", q, q);
+		/* room right of the longest bar for its figure ("113.3M, not ranked") */
+		fprintf(b, "\nset xrange [0:%.6g]\nset yrange [%zu.6:-0.6]\n", hi_all > 0 ? hi_all * 1.45 : 1, nbars - 1);
+		fprintf(b, "plot 'cost.dat' index %zu using ($2/2):0:(0):2:($0-0.3):($0+0.3):($7 > 0 ? 0xbbbbbb : 0x5b7fc7):"
+			   "ytic(1) with boxxyerror lc rgb variable, \\\n"
+			   "     '' index %zu using 2:0:5:6 with xerrorbars pt -1 lw 1.5 lc rgb '#222222', \\\n"
+			   "     '' index %zu using 6:0:3 with labels left offset 0.8,0\n", q, q, q);
 	}
 	fputs("unset multiplot\n", b);
 	fclose(b);
-	gp_twice(gp, "cost", body, cols == 1 ? 700 : (int)(420 * cols), (int)(380 * rows + 60));
+	gp_twice_px(gp, "cost", body, CHART_W, canvas_h);
 	free(body);
 	close_pair(p, dat, gp);
 	plot_done(p, "cost", title);
 }
 
+/* Colours of a comparison's point: B better, B worse, no difference (an interval over 1.0, or none). */
+#define CMP_BETTER 0x1a9641
+#define CMP_WORSE 0xd7191c
+#define CMP_SAME 0x888888
+
+/* Whether a compare row's metric is a throughput (higher is better), not a latency (lower is). */
+static bool higher_is_better(const char *metric)
+{
+	return strcmp(metric, "ops/s") == 0 || strcmp(metric, "MB/s") == 0;
+}
+
+/*
+ * Ticks of a ratio axis (log 2) over [lo, hi], which holds 1: powers of 2,
+ * every so many so that at most 7 are named, read as people say them
+ * ("1/64x", "1/2x", "1x", "4x"); the range set to the outer ticks.
+ */
+static void gp_ratio_tics(FILE *f, double lo, double hi)
+{
+	int k0 = (int)floor(log2(lo)), k1 = (int)ceil(log2(hi));
+	k0 = k0 > 0 ? 0 : k0;
+	k1 = k1 < 0 ? 0 : k1;
+	if (k1 - k0 < 2) { /* a narrow range: a tick each side of 1 */
+		k0 = k0 > -1 ? -1 : k0;
+		k1 = k1 < 1 ? 1 : k1;
+	}
+	int step = (k1 - k0 + 5) / 6;
+	/* steps that land on 1x */
+	k0 = -(((-k0) + step - 1) / step) * step;
+	k1 = ((k1 + step - 1) / step) * step;
+	fprintf(f, "set logscale x 2\nset xrange [%.10g:%.10g]\nset xtics (", pow(2, k0), pow(2, k1));
+	for (int k = k0; k <= k1; k += step)
+		if (k >= 0)
+			fprintf(f, "%s'%.0fx' %.10g", k == k0 ? "" : ", ", pow(2, k), pow(2, k));
+		else
+			fprintf(f, "%s'1/%.0fx' %.10g", k == k0 ? "" : ", ", pow(2, -k), pow(2, k));
+	fputs(")\nset mxtics default\n", f);
+}
+
 /*
  * The compare section as a chart: B/A per op and metric with its 95%
- * interval, 1.0 (no difference) marked; an interval that misses 1.0 is a
- * difference, drawn red, else grey. Log scale: 2x and 0.5x sit as far from 1.
+ * interval, 1.0 (no difference) marked, a panel for throughput (higher is
+ * better) over one for latency (lower is better); a point green where B is
+ * better, red where worse, grey where the interval holds 1.0 (or there is
+ * none), as the legend says. Log scale: 2x and 1/2x sit as far from 1x. The
+ * figure by each point is the table's cell.
  */
 static void plot_compare(struct plotter *p, const struct table *t)
 {
@@ -1259,62 +1548,129 @@ static void plot_compare(struct plotter *p, const struct table *t)
 		return;
 	/* one pair of sides names itself in the title; several, in each label */
 	bool one_pair = true;
-	size_t n = 0, longest = 0;
+	size_t n[2] = { 0, 0 }, first = SIZE_MAX;
 	double lo = 1, hi = 1;
 	for (size_t r = 0; r < t->nrows; r++) {
-		one_pair &= strcmp(cell_str(t, r, a), cell_str(t, 0, a)) == 0 &&
-			    strcmp(cell_str(t, r, b), cell_str(t, 0, b)) == 0;
 		double v[3] = { table_num(t, r, ratio), table_num(t, r, low), table_num(t, r, high) };
 		if (isnan(v[0]) || v[0] <= 0)
 			continue;
-		n++;
+		first = first == SIZE_MAX ? r : first;
+		one_pair &= strcmp(cell_str(t, r, a), cell_str(t, first, a)) == 0 &&
+			    strcmp(cell_str(t, r, b), cell_str(t, first, b)) == 0;
+		n[!higher_is_better(cell_str(t, r, metric))]++;
 		for (int k = 0; k < 3; k++)
 			if (!isnan(v[k]) && v[k] > 0) {
 				lo = fmin(lo, v[k]);
 				hi = fmax(hi, v[k]);
 			}
 	}
-	if (n == 0)
+	if (n[0] + n[1] == 0)
 		return;
 	FILE *dat = plot_open(p, "compare", "dat"), *gp = plot_open(p, "compare", "gp");
-	if (!dat || !gp) {
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *bd = dat && gp ? open_memstream(&body, &blen) : NULL;
+	if (!bd) {
 		close_pair(p, dat, gp);
 		return;
 	}
-	fputs("# label ratio_b_over_a low_95 high_95 differs\n", dat);
-	for (size_t r = 0; r < t->nrows; r++) {
-		double v = table_num(t, r, ratio), l = table_num(t, r, low), h = table_num(t, r, high);
-		if (isnan(v) || v <= 0)
-			continue;
-		char op[64], label[300];
-		rep_row_op(t, r, op, sizeof(op));
-		snprintf(label, sizeof(label), "%s%s%s%s %s", one_pair ? "" : cell_str(t, r, b), one_pair ? "" : " vs ",
-			 one_pair ? "" : cell_str(t, r, a), op, cell_str(t, r, metric));
-		flatten(label);
-		longest = strlen(label) > longest ? strlen(label) : longest;
-		fputc('"', dat);
-		for (const char *s = label; *s; s++)
-			fputc(*s == '"' ? '\'' : *s, dat);
-		fprintf(dat, "\" %.3f %.3f %.3f %d\n", v, isnan(l) ? v : l, isnan(h) ? v : h,
-			!isnan(l) && !isnan(h) && (l > 1 || h < 1));
+	/* a label as wide as the left 45% of the canvas allows: longer ones take two lines, at " vs " */
+	size_t label_chars = (size_t)((0.45 * CHART_W - 24) / CHAR_PX), lines = 1, longest = 0;
+	fputs("# label colour ratio_as_in_the_table ratio_b_over_a low_95 high_95 differs\n", dat);
+	for (int panel = 0; panel < 2; panel++) {
+		fprintf(dat, "# %s\n", panel ? "latency: lower is better" : "throughput: higher is better");
+		for (size_t r = 0; r < t->nrows; r++) {
+			double v = table_num(t, r, ratio), l = table_num(t, r, low), h = table_num(t, r, high);
+			if (isnan(v) || v <= 0 || higher_is_better(cell_str(t, r, metric)) == (panel == 1))
+				continue;
+			char op[64], label[300], shown[32];
+			rep_row_op(t, r, op, sizeof(op));
+			snprintf(label, sizeof(label), "%s%s%s%s%s %s", one_pair ? "" : cell_str(t, r, b), one_pair ? "" : " vs ",
+				 one_pair ? "" : cell_str(t, r, a), one_pair ? "" : ": ", op, cell_str(t, r, metric));
+			flatten(label);
+			if (strlen(label) > label_chars) {
+				char *vs = strstr(label, " vs ");
+				if (vs && (size_t)(vs - label) <= label_chars) {
+					vs[0] = '\n';
+					lines = 2;
+				} else {
+					label[label_chars - 3] = '\0';
+					strcat(label, "...");
+				}
+			}
+			for (char *line = label; *line;) {
+				size_t len = strcspn(line, "\n");
+				longest = len > longest ? len : longest;
+				line += len + (line[len] == '\n');
+			}
+			bool differs = !isnan(l) && !isnan(h) && (l > 1 || h < 1);
+			bool better = differs && (panel == 0 ? l > 1 : h < 1);
+			table_format_cell(t, r, (size_t)ratio, shown, sizeof(shown));
+			fputc('"', dat);
+			for (const char *c = label; *c; c++)
+				if (*c == '\n')
+					fputs("\\n", dat);
+				else
+					fputc(*c == '"' ? '\'' : *c, dat);
+			fprintf(dat, "\" %d \"%s\" %.3f %.3f %.3f %d\n", differs ? better ? CMP_BETTER : CMP_WORSE : CMP_SAME,
+				shown, v, isnan(l) ? v : l, isnan(h) ? v : h, differs);
+		}
+		fputs("\n\n", dat);
 	}
 	char head[600], title[800];
-	if (one_pair) {
-		char sides[500];
-		snprintf(sides, sizeof(sides), "B = %s, A = %s", cell_str(t, 0, b), cell_str(t, 0, a));
-		snprintf(head, sizeof(head), "B/A per op with its 95%% interval (1.0: no difference), %s", sides);
-	} else {
-		snprintf(head, sizeof(head), "B/A per op with its 95%% interval (1.0: no difference)");
-	}
+	if (one_pair)
+		snprintf(head, sizeof(head), "B/A per op with its 95%% interval, B = %s, A = %s", cell_str(t, first, b),
+			 cell_str(t, first, a));
+	else
+		snprintf(head, sizeof(head), "B/A per op with its 95%% interval");
 	chart_title(title, sizeof(title), p, head, p->launch);
-	gp_head(gp, "compare", title, "B / A (log scale)", "");
-	fprintf(gp, "set logscale x 2\nset format x '%%gx'\nset xrange [%.3g:%.3g]\nset yrange [%zu.5:-0.5]\n"
-		    "set ytics scale 0\nset grid noytics\nset key off\nset lmargin %zu\n",
-		lo / 1.25, hi * 1.25, n - 1, longest + 2 < 60 ? longest + 2 : 60);
-	fputs("set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb '#555555'\n", gp);
-	fputs("plot 'compare.dat' using 2:0:3:4:($5 > 0 ? 0xcc0000 : 0x888888):ytic(1) with xerrorbars pt 7 ps 1.3 lw 2 lc rgb variable, \\\n"
-	      "     '' using 2:0:(sprintf('%.2f', $2)) with labels offset 0,0.9 font ',9'\n", gp);
-	chart_end(p, dat, gp, "compare", title);
+	size_t title_lines = 1;
+	for (const char *c = title; *c; c++)
+		title_lines += *c == '\n';
+	/* the canvas top down, in px: the title, the legend's line, each panel (its title, rows, axis) */
+	double row_px = lines == 2 ? 32 : 24, ptitle_px = 26, axis_px = 40;
+	double top = 14.0 * (double)title_lines + 12, legend_px = 26;
+	int canvas_h = (int)ceil(top + legend_px + (n[0] ? ptitle_px + row_px * (double)(n[0] + 1) + axis_px : 0) +
+				 (n[1] ? ptitle_px + row_px * (double)(n[1] + 1) + axis_px : 0) + 16);
+	fputs("set multiplot title ", bd);
+	gp_text(bd, title, true);
+	fputs("\nset grid xtics\nset key off\nset ytics scale 0 nomirror\nset xtics nomirror\nunset ylabel\n", bd);
+	fprintf(bd, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n",
+		fmin(((double)longest * CHAR_PX + 20) / CHART_W, 0.5), 1 - 20.0 / CHART_W);
+	gp_ratio_tics(bd, lo / 1.1, hi * 1.1);
+	/* the legend: three marks and what they say, one line, under the title */
+	static const struct { int rgb; const char *what; } legend[] = {
+		{ CMP_BETTER, "B better" }, { CMP_WORSE, "B worse" }, { CMP_SAME, "no difference (interval holds 1x) or no interval" },
+	};
+	double lx = 20, ly = top + legend_px / 2;
+	for (size_t k = 0; k < sizeof(legend) / sizeof(legend[0]); k++) {
+		fprintf(bd, "set label %zu '%s' at screen %.4f, %.4f left point pt 7 ps 1.2 lc rgb '#%06x' offset 1.2,0\n",
+			k + 1, legend[k].what, lx / CHART_W, 1 - ly / canvas_h, legend[k].rgb);
+		lx += (double)strlen(legend[k].what) * CHAR_PX + 44;
+	}
+	double y = top + legend_px;
+	for (int panel = 0; panel < 2; panel++) {
+		if (!n[panel])
+			continue;
+		double ph = ptitle_px + row_px * (double)(n[panel] + 1) + axis_px;
+		fprintf(bd, "set tmargin at screen %.4f\nset bmargin at screen %.4f\n", 1 - (y + ptitle_px) / canvas_h,
+			1 - (y + ph - axis_px) / canvas_h);
+		y += ph;
+		fprintf(bd, "set title '%s'\n", panel ? "latency (p50, p99): lower is better, B faster left of 1x"
+						     : "throughput: higher is better, B faster right of 1x");
+		fprintf(bd, "set yrange [%zu.5:-0.5]\n", n[panel] - 1);
+		fputs("set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb '#555555'\n", bd);
+		fprintf(bd, "plot 'compare.dat' index %d using 4:0:5:6:2:ytic(1) with xerrorbars pt 7 ps 1.3 lw 2 "
+			    "lc rgb variable, \\\n     '' index %d using 4:0:3 with labels offset 0,0.85\n", panel, panel);
+		if (panel == 0)
+			fputs("unset label\n", bd);
+	}
+	fputs("unset multiplot\n", bd);
+	fclose(bd);
+	gp_twice_px(gp, "compare", body, CHART_W, canvas_h);
+	free(body);
+	close_pair(p, dat, gp);
+	plot_done(p, "compare", title);
 }
 
 /*
@@ -1599,12 +1955,12 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	rep_apples_judge(&apples, fleet, nf);
 	plot_latency(&p, fleet, nf, hosts, nh);
 	plot_time(&p, fleet, nf, o->within);
-	plot_apples(&p, fleet, nf, o->within);
+	plot_apples(&p, fleet, nf, o->within, &tables[SEC_BAD_APPLES]);
 	plot_threads(&p, fleet, nf, o);
 	plot_instances(&p, fleet, nf, o->within);
 	plot_sizes(&p, fleet, nf, o);
 	plot_watch(&p, fleet, nf);
-	plot_cost(&p, &tables[SEC_COST], o);
+	plot_cost(&p, &tables[SEC_COST], o, fleet, nf);
 	plot_compare(&p, &tables[SEC_COMPARE]);
 	plot_members(&p, db, &tables[SEC_DEVICES]);
 	rep_groups_free(fleet, nf);

@@ -13,8 +13,12 @@
  *   instances-N  per-instance p50/p90/p99/p99.9 sorted best to worst
  *   sizes-N      p50 and ops/s over a file-size sweep, tier boundaries marked
  *   watch-N      iobench watch: p50 and p99 per period per host
- *   cost         a panel per op: a bar per config at its optimum, ops (or MB) per $ (--prices)
- *   compare      B/A per op and metric with its 95% interval, 1.0 marked
+ *   cost         a panel per op: a bar per config at its optimum, ops (or MB) per $ (--prices),
+ *                with the 95% interval of its median host (rep_group_interval); doubted: grey
+ *   compare      B/A per op and metric with its 95% interval, 1x marked, throughput over
+ *                latency, coloured by which side is better, a legend saying so
+ * Each chart is drawn for the width the page shows it (plot.c: CHART_W, CHART_FONT):
+ * index.html never shows it narrower, so its text is never under CHART_FONT px.
  * Scripts name their data files relatively, so DIR can be moved. gnuplot's
  * own messages are appended to DIR/gnuplot.log. DIR/index.html holds the
  * findings, every table with rows and every chart (its SVG inline) on one page.
