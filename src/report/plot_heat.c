@@ -152,9 +152,10 @@ void rep_plot_heat(const struct plot_kit *k, const struct rep_group *g, size_t c
 		}
 	fputs(")\nset grid front lc rgb '#bbbbbb'\n", gp);
 	/* count as colour on a log scale, said by the colour box's label; empty bins stay white */
-	fputs("set logscale cb\nset cbrange [1:*]\nset cblabel 'operations in the bin (log scale)'\nset colorbox\n"
-	      "set palette defined (0 '#fff7bc', 0.35 '#fec44f', 0.7 '#ec7014', 1 '#8c2d04')\n"
-	      "set key below horizontal\n", gp);
+	/* gnuplot's SVG sets the box's label a few px past the canvas, the legend against the axis label */
+	fputs("set logscale cb\nset cbrange [1:*]\nset cblabel 'operations in the bin (log scale)' offset -1,0\n"
+	      "set colorbox\nset palette defined (0 '#fff7bc', 0.35 '#fec44f', 0.7 '#ec7014', 1 '#8c2d04')\n"
+	      "set key below horizontal height 1\n", gp);
 	fprintf(dat, "# %s: operations per time column and latency bin (bins of %.2fx, REP_HEAT_MERGE histogram "
 		"buckets)\n# %s log10_us operations\n", name, bin_ratio(), watch ? "hours" : "seconds");
 	for (size_t col = 0; col < ncols; col++) {
