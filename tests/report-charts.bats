@@ -6,8 +6,10 @@
 # 1400 px and at 700 px, every inline chart's every text measured as drawn
 # (lib/chart-text.js): at least 9 px, no two overlapping, none cut off; the
 # compare chart by direction with its legend, the cost chart with its
-# interval, the charts' figures as the tables beside them round them.
-# Screenshots of both widths are kept in build/tests/report-charts/ to look at.
+# interval, the charts' figures as the tables beside them round them. A
+# wider study made here (three ops, 30 hosts a config, long config names,
+# latencies 60x apart) is measured the same way. Screenshots of both widths
+# are kept in build/tests/report-charts/ to look at.
 
 bats_require_minimum_version 1.5.0
 
@@ -22,6 +24,26 @@ setup_file() {
   command -v chromium >/dev/null || { suite_skip_all "chromium is not installed (.ci/apt-report.txt)"; return 0; }
   "$IOBENCH" report --prices "$PRICES" --plot "$PLOTS" "$STUDY" >/dev/null 2>"$BATS_FILE_TMPDIR/stderr"
   mkdir -p "$KEEP"
+}
+
+# make_wide FILE: two configs of long names, 30 hosts each (one slow), read4k,
+# read4m and write4k/64 at 1 and 4 threads; B's reads 15x and 60x slower
+# than A's, its writes 60x faster: ratios from 1/64x to 64x.
+make_wide() {
+  local cfg h t n r4k r4m w host
+  for cfg in a b; do
+    if [[ $cfg == a ]]; then r4k=100000 r4m=2000000 w=1500000; else r4k=1500000 r4m=120000000 w=25000; fi
+    for h in $(seq -w 1 30); do
+      host=host-$cfg-$h.example.internal
+      for t in 1 4; do
+        n=$((6000 * t))
+        [[ $h != 07 ]] || n=$((n / 5))
+        echo "host=$host threads=$t labels=config=a-rather-long-configuration-name-$cfg/gp3 modes=$r4k:$n"
+        echo "host=$host threads=$t sig=read,4M,4M labels=config=a-rather-long-configuration-name-$cfg/gp3 modes=$r4m:$((n / 10))"
+        echo "host=$host threads=$t sig=write64,4K,4K labels=config=a-rather-long-configuration-name-$cfg/gp3 modes=$w:$((n / 2))"
+      done
+    done
+  done | "$BATS_TEST_DIRNAME/data/report/gen-lines" >"$1"
 }
 
 setup() {
@@ -42,32 +64,35 @@ with_script() {
   { sed '/<\/body>/,$d' "$1"; printf '<script>\n'; cat "$2"; printf '</script>\n</body>\n</html>\n'; } >"$3"
 }
 
-# measure WIDTH: the page at WIDTH px, its charts' texts measured into
-# $BATS_FILE_TMPDIR/measure-WIDTH.txt (kept beside the screenshots too),
-# and a screenshot of the whole page, every fold open, in $KEEP.
+# measure DIR NAME WIDTH [MAXHEIGHT]: DIR/index.html at WIDTH px, its
+# charts' texts measured into $BATS_FILE_TMPDIR/NAME-WIDTH.txt (kept in
+# $KEEP too), and a screenshot of the page, every fold open, in
+# $KEEP/NAME-page-WIDTH.png (its first MAXHEIGHT px, else all of it).
 measure() {
-  local width=$1 page=$BATS_FILE_TMPDIR/page-$1.html out=$BATS_FILE_TMPDIR/measure-$1.txt
-  with_script "$PLOTS/index.html" "$BATS_TEST_DIRNAME/lib/chart-text.js" "$page"
+  local dir=$1 name=$2 width=$3 page=$BATS_FILE_TMPDIR/$2-$3.html out=$BATS_FILE_TMPDIR/$2-$3.txt
+  with_script "$dir/index.html" "$BATS_TEST_DIRNAME/lib/chart-text.js" "$page"
   chromium_run --window-size="$width,900" --dump-dom "file://$page" |
     sed -n '/<pre id="chart-text">/,/<\/pre>/{s/<[^>]*>//g;s/&quot;/"/g;s/&amp;/\&/g;p}' >"$out"
-  cp "$out" "$KEEP/measure-$width.txt"
+  cp "$out" "$KEEP/$name-measure-$width.txt"
   # the screenshot: as tall as the page with its folds open
-  local open=$BATS_FILE_TMPDIR/open-$1.html height
+  local open=$BATS_FILE_TMPDIR/$2-open-$3.html height
   printf "document.querySelectorAll('details').forEach(function (d) { d.open = true; });\n" >"$BATS_FILE_TMPDIR/open.js"
-  with_script "$PLOTS/index.html" "$BATS_FILE_TMPDIR/open.js" "$open"
+  with_script "$dir/index.html" "$BATS_FILE_TMPDIR/open.js" "$open"
   height=$(awk '$1 == "page" { print $3 }' "$out")
-  chromium_run --window-size="$width,${height:-8000}" --screenshot="$KEEP/study-page-$width.png" "file://$open" >/dev/null
-  echo "screenshot: $KEEP/study-page-$width.png; measurements: $KEEP/measure-$width.txt"
+  height=${height:-8000}
+  [[ -z ${4:-} ]] || ((height <= $4)) || height=$4
+  chromium_run --window-size="$width,$height" --screenshot="$KEEP/$name-page-$width.png" "file://$open" >/dev/null
+  echo "screenshot: $KEEP/$name-page-$width.png; measurements: $KEEP/$name-measure-$width.txt"
 }
 
-# check_texts WIDTH: every inline chart measured, each text 9 px or more, none
-# over another, none cut off by its chart's edge.
+# check_texts DIR NAME WIDTH: every inline chart of DIR's page measured, each
+# text 9 px or more, none over another, none cut off by its chart's edge.
 check_texts() {
-  local m=$BATS_FILE_TMPDIR/measure-$1.txt ncharts nkey
-  ncharts=$(find "$PLOTS" -name '*.svg' | wc -l)
-  nkey=$(find "$PLOTS" -name compare.svg -o -name cost.svg | wc -l)
-  [ "$ncharts" -ge 50 ]
-  [ "$nkey" -eq 2 ]
+  local m=$BATS_FILE_TMPDIR/$2-$3.txt ncharts nkey
+  ncharts=$(find "$1" -name '*.svg' | wc -l)
+  nkey=$(find "$1" -name compare.svg -o -name cost.svg | wc -l)
+  [ "$ncharts" -ge 30 ]
+  [ "$nkey" -ge 1 ]
   # a line per chart on the page (the key charts twice), each with its texts
   [ "$(grep -c '^chart ' "$m")" -eq $((ncharts + nkey)) ]
   awk '$1 == "chart" && ($5 < 5 || $6 == "none") { print "no text: " $0; bad = 1 } END { exit bad }' "$m"
@@ -77,17 +102,32 @@ check_texts() {
 }
 
 @test "every chart's text is 9 px or more, none overlapping or cut, at 1400 px" {
-  measure 1400
-  check_texts 1400
+  measure "$PLOTS" study 1400
+  check_texts "$PLOTS" study 1400
+  [ "$(grep -c '^chart ' "$BATS_FILE_TMPDIR/study-1400.txt")" -ge 50 ]
   # two charts a row: shown at their canvas's width or more, never narrower
-  awk '$1 == "chart" && $3 < $4 - 1 { print "shrunk: " $0; bad = 1 } END { exit bad }' "$BATS_FILE_TMPDIR/measure-1400.txt"
+  awk '$1 == "chart" && $3 < $4 - 1 { print "shrunk: " $0; bad = 1 } END { exit bad }' "$BATS_FILE_TMPDIR/study-1400.txt"
 }
 
 @test "every chart's text is 9 px or more, none overlapping or cut, at 700 px" {
-  measure 700
-  check_texts 700
+  measure "$PLOTS" study 700
+  check_texts "$PLOTS" study 700
   # one chart a row, none wider than the window: the page does not scroll sideways
-  [ "$(awk '$1 == "page" { print $2 }' "$BATS_FILE_TMPDIR/measure-700.txt")" -eq 0 ]
+  [ "$(awk '$1 == "page" { print $2 }' "$BATS_FILE_TMPDIR/study-700.txt")" -eq 0 ]
+}
+
+@test "a wider study's charts too: three op panels, 30 hosts, long names, ratios 1/64x to 64x" {
+  local wide=$BATS_FILE_TMPDIR/wide
+  make_wide "$BATS_FILE_TMPDIR/wide.jsonl"
+  "$IOBENCH" report --plot "$wide" "$BATS_FILE_TMPDIR/wide.jsonl" >/dev/null 2>&1
+  # what it is made to exercise: a threads panel per op, instances named one in two, wide ratio ticks
+  grep -q "^set multiplot layout 4,2 " "$wide/threads.gp"
+  grep -q "one in 2 named" "$wide/instances-1.gp"
+  grep -qF "set xtics ('1/64x' 0.015625, '1/8x' 0.125, '1x' 1, '8x' 8, '64x' 64)" "$wide/compare.gp"
+  measure "$wide" wide 1400 3000
+  check_texts "$wide" wide 1400
+  measure "$wide" wide 700 3000
+  check_texts "$wide" wide 700
 }
 
 @test "the compare chart: throughput over latency, coloured by which way is better, a legend, ratio ticks" {

@@ -54,6 +54,12 @@
  */
 static int chart_h = CHART_H;
 
+/* Characters of a legend entry that fit below a plot w px wide, as gnuplot reckons them. */
+static size_t legend_chars(int w)
+{
+	return (size_t)((w - 70) / 7);
+}
+
 struct plotter {
 	const char *dir;
 	rep_warn_fn *warn; /* the db's: says what could not be written */
@@ -187,6 +193,13 @@ static void gp_head(FILE *f, const char *name, const char *title, const char *xl
 	fputs("\nset grid\n", f);
 }
 
+/* The chart being written (gp_head's) taller by px, for what its margins must hold; its PNG too. */
+static void gp_grow(FILE *f, int px)
+{
+	chart_h += px;
+	fprintf(f, "set terminal pngcairo size %d,%d\n", CHART_W * PNG_SCALE, chart_h * PNG_SCALE);
+}
+
 /*
  * The legend: inside the plot (top left) when its lines are few and short,
  * else below it, so that it never takes the plot's width; below, as many
@@ -200,13 +213,15 @@ static void gp_key(FILE *f, size_t nlines, size_t longest)
 		fputs("set key inside top left vertical opaque box width 1\n", f);
 		return;
 	}
+	if (longest > legend_chars(CHART_W)) /* gp_line shortens it so */
+		longest = legend_chars(CHART_W);
 	size_t cols = (size_t)((CHART_W - 20) / (7.0 * (double)longest + 50));
 	cols = cols < 1 ? 1 : cols > 5 ? 5 : cols;
 	size_t rows = (nlines + cols - 1) / cols;
 	/* height 1: a line's room between the axis label and the legend, whose texts would touch */
 	fprintf(f, "set key below horizontal maxcols %zu height 1\n", cols);
-	chart_h = CHART_H + (int)(rows > 2 ? (rows - 2) * 15 : 0);
-	fprintf(f, "set terminal pngcairo size %d,%d\n", CHART_W * PNG_SCALE, chart_h * PNG_SCALE);
+	if (rows > 2)
+		gp_grow(f, (int)(rows - 2) * 15);
 }
 
 static void gp_tail(FILE *f, const char *name)
@@ -372,32 +387,68 @@ static double group_launch(const struct rep_group *g)
 }
 
 /*
- * s (one line) broken into lines of at most width characters, each break a
- * space made '\n', after a comma where one is near; a word longer than
- * width stays whole on its line.
+ * s (len bytes) broken into lines of at most width characters: at the last
+ * space that fits (made '\n'), after a comma there when one is near, else
+ * after the last '/', '-' or '_' that fits, else at width; a line break
+ * already in s starts a new line. What no longer fits len is cut.
  */
-static void wrap_text(char *s, size_t width)
+static void wrap_text(char *s, size_t len, size_t width)
 {
-	size_t start = 0, n = strlen(s);
-	while (n - start > width) {
-		size_t cut = 0, comma = 0;
-		for (size_t i = start; i <= start + width && i < n; i++)
-			if (s[i] == ' ') {
-				cut = i;
-				if (i > start && (s[i - 1] == ',' || s[i - 1] == ':'))
-					comma = i;
-			}
-		if (comma && comma - start >= width * 2 / 3)
-			cut = comma;
-		if (!cut) { /* a long word: break at the first space after it */
-			for (cut = start + width; cut < n && s[cut] != ' '; cut++)
-				;
-			if (cut == n)
-				return;
+	char out[1024];
+	size_t o = 0, line = 0; /* out's length; where its current line starts */
+	if (width < 8)
+		width = 8;
+	for (const char *c = s; *c && o + 2 < sizeof(out) && o + 2 < len; c++) {
+		out[o++] = *c;
+		if (*c == '\n') {
+			line = o;
+			continue;
 		}
-		s[cut] = '\n';
-		start = cut + 1;
+		if (o - line <= width)
+			continue;
+		/* the line is one too long: break it where the reader expects */
+		size_t space = 0, comma = 0, mark = 0;
+		for (size_t i = line + 1; i < o; i++) {
+			if (out[i] == ' ') {
+				space = i;
+				if (out[i - 1] == ',' || out[i - 1] == ':')
+					comma = i;
+			} else if (strchr("/-_", out[i - 1]) && out[i - 1] != out[i]) {
+				mark = i;
+			}
+		}
+		if (comma && comma - line >= width * 2 / 3)
+			space = comma;
+		if (space) {
+			out[space] = '\n';
+			line = space + 1;
+		} else {
+			size_t at = mark ? mark : o - 1;
+			memmove(out + at + 1, out + at, o - at);
+			out[at] = '\n';
+			o++;
+			line = at + 1;
+		}
 	}
+	out[o] = '\0';
+	snprintf(s, len, "%s", out);
+}
+
+/*
+ * A legend entry of at most width characters: a longer one keeps its head
+ * and its tail (where names differ) around "...". gnuplot sets a legend's
+ * entries on one line each (a second line would run into the next entry)
+ * and leaves out the legend of a panel it is too wide for.
+ */
+static void fit_label(char *buf, size_t len, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	if (n <= width || width < 12) {
+		snprintf(buf, len, "%s", s);
+		return;
+	}
+	size_t head = (width - 3) / 2, tail = width - 3 - head;
+	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
 }
 
 /* Characters of a title line that fit a canvas w px wide. */
@@ -416,7 +467,7 @@ static void chart_title(char *buf, size_t len, const struct plotter *p, const ch
 	launch_date(date, sizeof(date), launch);
 	snprintf(buf, len, "%s", what);
 	flatten(buf); /* labels and run ids come from result files: the only line breaks are ours */
-	wrap_text(buf, title_chars(CHART_W));
+	wrap_text(buf, len, title_chars(CHART_W));
 	if (p->run[0] || date[0]) {
 		char second[200];
 		snprintf(second, sizeof(second), "%s%s%s", p->run, p->run[0] && date[0] ? ", " : "", date[0] ? date : "");
@@ -453,7 +504,9 @@ static void gp_line(FILE *f, const char *name, bool first, size_t k, const char 
 	if (k >= 8 && !strstr(style, "dt "))
 		snprintf(dash, sizeof(dash), " dt %zu", k / 8 + 1);
 	fprintf(f, " index %zu using %s with %s%s title ", k, using, style, dash);
-	gp_str(f, title);
+	char fit[200];
+	fit_label(fit, sizeof(fit), title, legend_chars(CHART_W));
+	gp_str(f, fit);
 	fputs(last ? "\n" : ", \\\n", f);
 }
 
@@ -819,9 +872,14 @@ static void plot_apples(struct plotter *p, const struct rep_group *fleet, size_t
 		chart_title(title, sizeof(title), p, head, group_launch(g));
 		gp_head(gp, name, title, "operations per second (whole run, per host; log scale)", "hosts");
 		double xlo = pow(10, (double)kmin / 10) / 1.5, xhi = pow(10, (double)(kmax + 1) / 10) * 1.5;
+		/* a count every 1, 2, 5, 10... hosts: at most 10 labels up the axis */
+		size_t ystep = 1;
+		for (size_t decade = 1; (most + 1) / ystep > 10; decade *= 10)
+			for (int k = 0; k < 3 && (most + 1) / ystep > 10; k++)
+				ystep = decade * (k == 0 ? 2 : k == 1 ? 5 : 10);
 		fprintf(gp, "set key inside top left opaque box\nset style fill solid 0.6 border -1\n"
-			    "set yrange [0:%zu]\nset ytics 1\nset logscale x 10\nset xrange [%.6g:%.6g]\n",
-			most + 1, xlo, xhi);
+			    "set yrange [0:%zu]\nset ytics %zu\nset logscale x 10\nset xrange [%.6g:%.6g]\n",
+			most + 1, ystep, xlo, xhi);
 		gp_log_tics(gp, "x", xlo, xhi, CHART_W - 80);
 		fprintf(gp, "set arrow from %.6g, graph 0 to %.6g, graph 1 nohead front dt 2 lw 2 lc rgb '#cc0000'\n", med, med);
 		fputs("# ops_per_sec_from ops_per_sec_to hosts\n", dat);
@@ -1109,7 +1167,9 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 						pc == 3 ? 2 : pc + 3, colour, pc == 3 ? 1 : pc + 1);
 					if (pc == 3 || pc == 0) {
 						fputs(" title ", b);
-						gp_str(b, what);
+						char fit[200];
+						fit_label(fit, sizeof(fit), what, legend_chars(CHART_WIDE / (int)cols));
+						gp_str(b, fit);
 					} else {
 						fputs(" notitle", b);
 					}
@@ -1186,9 +1246,13 @@ static void plot_instances(struct plotter *p, const struct rep_group *g, size_t 
 		gp_key(gp, INST_NPCT, 6);
 		gp_lat_tics(gp, "y");
 		fputs("set offsets 0.5, 0.5, 0, 0\n", gp);
-		if (!upright)
-			fprintf(gp, "set xtics rotate by -45 left\nset bmargin %.0f\nset rmargin %.0f\n",
-				fmin(longest * 0.4 + 3, 16), fmin(longest * 0.6 + 2, 20));
+		if (!upright) {
+			/* slanted names take their length times sin 45 below the plot: the chart grows so much */
+			double bmargin = fmin(ceil((double)longest * CHAR_PX * 0.71 / 15) + 2, 16); /* lines of 15 px */
+			fprintf(gp, "set xtics rotate by -45 left\nset bmargin %.0f\nset rmargin %.0f\n", bmargin,
+				fmin(longest * 0.6 + 2, 20));
+			gp_grow(gp, (int)(bmargin * 15) - 45);
+		}
 		fputs("# host p10_us p50_us p90_us p99_us p99.9_us\n", dat);
 		for (size_t h = 0; h < g[i].n; h++) {
 			fputc('"', dat);
@@ -1519,15 +1583,18 @@ static void gp_ratio_tics(FILE *f, double lo, double hi)
 		k1 = k1 < 1 ? 1 : k1;
 	}
 	int step = (k1 - k0 + 5) / 6;
-	/* steps that land on 1x */
-	k0 = -(((-k0) + step - 1) / step) * step;
-	k1 = ((k1 + step - 1) / step) * step;
 	fprintf(f, "set logscale x 2\nset xrange [%.10g:%.10g]\nset xtics (", pow(2, k0), pow(2, k1));
-	for (int k = k0; k <= k1; k += step)
+	/* every step-th power from 1x, so that 1x is named */
+	bool first = true;
+	for (int k = k0; k <= k1; k++) {
+		if (k % step != 0)
+			continue;
 		if (k >= 0)
-			fprintf(f, "%s'%.0fx' %.10g", k == k0 ? "" : ", ", pow(2, k), pow(2, k));
+			fprintf(f, "%s'%.0fx' %.10g", first ? "" : ", ", pow(2, k), pow(2, k));
 		else
-			fprintf(f, "%s'1/%.0fx' %.10g", k == k0 ? "" : ", ", pow(2, -k), pow(2, k));
+			fprintf(f, "%s'1/%.0fx' %.10g", first ? "" : ", ", pow(2, -k), pow(2, k));
+		first = false;
+	}
 	fputs(")\nset mxtics default\n", f);
 }
 
