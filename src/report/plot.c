@@ -956,7 +956,10 @@ static void plot_watch(struct plotter *p, const struct rep_group *fleet, size_t 
 		char day0[32] = "", day1[32] = "";
 		launch_date(day0, sizeof(day0), t0);
 		launch_date(day1, sizeof(day1), t1);
-		if (strcmp(day0, day1) == 0)
+		if (strcmp(day0, day1) == 0 && t1 - t0 < 600) /* minutes: seconds on the ticks, a whole one apart */
+			fprintf(gp, "set xlabel 'time (UTC) on %s'\nset format x '%%H:%%M:%%S'\nset xtics %.0f\n", day0,
+				fmax(1, ceil((t1 - t0) / 6)));
+		else if (strcmp(day0, day1) == 0)
 			fprintf(gp, "set xlabel 'time (UTC) on %s'\nset format x '%%H:%%M'\n", day0);
 		else if (t1 - t0 <= 3 * 86400) {
 			/* hours on the ticks, each midnight a line named by its date, once */
