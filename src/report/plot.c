@@ -1352,6 +1352,18 @@ static const char *cell_str(const struct table *t, size_t r, int col)
 }
 
 
+/* A tick step of 1, 2 or 5 times a power of 10 that cuts [0, range] into at most n steps. */
+static double nice_step(double range, int n)
+{
+	double unit = pow(10, floor(log10(range / n)));
+	for (int k = 0; k < 3; k++) {
+		double step = unit * (k == 0 ? 1 : k == 1 ? 2 : 5);
+		if (range / step <= n)
+			return step;
+	}
+	return unit * 10;
+}
+
 /* The column whose heading is head (a text-only column has no key), or -1. */
 static int col_by_head(const struct table *t, const char *head)
 {
@@ -1546,7 +1558,9 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		fputs("set title ", b);
 		gp_str(b, ptitle);
 		/* room right of the longest bar for its figure ("113.3M, not ranked") */
-		fprintf(b, "\nset xrange [0:%.6g]\nset yrange [%zu.6:-0.6]\n", hi_all > 0 ? hi_all * 1.45 : 1, nbars - 1);
+		double xmax = hi_all > 0 ? hi_all * 1.45 : 1;
+		fprintf(b, "\nset xrange [0:%.6g]\nset xtics %.6g\nset yrange [%zu.6:-0.6]\n", xmax,
+			nice_step(xmax, 5), nbars - 1);
 		fprintf(b, "plot 'cost.dat' index %zu using ($2/2):0:(0):2:($0-0.3):($0+0.3):($7 > 0 ? 0xbbbbbb : 0x5b7fc7):"
 			   "ytic(1) with boxxyerror lc rgb variable, \\\n"
 			   "     '' index %zu using 2:0:5:6 with xerrorbars pt -1 lw 1.5 lc rgb '#222222', \\\n"
