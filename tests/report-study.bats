@@ -485,3 +485,22 @@ measure_page() {
   [ "$w" -eq 1400 ] && [ "$h" -eq 900 ]
   [ "$colours" -gt 8 ] || { echo "$colours colours: blank"; return 1; }
 }
+
+@test "--plot: the thread curves draw the threads table's figure, the median host's, not the fleet mean" {
+  command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
+  local study=$BATS_TEST_DIRNAME/data/study out=$BATS_TEST_TMPDIR/plots
+  "$IOBENCH" report --plot "$out" "$study" >/dev/null 2>&1
+  grep -q "the median host''s, bad apples left out" "$out/threads.gp"
+  # gp3 read4k: a bad apple pulls the mean well under the median host
+  "$IOBENCH" report --json "$study" 2>/dev/null |
+    jq -r '.threads[] | select(.op == "read4k" and .config == "m5.large / gp3 x1") | "\(.threads) \(.opsPerSec) \(.meanOpsPerSec)"' >"$BATS_TEST_TMPDIR/table"
+  [ "$(wc -l <"$BATS_TEST_TMPDIR/table")" -ge 3 ]
+  awk '/^# read4k m5.large \/ gp3 x1 /{ on = 1; next } on && /^#/ { next } on && NF == 0 { exit } on { print $1, $2 }' \
+    "$out/threads.dat" >"$BATS_TEST_TMPDIR/chart"
+  [ "$(wc -l <"$BATS_TEST_TMPDIR/chart")" -eq "$(wc -l <"$BATS_TEST_TMPDIR/table")" ]
+  # each point within 0.1% of the table's ops/s, and over 10% from the fleet mean
+  awk 'NR == FNR { c[$1] = $2; next } {
+         d = c[$1] / $2 - 1; m = c[$1] / $3 - 1
+         if (d < -0.001 || d > 0.001 || (m < 0.1 && m > -0.1)) { print "threads " $1 ": chart " c[$1] ", table " $2 ", mean " $3; bad = 1 }
+       } END { exit bad }' "$BATS_TEST_TMPDIR/chart" "$BATS_TEST_TMPDIR/table"
+}

@@ -1101,7 +1101,8 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 	}
 	char head[200], title[400];
 	snprintf(head, sizeof(head), "Throughput and latency by thread count (best = fewest threads within %.0f%% of the "
-		 "top); latency p50 solid, p95 dashed, p99 dotted", o->within * 100);
+		 "top); ops/s the median host's, bad apples left out; latency p50 solid, p95 dashed, p99 dotted",
+		 o->within * 100);
 	chart_title(title, sizeof(title), p, head, first);
 	/* two panels a row at most: each keeps half the widest canvas, its text full size */
 	size_t cols = np < 2 ? np : 2, rows = (np + cols - 1) / cols;
@@ -1119,7 +1120,8 @@ static void plot_threads(struct plotter *p, const struct rep_group *g, size_t ng
 		fputs("\n# threads ops_per_sec p50_us p95_us p99_us optimal\n", dat);
 		for (size_t x = i; x < end; x++) {
 			fprintf(dat, "%g", g[x].cells[0]->threads);
-			double v[4] = { g[x].ops, hist_percentile(&g[x].total, 0.5) / 1e3,
+			/* the threads table's figures: the median host's ops/s (the one basis), the hosts' latencies */
+			double v[4] = { g[x].med_ops, hist_percentile(&g[x].total, 0.5) / 1e3,
 					hist_percentile(&g[x].total, 0.95) / 1e3, hist_percentile(&g[x].total, 0.99) / 1e3 };
 			for (int q = 0; q < 4; q++) {
 				fputc(' ', dat);
