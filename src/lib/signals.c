@@ -1,4 +1,4 @@
-/* signals.c - block the stop signals, and wait for one with a timeout or through a descriptor. */
+/* signals.c - block the stop signals, wait for one with a timeout or through a descriptor, tell stops. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/signals.h"
 
@@ -13,7 +13,13 @@ void signals_block_stop(sigset_t *set)
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
+	/*
+	 * A SIGHUP ignored at start (nohup, `trap '' HUP`) stays ignored: a
+	 * blocked signal is queued even when ignored, and would be taken.
+	 */
+	struct sigaction hup;
+	if (sigaction(SIGHUP, NULL, &hup) != 0 || hup.sa_handler != SIG_IGN)
+		sigaddset(set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, set, NULL);
 }
 
@@ -26,6 +32,41 @@ int signals_wait(const sigset_t *set, uint64_t ns)
 	}
 	int sig = sigtimedwait(set, NULL, &ts);
 	return sig > 0 ? sig : 0;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int signals_wait_stops(const sigset_t *set, uint64_t ns, struct signals_stops *stops)
+{
+	sigset_t with_cont;
+	if (set)
+		with_cont = *set;
+	else
+		sigemptyset(&with_cont);
+	sigaddset(&with_cont, SIGCONT);
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL), .tv_nsec = (long)(ns % 1000000000ULL) };
+	uint64_t called = monotonic_ns();
+	int sig = sigtimedwait(&with_cont, NULL, &ts);
+	int e = errno;
+	uint64_t back = monotonic_ns();
+	/*
+	 * Stopped in the wait: Linux ends sigtimedwait() with EINTR when the
+	 * process is stopped and continued (signal(7)); the SIGCONT then waits
+	 * for the next call, which must not count it again. Stopped between two
+	 * waits: the SIGCONT is there at once, after a gap this thread's own
+	 * work between waits never takes. A SIGCONT alone is neither.
+	 */
+	if (sig < 0 && e == EINTR)
+		stops->count++;
+	else if (sig == SIGCONT && stops->last_ns && called - stops->last_ns > SIGNALS_STOP_GAP_NS)
+		stops->count++;
+	stops->last_ns = back;
+	return sig > 0 && sig != SIGCONT ? sig : 0;
 }
 
 int signals_fd(const sigset_t *set)

@@ -322,13 +322,8 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 	/* The devices are read at each bucket boundary before the end (the end's after the join). */
 	size_t bucket = 1;
 	uint64_t next_bucket = devices->slots ? t0 + cfg->bucket_ns : UINT64_MAX;
-	/* SIGCONT (blocked in every thread of the run, see stops_watch()) says the process was stopped. */
-	sigset_t set;
-	if (cfg->stop_signals)
-		set = *cfg->stop_signals;
-	else
-		sigemptyset(&set);
-	sigaddset(&set, SIGCONT);
+	/* SIGCONT is blocked in every thread of the run (stops_watch()): this wait tells a stop from it. */
+	struct signals_stops stopped = { 0 };
 	for (;;) {
 		uint64_t now = clock_now_ns();
 		if (now >= end)
@@ -340,7 +335,8 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 			step = LOOK_MAX_OPS_NS;
 		if (next_bucket < end && (next_bucket <= now || next_bucket - now < step))
 			step = next_bucket > now ? next_bucket - now : 0;
-		int sig = signals_wait(&set, step);
+		int sig = signals_wait_stops(cfg->stop_signals, step, &stopped);
+		*stops = stopped.count;
 		now = clock_now_ns();
 		if (next_bucket < end && now >= next_bucket) {
 			devices_log_take(devices, bucket, now);
@@ -350,9 +346,7 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 				next_bucket += cfg->bucket_ns;
 			}
 		}
-		if (sig == SIGCONT)
-			++*stops;
-		else if (sig > 0)
+		if (sig > 0)
 			return sig;
 		if (!target_still_there(cfg->target))
 			return -1;
@@ -398,12 +392,14 @@ static struct run_shared *graveyard;
 /*
  * A stopped process (SIGSTOP, ^Z) goes on as if nothing happened, and the
  * operations in flight meanwhile take the whole stop as their latency. The
- * continuation's SIGCONT tells: blocked from before the threads start, so
- * that it waits for the run's own thread instead of going to a worker,
- * which would drop it. on: block it (old mask to *old) and drop any from
- * before; off: count one still pending into *stops, restore *old.
+ * continuation's SIGCONT, blocked from before the threads start so that it
+ * waits for the run's own thread instead of going to a worker (which would
+ * drop it), lets wait_run() tell a stop (signals_wait_stops()); a SIGCONT
+ * alone (`timeout` sends one after its SIGTERM) is no stop. on: block it
+ * (old mask to *old) and drop any from before; off: drop any left, restore
+ * *old.
  */
-static void stops_watch(bool on, sigset_t *old, unsigned *stops)
+static void stops_watch(bool on, sigset_t *old)
 {
 	sigset_t cont;
 	sigemptyset(&cont);
@@ -412,8 +408,7 @@ static void stops_watch(bool on, sigset_t *old, unsigned *stops)
 		pthread_sigmask(SIG_BLOCK, &cont, old);
 	struct timespec zero = { 0, 0 };
 	while (sigtimedwait(&cont, NULL, &zero) == SIGCONT)
-		if (!on)
-			++*stops;
+		;
 	if (!on)
 		pthread_sigmask(SIG_SETMASK, old, NULL);
 }
@@ -680,7 +675,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	}
 	res->nops = cfg->nops;
 	sigset_t mask;
-	stops_watch(true, &mask, NULL); /* before any thread of the run starts, the --raw writer's too */
+	stops_watch(true, &mask); /* before any thread of the run starts, the --raw writer's too */
 	rc = prepare_workers(&st, err, errlen);
 	if (rc == 0)
 		rc = start_threads(&st, err, errlen);
@@ -688,7 +683,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		launch_and_wait(&st, res, rc);
 		join_threads(&st, res);
 	}
-	stops_watch(false, &mask, &res->stops);
+	stops_watch(false, &mask);
 	finish_raw(&st, res);
 	if (rc == 0)
 		rc = merge_all(&st, res, err, errlen);
