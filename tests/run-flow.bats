@@ -78,3 +78,36 @@ start_run() {
   [ "$rc" -eq 0 ]
   [ "$(jq .stopped "$TMP/s.jsonl")" -eq 1 ]
 }
+
+@test "-o read4k -o read64k: two runs in the order given, one op each, their times not overlapping" {
+  "$IOBENCH" -q -o read4k -o read64k -d 2 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  [ "$(json_lines "$TMP/o.jsonl")" -eq 2 ]
+  [ "$(jq -r '[.operations[].name] | join(",")' "$TMP/o.jsonl" | paste -sd' ')" = "read4k read64k" ]
+  jq -e '.operations[0].total.count > 0' "$TMP/o.jsonl"
+  # the second started after the first ended (launchTime is in whole seconds)
+  jq -s -e '.[1].launchTime >= .[0].launchTime + (.[0].elapsed | floor) and .[0].elapsed >= 2' "$TMP/o.jsonl"
+}
+
+@test "--together still runs the ops at the same time: one run, one line, both ops" {
+  "$IOBENCH" -q -o read4k -o read64k --together -d 2 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  [ "$(json_lines "$TMP/o.jsonl")" -eq 1 ]
+  jq -e '[.operations[].name] == ["read4k", "read64k"] and ([.operations[].total.count > 0] | all)
+         and .elapsed < 4' "$TMP/o.jsonl"
+}
+
+@test "the 2012 '.' form runs its phases together, the next -o after them" {
+  "$IOBENCH" -q -o 'read,2,4K,4K.read,1,64K,64K' -o read4k -d 1 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  [ "$(jq -r '[.operations[].signature] | join(" ")' "$TMP/o.jsonl" | paste -sd,)" = \
+    "read,4K,4K read,64K,64K,read,4K,4K" ]
+}
+
+@test "--shuffle orders the runs of several ops and counts, the same for the same seed" {
+  for i in 1 2; do
+    "$IOBENCH" -q -o read4k -o read64k -t 1,2 -n 5 -d 5 --no-direct --shuffle --seed 7 \
+      --json "$TMP/s$i.jsonl" "$TMP/f" 2>/dev/null
+  done
+  [ "$(json_lines "$TMP/s1.jsonl")" -eq 4 ]
+  order=$(jq -r '"\(.operations[0].name)x\(.threads)"' "$TMP/s1.jsonl" | paste -sd' ')
+  [ "$order" = "$(jq -r '"\(.operations[0].name)x\(.threads)"' "$TMP/s2.jsonl" | paste -sd' ')" ]
+  [ "$(tr ' ' '\n' <<<"$order" | sort | paste -sd' ')" = "read4kx1 read4kx2 read64kx1 read64kx2" ]
+}

@@ -32,6 +32,10 @@ static int parse_op(void *settings, const char *arg)
 		return diag_usage("too many operations (at most %d)", RUNARGS_MAX_OPS);
 	if (rc < 0)
 		return diag_usage("%s", err);
+	/* One -o is one group: its ops (several in the 2012 '.' form) run at the same time. */
+	for (size_t i = a->nops; i < a->nops + (size_t)rc; i++)
+		a->op_group[i] = (unsigned)a->ngroups;
+	a->ngroups++;
 	a->nops += (size_t)rc;
 	return 0;
 }
@@ -142,11 +146,13 @@ static int parse_provision_fact(void *settings, const char *arg)
 #define CMDLINE_SETTINGS struct run_args
 /* name, short, value, commands, help, default, how; in --help order. */
 static const struct cmdline_opt runargs_opts[] = {
-	{ "op", 'o', "OP", RUN, "operation", "read4k", CUSTOM(parse_op) },
+	{ "op", 'o', "OP", RUN, "operation; several run one after the other, each a run\n"
+	  "of its own (--together: at the same time)", "read4k", CUSTOM(parse_op) },
+	{ "together", 0, NULL, RUN, "run the -o operations at the same time, in one run", NULL, FLAG(together) },
 	{ "op", 'o', "OP", WATCH, "operation, repeatable", "read4k and write4k/64", CUSTOM(parse_op) },
 	{ "threads", 't', "LIST", RUN, "threads per operation: 24, 1,2,4 or 1..4,8; several\n"
 	  "counts make a sweep, one run per count", "1", STRING(threads) },
-	{ "shuffle", 0, NULL, RUN, "run the sweep's counts in random order", NULL, FLAG(shuffle) },
+	{ "shuffle", 0, NULL, RUN, "run the runs (each op at each count) in random order", NULL, FLAG(shuffle) },
 	{ "duration", 'd', "SECS", RUN, "length of each run; 90s, 5m also work", "60", DURATION(duration_ns) },
 	{ "bucket", 'b', "SECS", RUN, "length of a time bucket", "10", DURATION(bucket_ns) },
 	{ "ops", 'n', "N", RUN, "stop each thread after N operations", NULL, U64(max_ops, 1, UINT64_MAX >> 1) },
@@ -266,6 +272,11 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	char err[ERR_MAX];
 	if (a->watch && a->interval_ns > a->period_ns)
 		return diag_usage("--interval is longer than --period; each period needs at least one probe");
+	if (!a->watch && a->together) {
+		for (size_t i = 0; i < a->nops; i++)
+			a->op_group[i] = 0;
+		a->ngroups = a->nops > 0;
+	}
 	if (!a->watch) {
 		int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
 		if (n < 0)

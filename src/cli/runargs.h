@@ -47,6 +47,14 @@ struct run_args {
 	bool watch;                  /* parsed for `iobench watch` */
 	struct op_spec ops[RUNARGS_MAX_OPS];
 	size_t nops;
+	/*
+	 * run: the group of each op, from 0: each -o is a group, run after the
+	 * one before (the ops of a 2012 '.' form, or all with --together, are
+	 * one group and run at the same time); groups are contiguous in ops[].
+	 */
+	unsigned op_group[RUNARGS_MAX_OPS];
+	size_t ngroups;
+	bool together;               /* --together */
 	const char *threads;         /* -t as given; parsed into counts */
 	unsigned counts[RUNARGS_MAX_COUNTS];
 	size_t ncounts;
