@@ -111,3 +111,58 @@ start_run() {
   [ "$order" = "$(jq -r '"\(.operations[0].name)x\(.threads)"' "$TMP/s2.jsonl" | paste -sd' ')" ]
   [ "$(tr ' ' '\n' <<<"$order" | sort | paste -sd' ')" = "read4kx1 read4kx2 read64kx1 read64kx2" ]
 }
+
+# The first table of the output file, as a log shows it.
+first_table_there() {
+  grep -qE '^read4k +1 +[0-9]+ ' "$TMP/out"
+}
+
+@test "a sweep's first table is on stdout (a file) before the second run ends" {
+  start_run "$IOBENCH" -o read4k -t 1,2 -d 6 --no-direct --json "$TMP/o.jsonl" "$TMP/f"
+  wait_for 30 first_table_there || { kill -INT "$PID"; wait "$PID" || true; false; }
+  # the second run (6 s) is still under way: its table and line are not there yet
+  local second=0
+  grep -qE '^read4k +2 ' "$TMP/out" || second=1
+  kill -0 "$PID"
+  kill -INT "$PID"
+  local rc=0
+  wait "$PID" || rc=$?
+  [ "$second" -eq 1 ]
+  [ "$rc" -eq 130 ]
+  [ "$(jq -r .interrupted "$TMP/o.jsonl" | paste -sd,)" = "false,true" ]
+}
+
+@test "--progress 1 off a terminal: a line a second on stderr with run k of n, elapsed, ETA, IOPS and p99" {
+  "$IOBENCH" -q -o read4k -t 1,2 -d 3 -b 1 --no-direct --progress 1 "$TMP/f" 2>"$TMP/err"
+  local line='^iobench: run [12] of 2 \(read4k, [12] threads?\): [0-9.]+s of 3s, ETA [0-9.]+s: read4k [0-9]+ IOPS, p99 '
+  # about 2 a run; at least 1 each even on a loaded machine
+  [ "$(grep -cE "$line" "$TMP/err")" -ge 2 ]
+  grep -qE '^iobench: run 1 of 2 .*: read4k [0-9]+ IOPS, p99 ' "$TMP/err"
+  grep -qE '^iobench: run 2 of 2 .*: read4k [0-9]+ IOPS, p99 ' "$TMP/err"
+  # a p99 once a time bucket is whole
+  grep -qE "$line"'[0-9.]+(ns|us|ms|s)$' "$TMP/err"
+  # the ETA counts the run after the current one: the first run's lines say more than 3 s left
+  grep -E '^iobench: run 1 of 2 ' "$TMP/err" | grep -qE 'ETA [3-5](\.[0-9])?s:'
+}
+
+@test "progress off a terminal: none for a run shorter than 30 s; --progress 0: not even the run lines" {
+  "$IOBENCH" -o read4k -t 1,2 -d 1.5 --no-direct "$TMP/f" >/dev/null 2>"$TMP/err"
+  grep -q '^iobench: run 2 of 2: read4k, 2 threads$' "$TMP/err"
+  run ! grep -q 'ETA' "$TMP/err"
+  "$IOBENCH" -o read4k -t 1,2 -n 5 -d 5 --no-direct --progress 0 "$TMP/f" >/dev/null 2>"$TMP/err"
+  run ! grep -q 'run 1 of 2' "$TMP/err"
+}
+
+@test "the live progress line on a terminal is rewritten in place" {
+  command -v script >/dev/null || skip "script (util-linux) not installed"
+  script -qec "'$IOBENCH' -o read4k -d 2.5 -b 1 --no-direct '$TMP/f'" /dev/null >"$TMP/tty"
+  # a carriage return, the line, an erase to its end; no line of its own
+  grep -qaE $'\r\\[[0-9.]+s/2.5s\\] run 1/1, ETA [0-9.]+s: read4k [0-9]+ IOPS, p99 [^\r]*\e\\[K' "$TMP/tty"
+  run ! grep -qa '^iobench: run 1 of 1 (' "$TMP/tty"
+}
+
+@test "a bad --progress is one line, exit 2" {
+  run "$IOBENCH" --progress soon -d 1 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: bad --progress 'soon'; use seconds between progress lines (30, 0.5, 5m), or 0 for none" ]
+}

@@ -5,6 +5,7 @@
 #include "cli/runargs.h"
 #include "engines/engine.h"
 #include "host/devices.h"
+#include "lib/clock.h"
 #include "lib/err.h"
 #include "lib/prng.h"
 #include "lib/signals.h"
@@ -98,6 +99,83 @@ static int add_steps(struct run_args *a, struct run_step **steps, size_t *n)
 	return 0;
 }
 
+/* Off a terminal, a progress line this often unless --progress says otherwise. */
+#define RUN_PROGRESS_LINE_NS (30ULL * 1000000000ULL)
+/* The live line of a terminal: redrawn this often. */
+#define RUN_PROGRESS_LIVE_NS 1000000000ULL
+
+/* The progress of the runs: a run's place among them, and the time left after it. */
+struct progress {
+	bool lines;           /* a line each time; false: the live line of a terminal */
+	size_t k, n;          /* run k of n */
+	char what[96];        /* "read4k, 4 threads" */
+	uint64_t start_ns;    /* the run's start (clock_now_ns()) */
+	uint64_t duration_ns; /* its length */
+	uint64_t after_ns;    /* the length of the runs after it */
+};
+
+/* Seconds as a person reads them: 2.5s, 45s, 2m30s, 1h05m. */
+static void format_secs(char *buf, size_t len, uint64_t ns)
+{
+	unsigned long long t = (ns + 500000000ULL) / 1000000000ULL;
+	if (ns < 9950000000ULL && ns % 1000000000ULL >= 50000000ULL && ns % 1000000000ULL < 950000000ULL)
+		snprintf(buf, len, "%.1fs", (double)ns / 1e9);
+	else if (t < 60)
+		snprintf(buf, len, "%llus", t);
+	else if (t < 3600)
+		snprintf(buf, len, "%llum%02llus", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lluh%02llum", t / 3600, t / 60 % 60);
+}
+
+/* The status function of the runs (run_config.status): text is each op's IOPS and p99. */
+static void progress_status(void *arg, const char *text)
+{
+	const struct progress *p = arg;
+	if (!text) {
+		if (!p->lines)
+			diag_status(NULL, NULL);
+		return;
+	}
+	uint64_t el = clock_now_ns() - p->start_ns;
+	uint64_t left = (p->duration_ns > el ? p->duration_ns - el : 0) + p->after_ns;
+	char e[16], d[16], eta[16];
+	format_secs(e, sizeof(e), el);
+	format_secs(d, sizeof(d), p->duration_ns);
+	format_secs(eta, sizeof(eta), left);
+	if (p->lines) {
+		diag_warn("run %zu of %zu (%s): %s of %s, ETA %s: %s", p->k, p->n, p->what, e, d, eta, text);
+		return;
+	}
+	char line[1280];
+	snprintf(line, sizeof(line), "[%s/%s] run %zu/%zu, ETA %s: %s", e, d, p->k, p->n, eta, text);
+	diag_status(NULL, line);
+}
+
+/* A run as its progress names it: "read4k, 4 threads", or "read4k x3 + write4k x1" when together. */
+static void describe_run(char *buf, size_t len, const struct run_op *ops, size_t nops)
+{
+	if (nops == 1) {
+		snprintf(buf, len, "%s, %g thread%s", ops[0].spec.name, ops[0].thread_count,
+			 ops[0].thread_count == 1 ? "" : "s");
+		return;
+	}
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nops && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s x%g", i ? " + " : "", ops[i].spec.name,
+				       ops[i].thread_count);
+}
+
+/* Whether the runs show progress (--progress, else not -q), and how often. */
+static bool progress_mode(const struct run_args *a, bool *lines, uint64_t *every)
+{
+	bool tty = isatty(STDERR_FILENO);
+	*lines = a->progress_given || !tty;
+	*every = a->progress_given ? a->progress_ns : tty ? RUN_PROGRESS_LIVE_NS : RUN_PROGRESS_LINE_NS;
+	return a->progress_given ? a->progress_ns > 0 : !a->quiet;
+}
+
 /* The 2012 tool's header over each run's records in the --raw log. */
 static void raw_header(FILE *raw, const struct run_args *a, const struct target_info *t,
 		       const struct run_op *ops, size_t nops)
@@ -139,6 +217,12 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 	if (!a->quiet) {
 		FILE *f = a->json_path && strcmp(a->json_path, "-") == 0 ? stderr : stdout;
 		output_summary(f, &out, res);
+		/* Each run's table as it ends, in a log too (stdout to a file is fully buffered). */
+		if (fflush(f) != 0) {
+			int e = errno;
+			clearerr(f); /* said here, once; what was buffered is gone */
+			return diag_fail("writing to standard output failed: %s", strerror(e));
+		}
 	}
 	if (res->target_lost)
 		return diag_fail("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
@@ -163,25 +247,34 @@ static int run_steps(const struct run_step *steps, size_t nsteps, const struct t
 		     FILE *raw, const struct device_tree *devices)
 {
 	struct run_op all[RUNARGS_MAX_OPS];
+	uint64_t after = 0;
+	for (size_t r = 0; r < nsteps; r++)
+		after += steps[r].a->duration_ns;
 	for (size_t r = 0; r < nsteps; r++) {
 		const struct run_step *s = &steps[r];
 		struct run_args *a = s->a;
 		runargs_build_ops(a, s->count, all);
 		const struct run_op *ops = all + s->first;
+		after -= a->duration_ns;
+		struct progress prog = { .k = r + 1, .n = nsteps, .duration_ns = a->duration_ns, .after_ns = after };
+		uint64_t every;
+		bool show = progress_mode(a, &prog.lines, &every);
+		describe_run(prog.what, sizeof(prog.what), ops, s->nops);
 		struct run_config cfg = {
 			.target = t, .ops = ops, .nops = s->nops,
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
 			.span = a->span, .seed = a->seed.value, .engine = engine_find(a->engine), .engine_opts = runargs_engine_opts(a),
-			.iodepth = (unsigned)a->iodepth, .rate = a->rate, .status = !a->quiet && isatty(STDERR_FILENO) ? diag_status : NULL,
+			.iodepth = (unsigned)a->iodepth, .rate = a->rate,
+			.status = show ? progress_status : NULL, .status_arg = &prog, .status_ns = every,
 			.stop_signals = sigs, .raw = raw, .devices = devices, .device_stats = !a->no_device_stats,
 		};
 		if (raw)
 			raw_header(raw, a, t, ops, s->nops);
 		if (nsteps > 1)
-			diag_progress(a->quiet, "run %zu of %zu: %s%s, %u thread%s", r + 1, nsteps, ops[0].spec.name,
-				      s->nops > 1 ? " and others at the same time" : "", s->count, s->count == 1 ? "" : "s");
+			diag_progress(!show, "run %zu of %zu: %s", r + 1, nsteps, prog.what);
 		struct run_result res;
 		char err[ERR_MAX];
+		prog.start_ns = clock_now_ns();
 		if (run_execute(&cfg, &res, err, sizeof(err)) < 0)
 			return diag_fail("%s", err);
 		int rc = report_run(a, &cfg, &res, s->count);

@@ -78,6 +78,21 @@ static int parse_rate(void *settings, const char *arg)
 	return 0;
 }
 
+static int parse_progress(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	a->progress_given = true;
+	if (strcmp(arg, "0") == 0) {
+		a->progress_ns = 0;
+		return 0;
+	}
+	int rc = units_parse_duration(arg, &a->progress_ns);
+	if (rc < 0)
+		return diag_usage("bad --progress '%s'; use seconds between progress lines (30, 0.5, 5m), or 0 for none",
+				  QUOTE(arg));
+	return 0;
+}
+
 static int parse_prom(void *settings, const char *arg)
 {
 	struct run_args *a = settings;
@@ -201,7 +216,10 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "counters for node_exporter's textfile collector", NULL, CUSTOM(parse_prom) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", NULL, STRING(raw_path) },
-	QUIET_ROW(RUN, "no summary, no progress"),
+	{ "progress", 0, "SECS", RUN, "a progress line on stderr every SECS: run k of n, elapsed,\n"
+	  "ETA, each op's IOPS and p99 (default: a live line on a\n"
+	  "terminal, every 30 s otherwise; 0: none)", NULL, CUSTOM(parse_progress) },
+	QUIET_ROW(RUN, "no summary, no progress (unless --progress is given)"),
 	QUIET_ROW(WATCH, "no line on stderr per period"),
 	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", NULL, FLAG(force) },
 	{ "no-device-stats", 0, NULL, BOTH, "record the devices under TARGET but not their figures\n"

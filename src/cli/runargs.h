@@ -82,6 +82,8 @@ struct run_args {
 	uint64_t interval_ns, period_ns, max_periods; /* watch */
 	const char *prom_path;       /* watch --prom; NULL = none */
 	bool quiet, force;
+	uint64_t progress_ns;        /* --progress; 0 = none (when given) */
+	bool progress_given;
 	bool no_device_stats;        /* --no-device-stats: list the devices, read no /proc/diskstats */
 	const char *target;
 	char *temp_target;           /* run on a directory: the temporary file made in it (malloc'd), removed by runargs_free */
