@@ -166,3 +166,50 @@ first_table_there() {
   [ "$status" -eq 2 ]
   [ "$output" = "iobench: bad --progress 'soon'; use seconds between progress lines (30, 0.5, 5m), or 0 for none" ]
 }
+
+@test "--plan: two lines give their runs in order, each line recorded in its JSON" {
+  printf '%s\n' '# two runs, then a comment line and a blank one' \
+    '-o read4k -d 1 --label phase=first   # the reads' \
+    '' '# between' \
+    "-o read64k -t 2 -n 50 --label 'phase=second one'" >"$TMP/p.plan"
+  "$IOBENCH" run -q --plan "$TMP/p.plan" -d 5 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  [ "$(json_lines "$TMP/o.jsonl")" -eq 2 ]
+  [ "$(jq -r '"\(.operations[0].name) \(.threads) \(.labels.phase) \(.runtime)"' "$TMP/o.jsonl" | paste -sd,)" = \
+    "read4k 1 first 1,read64k 2 second one 5" ]
+  [ "$(jq -r '.notes | "\(.planLineNumber)|\(.planLine)"' "$TMP/o.jsonl" | paste -sd,)" = \
+    "2|-o read4k -d 1 --label phase=first,5|-o read64k -t 2 -n 50 --label 'phase=second one'" ]
+  jq -s -e '.[1].launchTime >= .[0].launchTime + (.[0].elapsed | floor)' "$TMP/o.jsonl"
+  jq -s -e '.[1].operations[0].total.count == 100' "$TMP/o.jsonl"
+}
+
+@test "--plan: a bad line is one line naming the file and the line number, exit 2, and nothing runs" {
+  printf '%s\n' '-o read4k -d 1' '# fine so far' '-o read4k --bogus' >"$TMP/p.plan"
+  run "$IOBENCH" run --plan "$TMP/p.plan" --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: $TMP/p.plan line 3: unknown option '--bogus'; see 'iobench run --help'" ]
+  [ ! -s "$TMP/o.jsonl" ]
+  # a value an option refuses, a TARGET in the line, an option of the whole command
+  printf '%s\n' '-o read4k -d soon' >"$TMP/p.plan"
+  run "$IOBENCH" run --plan "$TMP/p.plan" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: $TMP/p.plan line 1: bad --duration 'soon'; use seconds (60, 2.5) or 90s, 5m, 1h" ]
+  printf '\n%s\n' '-o read4k data.bin' >"$TMP/p.plan"
+  run "$IOBENCH" run --plan "$TMP/p.plan" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [[ "$output" == "iobench: $TMP/p.plan line 2: 'data.bin' is not an option; TARGET goes on the command line"* ]]
+  printf '%s\n' '-o read4k --js x' >"$TMP/p.plan"
+  run "$IOBENCH" run --plan "$TMP/p.plan" "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: $TMP/p.plan line 1: --json is about the whole command; give it on the command line, not in the plan" ]
+  # -o belongs to the plan's lines
+  run "$IOBENCH" run --plan "$TMP/p.plan" -o read4k "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$output" = "iobench: --plan gives the operations: put -o in the plan's lines, not on the command line" ]
+}
+
+@test "--plan with --progress: run k of n over the whole plan, naming the plan line" {
+  printf '%s\n' '-o read4k -t 1,2 -d 1.5 -b 1' '-o read64k -d 1.5 -b 1' >"$TMP/p.plan"
+  "$IOBENCH" run -q --plan "$TMP/p.plan" --progress 1 --no-direct "$TMP/f" 2>"$TMP/err"
+  grep -qE '^iobench: run 1 of 3 \(plan line 1: read4k, 1 thread\): ' "$TMP/err"
+  grep -qE '^iobench: run 3 of 3 \(plan line 2: read64k, 1 thread\): ' "$TMP/err"
+}

@@ -55,6 +55,7 @@ struct run_step {
 	struct run_args *a;
 	size_t first, nops; /* a->ops[first .. first + nops) */
 	unsigned count;
+	unsigned plan_line; /* --plan: the line it comes from; 0 = none */
 };
 
 /* The runs in random order (--shuffle): a seeded Fisher-Yates. */
@@ -76,7 +77,7 @@ static void shuffle_steps(const struct run_args *a, struct run_step *steps, size
  * counts (a group whose ops all fix their own thread count, the long form,
  * makes one run). Returns 0 or -ENOMEM.
  */
-static int add_steps(struct run_args *a, struct run_step **steps, size_t *n)
+static int add_steps(struct run_args *a, unsigned plan_line, struct run_step **steps, size_t *n)
 {
 	size_t start = *n;
 	for (size_t first = 0; first < a->nops;) {
@@ -91,7 +92,7 @@ static int add_steps(struct run_args *a, struct run_step **steps, size_t *n)
 		*steps = more;
 		for (size_t r = 0; r < nruns; r++)
 			(*steps)[(*n)++] = (struct run_step){ .a = a, .first = first, .nops = end - first,
-							     .count = a->counts[r] };
+							     .count = a->counts[r], .plan_line = plan_line };
 		first = end;
 	}
 	if (a->shuffle)
@@ -108,7 +109,7 @@ static int add_steps(struct run_args *a, struct run_step **steps, size_t *n)
 struct progress {
 	bool lines;           /* a line each time; false: the live line of a terminal */
 	size_t k, n;          /* run k of n */
-	char what[96];        /* "read4k, 4 threads" */
+	char what[160];       /* "read4k, 4 threads" */
 	uint64_t start_ns;    /* the run's start (clock_now_ns()) */
 	uint64_t duration_ns; /* its length */
 	uint64_t after_ns;    /* the length of the runs after it */
@@ -152,16 +153,21 @@ static void progress_status(void *arg, const char *text)
 	diag_status(NULL, line);
 }
 
-/* A run as its progress names it: "read4k, 4 threads", or "read4k x3 + write4k x1" when together. */
-static void describe_run(char *buf, size_t len, const struct run_op *ops, size_t nops)
+/*
+ * A run as its progress names it: "read4k, 4 threads", or "read4k x3 +
+ * write4k x1" when together; "plan line 3: " before, from a plan.
+ */
+static void describe_run(char *buf, size_t len, const struct run_step *s, const struct run_op *ops)
 {
-	if (nops == 1) {
-		snprintf(buf, len, "%s, %g thread%s", ops[0].spec.name, ops[0].thread_count,
+	size_t nops = s->nops, at = 0;
+	buf[0] = '\0';
+	if (s->plan_line)
+		at = (size_t)snprintf(buf, len, "plan line %u: ", s->plan_line);
+	if (nops == 1 && at < len) {
+		snprintf(buf + at, len - at, "%s, %g thread%s", ops[0].spec.name, ops[0].thread_count,
 			 ops[0].thread_count == 1 ? "" : "s");
 		return;
 	}
-	size_t at = 0;
-	buf[0] = '\0';
 	for (size_t i = 0; i < nops && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s x%g", i ? " + " : "", ops[i].spec.name,
 				       ops[i].thread_count);
@@ -259,7 +265,7 @@ static int run_steps(const struct run_step *steps, size_t nsteps, const struct t
 		struct progress prog = { .k = r + 1, .n = nsteps, .duration_ns = a->duration_ns, .after_ns = after };
 		uint64_t every;
 		bool show = progress_mode(a, &prog.lines, &every);
-		describe_run(prog.what, sizeof(prog.what), ops, s->nops);
+		describe_run(prog.what, sizeof(prog.what), s, ops);
 		struct run_config cfg = {
 			.target = t, .ops = ops, .nops = s->nops,
 			.duration_ns = a->duration_ns, .bucket_ns = a->bucket_ns, .max_ops = a->max_ops,
@@ -314,14 +320,26 @@ static int run_all(struct run_args *a, const struct target_info *t, const sigset
 	}
 	/* Once per command, before the first run: a sweep's runs share the file and the cache. */
 	struct run_op ops[RUNARGS_MAX_OPS];
-	runargs_build_ops(a, a->counts[0], ops);
-	runargs_warn_buffered(a, t, ops);
+	if (a->nplan == 0) {
+		runargs_build_ops(a, a->counts[0], ops);
+		runargs_warn_buffered(a, t, ops);
+	}
+	for (size_t i = 0; i < a->nplan; i++) {
+		runargs_build_ops(&a->plan[i].args, a->plan[i].args.counts[0], ops);
+		if (runargs_warn_buffered(&a->plan[i].args, t, ops))
+			break;
+	}
 	/* Once for the sweep: the stack does not change between its runs. */
 	struct device_tree devices;
 	devices_resolve(t, &devices);
 	struct run_step *steps = NULL;
 	size_t nsteps = 0;
-	int rc = add_steps(a, &steps, &nsteps) < 0 ? diag_fail("out of memory") : EXIT_OK;
+	int rc = EXIT_OK;
+	if (a->nplan == 0 && add_steps(a, 0, &steps, &nsteps) < 0)
+		rc = diag_fail("out of memory");
+	for (size_t i = 0; i < a->nplan && rc == EXIT_OK; i++)
+		if (add_steps(&a->plan[i].args, a->plan[i].number, &steps, &nsteps) < 0)
+			rc = diag_fail("out of memory");
 	if (rc == EXIT_OK)
 		rc = run_steps(steps, nsteps, t, sigs, raw, &devices);
 	free(steps);
