@@ -213,3 +213,16 @@ first_table_there() {
   grep -qE '^iobench: run 1 of 3 \(plan line 1: read4k, 1 thread\): ' "$TMP/err"
   grep -qE '^iobench: run 3 of 3 \(plan line 2: read64k, 1 thread\): ' "$TMP/err"
 }
+
+@test "a plan, good and bad, is memcheck-clean (its argv as getopt reads it, its words freed)" {
+  command -v valgrind >/dev/null || skip "valgrind not installed"
+  local vg=(valgrind --error-exitcode=9 --leak-check=full '--errors-for-leak-kinds=definite,indirect' -q)
+  printf '%s\n' '-o read4k -t 1,2 -n 20  # a sweep' "-o read64k -n 20 --label 'a=b c'" \
+    '-o read4k -o read64k --together -n 20' >"$TMP/p.plan"
+  run "${vg[@]}" "$IOBENCH" run -q --plan "$TMP/p.plan" -d 5 --no-direct --progress 1 --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "$(json_lines "$TMP/o.jsonl")" -eq 4 ]
+  printf '%s\n' '-o read4k -n 5' '-d soon' >"$TMP/p.plan"
+  run "${vg[@]}" "$IOBENCH" run -q --plan "$TMP/p.plan" "$TMP/f"
+  [ "$status" -eq 2 ]
+}

@@ -644,7 +644,8 @@ static int plan_line_parse(struct run_args *base, int first, char **argv, const 
 	int nbase = first > 0 && strcmp(argv[first - 1], "--") == 0 ? first - 1 : first;
 	if (rc == 0 && nbase + nlw + 2 > PLAN_MAX_WORDS)
 		rc = diag_usage("more than %d words with the command line's; split the line", PLAN_MAX_WORDS);
-	if (rc == 0 && !(l->words = calloc((size_t)(nbase + nlw + 2), sizeof(char *))))
+	/* With argv's closing NULL, which getopt reads. */
+	if (rc == 0 && !(l->words = calloc((size_t)(nbase + nlw + 3), sizeof(char *))))
 		rc = diag_fail("out of memory");
 	if (rc != 0) {
 		for (int i = 0; i < nlw; i++)
@@ -677,11 +678,11 @@ static int plan_line_parse(struct run_args *base, int first, char **argv, const 
 	struct run_args *a = &l->args;
 	set_defaults(a, false);
 	int f;
-	char **parse_words = malloc((size_t)l->nwords * sizeof(char *));
+	char **parse_words = malloc(((size_t)l->nwords + 1) * sizeof(char *));
 	if (!parse_words)
 		return diag_fail("out of memory");
-	/* getopt permutes what it parses: a copy, so that the words stay in their order. */
-	memcpy(parse_words, l->words, (size_t)l->nwords * sizeof(char *));
+	/* getopt permutes what it parses: a copy (NULL-ended, as argv), so that the words stay in their order. */
+	memcpy(parse_words, l->words, ((size_t)l->nwords + 1) * sizeof(char *));
 	rc = cmdline_parse(&cmd, a, l->nwords, parse_words, &f);
 	free(parse_words);
 	if (rc == CMDLINE_DONE)
