@@ -40,8 +40,13 @@ struct signals_stops {
 	unsigned count;   /* the stops seen */
 };
 
-/* A gap between two waits longer than this, ended by a SIGCONT, was a stop. */
-#define SIGNALS_STOP_GAP_NS 250000000ULL
+/*
+ * A gap between two waits longer than this, ended by a SIGCONT, was a stop
+ * (the waiting thread's own work between waits takes microseconds; a
+ * second leaves room for a loaded machine's scheduling delays, and a stop
+ * inside a wait is told by EINTR, however short).
+ */
+#define SIGNALS_STOP_GAP_NS 1000000000ULL
 
 /*
  * As signals_wait(), also taking SIGCONT, which the caller has blocked in
