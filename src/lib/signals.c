@@ -1,9 +1,11 @@
 /* signals.c - block the stop signals, wait for one with a timeout or through a descriptor, tell stops. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "lib/signals.h"
+#include "lib/fileio.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,6 +43,21 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * This thread's time on a CPU plus its time waiting for one, in ns, from
+ * /proc/thread-self/schedstat; false when the kernel does not keep it.
+ */
+static bool sched_ns(uint64_t *out)
+{
+	char line[128];
+	unsigned long long run, delay;
+	if (read_first_line("/proc/thread-self/schedstat", line, sizeof(line)) != 0 ||
+	    sscanf(line, "%llu %llu", &run, &delay) != 2)
+		return false;
+	*out = run + delay;
+	return true;
+}
+
 int signals_wait_stops(const sigset_t *set, uint64_t ns, struct signals_stops *stops)
 {
 	sigset_t with_cont;
@@ -53,19 +70,34 @@ int signals_wait_stops(const sigset_t *set, uint64_t ns, struct signals_stops *s
 	uint64_t called = monotonic_ns();
 	int sig = sigtimedwait(&with_cont, NULL, &ts);
 	int e = errno;
-	uint64_t back = monotonic_ns();
+	uint64_t back = monotonic_ns(), sched = 0;
+	bool known = sched_ns(&sched);
 	/*
 	 * Stopped in the wait: Linux ends sigtimedwait() with EINTR when the
 	 * process is stopped and continued (signal(7)); the SIGCONT then waits
-	 * for the next call, which must not count it again. Stopped between two
-	 * waits: the SIGCONT is there at once, after a gap this thread's own
-	 * work between waits never takes. A SIGCONT alone is neither.
+	 * for the next call, which must not count it again. Stopped elsewhere
+	 * (between two waits, or on the way out of a wait that timed out): time
+	 * since the last wait returned that the thread spent neither on a CPU,
+	 * nor waiting for one, nor asleep in the wait, followed by the SIGCONT
+	 * in this wait or the next. A SIGCONT alone is neither. Without
+	 * schedstat, the CPU and run-queue time count as unexplained too.
 	 */
-	if (sig < 0 && e == EINTR)
+	uint64_t slept = back - called < ns ? back - called : ns;
+	bool idle_long = false;
+	if (stops->last_ns) {
+		uint64_t span = back - stops->last_ns;
+		uint64_t busy = known && stops->sched_known && sched >= stops->last_sched ? sched - stops->last_sched : 0;
+		idle_long = span > busy + slept && span - busy - slept > SIGNALS_STOP_GAP_NS;
+	}
+	if ((sig < 0 && e == EINTR) || (sig == SIGCONT && (idle_long || stops->suspect))) {
 		stops->count++;
-	else if (sig == SIGCONT && stops->last_ns && called - stops->last_ns > SIGNALS_STOP_GAP_NS)
-		stops->count++;
+		stops->suspect = false;
+	} else {
+		stops->suspect = idle_long;
+	}
 	stops->last_ns = back;
+	stops->last_sched = sched;
+	stops->sched_known = known;
 	return sig > 0 && sig != SIGCONT ? sig : 0;
 }
 

@@ -13,6 +13,7 @@
 #define IOBENCH_LIB_SIGNALS_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -36,17 +37,20 @@ int signals_wait(const sigset_t *set, uint64_t ns);
  * waiting thread keeps one of these, zeroed, across its waits.
  */
 struct signals_stops {
-	uint64_t last_ns; /* CLOCK_MONOTONIC when the previous wait returned; 0 before the first */
-	unsigned count;   /* the stops seen */
+	uint64_t last_ns;    /* CLOCK_MONOTONIC when the previous wait returned; 0 before the first */
+	uint64_t last_sched; /* then: the thread's time on a CPU or waiting for one (schedstat) */
+	bool sched_known;    /* last_sched was read */
+	bool suspect;        /* the previous wait saw a gap a stop would make; a SIGCONT now confirms it */
+	unsigned count;      /* the stops seen */
 };
 
 /*
- * A gap between two waits longer than this, ended by a SIGCONT, was a stop
- * (the waiting thread's own work between waits takes microseconds; a
- * second leaves room for a loaded machine's scheduling delays, and a stop
- * inside a wait is told by EINTR, however short).
+ * Time the waiting thread spent off a CPU, not waiting for one and not
+ * asleep in a wait, longer than this and followed by a SIGCONT, was a stop
+ * (its own work between waits never sleeps that long; a stop inside a
+ * wait is told by EINTR, however short).
  */
-#define SIGNALS_STOP_GAP_NS 1000000000ULL
+#define SIGNALS_STOP_GAP_NS 250000000ULL
 
 /*
  * As signals_wait(), also taking SIGCONT, which the caller has blocked in
