@@ -26,7 +26,7 @@ each_teardown() {
 
 @test "a block device's size comes from the device, and reads leave it unchanged" {
   before=$(md5sum < "$TMP/img")
-  run "$IOBENCH" -q -o read4k -o read4m -t 2 -d 2 --json "$TMP/o.jsonl" "$LOOP"
+  run "$IOBENCH" -q -o read4k -o read4m --together -t 2 -d 2 --json "$TMP/o.jsonl" "$LOOP"
   [ "$status" -eq 0 ]
   [ "$(jq -r .target.type "$TMP/o.jsonl")" = block ]
   [ "$(jq -r .fileSize "$TMP/o.jsonl")" -eq 335544320 ]
@@ -36,7 +36,7 @@ each_teardown() {
 }
 
 @test "a write benchmark on a blank device runs" {
-  run "$IOBENCH" -q -o write4k -o write4k/64 -n 50 -d 10 --json "$TMP/o.jsonl" "$LOOP"
+  run "$IOBENCH" -q -o write4k -o write4k/64 --together -n 50 -d 10 --json "$TMP/o.jsonl" "$LOOP"
   [ "$status" -eq 0 ]
   [ "$(jq '.operations[0].total.count' "$TMP/o.jsonl")" -eq 50 ]
 }

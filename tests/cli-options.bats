@@ -137,7 +137,8 @@ man_options_of() {
 @test "a row's default shows in --help as (default X), and is what a run without the option uses" {
   run "$IOBENCH" run --help
   [[ $output == *"-d, --duration SECS   length of each run; 90s, 5m also work (default 60)"* ]]
-  [[ $output == *"-o, --op OP           operation (default read4k)"* ]]
+  [[ $output == *"-o, --op OP           operation; several run one after the other, each a run"* ]]
+  [[ $output == *"of its own (--together: at the same time) (default read4k)"* ]]
   run "$IOBENCH" watch --help
   [[ $output == *"-o, --op OP           operation, repeatable (default read4k and write4k/64)"* ]]
   [[ $output == *"--period SECS     one JSON line per period (default 3600)"* ]]

@@ -107,7 +107,7 @@ part_node() {
   "${rt[@]}" iostat -x -d -y -o JSON 1 "$n" "$LOOP" > "$TMP/iostat.json" &
   ipid=$!
   sleep 1.5 # iostat's first reading is before the run
-  run "$IOBENCH" -q -o read4k -o write4k -t 2 -d "$d" -b 1 --json "$TMP/o.jsonl" "$LOOP"
+  run "$IOBENCH" -q -o read4k -o write4k --together -t 2 -d "$d" -b 1 --json "$TMP/o.jsonl" "$LOOP"
   wait "$ipid"
   [ "$status" -eq 0 ]
   run jq -n -r --slurpfile io "$TMP/iostat.json" --slurpfile ib "$TMP/o.jsonl" '

@@ -13,7 +13,7 @@ ROOT=$BATS_TEST_DIRNAME/..
 
 @test "the bench scripts answer --help with their usage block and refuse unknown options (exit 2)" {
   local b name
-  for b in vs-fio device-stats; do
+  for b in vs-fio device-stats progress-cost; do
     name=bench/$b
     run --separate-stderr "$ROOT/$name" --help
     [ "$status" -eq 0 ]

@@ -100,6 +100,8 @@ fleet_up() {
 ^scripts/bonnie -x 3 	here: bonnie
 ^iobench report results/$	here: a study, start to finish (docs/report.md: the summary)
 ^iobench --size 1G -o read4k -o write4k/64 -t 4 -d 20 data\.bin$	readme.bats: the first README command, the same run
+^iobench -o read4k -o write4k/64 --together -t 4 -d 20 data\.bin$	run-flow.bats: --together, one run with both ops
+^iobench run --plan nightly\.plan 	run-flow.bats: --plan lines run in order, recorded in notes
 ^\.ci/install --core && \./configure && make && make static && sudo make install$	build.bats: installed, the scripts find iobench
 ^iobench report --prices share/prices-sample\.json tests/data/study/$	here: the shipped study, as the README prints it
 ^iobench -q --host db-7 	here: validating a fresh box
@@ -503,7 +505,8 @@ readme_block() {
   keeps_flags "$ex" "$cmd"
   run env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$cmd"
   [ "$status" -eq 0 ]
-  [ "$(wc -l <db-7.jsonl)" -eq 2 ]
+  # each op on its own, at each count
+  [ "$(wc -l <db-7.jsonl)" -eq 4 ]
   ex=$(example '^iobench report --expect box\.expect db-7\.jsonl$')
   run --separate-stderr env PATH="$(dirname "$IOBENCH"):$PATH" bash -c "$ex"
   [ "$status" -eq 0 ] || [ "$status" -eq 1 ]

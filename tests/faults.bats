@@ -41,7 +41,7 @@ faulty() {
 }
 
 @test "short reads and writes are completed, never counted as full ones" {
-  faulty pread:short:3,pwrite:short:2 -q -o read4k -o write4k -n 300 -d 30 --json "$TMP/o.jsonl" "$TMP/f"
+  faulty pread:short:3,pwrite:short:2 -q -o read4k -o write4k --together -n 300 -d 30 --json "$TMP/o.jsonl" "$TMP/f"
   jq -e '[.operations[] | .total.count == 300 and .total.errorCount == 0 and .bytes == 300 * 4096] | all' "$TMP/o.jsonl"
 }
 
@@ -51,7 +51,7 @@ faulty() {
 }
 
 @test "EINTR is retried" {
-  faulty pread:eintr:2,pwrite:eintr:3,fdatasync:eintr:2 -q -o read4k -o write4k/2 -n 200 -d 30 \
+  faulty pread:eintr:2,pwrite:eintr:3,fdatasync:eintr:2 -q -o read4k -o write4k/2 --together -n 200 -d 30 \
     --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
   jq -e '[.operations[] | .total.count == 200 and .total.errorCount == 0] | all' "$TMP/o.jsonl"
 }

@@ -55,7 +55,7 @@ in_pids_cgroup() {
   [ "$status" -eq 1 ]
   [[ "$output" == "iobench: cannot start thread "*" of 1000: "*"; use fewer threads" ]]
   # The same with several ops, and in a sweep whose second count fails: the first run's line stays.
-  run in_pids_cgroup 40 timeout -s KILL 60 "$IOBENCH" -q -o read4k -o write4k/0 -t 1,600 -n 1 -d 5 \
+  run in_pids_cgroup 40 timeout -s KILL 60 "$IOBENCH" -q -o read4k -o write4k/0 --together -t 1,600 -n 1 -d 5 \
     --json "$TMP/o.jsonl" "$TMP/f"
   [ "$status" -eq 1 ]
   [[ "$output" == *"iobench: cannot start thread "* ]]

@@ -32,7 +32,7 @@ each_setup() {
 }
 
 @test "a 1-byte operation works buffered and is explained with O_DIRECT" {
-  "$IOBENCH" -q -o read1 -o write1/0 -n 100 -d 30 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
+  "$IOBENCH" -q -o read1 -o write1/0 --together -n 100 -d 30 --no-direct --json "$TMP/o.jsonl" "$TMP/f" 2>/dev/null
   jq -e '[.operations[] | .total.count == 100 and .blockSize == 1] | all' "$TMP/o.jsonl"
   run "$IOBENCH" -q -o read1 -d 1 "$TMP/f"
   [ "$status" -eq 1 ]

@@ -16,7 +16,7 @@ vg() {
 }
 
 @test "a run with threads, several ops, --raw and --json is memcheck-clean" {
-  run vg "$IOBENCH" -q -o read4k -o write4k/64 -o rw16k:50 -o seqread64k -t 2 -d 1 \
+  run vg "$IOBENCH" -q -o read4k -o write4k/64 -o rw16k:50 -o seqread64k --together -t 2 -d 1 \
     --raw "$TMP/raw" --json "$TMP/o.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
   [ "$(jq '.operations | length' "$TMP/o.jsonl")" -eq 4 ]

@@ -60,7 +60,7 @@ raw_offsets() {
 }
 
 @test "--raw logs one line per operation in the 2012 tool's format" {
-  "$IOBENCH" -q -o read4k -o rw16k:50 -t 2 -d 1 --raw "$TMP/raw" --json "$TMP/o.jsonl" "$TMP/f"
+  "$IOBENCH" -q -o read4k -o rw16k:50 --together -t 2 -d 1 --raw "$TMP/raw" --json "$TMP/o.jsonl" "$TMP/f"
   [ "$(grep -c '^op: read ' "$TMP/raw")" -eq "$(jq '.operations[0].total.count' "$TMP/o.jsonl")" ]
   [ "$(grep -c '^op: rw50/' "$TMP/raw")" -eq "$(jq '.operations[1].total.count' "$TMP/o.jsonl")" ]
   [ "$(grep -c '^op: rw50/write ' "$TMP/raw")" -eq "$(jq '.operations[1].writes.total.count' "$TMP/o.jsonl")" ]
@@ -185,12 +185,12 @@ raw_offsets() {
   for e in sync libaio io_uring; do
     depth=1
     [ "$e" = sync ] || depth=4
-    "$IOBENCH" -q -e "$e" --iodepth "$depth" -o seqread64k -o rw4k:50 -d 1 --json "$TMP/$e.jsonl" "$TMP/f"
+    "$IOBENCH" -q -e "$e" --iodepth "$depth" -o seqread64k -o rw4k:50 --together -d 1 --json "$TMP/$e.jsonl" "$TMP/f"
     jq -e '.operations[0].total.count > 0 and .operations[0].total.errorCount == 0
            and .operations[1].reads.total.count > 0 and .operations[1].writes.total.count > 0
            and .operations[1].total.errorCount == 0' "$TMP/$e.jsonl"
   done
-  "$IOBENCH" -q --rate 1000 -o rw4k:50 -o seqread4k -d 2 --no-direct --json "$TMP/rate.jsonl" "$TMP/f" 2>/dev/null
+  "$IOBENCH" -q --rate 1000 -o rw4k:50 -o seqread4k --together -d 2 --no-direct --json "$TMP/rate.jsonl" "$TMP/f" 2>/dev/null
   # on schedule: never above the rate; below it only when a loaded machine made starts late
   jq -e '[.operations[] | .iops <= 1000 * 1.02 and (.iops > 1000 * 0.9 or .rate.lateStarts > 0)] | all' "$TMP/rate.jsonl"
 }

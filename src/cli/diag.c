@@ -6,9 +6,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+/* Where the messages come from, when not the command line (diag_context()). */
+static const char *context;
+
+void diag_context(const char *where)
+{
+	context = where;
+}
+
 static void vsay(const char *fmt, va_list ap)
 {
 	fputs("iobench: ", stderr);
+	if (context)
+		fprintf(stderr, "%s: ", context);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

@@ -30,6 +30,13 @@ __attribute__((format(printf, 1, 2))) void diag_warn(const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void diag_progress(bool quiet, const char *fmt, ...);
 
 /*
+ * Say where the next messages come from ("nightly.plan line 3"): each is
+ * then "iobench: WHERE: ..."; NULL for the command line again. where must
+ * last until then.
+ */
+void diag_context(const char *where);
+
+/*
  * A status line on stderr, rewritten in place (a run's IOPS, a creation's
  * bar): text, or with text NULL its end; diag_status erases the line,
  * diag_status_kept leaves it and ends it with a newline. The lower

@@ -32,6 +32,10 @@ static int parse_op(void *settings, const char *arg)
 		return diag_usage("too many operations (at most %d)", RUNARGS_MAX_OPS);
 	if (rc < 0)
 		return diag_usage("%s", err);
+	/* One -o is one group: its ops (several in the 2012 '.' form) run at the same time. */
+	for (size_t i = a->nops; i < a->nops + (size_t)rc; i++)
+		a->op_group[i] = (unsigned)a->ngroups;
+	a->ngroups++;
 	a->nops += (size_t)rc;
 	return 0;
 }
@@ -71,6 +75,21 @@ static int parse_rate(void *settings, const char *arg)
 	if (units_parse_decimal(arg, &a->rate, &end) != 0 || *end != '\0' || !(a->rate >= RUNARGS_MIN_RATE) ||
 	    a->rate > 1e9)
 		return diag_usage("bad --rate '%s'; use operations per second, 0.001 to 1e9, e.g. 1000", QUOTE(arg));
+	return 0;
+}
+
+static int parse_progress(void *settings, const char *arg)
+{
+	struct run_args *a = settings;
+	a->progress_given = true;
+	if (strcmp(arg, "0") == 0) {
+		a->progress_ns = 0;
+		return 0;
+	}
+	int rc = units_parse_duration(arg, &a->progress_ns);
+	if (rc < 0)
+		return diag_usage("bad --progress '%s'; use seconds between progress lines (30, 0.5, 5m), or 0 for none",
+				  QUOTE(arg));
 	return 0;
 }
 
@@ -142,11 +161,13 @@ static int parse_provision_fact(void *settings, const char *arg)
 #define CMDLINE_SETTINGS struct run_args
 /* name, short, value, commands, help, default, how; in --help order. */
 static const struct cmdline_opt runargs_opts[] = {
-	{ "op", 'o', "OP", RUN, "operation", "read4k", CUSTOM(parse_op) },
+	{ "op", 'o', "OP", RUN, "operation; several run one after the other, each a run\n"
+	  "of its own (--together: at the same time)", "read4k", CUSTOM(parse_op) },
+	{ "together", 0, NULL, RUN, "run the -o operations at the same time, in one run", NULL, FLAG(together) },
 	{ "op", 'o', "OP", WATCH, "operation, repeatable", "read4k and write4k/64", CUSTOM(parse_op) },
 	{ "threads", 't', "LIST", RUN, "threads per operation: 24, 1,2,4 or 1..4,8; several\n"
 	  "counts make a sweep, one run per count", "1", STRING(threads) },
-	{ "shuffle", 0, NULL, RUN, "run the sweep's counts in random order", NULL, FLAG(shuffle) },
+	{ "shuffle", 0, NULL, RUN, "run the runs (each op at each count) in random order", NULL, FLAG(shuffle) },
 	{ "duration", 'd', "SECS", RUN, "length of each run; 90s, 5m also work", "60", DURATION(duration_ns) },
 	{ "bucket", 'b', "SECS", RUN, "length of a time bucket", "10", DURATION(bucket_ns) },
 	{ "ops", 'n', "N", RUN, "stop each thread after N operations", NULL, U64(max_ops, 1, UINT64_MAX >> 1) },
@@ -195,7 +216,12 @@ static const struct cmdline_opt runargs_opts[] = {
 	  "counters for node_exporter's textfile collector", NULL, CUSTOM(parse_prom) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", NULL, STRING(raw_path) },
-	QUIET_ROW(RUN, "no summary, no progress"),
+	{ "plan", 0, "FILE", RUN, "run FILE's lines in order, one run a line in these options'\n"
+	  "words (-o read4k -t 8 -d 60); TARGET stays on the command line", NULL, STRING(plan_path) },
+	{ "progress", 0, "SECS", RUN, "a progress line on stderr every SECS: run k of n, elapsed,\n"
+	  "ETA, each op's IOPS and p99 (default: a live line on a\n"
+	  "terminal, every 30 s otherwise; 0: none)", NULL, CUSTOM(parse_progress) },
+	QUIET_ROW(RUN, "no summary, no progress (unless --progress is given)"),
 	QUIET_ROW(WATCH, "no line on stderr per period"),
 	{ "force", 0, NULL, BOTH, "allow writes to a block device that looks in use", NULL, FLAG(force) },
 	{ "no-device-stats", 0, NULL, BOTH, "record the devices under TARGET but not their figures\n"
@@ -266,6 +292,11 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 	char err[ERR_MAX];
 	if (a->watch && a->interval_ns > a->period_ns)
 		return diag_usage("--interval is longer than --period; each period needs at least one probe");
+	if (!a->watch && a->together) {
+		for (size_t i = 0; i < a->nops; i++)
+			a->op_group[i] = 0;
+		a->ngroups = a->nops > 0;
+	}
 	if (!a->watch) {
 		int n = opspec_parse_threads(a->threads, a->counts, RUNARGS_MAX_COUNTS, err, sizeof(err));
 		if (n < 0)
@@ -330,18 +361,25 @@ static int check_hipri(const struct run_args *a, const struct target_info *t)
 	return 0;
 }
 
-/* Size, span and write access against the operations. */
+static int check_ops(struct run_args *a, const struct prepare *p, const struct target_info *t);
+
+/* The outputs; size, span and write access against the operations. */
 static int check_target(struct run_args *a, const struct prepare *p, const struct target_info *t)
 {
-	char human[32], need[32];
 	const struct prepare_output out[] = {
 		{ "--json", a->json_path, true, false },
 		{ "--raw", a->raw_path, false, false },
 		{ "--prom", a->prom_path, false, true },
 	};
 	int rc = prepare_outputs(t, out, sizeof(out) / sizeof(out[0]));
-	if (rc == 0)
-		rc = prepare_size(p, t, &a->span);
+	return rc == 0 ? check_ops(a, p, t) : rc;
+}
+
+/* The span and the operations against the target: sizes, --hipri, write access. */
+static int check_ops(struct run_args *a, const struct prepare *p, const struct target_info *t)
+{
+	char human[32], need[32];
+	int rc = prepare_size(p, t, &a->span);
 	if (rc != 0)
 		return rc;
 	for (size_t i = 0; i < a->nops; i++) {
@@ -403,6 +441,334 @@ static void warn_memory(const struct run_args *a, const struct target_info *t)
 	else
 		diag_warn("%s is %s: this measures memory, not a disk; put %s on a disk's filesystem",
 			  t->mount_point[0] ? t->mount_point : t->path, t->memory_kind, t->path);
+}
+
+/*
+ * The row of run's table a long option names: its exact name, else the one
+ * name it starts (as getopt_long takes --tog for --together); NULL when none
+ * or several.
+ */
+static const struct cmdline_opt *run_row_long(const char *name, size_t len)
+{
+	const struct cmdline_opt *found = NULL;
+	for (size_t i = 0; i < sizeof(runargs_opts) / sizeof(runargs_opts[0]); i++) {
+		const struct cmdline_opt *o = &runargs_opts[i];
+		if (o->cmds && !(o->cmds & RUN))
+			continue;
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (o->name[len] == '\0')
+			return o;
+		if (found && strcmp(found->name, o->name) != 0)
+			return NULL;
+		found = o;
+	}
+	return found;
+}
+
+static const struct cmdline_opt *run_row_short(char c)
+{
+	for (size_t i = 0; i < sizeof(runargs_opts) / sizeof(runargs_opts[0]); i++)
+		if (runargs_opts[i].short_name == c && (!runargs_opts[i].cmds || (runargs_opts[i].cmds & RUN)))
+			return &runargs_opts[i];
+	return NULL;
+}
+
+/* The options about the command as a whole: the command line's, never a plan line's. */
+static bool command_wide(const struct cmdline_opt *o)
+{
+	static const char *const names[] = { "json", "raw", "size", "force", "quiet", "progress", "plan", "host",
+					      "provision", "provision-fact", "clock", "no-device-stats", "help",
+					      "version" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(o->name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Walk words as getopt would read them, each option's row to fn (with the
+ * word that names it); a word that is not an option, or an unknown one, to
+ * fn with row NULL. Stops at fn's first non-zero return, which it returns.
+ */
+static int walk_options(char **w, int n, int (*fn)(void *ctx, const struct cmdline_opt *row, const char *word),
+			void *ctx)
+{
+	for (int i = 0; i < n; i++) {
+		int rc;
+		if (w[i][0] != '-' || w[i][1] == '\0' || strcmp(w[i], "--") == 0) {
+			if ((rc = fn(ctx, NULL, w[i])) != 0)
+				return rc;
+			continue;
+		}
+		if (w[i][1] == '-') {
+			const char *eq = strchr(w[i] + 2, '=');
+			size_t len = eq ? (size_t)(eq - w[i] - 2) : strlen(w[i] + 2);
+			const struct cmdline_opt *o = run_row_long(w[i] + 2, len);
+			if ((rc = fn(ctx, o, w[i])) != 0)
+				return rc;
+			if (o && o->arg && !eq)
+				i++;
+			continue;
+		}
+		for (const char *c = w[i] + 1; *c; c++) {
+			const struct cmdline_opt *o = run_row_short(*c);
+			if ((rc = fn(ctx, o, w[i])) != 0)
+				return rc;
+			if (o && o->arg) {
+				if (c[1] == '\0')
+					i++;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* walk_options() over a plan line: what a line may not say. */
+static int plan_word(void *ctx, const struct cmdline_opt *o, const char *word)
+{
+	(void)ctx;
+	if (!o && word[0] == '-' && word[1] != '\0' && strcmp(word, "--") != 0)
+		return diag_usage("unknown option '%s'; see 'iobench run --help'", QUOTE(word));
+	if (!o)
+		return diag_usage("'%s' is not an option; TARGET goes on the command line, not in the plan",
+				  QUOTE(word));
+	if (command_wide(o))
+		return diag_usage("--%s is about the whole command; give it on the command line, not in the plan",
+				  o->name);
+	return 0;
+}
+
+/* walk_options() over the command line with --plan: -o is the plan's. */
+static int plan_cmdline_word(void *ctx, const struct cmdline_opt *o, const char *word)
+{
+	(void)ctx;
+	(void)word;
+	if (o && strcmp(o->name, "op") == 0)
+		return diag_usage("--plan gives the operations: put -o in the plan's lines, not on the command line");
+	return 0;
+}
+
+/*
+ * A plan line's words, shell-like but plain: split at blanks, '...' and
+ * "..." keep blanks in a word, a word starting with # ends the line. Into
+ * w (at most max, each malloc'd), *n of them, and the line up to its
+ * comment, trimmed, into *text (malloc'd). 0, or the exit code of the one
+ * line said.
+ */
+static int plan_split(const char *line, char **w, int max, int *n, char **text)
+{
+	*n = 0;
+	*text = NULL;
+	size_t len = strlen(line);
+	char *word = malloc(len + 1);
+	if (!word)
+		return diag_fail("out of memory");
+	const char *p = line, *end_text = line;
+	int rc = 0;
+	while (rc == 0) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (*p == '\0' || *p == '#')
+			break;
+		size_t k = 0;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r') {
+			if (*p == '\'' || *p == '"') {
+				const char *close = strchr(p + 1, *p);
+				if (!close) {
+					rc = diag_usage("a %s quote is not closed; close it on the same line",
+							*p == '\'' ? "single" : "double");
+					break;
+				}
+				memcpy(word + k, p + 1, (size_t)(close - p - 1));
+				k += (size_t)(close - p - 1);
+				p = close + 1;
+			} else {
+				word[k++] = *p++;
+			}
+		}
+		end_text = p;
+		if (rc != 0)
+			break;
+		word[k] = '\0';
+		if (*n == max)
+			rc = diag_usage("more than %d words; split the line", max);
+		else if (!(w[*n] = strdup(word)))
+			rc = diag_fail("out of memory");
+		else
+			++*n;
+	}
+	free(word);
+	if (rc == 0) {
+		const char *b = line;
+		while (*b == ' ' || *b == '\t')
+			b++;
+		*text = strndup(b, end_text > b ? (size_t)(end_text - b) : 0);
+		if (!*text)
+			rc = diag_fail("out of memory");
+	}
+	return rc;
+}
+
+static void plan_line_free(struct runargs_plan_line *l)
+{
+	for (int i = 0; i < l->nwords; i++)
+		free(l->words[i]);
+	free(l->words);
+	free(l->notes[0]);
+	free(l->notes[1]);
+	json_decref(l->args.provision_given);
+}
+
+/* Most words a plan line and the command line give together. */
+#define PLAN_MAX_WORDS 1024
+
+/*
+ * One plan line: its words after the command line's options (argv[1..first),
+ * a closing "--" left out), then "--" and TARGET, parsed as run parses a
+ * command line; then what run checks of the ops against the target. 0, or
+ * the exit code of the one line said (the caller set the context).
+ */
+static int plan_line_parse(struct run_args *base, int first, char **argv, const struct prepare *p,
+			   const struct target_info *t, const char *line, struct runargs_plan_line *l, const char *cmd_name)
+{
+	char *lw[PLAN_MAX_WORDS];
+	int nlw;
+	char *text;
+	int rc = plan_split(line, lw, PLAN_MAX_WORDS, &nlw, &text);
+	if (rc == 0)
+		rc = walk_options(lw, nlw, plan_word, NULL);
+	if (rc == 0 && !cmdline_is_text(text))
+		rc = diag_usage("the line is not UTF-8 text; write it in plain text");
+	int nbase = first > 0 && strcmp(argv[first - 1], "--") == 0 ? first - 1 : first;
+	if (rc == 0 && nbase + nlw + 2 > PLAN_MAX_WORDS)
+		rc = diag_usage("more than %d words with the command line's; split the line", PLAN_MAX_WORDS);
+	/* With argv's closing NULL, which getopt reads. */
+	if (rc == 0 && !(l->words = calloc((size_t)(nbase + nlw + 3), sizeof(char *))))
+		rc = diag_fail("out of memory");
+	if (rc != 0) {
+		for (int i = 0; i < nlw; i++)
+			free(lw[i]);
+		free(text);
+		return rc;
+	}
+	for (int i = 0; i < nbase; i++)
+		l->words[l->nwords++] = strdup(argv[i]);
+	for (int i = 0; i < nlw; i++)
+		l->words[l->nwords++] = lw[i];
+	l->words[l->nwords++] = strdup("--");
+	l->words[l->nwords++] = strdup(argv[first]);
+	for (int i = 0; i < l->nwords; i++)
+		if (!l->words[i]) {
+			free(text);
+			return diag_fail("out of memory");
+		}
+	size_t tl = strlen(text) + sizeof("planLine=");
+	l->notes[0] = malloc(tl);
+	l->notes[1] = malloc(sizeof("planLineNumber=") + 12);
+	if (!l->notes[0] || !l->notes[1]) {
+		free(text);
+		return diag_fail("out of memory");
+	}
+	snprintf(l->notes[0], tl, "planLine=%s", text);
+	snprintf(l->notes[1], sizeof("planLineNumber=") + 12, "planLineNumber=%u", l->number);
+	free(text);
+	const struct cmdline_cmd cmd = { .name = cmd_name, .bit = RUN, .table = &runargs_table };
+	struct run_args *a = &l->args;
+	set_defaults(a, false);
+	int f;
+	char **parse_words = malloc(((size_t)l->nwords + 1) * sizeof(char *));
+	if (!parse_words)
+		return diag_fail("out of memory");
+	/* getopt permutes what it parses: a copy (NULL-ended, as argv), so that the words stay in their order. */
+	memcpy(parse_words, l->words, ((size_t)l->nwords + 1) * sizeof(char *));
+	rc = cmdline_parse(&cmd, a, l->nwords, parse_words, &f);
+	free(parse_words);
+	if (rc == CMDLINE_DONE)
+		rc = diag_usage("--help and --version are not run options; give them on the command line");
+	if (rc != 0)
+		return rc;
+	if (a->nnotes + 2 > RUNARGS_MAX_NOTES)
+		return diag_usage("too many --note options with the plan's two (at most %d)", RUNARGS_MAX_NOTES);
+	a->notes[a->nnotes++] = l->notes[0];
+	a->notes[a->nnotes++] = l->notes[1];
+	/* The command line's, borrowed: one target, one host, one set of facts for every run. */
+	a->target = base->target;
+	a->host_name = base->host_name;
+	a->provision = base->provision;
+	a->command_line = base->command_line;
+	if (!a->seed.given)
+		a->seed.value = base->seed.value;
+	return check_ops(a, p, t);
+}
+
+/*
+ * --plan FILE: every line read and checked before the first run, each
+ * line that names runs parsed into base->plan. 0, or the exit code of the
+ * one line said (naming the file and the line).
+ */
+static int plan_load(struct run_args *base, int first, char **argv, const struct prepare *p,
+		     const struct target_info *t)
+{
+	int rc = walk_options(argv + 1, first - 1, plan_cmdline_word, NULL);
+	if (rc != 0)
+		return rc;
+	FILE *f = fopen(base->plan_path, "re");
+	if (!f)
+		return diag_usage("--plan %s: %s; give a plan file (one run a line, see docs/usage.md)",
+				  base->plan_path, strerror(errno));
+	char *line = NULL;
+	size_t cap = 0, bytes = 0;
+	ssize_t got;
+	unsigned number = 0;
+	char where[PATH_MAX + 32];
+	while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
+		number++;
+		bytes += (size_t)got;
+		if (bytes > RUNARGS_PLAN_MAX_BYTES) {
+			rc = diag_usage("--plan %s: over %d bytes; split it into several plans", base->plan_path,
+					RUNARGS_PLAN_MAX_BYTES);
+			break;
+		}
+		if (got > 0 && line[got - 1] == '\n')
+			line[--got] = '\0';
+		if (strlen(line) != (size_t)got) {
+			rc = diag_usage("--plan %s line %u: holds a NUL byte; a plan is text", base->plan_path, number);
+			break;
+		}
+		const char *c = line;
+		while (*c == ' ' || *c == '\t' || *c == '\r')
+			c++;
+		if (*c == '\0' || *c == '#')
+			continue;
+		if (base->nplan == RUNARGS_PLAN_MAX_LINES) {
+			rc = diag_usage("--plan %s: over %d runs lines; split it into several plans", base->plan_path,
+					RUNARGS_PLAN_MAX_LINES);
+			break;
+		}
+		struct runargs_plan_line *more = realloc(base->plan, (base->nplan + 1) * sizeof(*more));
+		if (!more) {
+			rc = diag_fail("out of memory");
+			break;
+		}
+		base->plan = more;
+		struct runargs_plan_line *l = &base->plan[base->nplan++];
+		memset(l, 0, sizeof(*l));
+		l->number = number;
+		snprintf(where, sizeof(where), "%s line %u", base->plan_path, number);
+		diag_context(where);
+		rc = plan_line_parse(base, first, argv, p, t, line, l, "run");
+		diag_context(NULL);
+	}
+	if (rc == 0 && ferror(f))
+		rc = diag_usage("--plan %s: cannot be read: %s", base->plan_path, strerror(errno));
+	if (rc == 0 && base->nplan == 0)
+		rc = diag_usage("--plan %s names no runs; write one run a line (-o read4k -t 8 -d 60)",
+				base->plan_path);
+	free(line);
+	fclose(f);
+	return rc;
 }
 
 /*
@@ -512,6 +878,8 @@ int runargs_start(struct run_args *a, const struct cmdline_cmd *cmd, int argc, c
 	rc = prepare_target(&p, t);
 	if (rc == 0)
 		rc = check_target(a, &p, t);
+	if (rc == 0 && a->plan_path)
+		rc = plan_load(a, first, argv, &p, t);
 	if (rc == 0) {
 		warn_memory(a, t);
 		warn_sparse(a, t);
@@ -539,6 +907,11 @@ void runargs_free(struct run_args *a)
 	json_decref(a->provision_given);
 	json_decref(a->provision);
 	a->provision_given = a->provision = NULL;
+	for (size_t i = 0; i < a->nplan; i++)
+		plan_line_free(&a->plan[i]);
+	free(a->plan);
+	a->plan = NULL;
+	a->nplan = 0;
 }
 
 void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *ops)
@@ -556,7 +929,7 @@ void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *
 	}
 }
 
-void runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops)
+bool runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops)
 {
 	/* The page cache holds at most the RAM, or the memory cgroup's limit when that is smaller. */
 	uint64_t mem = target_ram_bytes(), cg = cgroup_memory_limit();
@@ -564,7 +937,7 @@ void runargs_warn_buffered(const struct run_args *a, const struct target_info *t
 	if (by_cgroup)
 		mem = cg;
 	if (t->is_block || mem == 0 || a->span >= TARGET_CACHE_SPAN_FACTOR * mem)
-		return;
+		return false;
 	for (size_t i = 0; i < a->nops; i++) {
 		if (ops[i].direct)
 			continue;
@@ -582,6 +955,7 @@ void runargs_warn_buffered(const struct run_args *a, const struct target_info *t
 			  "the numbers include cache hits; use a %s over %s, or O_DIRECT",
 			  ops[i].spec.name, what, by_cgroup ? "the memory limit of this cgroup" : "the RAM", m,
 			  a->span == t->size ? "file" : "span", want);
-		return;
+		return true;
 	}
+	return false;
 }

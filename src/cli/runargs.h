@@ -43,10 +43,20 @@ enum { RUNARGS_RUN = 1, RUNARGS_WATCH = 2 };
 /* The rows of both commands' options. */
 extern const struct cmdline_table runargs_table;
 
+struct runargs_plan_line;
+
 struct run_args {
 	bool watch;                  /* parsed for `iobench watch` */
 	struct op_spec ops[RUNARGS_MAX_OPS];
 	size_t nops;
+	/*
+	 * run: the group of each op, from 0: each -o is a group, run after the
+	 * one before (the ops of a 2012 '.' form, or all with --together, are
+	 * one group and run at the same time); groups are contiguous in ops[].
+	 */
+	unsigned op_group[RUNARGS_MAX_OPS];
+	size_t ngroups;
+	bool together;               /* --together */
 	const char *threads;         /* -t as given; parsed into counts */
 	unsigned counts[RUNARGS_MAX_COUNTS];
 	size_t ncounts;
@@ -74,12 +84,35 @@ struct run_args {
 	uint64_t interval_ns, period_ns, max_periods; /* watch */
 	const char *prom_path;       /* watch --prom; NULL = none */
 	bool quiet, force;
+	uint64_t progress_ns;        /* --progress; 0 = none (when given) */
+	bool progress_given;
 	bool no_device_stats;        /* --no-device-stats: list the devices, read no /proc/diskstats */
 	const char *target;
 	char *temp_target;           /* run on a directory: the temporary file made in it (malloc'd), removed by runargs_free */
 	bool created;                /* --size created the target during runargs_start */
 	char *command_line;          /* as the JSON records it; malloc'd */
+	const char *plan_path;       /* --plan FILE; NULL = none */
+	struct runargs_plan_line *plan; /* after runargs_start(): the plan's runs lines (nplan), in order */
+	size_t nplan;
 };
+
+/*
+ * One line of a plan file that names runs: its options parsed as a command
+ * line's (the command line's, then the line's words), with the command
+ * line's TARGET, host, provision facts and command line (borrowed, not
+ * freed with it) and two notes of its own, planLine and planLineNumber.
+ */
+struct runargs_plan_line {
+	unsigned number;   /* in the file, from 1 */
+	char **words;      /* the argv it was parsed from (nwords), each malloc'd */
+	int nwords;
+	char *notes[2];    /* "planLine=TEXT", "planLineNumber=N" */
+	struct run_args args;
+};
+
+/* A plan file: at most this many bytes and lines that name runs. */
+#define RUNARGS_PLAN_MAX_BYTES (1 << 20)
+#define RUNARGS_PLAN_MAX_LINES 4096
 
 /* The size of the temporary file `iobench run DIR` makes in DIR when --size is not given. */
 #define RUNARGS_DIR_SIZE (1ULL << 30)
@@ -113,9 +146,10 @@ void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *
 
 /*
  * Warn when a buffered op's span is smaller than twice what the page cache
- * can hold (the RAM, or this cgroup's memory limit when smaller). Call it
- * once per command, before the first run.
+ * can hold (the RAM, or this cgroup's memory limit when smaller); true when
+ * it did. Call it once per command (a plan: until it warns), before the
+ * first run.
  */
-void runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops);
+bool runargs_warn_buffered(const struct run_args *a, const struct target_info *t, const struct run_op *ops);
 
 #endif

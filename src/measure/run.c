@@ -4,11 +4,13 @@
 #include "lib/clock.h"
 #include "lib/fileio.h"
 #include "lib/signals.h"
+#include "lib/units.h"
 #include "measure/merge.h"
 #include "measure/worker.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -292,24 +294,70 @@ fail:
 	return NULL;
 }
 
-/* Progress, once a second: elapsed, and IOPS so far per operation (cfg->status). */
-static void show_progress(const struct run_config *cfg, struct worker **ws, size_t nw,
-			  uint64_t t0, uint64_t now)
+/* What the progress line compares with: each op's operations at the previous look, and when. */
+struct progress_prev {
+	uint64_t *ops; /* cfg->nops */
+	uint64_t at_ns;
+};
+
+/*
+ * The p99 of an op's threads (ws[k..k+n)) in the last time bucket all of
+ * them have moved past (worker.h, bucket_now); -1 before there is one.
+ */
+static double bucket_p99(struct worker **ws, size_t k, unsigned n)
 {
-	double el = (double)(now - t0) / 1e9;
+	unsigned past = UINT_MAX;
+	for (unsigned j = 0; j < n; j++) {
+		unsigned now = atomic_load_explicit(&ws[k + j]->bucket_now, memory_order_acquire);
+		if (now < past)
+			past = now;
+	}
+	if (n == 0 || past == 0)
+		return -1;
+	struct hist h;
+	hist_init(&h);
+	for (unsigned j = 0; j < n; j++) {
+		hist_merge(&h, &ws[k + j]->buckets[past - 1]);
+		if (ws[k + j]->wbuckets)
+			hist_merge(&h, &ws[k + j]->wbuckets[past - 1]);
+	}
+	return h.count ? hist_percentile(&h, 0.99) : -1;
+}
+
+/*
+ * Progress (cfg->status): per op, its IOPS since the last look and the p99
+ * of the last time bucket its threads have finished.
+ */
+static void show_progress(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t now,
+			  struct progress_prev *prev)
+{
 	char text[1024];
-	size_t len = (size_t)snprintf(text, sizeof(text), "[%5.0fs/%.0fs]", el, (double)cfg->duration_ns / 1e9);
-	size_t k = 0;
+	size_t len = 0, k = 0;
+	double since = (double)(now - prev->at_ns) / 1e9;
+	(void)t0;
+	text[0] = '\0';
 	for (size_t i = 0; i < cfg->nops; i++) {
 		uint64_t ops = 0;
+		size_t first = k;
 		for (unsigned j = 0; j < cfg->ops[i].nthreads && k < nw; j++, k++)
 			ops += atomic_load_explicit(&ws[k]->progress, memory_order_relaxed);
+		char p99[32] = "-";
+		double p = k - first == cfg->ops[i].nthreads ? bucket_p99(ws, first, cfg->ops[i].nthreads) : -1;
+		if (p >= 0)
+			units_format_ns(p99, sizeof(p99), p);
 		if (len < sizeof(text))
-			len += (size_t)snprintf(text + len, sizeof(text) - len, " %s %.0f IOPS", cfg->ops[i].spec.name,
-						el > 0 ? (double)ops / el : 0);
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s %.0f IOPS, p99 %s", i ? "; " : "",
+						cfg->ops[i].spec.name,
+						since > 0 ? (double)(ops - prev->ops[i]) / since : 0, p99);
+		prev->ops[i] = ops;
 	}
+	prev->at_ns = now;
 	cfg->status(cfg->status_arg, text);
 }
+
+static int wait_loop(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end,
+		     unsigned *stops, struct device_log *devices, uint64_t every, uint64_t next_progress,
+		     struct progress_prev *prev);
 
 /*
  * Wait until the deadline, a stop signal or the target's disappearance;
@@ -318,17 +366,24 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
 static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end,
 		    unsigned *stops, struct device_log *devices)
 {
-	uint64_t next_progress = t0 + PROGRESS_NS;
+	uint64_t every = cfg->status_ns ? cfg->status_ns : PROGRESS_NS;
+	uint64_t next_progress = t0 + every;
+	struct progress_prev prev = { .ops = cfg->status ? calloc(cfg->nops, sizeof(uint64_t)) : NULL, .at_ns = t0 };
+	int sig = wait_loop(cfg, ws, nw, t0, end, stops, devices, every, next_progress, prev.ops ? &prev : NULL);
+	free(prev.ops);
+	return sig;
+}
+
+/* wait_run()'s loop; prev NULL: no progress. */
+static int wait_loop(const struct run_config *cfg, struct worker **ws, size_t nw, uint64_t t0, uint64_t end,
+		     unsigned *stops, struct device_log *devices, uint64_t every, uint64_t next_progress,
+		     struct progress_prev *prev)
+{
 	/* The devices are read at each bucket boundary before the end (the end's after the join). */
 	size_t bucket = 1;
 	uint64_t next_bucket = devices->slots ? t0 + cfg->bucket_ns : UINT64_MAX;
-	/* SIGCONT (blocked in every thread of the run, see stops_watch()) says the process was stopped. */
-	sigset_t set;
-	if (cfg->stop_signals)
-		set = *cfg->stop_signals;
-	else
-		sigemptyset(&set);
-	sigaddset(&set, SIGCONT);
+	/* SIGCONT is blocked in every thread of the run (stops_watch()): this wait tells a stop from it. */
+	struct signals_stops stopped = { 0 };
 	for (;;) {
 		uint64_t now = clock_now_ns();
 		if (now >= end)
@@ -340,7 +395,10 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 			step = LOOK_MAX_OPS_NS;
 		if (next_bucket < end && (next_bucket <= now || next_bucket - now < step))
 			step = next_bucket > now ? next_bucket - now : 0;
-		int sig = signals_wait(&set, step);
+		if (prev && next_progress < end && (next_progress <= now || next_progress - now < step))
+			step = next_progress > now ? next_progress - now : 0;
+		int sig = signals_wait_stops(cfg->stop_signals, step, &stopped);
+		*stops = stopped.count;
 		now = clock_now_ns();
 		if (next_bucket < end && now >= next_bucket) {
 			devices_log_take(devices, bucket, now);
@@ -350,16 +408,15 @@ static int wait_run(const struct run_config *cfg, struct worker **ws, size_t nw,
 				next_bucket += cfg->bucket_ns;
 			}
 		}
-		if (sig == SIGCONT)
-			++*stops;
-		else if (sig > 0)
+		if (sig > 0)
 			return sig;
 		if (!target_still_there(cfg->target))
 			return -1;
 		now = clock_now_ns();
-		if (cfg->status && now >= next_progress) {
-			show_progress(cfg, ws, nw, t0, now);
-			next_progress += PROGRESS_NS;
+		if (prev && now >= next_progress) {
+			show_progress(cfg, ws, nw, t0, now, prev);
+			while (next_progress <= now)
+				next_progress += every;
 		}
 		if (cfg->max_ops) {
 			bool all_done = true;
@@ -398,12 +455,14 @@ static struct run_shared *graveyard;
 /*
  * A stopped process (SIGSTOP, ^Z) goes on as if nothing happened, and the
  * operations in flight meanwhile take the whole stop as their latency. The
- * continuation's SIGCONT tells: blocked from before the threads start, so
- * that it waits for the run's own thread instead of going to a worker,
- * which would drop it. on: block it (old mask to *old) and drop any from
- * before; off: count one still pending into *stops, restore *old.
+ * continuation's SIGCONT, blocked from before the threads start so that it
+ * waits for the run's own thread instead of going to a worker (which would
+ * drop it), lets wait_run() tell a stop (signals_wait_stops()); a SIGCONT
+ * alone (`timeout` sends one after its SIGTERM) is no stop. on: block it
+ * (old mask to *old) and drop any from before; off: drop any left, restore
+ * *old.
  */
-static void stops_watch(bool on, sigset_t *old, unsigned *stops)
+static void stops_watch(bool on, sigset_t *old)
 {
 	sigset_t cont;
 	sigemptyset(&cont);
@@ -412,8 +471,7 @@ static void stops_watch(bool on, sigset_t *old, unsigned *stops)
 		pthread_sigmask(SIG_BLOCK, &cont, old);
 	struct timespec zero = { 0, 0 };
 	while (sigtimedwait(&cont, NULL, &zero) == SIGCONT)
-		if (!on)
-			++*stops;
+		;
 	if (!on)
 		pthread_sigmask(SIG_SETMASK, old, NULL);
 }
@@ -680,7 +738,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	}
 	res->nops = cfg->nops;
 	sigset_t mask;
-	stops_watch(true, &mask, NULL); /* before any thread of the run starts, the --raw writer's too */
+	stops_watch(true, &mask); /* before any thread of the run starts, the --raw writer's too */
 	rc = prepare_workers(&st, err, errlen);
 	if (rc == 0)
 		rc = start_threads(&st, err, errlen);
@@ -688,7 +746,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 		launch_and_wait(&st, res, rc);
 		join_threads(&st, res);
 	}
-	stops_watch(false, &mask, &res->stops);
+	stops_watch(false, &mask);
 	finish_raw(&st, res);
 	if (rc == 0)
 		rc = merge_all(&st, res, err, errlen);

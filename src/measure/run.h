@@ -45,9 +45,16 @@ struct run_config {
 	struct engine_opts engine_opts; /* io_uring's options; all zero for the others */
 	unsigned iodepth;
 	double rate;          /* open loop: each op's total IOPS, split across its threads; 0 = closed loop */
-	/* Progress: status(status_arg, text) about once a second, status(status_arg, NULL) at the end; NULL: none. */
+	/*
+	 * Progress: status(status_arg, text) every status_ns (0: once a second),
+	 * status(status_arg, NULL) at the end; NULL: none. text is, per op, its
+	 * IOPS since the last call and the p99 of the last time bucket its
+	 * threads finished ("read4k 14580 IOPS, p99 1.20ms; ...", "p99 -"
+	 * before the first).
+	 */
 	void (*status)(void *arg, const char *text);
 	void *status_arg;
+	uint64_t status_ns;
 	const sigset_t *stop_signals;
 	FILE *raw;            /* --raw: per-operation log, or NULL */
 	const struct device_tree *devices; /* the devices under the target (recorded), or NULL */

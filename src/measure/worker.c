@@ -85,6 +85,7 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now, bool 
 	while (now >= *bucket_end && *bucket + 1 < w->nbuckets) {
 		(*bucket)++;
 		*bucket_end += w->bucket_ns;
+		atomic_store_explicit(&w->bucket_now, *bucket, memory_order_release);
 	}
 	struct hist *b = r->kind == IO_WRITE && w->wbuckets ? &w->wbuckets[*bucket] : &w->buckets[*bucket];
 	if (r->result < 0) {

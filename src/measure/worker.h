@@ -98,6 +98,12 @@ struct worker {
 	int first_errno;
 	uint64_t first_err_offset;
 	_Atomic uint64_t progress; /* completed operations, for the progress line */
+	/*
+	 * The time bucket the loop records into, stored (release) as it moves
+	 * on: buckets[k] (and wbuckets[k]) with k below it are never written
+	 * again, so the progress line may read them (acquire) mid-run.
+	 */
+	_Atomic unsigned bucket_now;
 	uint64_t finished_ns;     /* the loop's last clock reading: when its last op completed */
 	uint64_t cpu_user_ns, cpu_sys_ns; /* this thread's CPU time from the start to its end (RUSAGE_THREAD) */
 } __attribute__((aligned(64)));
