@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"
+#include "cli/precondition.h"
 #include "cli/runargs.h"
 #include "engines/engine.h"
 #include "host/devices.h"
@@ -206,6 +207,30 @@ static int run_sweep(struct run_args *a, const struct target_info *t, const sigs
 	return EXIT_OK;
 }
 
+/*
+ * --precondition and --initialize, once before the first run; the result
+ * lines' provision facts say it was done (a state of the target, as much
+ * its configuration as what was provisioned).
+ */
+static int prepare_state(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
+{
+	for (int k = 0; k < 2; k++) {
+		bool read = k == 1;
+		if (!(read ? a->initialize : a->precondition))
+			continue;
+		struct precondition_opts o = { .read = read, .passes = PRECONDITION_DEFAULT_PASSES,
+					       .seed = a->seed.value ^ 0x9ec0ULL, .stop_signals = sigs };
+		struct precondition_result r;
+		int rc = precondition_target(a->target, t, &o, a->quiet, &r);
+		if (rc != EXIT_OK)
+			return rc;
+		if (!a->provision)
+			a->provision = json_object();
+		json_object_set_new(a->provision, read ? "initialized" : "preconditioned", json_true());
+	}
+	return EXIT_OK;
+}
+
 /* Every run of the sweep, with the --raw log open around them. */
 static int run_all(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
 {
@@ -260,6 +285,8 @@ int cmd_run(int argc, char **argv)
 	struct target_info t;
 	sigset_t sigs;
 	int rc = runargs_start(&a, &run_cmd, argc, argv, &t, &sigs);
+	if (rc == 0)
+		rc = prepare_state(&a, &t, &sigs);
 	if (rc == 0)
 		rc = run_all(&a, &t, &sigs);
 	else if (rc == CMDLINE_DONE)

@@ -203,6 +203,10 @@ static const struct cmdline_opt runargs_opts[] = {
 	{ "max-rounds", 0, "N", RUN, "with --steady: at most N rounds (default 25)", NULL, U64(max_rounds, 1, 10000) },
 	{ "steady-on", 0, "WHAT", RUN, "with --steady: iops (default), or lat: each round's p99 too", NULL,
 	  STRING(steady_on) },
+	{ "precondition", 0, NULL, RUN, "first write TARGET sequentially twice over in 128 KiB blocks\n"
+	  "(as 'iobench precondition' does; SNIA PTS)", NULL, FLAG(precondition) },
+	{ "initialize", 0, NULL, RUN, "first read every block of TARGET once (a volume restored\n"
+	  "from a snapshot is slow until each block is touched)", NULL, FLAG(initialize) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", NULL, STRING(raw_path) },
 	QUIET_ROW(RUN, "no summary, no progress"),
@@ -400,7 +404,7 @@ static int check_target(struct run_args *a, const struct prepare *p, const struc
 		if (hrc)
 			return hrc;
 	}
-	return any_write(a) ? prepare_write(p, t) : 0;
+	return any_write(a) || a->precondition ? prepare_write(p, t) : 0;
 }
 
 /*

@@ -78,6 +78,7 @@ struct run_args {
 	bool steady;                 /* --steady: rounds until steady state (measure/steady.h) */
 	uint64_t steady_round_ns, steady_window, max_rounds; /* 0 = not given (the defaults, after parsing) */
 	const char *steady_on;       /* --steady-on iops|lat; NULL = not given */
+	bool precondition, initialize; /* --precondition, --initialize: before the first run */
 	const char *target;
 	char *temp_target;           /* run on a directory: the temporary file made in it (malloc'd), removed by runargs_free */
 	bool created;                /* --size created the target during runargs_start */
