@@ -1,0 +1,103 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: Apache-2.0
+# iobench report on runs in rounds (run --steady): the steady section, the
+# summary ranking configs on steady figures and naming the burst, the PTS
+# chart. The lines are real runs, each in a blkio cgroup of its own capping
+# its O_DIRECT reads (as the shared notes on throttling under test describe).
+
+bats_require_minimum_version 1.5.0
+load lib/core
+
+each_setup() {
+  [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle with"
+  make_file "$TMP/f" 64M
+  local disk
+  disk=$(findmnt -nvo SOURCE --target "$TMP")
+  [[ "$(lsblk -dno TYPE "$disk" 2>/dev/null)" == disk ]] || disk=/dev/$(lsblk -no PKNAME "$disk" | head -n 1)
+  MAJMIN=$(lsblk -dno MAJ:MIN "$disk" | tr -d ' ')
+  [[ -n "$MAJMIN" ]] || skip "env: $TMP is not on a block device blkio can throttle"
+  CGROUPS=()
+  PIDS=()
+}
+
+each_teardown() {
+  local p cg
+  for p in "${PIDS[@]}"; do
+    kill "$p" 2>/dev/null || true
+    wait "$p" 2>/dev/null || true
+  done
+  for cg in "${CGROUPS[@]}"; do
+    if [[ -d "$cg" ]]; then rmdir "$cg"; fi
+  done
+  return 0
+}
+
+# host NAME CONFIG IOPS [LATER AFTER]: a steady run of read4k as host NAME of
+# config CONFIG, its reads capped at IOPS, and at LATER from AFTER s on (a burst that ends).
+host() {
+  local name=$1 config=$2 iops=$3 later=${4:-} after=${5:-}
+  local cg=/sys/fs/cgroup/blkio/iobench-steady-report-$$-$name
+  mkdir "$cg"
+  CGROUPS+=("$cg")
+  echo "$MAJMIN $iops" >"$cg/blkio.throttle.read_iops_device"
+  if [[ -n "$later" ]]; then
+    (sleep "$after" && echo "$MAJMIN $later" >"$cg/blkio.throttle.read_iops_device") &
+    PIDS+=($!)
+  fi
+  bash -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' _ "$cg" \
+    "$IOBENCH" -q --host "$name" --label "config=$config" --direct -o read4k -t 4 --steady --steady-round 1 \
+    --max-rounds 15 --json "$TMP/fleet/$name.jsonl" "$TMP/f"
+}
+
+@test "four hosts, one bursting to 4000 then held at 1000: its config is ranked on 1000, below the steady 1500s, and the burst is named" {
+  mkdir "$TMP/fleet"
+  host b1 burst 4000 1000 2
+  host s1 steady 1500
+  host s2 steady 1500
+  host s3 steady 1500
+  # the burst host's whole run averages above 1500: ranked on it, it would win
+  jq -e '.operations[0] | .total.count / (.rounds | length) > 1500' "$TMP/fleet/b1.jsonl"
+  jq -e '.operations[0].steadyState | .attained and .iops < 1100' "$TMP/fleet/b1.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section summary,steady,groups "$TMP/fleet"
+  [ "$status" -eq 0 ]
+  local best burst
+  best=$(jq -c '.summary[] | select(.kind == "best" and .op == "read4k")' <<<"$output")
+  # the steady config wins, on its steady figure, the burst one second
+  jq -e '.config == "config=steady" and .value > 1350 and .value < 1650' <<<"$best"
+  jq -e '.finding | test("steady figure") and test("; config=burst: 1,0[0-9][0-9]")' <<<"$best"
+  burst=$(jq -c '.summary[] | select(.kind == "burst")' <<<"$output")
+  jq -e '.config == "config=burst" and .value > 900 and .value < 1100' <<<"$burst"
+  jq -e '.finding | test("^config=burst read4k: [34],[0-9]{3} ops/s for [23] s, then 1,0[0-9]{2}: ranked on 1,0[0-9]{2}$")' <<<"$burst"
+  # the steady section: per host, attained at round k of n, the first round's figure
+  jq -e '[.steady[] | select(.host == "b1")][0] | .attained and .round >= 7 and .firstOpsPerSec > 2800 and .burstRounds >= 2' \
+    <<<"$output"
+  jq -e '[.steady[] | select(.attained)] | length == 4' <<<"$output"
+  # the groups table carries the same steady figure: one basis
+  jq -e '[.groups[] | select(.host == "b1")][0].opsPerSec < 1100' <<<"$output"
+  # the text says it as the JSON does
+  run --separate-stderr "$IOBENCH" report "$TMP/fleet"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"config=burst read4k: "*" ops/s for "*", then 1,0"*": ranked on 1,0"* ]]
+}
+
+@test "a host that never settles is ranked with a mark, not silently" {
+  mkdir "$TMP/fleet"
+  local cg=/sys/fs/cgroup/blkio/iobench-steady-report-$$-flip
+  host s1 steady 1500
+  mkdir "$cg"
+  CGROUPS+=("$cg")
+  echo "$MAJMIN 800" >"$cg/blkio.throttle.read_iops_device"
+  (while :; do sleep 1; echo "$MAJMIN 3000" >"$cg/blkio.throttle.read_iops_device"; sleep 1
+    echo "$MAJMIN 800" >"$cg/blkio.throttle.read_iops_device"; done) &
+  PIDS+=($!)
+  bash -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' _ "$cg" \
+    "$IOBENCH" -q --host f1 --label config=flipping --direct -o read4k -t 4 --steady --steady-round 1 \
+    --max-rounds 6 --json "$TMP/fleet/f1.jsonl" "$TMP/f" 2>/dev/null
+  run --separate-stderr "$IOBENCH" report --json --section summary,steady "$TMP/fleet"
+  [ "$status" -eq 0 ]
+  jq -e '[.steady[] | select(.host == "f1")][0] | .attained == false and .rounds == 6' <<<"$output"
+  # ranked on its last window, whichever side it lands: the best with its mark, or the runner-up with it
+  jq -e '.summary[] | select(.kind == "best" and .op == "read4k") |
+    (.config == "config=flipping" and (.finding | test("not steady: 1 of 1 host never settled"))) or
+    (.config == "config=steady" and (.finding | test("config=flipping: [0-9,]+ \\(not steady\\)")))' <<<"$output"
+}
