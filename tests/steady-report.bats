@@ -9,15 +9,19 @@ bats_require_minimum_version 1.5.0
 load lib/core
 
 each_setup() {
-  [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle with"
   make_file "$TMP/f" 64M
+  CGROUPS=()
+  PIDS=()
+}
+
+# blkio: skip unless the disk under $TMP can be throttled; $MAJMIN its device.
+blkio() {
+  [[ -d /sys/fs/cgroup/blkio ]] || skip "env: no cgroup v1 blkio controller to throttle with"
   local disk
   disk=$(findmnt -nvo SOURCE --target "$TMP")
   [[ "$(lsblk -dno TYPE "$disk" 2>/dev/null)" == disk ]] || disk=/dev/$(lsblk -no PKNAME "$disk" | head -n 1)
   MAJMIN=$(lsblk -dno MAJ:MIN "$disk" | tr -d ' ')
   [[ -n "$MAJMIN" ]] || skip "env: $TMP is not on a block device blkio can throttle"
-  CGROUPS=()
-  PIDS=()
 }
 
 each_teardown() {
@@ -50,6 +54,7 @@ host() {
 }
 
 @test "four hosts, one bursting to 4000 then held at 1000: its config is ranked on 1000, below the steady 1500s, and the burst is named" {
+  blkio
   mkdir "$TMP/fleet"
   host b1 burst 4000 1000 2
   host s1 steady 1500
@@ -81,6 +86,7 @@ host() {
 }
 
 @test "a host that never settles is ranked with a mark, not silently" {
+  blkio
   mkdir "$TMP/fleet"
   local cg=/sys/fs/cgroup/blkio/iobench-steady-report-$$-flip
   host s1 steady 1500
@@ -100,4 +106,47 @@ host() {
   jq -e '.summary[] | select(.kind == "best" and .op == "read4k") |
     (.config == "config=flipping" and (.finding | test("not steady: 1 of 1 host never settled"))) or
     (.config == "config=steady" and (.finding | test("config=flipping: [0-9,]+ \\(not steady\\)")))' <<<"$output"
+}
+
+# dat_block FILE N: block N (0-based) of a gnuplot data file, its comment lines left out.
+dat_block() {
+  awk -v want="$2" 'BEGIN { RS = ""; FS = "\n" } NR == want + 1 { for (i = 1; i <= NF; i++) if ($i !~ /^#/) print $i }' "$1"
+}
+
+@test "--plot draws the PTS chart per run in rounds: every round, the window, its average, +-10% and the fitted line" {
+  command -v gnuplot >/dev/null || skip "gnuplot is not installed (Debian: gnuplot-nox)"
+  mkdir "$TMP/runs"
+  local h
+  for h in r1 r2; do
+    "$IOBENCH" -q --host "$h" --no-direct -o read4k --rate 800 --steady --steady-round 0.5 --steady-window 3 \
+      --max-rounds 6 --json "$TMP/runs/$h.jsonl" "$TMP/f" 2>/dev/null
+  done
+  run --separate-stderr "$IOBENCH" report --plot "$TMP/plot" "$TMP/runs"
+  [ "$status" -eq 0 ]
+  [ -s "$TMP/plot/steady-1.png" ] && [ -s "$TMP/plot/steady-1.svg" ] && [ -s "$TMP/plot/steady-2.svg" ]
+  [ ! -e "$TMP/plot/steady-3.dat" ]
+  local op rounds first last avg
+  op=$(jq -c '.operations[0]' "$TMP/runs/r1.jsonl")
+  rounds=$(jq '.rounds | length' <<<"$op")
+  first=$(jq '.steadyState.windowFirst' <<<"$op")
+  last=$(jq '.steadyState.windowLast' <<<"$op")
+  avg=$(jq '.steadyState.iops' <<<"$op")
+  # every round, then the window's rounds, as the line has them
+  [ "$(dat_block "$TMP/plot/steady-1.dat" 0 | wc -l)" -eq "$rounds" ]
+  [ "$(dat_block "$TMP/plot/steady-1.dat" 0 | awk '{print $1}' | tr '\n' ' ')" = "$(seq -s ' ' 1 "$rounds") " ]
+  [ "$(dat_block "$TMP/plot/steady-1.dat" 1 | awk 'NR == 1 {print $1}')" -eq "$first" ]
+  [ "$(dat_block "$TMP/plot/steady-1.dat" 1 | wc -l)" -eq $((last - first + 1)) ]
+  jq -e --argjson r "$(dat_block "$TMP/plot/steady-1.dat" 0 | awk '{print $2}' | jq -s .)" \
+    '[.rounds[].iops] as $i | [range(0; $i | length) | ($r[.] - $i[.]) | fabs < 1] | all' <<<"$op"
+  # the average over the window, the band at +-10% of it, the fit from the line's own numbers
+  dat_block "$TMP/plot/steady-1.dat" 2 | awk -v a="$avg" -v f="$first" -v l="$last" '
+    NR == 1 && $1 != f { exit 1 } NR == 2 && $1 != l { exit 1 } ($2 - a) > 1 || (a - $2) > 1 { exit 1 }'
+  dat_block "$TMP/plot/steady-1.dat" 3 | awk -v a="$avg" '
+    ($2 - 0.9 * a) > 1 || (0.9 * a - $2) > 1 || ($3 - 1.1 * a) > 1 || (1.1 * a - $3) > 1 { exit 1 }'
+  jq -e --argjson y "$(dat_block "$TMP/plot/steady-1.dat" 4 | awk '{print $2}' | jq -s .)" \
+    '.steadyState.fit as $f | ($y[0] - $f.intercept | fabs) < 1 and
+     ($y[1] - ($f.intercept + $f.slope * (.steadyState.windowLast - .steadyState.windowFirst)) | fabs) < 1' <<<"$op"
+  # on the page, in the steady section, with its title
+  grep -q 'id="chart-steady-1"' "$TMP/plot/index.html"
+  grep -q "Steady state (SNIA PTS): read4k, 1 thread" "$TMP/plot/steady-1.gp"
 }
