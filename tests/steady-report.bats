@@ -150,3 +150,32 @@ dat_block() {
   grep -q 'id="chart-steady-1"' "$TMP/plot/index.html"
   grep -q "Steady state (SNIA PTS): read4k, 1 thread" "$TMP/plot/steady-1.gp"
 }
+
+@test "a watch series held at one cap, then a lower one: the report says where its p99 left the steady state it had reached" {
+  blkio
+  local cg=/sys/fs/cgroup/blkio/iobench-steady-report-$$-watch
+  mkdir "$cg"
+  CGROUPS+=("$cg")
+  # probes every 10 ms held to 20 reads a second: a p99 near 100 ms; from 8 s on, 4 a second
+  echo "$MAJMIN 20" >"$cg/blkio.throttle.read_iops_device"
+  (sleep 8 && echo "$MAJMIN 4" >"$cg/blkio.throttle.read_iops_device") &
+  PIDS+=($!)
+  bash -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' _ "$cg" \
+    "$IOBENCH" watch -q --host w1 -o read4k --interval 0.01 --period 0.5 --count 30 --json "$TMP/w.jsonl" "$TMP/f"
+  [ "$(wc -l <"$TMP/w.jsonl")" -eq 30 ]
+  run --separate-stderr "$IOBENCH" report --json --section summary,steady "$TMP/w.jsonl"
+  [ "$status" -eq 0 ]
+  local row
+  row=$(jq -c '.steady[] | select(.host == "w1")' <<<"$output")
+  jq -e '.series == "p99" and .attained and .round >= 5 and .round < 14 and .rounds == 30' <<<"$row"
+  # it left after the cap fell (8 s: period 16 or so), not before, at a p99 well above the steady one
+  jq -e '.leftAt >= 14 and .leftAt <= 20 and .leftP99Ns > 1.5 * .p99Ns' <<<"$row"
+  jq -e '[.summary[] | select(.kind == "leftSteady")] | length == 1 and (.[0].finding | test("^read4k on w1 left its steady state: p99 "))' \
+    <<<"$output"
+  # the periods before the change alone: steady, never left, nothing said
+  head -n 14 "$TMP/w.jsonl" >"$TMP/before.jsonl"
+  run --separate-stderr "$IOBENCH" report --json --section summary,steady "$TMP/before.jsonl"
+  [ "$status" -eq 0 ]
+  jq -e '.steady[0] | .attained and .leftAt == null' <<<"$output"
+  jq -e '[.summary[] | select(.kind == "leftSteady")] | length == 0' <<<"$output"
+}

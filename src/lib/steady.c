@@ -46,3 +46,19 @@ size_t steady_first(const double *y, size_t n, size_t window, struct steady_fit 
 			return end;
 	return 0;
 }
+
+size_t steady_left(const double *y, size_t n, size_t window, size_t *attained, double *avg)
+{
+	struct steady_fit fit;
+	*attained = steady_first(y, n, window, &fit);
+	*avg = fit.avg;
+	if (!*attained)
+		return 0;
+	for (size_t end = *attained + 1; end <= n; end++) {
+		struct steady_fit now;
+		bool off = fabs(y[end - 1] - fit.avg) > fit.avg * STEADY_MAX_RANGE_PCT / 100;
+		if (off && steady_judge(y + end - window, window, &now) == 0 && !now.steady)
+			return end;
+	}
+	return 0;
+}

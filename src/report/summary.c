@@ -46,7 +46,8 @@ void rep_summary_needs(bool want[SEC_COUNT])
 {
 	static const enum rep_section needs[] = { SEC_GROUPS, SEC_FLEET,   SEC_TARGETS, SEC_INSTANCES,  SEC_BAD_APPLES,
 						  SEC_THREADS, SEC_COMPARE, SEC_TIERS,	    SEC_DURABILITY,
-						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC, SEC_DEVICES };
+						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC, SEC_DEVICES,
+						  SEC_STEADY };
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		want[needs[i]] = true;
 }
@@ -886,6 +887,25 @@ static void durability(struct table *s, const struct table *d, const struct tabl
 }
 
 /* Oscillations over time (the periodic section): the first three, then how many more. */
+/* Watch series that reached steady state and left it (the steady section's rows with a period left at). */
+static void left_steady(struct table *s, const struct table *st)
+{
+	for (size_t r = 0; r < st->nrows; r++) {
+		if (isnan(num_at(st, r, "leftAt")))
+			continue;
+		char op[64], p99[32], then[32];
+		op_at(st, r, op, sizeof(op));
+		units_format_ns(p99, sizeof(p99), num_at(st, r, "p99Ns"));
+		units_format_ns(then, sizeof(then), num_at(st, r, "leftP99Ns"));
+		const char *when = str_at(st, r, "leftAtUtc");
+		const double fig[4] = { num_at(st, r, "leftP99Ns"), NAN, NAN, num_at(st, r, "threads") };
+		finding(s, op, "leftSteady", op, str_at(st, r, "config"), fig, "steady",
+			"%s on %s left its steady state: p99 %s from period %.0f, then %s from period %.0f%s%s",
+			op, str_at(st, r, "host"), p99, num_at(st, r, "round"), then, num_at(st, r, "leftAt"),
+			when ? " at " : "", when ? when : "");
+	}
+}
+
 static void oscillations(struct table *s, const struct table *p)
 {
 	for (size_t r = 0; r < p->nrows; r++) {
@@ -1011,6 +1031,7 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	optima(s, th, ops, nops);
 	tiers(s, &tables[SEC_TIERS]);
 	oscillations(s, &tables[SEC_PERIODIC]);
+	left_steady(s, &tables[SEC_STEADY]);
 	durability(s, &tables[SEC_DURABILITY], &tables[SEC_DUR_VERIFY]);
 	left_out(s, ctx->db);
 }

@@ -123,6 +123,30 @@ TEST(nothing_measured_is_never_steady)
 	CHECK(f.range_pct > 100);
 }
 
+/* A watch series: steady at 92 ms from period 5, then at 256 ms from period 16. */
+TEST(left_a_steady_state)
+{
+	double y[30];
+	for (int i = 0; i < 30; i++)
+		y[i] = i < 15 ? 92 + (i % 3) * 3 : 256 + (i % 2) * 4;
+	size_t at;
+	double avg;
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 16);
+	CHECK_EQ_U(at, 5);
+	CHECK(avg > 90 && avg < 100);
+	/* one spike within the band leaves nothing; a flat series never leaves */
+	y[20] = 0;
+	for (int i = 0; i < 30; i++)
+		y[i] = 100 + (i == 10 ? 15 : 0);
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 0);
+	CHECK_EQ_U(at, 5);
+	/* never steady: never left */
+	for (int i = 0; i < 30; i++)
+		y[i] = i % 2 ? 800 : 3000;
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 0);
+	CHECK_EQ_U(at, 0);
+}
+
 int main(void)
 {
 	RUN(flat_is_steady);
@@ -133,5 +157,6 @@ int main(void)
 	RUN(noise_just_over_twenty_percent);
 	RUN(fit_of_a_line);
 	RUN(nothing_measured_is_never_steady);
+	RUN(left_a_steady_state);
 	return check_summary("steady");
 }
