@@ -131,3 +131,12 @@ in_cgroup() {
   [ "$status" -eq 2 ]
   [ ! -e "$TMP/out.jsonl" ]
 }
+
+@test "a run in rounds stopped by SIGINT keeps the rounds so far, marked interrupted, and exits 130" {
+  rc=$(stop_after 2.5 INT "$IOBENCH" -q --no-direct -o read4k --rate 1000 --steady --steady-round 1 \
+    --steady-window 3 --max-rounds 10 --json "$TMP/out.jsonl" "$TMP/f")
+  [ "$rc" -eq 130 ]
+  jq -e '.interrupted and (.operations[0].rounds | length) == 3' "$TMP/out.jsonl"
+  # the third round was cut short: no verdict of steady state from it
+  jq -e '.operations[0].steadyState | .attained == false and .rounds == 3' "$TMP/out.jsonl"
+}

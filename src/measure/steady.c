@@ -166,11 +166,16 @@ int steady_execute(const struct run_config *cfg, const struct steady_config *sc,
 			add_round(&res->ops[i], &r.ops[i], n);
 			failed |= r.ops[i].total.count == 0 && r.ops[i].total.errors > 0;
 		}
+		/* A round cut short (a signal, a lost target) is kept, never judged: its ops/s are a part's. */
+		bool whole = !r.interrupted && !r.target_lost && !r.stuck_threads;
 		add_run(res, &r, n);
 		run_result_free(&r);
 		n++;
 		for (size_t i = 0; i < res->nops; i++) {
-			judge(&res->ops[i], n, sc->round_ns, sc);
+			if (whole)
+				judge(&res->ops[i], n, sc->round_ns, sc);
+			else
+				res->ops[i].steady->rounds = n;
 			all &= res->ops[i].steady->attained;
 			iops[i] = steady_round_iops(&res->ops[i].buckets[n - 1], sc->round_ns);
 		}
