@@ -57,7 +57,7 @@ stat_field() {
 
 @test "precondition refuses a device holding a filesystem or mounted, writing nothing; --force writes the unmounted one" {
   command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 not installed (.ci/apt-core.txt)"
-  mkfs.ext4 -q -F "$LOOP"
+  mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP"
   local before after
   before=$(stat_field 7)
   run --separate-stderr "$IOBENCH" precondition "$LOOP"
@@ -67,6 +67,8 @@ stat_field() {
   run --separate-stderr "$IOBENCH" run --precondition -o read4k -d 1 "$LOOP"
   [ "$status" -eq 1 ]
   [[ "$stderr" == "iobench: $LOOP holds a filesystem"* ]]
+  # the refusals wrote nothing
+  [ "$(stat_field 7)" -eq "$before" ]
   MNT=$TMP/mnt
   mkdir "$MNT"
   mount "$LOOP" "$MNT"
@@ -75,9 +77,7 @@ stat_field() {
   [ "$stderr" = "iobench: $LOOP is mounted on $MNT; preconditioning would destroy it (use --force to write anyway)" ]
   umount "$MNT"
   MNT=
-  after=$(stat_field 7)
-  # the refusals wrote nothing (the mount and umount write a few sectors of their own)
-  [ $(((after - before) * 512)) -lt 1048576 ]
+  before=$(stat_field 7)
   run --separate-stderr "$IOBENCH" precondition -q --force "$LOOP"
   [ "$status" -eq 0 ]
   after=$(stat_field 7)
@@ -126,4 +126,21 @@ stat_field() {
   [ $((($(stat_field 7) - before) * 512)) -eq $((2 * 32 * 1048576)) ]
   [ "$(wc -l <"$TMP/out.jsonl")" -eq 2 ]
   jq -s -e 'all(.[]; .provision.preconditioned == true and .provision.initialized == true)' "$TMP/out.jsonl"
+}
+
+@test "fleet-job --precondition --steady: the target preconditioned once before the plan, every run in rounds, the facts say so" {
+  mkdir -p "$TMP/job/lib" "$TMP/job/h1"
+  cp "$IOBENCH" "$BATS_TEST_DIRNAME/../scripts/fleet-job" "$TMP/job/"
+  cp "$BATS_TEST_DIRNAME/../scripts/lib/common.sh" "$TMP/job/lib/"
+  printf '1 read4k 1 -\n2 read4k 2 -\n' >"$TMP/job/h1/plan.txt"
+  local before
+  before=$(stat_field 7)
+  run --separate-stderr bash -c 'cd "$1" && shift && ./fleet-job "$@"' _ "$TMP/job" --target "$LOOP" --precondition \
+    --steady --steady-round 0.5 --steady-window 3 --max-rounds 4 --iobench=--rate --iobench=400 h1
+  [ "$status" -eq 0 ]
+  # once for the plan, not once per run
+  [ $((($(stat_field 7) - before) * 512)) -eq $((2 * 32 * 1048576)) ]
+  [ "$(wc -l <"$TMP/job/h1/iobench.jsonl")" -eq 2 ]
+  jq -s -e 'all(.[]; .provision.preconditioned == true and .operations[0].steadyState.window == 3)' \
+    "$TMP/job/h1/iobench.jsonl"
 }
