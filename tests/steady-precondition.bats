@@ -114,6 +114,9 @@ stat_field() {
   [ "$stderr" = "iobench: $TMP/missing: does not exist; give an existing file or block device" ]
   run --separate-stderr "$IOBENCH" precondition --passes 0 "$TMP/f"
   [ "$status" -eq 2 ]
+  run --separate-stderr "$IOBENCH" precondition --initialize --passes 3 "$TMP/f"
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "iobench: --passes counts writes and --initialize only reads; give one" ]
 }
 
 @test "run --precondition --initialize does both before the first run, once, and the line's facts say so" {

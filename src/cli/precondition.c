@@ -25,7 +25,7 @@ struct precondition_args {
 #define CMDLINE_SETTINGS struct precondition_args
 /* name, short, value, commands, help, default, how */
 static const struct cmdline_opt precondition_opts[] = {
-	{ "passes", 0, "N", 0, "write TARGET N times over", CMDLINE_STR(PRECONDITION_DEFAULT_PASSES),
+	{ "passes", 0, "N", 0, "write TARGET N times over (default " CMDLINE_STR(PRECONDITION_DEFAULT_PASSES) ")", NULL,
 	  U64(passes, 1, 100) },
 	{ "initialize", 0, NULL, 0, "read every block once instead of writing (a volume\n"
 	  "restored from a snapshot is slow until each block is touched)", NULL, FLAG(initialize) },
@@ -44,6 +44,10 @@ static int check_operands(void *settings, const struct cmdline_cmd *cmd, int nop
 	if (noperands != 1)
 		return diag_usage("precondition needs one TARGET, e.g. 'iobench precondition /dev/nvme1n1'");
 	a->target = operands[0];
+	if (a->initialize && a->passes)
+		return diag_usage("--passes counts writes and --initialize only reads; give one");
+	if (!a->passes)
+		a->passes = PRECONDITION_DEFAULT_PASSES;
 	return 0;
 }
 
