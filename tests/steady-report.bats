@@ -69,10 +69,11 @@ host() {
   best=$(jq -c '.summary[] | select(.kind == "best" and .op == "read4k")' <<<"$output")
   # the steady config wins, on its steady figure, the burst one second
   jq -e '.config == "config=steady" and .value > 1350 and .value < 1650' <<<"$best"
-  jq -e '.finding | test("steady figure") and test("; config=burst: 1,0[0-9][0-9]")' <<<"$best"
+  jq -e '.finding | test("steady figure") and test("; config=burst: [0-9,]+$")' <<<"$best"
   burst=$(jq -c '.summary[] | select(.kind == "burst")' <<<"$output")
   jq -e '.config == "config=burst" and .value > 900 and .value < 1100' <<<"$burst"
-  jq -e '.finding | test("^config=burst read4k: [34],[0-9]{3} ops/s for [23] s, then 1,0[0-9]{2}: ranked on 1,0[0-9]{2}$")' <<<"$burst"
+  jq -e '.finding | capture("^config=burst read4k: [34],[0-9]{3} ops/s for [23] s, then (?<a>[0-9,]+): ranked on (?<b>[0-9,]+)$") |
+    .a == .b' <<<"$burst"
   # the steady section: per host, attained at round k of n, the first round's figure
   jq -e '[.steady[] | select(.host == "b1")][0] | .attained and .round >= 7 and .firstOpsPerSec > 2800 and .burstRounds >= 2' \
     <<<"$output"
@@ -82,7 +83,7 @@ host() {
   # the text says it as the JSON does
   run --separate-stderr "$IOBENCH" report "$TMP/fleet"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"config=burst read4k: "*" ops/s for "*", then 1,0"*": ranked on 1,0"* ]]
+  [[ "$output" == *"config=burst read4k: "*" ops/s for "*", then "*": ranked on "* ]]
 }
 
 @test "a host that never settles is ranked with a mark, not silently" {
@@ -156,24 +157,25 @@ dat_block() {
   local cg=/sys/fs/cgroup/blkio/iobench-steady-report-$$-watch
   mkdir "$cg"
   CGROUPS+=("$cg")
-  # probes every 10 ms held to 20 reads a second: a p99 near 100 ms; from 8 s on, 4 a second
+  # probes every 10 ms held to 20 reads a second: a p99 near 100 ms; from 12 s on, 4 a second
   echo "$MAJMIN 20" >"$cg/blkio.throttle.read_iops_device"
-  (sleep 8 && echo "$MAJMIN 4" >"$cg/blkio.throttle.read_iops_device") &
+  (sleep 12 && echo "$MAJMIN 4" >"$cg/blkio.throttle.read_iops_device") &
   PIDS+=($!)
   bash -c 'echo $$ >"$1/cgroup.procs"; shift; exec "$@"' _ "$cg" \
-    "$IOBENCH" watch -q --host w1 -o read4k --interval 0.01 --period 0.5 --count 30 --json "$TMP/w.jsonl" "$TMP/f"
-  [ "$(wc -l <"$TMP/w.jsonl")" -eq 30 ]
+    "$IOBENCH" watch -q --host w1 -o read4k --interval 0.01 --period 1 --count 24 --json "$TMP/w.jsonl" "$TMP/f"
+  [ "$(wc -l <"$TMP/w.jsonl")" -eq 24 ]
   run --separate-stderr "$IOBENCH" report --json --section summary,steady "$TMP/w.jsonl"
   [ "$status" -eq 0 ]
   local row
   row=$(jq -c '.steady[] | select(.host == "w1")' <<<"$output")
-  jq -e '.series == "p99" and .attained and .round >= 5 and .round < 14 and .rounds == 30' <<<"$row"
-  # it left after the cap fell (8 s: period 16 or so), not before, at a p99 well above the steady one
-  jq -e '.leftAt >= 14 and .leftAt <= 20 and .leftP99Ns > 1.5 * .p99Ns' <<<"$row"
+  echo "row: $row"
+  jq -e '.series == "p99" and .attained and .round >= 5 and .round < 12 and .rounds == 24' <<<"$row"
+  # it left after the cap fell (12 s: period 13 or so), not before, at a p99 well above the steady one
+  jq -e '.leftAt >= 12 and .leftAt <= 16 and .leftP99Ns > 1.5 * .p99Ns' <<<"$row"
   jq -e '[.summary[] | select(.kind == "leftSteady")] | length == 1 and (.[0].finding | test("^read4k on w1 left its steady state: p99 "))' \
     <<<"$output"
   # the periods before the change alone: steady, never left, nothing said
-  head -n 14 "$TMP/w.jsonl" >"$TMP/before.jsonl"
+  head -n 11 "$TMP/w.jsonl" >"$TMP/before.jsonl"
   run --separate-stderr "$IOBENCH" report --json --section summary,steady "$TMP/before.jsonl"
   [ "$status" -eq 0 ]
   jq -e '.steady[0] | .attained and .leftAt == null' <<<"$output"
