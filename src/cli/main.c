@@ -23,6 +23,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run, "benchmark random I/O on a file or device (the default command)" },
 	{ "create", cmd_create, "fill a data file with random bytes" },
+	{ "precondition", cmd_precondition, "write a target twice over sequentially (SNIA PTS), or read it once" },
 	{ "watch", cmd_watch, "probe latency for days, a JSON line per period" },
 	{ "report", cmd_report, "merge and summarise result files" },
 	{ "durability", cmd_durability, "serve|write|verify: do acknowledged flushes survive a power cut?" },

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"
+#include "cli/precondition.h"
 #include "cli/runargs.h"
 #include "engines/engine.h"
 #include "host/devices.h"
@@ -10,6 +11,7 @@
 #include "lib/prng.h"
 #include "lib/signals.h"
 #include "measure/run.h"
+#include "measure/steady.h"
 #include "results/output.h"
 
 #include <errno.h>
@@ -248,6 +250,58 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 	return rc;
 }
 
+/* --steady: each round's IOPS, as progress. */
+static void round_done(void *arg, unsigned round, const double *iops, size_t nops)
+{
+	const struct run_args *a = arg;
+	char text[512];
+	size_t len = 0;
+	for (size_t i = 0; i < nops && len < sizeof(text); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, " %s %.0f IOPS", a->ops[i].name, iops[i]);
+	diag_progress(a->quiet, "round %u of at most %llu:%s", round, (unsigned long long)a->max_rounds, text);
+}
+
+/*
+ * One run of the sweep: for a fixed duration, or with --steady in rounds
+ * (then cfg's duration and bucket become what the rounds were).
+ */
+static int execute(const struct run_args *a, struct run_config *cfg, struct run_result *res, char *err,
+		   size_t errlen)
+{
+	if (!a->steady)
+		return run_execute(cfg, res, err, errlen);
+	struct steady_config sc = {
+		.round_ns = a->steady_round_ns, .window = (unsigned)a->steady_window,
+		.max_rounds = (unsigned)a->max_rounds, .on_lat = a->steady_on && strcmp(a->steady_on, "lat") == 0,
+		.round_done = round_done, .arg = (void *)a,
+	};
+	int rc = steady_execute(cfg, &sc, res, err, errlen);
+	if (rc == 0) {
+		cfg->bucket_ns = a->steady_round_ns;
+		cfg->duration_ns = (res->nops ? res->ops[0].nbuckets : 0) * a->steady_round_ns;
+	}
+	return rc;
+}
+
+/* --steady: one line per op that never settled (a result, not a failure: the exit stays 0). */
+static void say_not_steady(const struct run_args *a, const struct run_config *cfg, const struct run_result *res)
+{
+	for (size_t i = 0; i < res->nops; i++) {
+		const struct op_steady *s = res->ops[i].steady;
+		if (!s || s->attained || res->interrupted || res->target_lost)
+			continue;
+		double secs = (double)a->steady_round_ns / 1e9;
+		if (s->rounds < s->window)
+			diag_warn("%s: steady state not attained: %u round%s of %g s, fewer than a window of %u",
+				  cfg->ops[i].spec.name, s->rounds, s->rounds == 1 ? "" : "s", secs, s->window);
+		else
+			diag_warn("%s: steady state not attained in %u rounds of %g s (last window: %.0f IOPS, range "
+				  "%.0f%%, slope %.0f%% of its average; limits 20%% and 10%%)",
+				  cfg->ops[i].spec.name, s->rounds, secs, s->iops.avg, s->iops.range_pct,
+				  s->iops.slope_pct);
+	}
+}
+
 /* The runs, in order; stops at the first failure or signal. */
 static int run_steps(const struct run_step *steps, size_t nsteps, const struct target_info *t, const sigset_t *sigs,
 		     FILE *raw, const struct device_tree *devices)
@@ -281,9 +335,11 @@ static int run_steps(const struct run_step *steps, size_t nsteps, const struct t
 		struct run_result res;
 		char err[ERR_MAX];
 		prog.start_ns = clock_now_ns();
-		if (run_execute(&cfg, &res, err, sizeof(err)) < 0)
+		if (execute(a, &cfg, &res, err, sizeof(err)) < 0)
 			return diag_fail("%s", err);
 		int rc = report_run(a, &cfg, &res, s->count);
+		if (rc == EXIT_OK)
+			say_not_steady(a, &cfg, &res);
 		run_result_free(&res);
 		if (rc != EXIT_OK)
 			return rc;
@@ -292,6 +348,30 @@ static int run_steps(const struct run_step *steps, size_t nsteps, const struct t
 		if (sig > 0 && r + 1 < nsteps)
 			return diag_interrupted("interrupted by %s between runs; %zu of %zu runs done", strsignal(sig), r + 1,
 						nsteps);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * --precondition and --initialize, once before the first run; the result
+ * lines' provision facts say it was done (a state of the target, as much
+ * its configuration as what was provisioned).
+ */
+static int prepare_state(struct run_args *a, const struct target_info *t, const sigset_t *sigs)
+{
+	for (int k = 0; k < 2; k++) {
+		bool read = k == 1;
+		if (!(read ? a->initialize : a->precondition))
+			continue;
+		struct precondition_opts o = { .read = read, .passes = PRECONDITION_DEFAULT_PASSES,
+					       .seed = a->seed.value ^ 0x9ec0ULL, .stop_signals = sigs };
+		struct precondition_result r;
+		int rc = precondition_target(a->target, t, &o, a->quiet, &r);
+		if (rc != EXIT_OK)
+			return rc;
+		if (!a->provision)
+			a->provision = json_object();
+		json_object_set_new(a->provision, read ? "initialized" : "preconditioned", json_true());
 	}
 	return EXIT_OK;
 }
@@ -360,6 +440,8 @@ int cmd_run(int argc, char **argv)
 	struct target_info t;
 	sigset_t sigs;
 	int rc = runargs_start(&a, &run_cmd, argc, argv, &t, &sigs);
+	if (rc == 0)
+		rc = prepare_state(&a, &t, &sigs);
 	if (rc == 0)
 		rc = run_all(&a, &t, &sigs);
 	else if (rc == CMDLINE_DONE)

@@ -10,6 +10,7 @@
 #include "host/provision.h"
 #include "lib/err.h"
 #include "lib/signals.h"
+#include "lib/steady.h"
 #include "lib/units.h"
 #include "measure/create.h"
 #include "measure/worker.h"
@@ -214,6 +215,19 @@ static const struct cmdline_opt runargs_opts[] = {
 	{ "json", 0, "FILE", WATCH, "append the lines here (default stdout)", NULL, STRING(json_path) },
 	{ "prom", 0, "FILE", WATCH, "after every round, replace FILE (NAME.prom) with Prometheus\n"
 	  "counters for node_exporter's textfile collector", NULL, CUSTOM(parse_prom) },
+	{ "steady", 0, NULL, RUN, "run each op in rounds until steady state (SNIA PTS: over the\n"
+	  "last window of rounds, IOPS within 20% and the fitted line's\n"
+	  "slope within 10% of the average) or --max-rounds; -d, -b unused", NULL, FLAG(steady) },
+	{ "steady-round", 0, "SECS", RUN, "with --steady: one round (default 60)", NULL, DURATION(steady_round_ns) },
+	{ "steady-window", 0, "N", RUN, "with --steady: rounds judged together (default 5)", NULL,
+	  U64(steady_window, STEADY_MIN_WINDOW, 1000) },
+	{ "max-rounds", 0, "N", RUN, "with --steady: at most N rounds (default 25)", NULL, U64(max_rounds, 1, 10000) },
+	{ "steady-on", 0, "WHAT", RUN, "with --steady: iops (default), or lat: each round's p99 too", NULL,
+	  STRING(steady_on) },
+	{ "precondition", 0, NULL, RUN, "first write TARGET sequentially twice over in 128 KiB blocks\n"
+	  "(as 'iobench precondition' does; SNIA PTS)", NULL, FLAG(precondition) },
+	{ "initialize", 0, NULL, RUN, "first read every block of TARGET once (a volume restored\n"
+	  "from a snapshot is slow until each block is touched)", NULL, FLAG(initialize) },
 	{ "raw", 0, "FILE", RUN, "append a line per operation (op, offset, length,\n"
 	  "duration us, end us since start) in the 2012 tool's format", NULL, STRING(raw_path) },
 	{ "plan", 0, "FILE", RUN, "run FILE's lines in order, one run a line in these options'\n"
@@ -284,6 +298,31 @@ struct engine_opts runargs_engine_opts(const struct run_args *a)
 				     .register_buffers = a->register_buffers, .sqpoll = a->sqpoll, .hipri = a->hipri };
 }
 
+/* --steady and its options: given together, consistent; the defaults filled in. */
+static int check_steady(struct run_args *a)
+{
+	const char *alone = a->steady_round_ns ? "--steady-round" : a->steady_window ? "--steady-window"
+			    : a->max_rounds ? "--max-rounds" : a->steady_on ? "--steady-on" : NULL;
+	if (!a->steady && alone)
+		return diag_usage("%s is an option of --steady; add --steady", alone);
+	if (!a->steady)
+		return 0;
+	if (a->steady_on && strcmp(a->steady_on, "iops") != 0 && strcmp(a->steady_on, "lat") != 0)
+		return diag_usage("bad --steady-on '%s'; use iops or lat", QUOTE(a->steady_on));
+	if (a->max_ops)
+		return diag_usage("--ops stops each thread after N operations and --steady runs in rounds; give one");
+	if (!a->steady_round_ns)
+		a->steady_round_ns = STEADY_DEFAULT_ROUND_S * 1000000000ULL;
+	if (!a->steady_window)
+		a->steady_window = STEADY_DEFAULT_WINDOW;
+	if (!a->max_rounds)
+		a->max_rounds = a->steady_window > STEADY_DEFAULT_MAX_ROUNDS ? a->steady_window : STEADY_DEFAULT_MAX_ROUNDS;
+	if (a->max_rounds < a->steady_window)
+		return diag_usage("--max-rounds %llu is fewer than --steady-window %llu; steady state is judged over a "
+				  "whole window", (unsigned long long)a->max_rounds, (unsigned long long)a->steady_window);
+	return 0;
+}
+
 /* The table's check: what the options say together (the thread list, buckets, engine), and TARGET. */
 static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperands, char **operands)
 {
@@ -306,6 +345,9 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 			a->bucket_ns = a->duration_ns;
 		if (run_check_buckets(a->duration_ns, a->bucket_ns, err, sizeof(err)) < 0)
 			return diag_usage("%s", err);
+		int src = check_steady(a);
+		if (src)
+			return src;
 	}
 	if (noperands == 0)
 		return diag_usage("no TARGET given; e.g. 'iobench --size 1G -o read4k data.bin' (see --help)");
@@ -400,7 +442,7 @@ static int check_ops(struct run_args *a, const struct prepare *p, const struct t
 		if (hrc)
 			return hrc;
 	}
-	return any_write(a) ? prepare_write(p, t) : 0;
+	return any_write(a) || a->precondition ? prepare_write(p, t) : 0;
 }
 
 /*

@@ -87,6 +87,10 @@ struct run_args {
 	uint64_t progress_ns;        /* --progress; 0 = none (when given) */
 	bool progress_given;
 	bool no_device_stats;        /* --no-device-stats: list the devices, read no /proc/diskstats */
+	bool steady;                 /* --steady: rounds until steady state (measure/steady.h) */
+	uint64_t steady_round_ns, steady_window, max_rounds; /* 0 = not given (the defaults, after parsing) */
+	const char *steady_on;       /* --steady-on iops|lat; NULL = not given */
+	bool precondition, initialize; /* --precondition, --initialize: before the first run */
 	const char *target;
 	char *temp_target;           /* run on a directory: the temporary file made in it (malloc'd), removed by runargs_free */
 	bool created;                /* --size created the target during runargs_start */

@@ -134,6 +134,7 @@ static const struct rep_section_def *const sections[SEC_COUNT] = {
 	[SEC_DUR_VERIFY] = &rep_sec_durabilityVerify,
 	[SEC_EXPECT] = &rep_sec_expect,
 	[SEC_BASELINE] = &rep_sec_baseline,
+	[SEC_STEADY] = &rep_sec_steady,
 };
 
 const char *rep_section_name(enum rep_section s)

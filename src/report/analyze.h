@@ -91,6 +91,7 @@ enum rep_section {
 	SEC_INSTANCES,
 	SEC_BAD_APPLES,
 	SEC_THREADS,
+	SEC_STEADY,        /* runs in rounds: steady state attained or not, the burst before it (report/steady.c) */
 	SEC_COMPARE,     /* config A vs B per op: ratios with bootstrap intervals */
 	SEC_TIME,
 	SEC_REGIMES,

@@ -506,7 +506,7 @@ void rep_configs_mark_runs(struct rep_db *db, bool *split)
 			any = true;
 		}
 		if (dur[i] && rep_label_value(c->runs, "runtime", v, sizeof(v))) {
-			snprintf(text, sizeof(text), "%s s runs", v);
+			snprintf(text, sizeof(text), strcmp(v, "steady") == 0 ? "runs in rounds" : "%s s runs", v);
 			name_append(c, " / ", text);
 			any = true;
 		}

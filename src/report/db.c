@@ -266,7 +266,10 @@ static void runs_key(struct rep_db *db, const struct rep_line *l, char *buf, siz
 	unsigned round = round_of(l->split.notes);
 	if (round)
 		o += snprintf(buf + o, len - (size_t)o, "%sround=%u", o ? "," : "", round);
-	if (l->runtime > 0)
+	/* runs in rounds last until they settle: one kind of run, whatever their length */
+	if (l->steady)
+		snprintf(buf + o, len - (size_t)o, "%sruntime=steady", o ? "," : "");
+	else if (l->runtime > 0)
 		snprintf(buf + o, len - (size_t)o, "%sruntime=%g", o ? "," : "", l->runtime);
 }
 
@@ -337,8 +340,14 @@ static void add_run(struct rep_db *db, const struct rep_line *l)
 			hist_merge(&c->sync, &o->sync);
 			c->split_runs++;
 		}
-		c->seconds += l->seconds;
+		c->seconds += o->seconds > 0 ? o->seconds : l->seconds;
 		c->runs++;
+		if (o->steady.runs) {
+			unsigned nruns = c->steady.runs + 1, attained = c->steady.attained + o->steady.attained;
+			c->steady = o->steady;
+			c->steady.runs = nruns;
+			c->steady.attained = attained;
+		}
 		c->cpu_ns += o->cpu_ns;
 		c->cpu_ops += o->cpu_ops;
 		if (!c->block)

@@ -60,6 +60,25 @@ struct rep_heat {
 	uint16_t first, n;
 };
 
+/*
+ * What runs in rounds (`iobench run --steady`) said of a cell: the last
+ * such run's verdict and window, how many attained steady state. runs 0:
+ * none of its runs was in rounds.
+ */
+struct rep_steady {
+	unsigned runs;          /* its runs in rounds */
+	unsigned attained;      /* of them, those that attained steady state */
+	unsigned round;         /* the last one's: the round whose window attained it (1-based); 0 not attained */
+	unsigned rounds;        /* rounds it ran */
+	unsigned first, last;   /* its window's rounds (1-based): the one that attained it, else the last */
+	double bucket;          /* seconds per round */
+	double steady_ops;      /* its window's ops/s: the run's figure */
+	double first_ops;       /* its first round's ops/s */
+	double slope, intercept; /* the line fitted over the window: ops/s per round, and at its first round */
+	double range_pct, slope_pct;
+	double launch;          /* its launchTime, for the rounds' times */
+};
+
 /* One configuration, interned: cells of one configuration point at the same one. */
 struct rep_config {
 	char *labels;       /* user labels "config=large/ebs4,disk=a": sorted; size and bookkeeping left out */
@@ -96,6 +115,7 @@ struct rep_cell {
 	size_t nheat, heat_cap;
 	uint32_t *hbins;    /* their counts */
 	size_t nhbins, hbins_cap;
+	struct rep_steady steady; /* its runs in rounds, if any: their figure is their window's */
 };
 
 /*

@@ -7,12 +7,35 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/steady.h"
 #include "report/alloc.h"
 #include "report/section.h"
 
 double rep_cell_ops(const struct rep_cell *c)
 {
 	return c->seconds > 0 ? (double)c->total.count / c->seconds : 0;
+}
+
+size_t rep_cell_burst(const struct rep_cell *c, double *ops)
+{
+	const struct rep_steady *s = &c->steady;
+	*ops = NAN;
+	if (!s->runs || !(s->steady_ops > 0) || !(s->bucket > 0))
+		return 0;
+	double from = s->launch, to = s->launch + s->rounds * s->bucket, sum = 0;
+	size_t n = 0;
+	for (size_t k = 0; k < c->npts; k++) {
+		const struct rep_point *p = &c->pts[k];
+		if (p->t < from - 1e-6 || p->t >= to - 1e-6)
+			continue;
+		if (!(p->ops > s->steady_ops * (1 + STEADY_MAX_RANGE_PCT / 100)))
+			break;
+		sum += p->ops;
+		n++;
+	}
+	if (n)
+		*ops = sum / (double)n;
+	return n;
 }
 
 static bool same_but_host(const struct rep_cell *a, const struct rep_cell *b)

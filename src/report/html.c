@@ -227,6 +227,7 @@ static const struct {
 	{ "sizes-", SEC_TIERS, "file-size sweeps" },
 	{ "watch-", SEC_WATCH, "latency over time per host" },
 	{ "members-", SEC_DEVICES, "array members' await over time, one per host and array" },
+	{ "steady-", SEC_STEADY, "runs in rounds: each round's ops/s, the window, its average +-10% and the fitted line" },
 };
 #define NHOMES (sizeof(chart_home) / sizeof(chart_home[0]))
 

@@ -270,6 +270,56 @@ static void settings_of(const struct rep_line *l, const struct jv *op, const cha
 	}
 }
 
+/*
+ * A run in rounds: its steadyState, and its window's time buckets merged
+ * into o's total over the window's seconds (the run's figure from now on).
+ * A window that does not read (its buckets missing or bad) leaves the
+ * whole run's total, said.
+ */
+static void read_steady(struct rep_line *l, const struct jv *op, struct rep_line_op *o, double bucket)
+{
+	const struct jv *st = jv_object_get(op, "steadyState"), *tb = jv_object_get(op, "timeBuckets");
+	if (!st || l->watch || l->legacy)
+		return;
+	double first = num_or(st, "windowFirst", 0), last = num_or(st, "windowLast", 0);
+	size_t nb = jv_is_array(tb) ? jv_size(tb) : 0;
+	if (!(first >= 1 && last >= first && last <= (double)nb && last - first < 1e6 && bucket >= 1e-3)) {
+		say(l, "operation %s: its steadyState names no window of its time buckets; its whole run is its figure",
+		    o->sig);
+		return;
+	}
+	struct hist w;
+	hist_init(&w);
+	char err[200];
+	for (size_t i = (size_t)first - 1; i < (size_t)last; i++) {
+		struct hist b;
+		if (hist_of(jv_array_get(tb, i), &b, err, sizeof(err)) != 0 || hist_merge(&w, &b) != 0) {
+			say(l, "operation %s: round %zu: %s; its whole run is its figure", o->sig, i + 1, err);
+			return;
+		}
+	}
+	const struct jv *fit = jv_object_get(st, "fit"), *r0 = jv_array_get(jv_object_get(op, "rounds"), 0);
+	struct rep_steady *s = &o->steady;
+	s->runs = 1;
+	s->attained = jv_is_true(jv_object_get(st, "attained"));
+	s->round = s->attained ? (unsigned)num_or(st, "round", 0) : 0;
+	s->rounds = (unsigned)fmin(num_or(st, "rounds", (double)nb), 1e6);
+	s->first = (unsigned)first;
+	s->last = (unsigned)last;
+	s->bucket = bucket;
+	s->steady_ops = (double)w.count / ((last - first + 1) * bucket);
+	const struct jv *b0 = jv_array_get(tb, 0);
+	s->first_ops = r0 ? num_or(r0, "iops", NAN) : num_or(b0, "count", NAN) / bucket;
+	s->slope = num_or(fit, "slope", NAN);
+	s->intercept = num_or(fit, "intercept", NAN);
+	s->range_pct = num_or(st, "rangePct", NAN);
+	s->slope_pct = num_or(st, "slopePct", NAN);
+	s->launch = l->launch;
+	l->steady = true;
+	o->total = w;
+	o->seconds = (last - first + 1) * bucket;
+}
+
 /* Operation index (0-based) of a run line: into l->ops, or a message why not. */
 static void read_operation(struct rep_line *l, const struct jv *op, size_t index, double nominal, double bucket)
 {
@@ -346,6 +396,7 @@ static void read_operation(struct rep_line *l, const struct jv *op, size_t index
 			}
 		}
 	}
+	read_steady(l, op, o, bucket);
 }
 
 /* Every operation's signature, space-separated, for the notes section. */

@@ -53,6 +53,13 @@ struct rep_line_op {
 	size_t nheat;
 	uint32_t *hbins;          /* their counts */
 	size_t nhbins;
+	/*
+	 * A run in rounds (steadyState): total is its window's rounds merged and
+	 * seconds their length, so its figure is the steady one wherever the
+	 * report reads figures; 0 = the line's seconds.
+	 */
+	double seconds;
+	struct rep_steady steady;
 };
 
 enum rep_line_kind {
@@ -74,6 +81,7 @@ struct rep_line {
 	char *host;                /* the line's host, else the file's fallback host */
 	double seconds, launch;
 	double runtime;            /* its nominal "runtime" (s); 0 unknown */
+	bool steady;               /* a run in rounds (run --steady): its runtime is how long it took to settle */
 	bool interrupted, target_lost; /* the line says "interrupted" or "targetLost" */
 	bool count_limited;        /* it ran to a number of operations (maxOps), not for its runtime */
 	int rotational;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lib/units.h"
+#include "report/plot_steady.h"
 #include "report/section.h"
 #include "report/stats.h"
 
@@ -2049,6 +2050,9 @@ int rep_plot(const struct rep_db *db, const struct rep_opts *o,
 	plot_cost(&p, &tables[SEC_COST], o, fleet, nf);
 	plot_compare(&p, &tables[SEC_COMPARE]);
 	plot_members(&p, db, &tables[SEC_DEVICES]);
+	/* the PTS chart of each run in rounds (report/plot_steady.c), drawn with these helpers */
+	const struct plot_kit steady_kit = { &p, plot_open, close_pair, chart_end, gp_head, chart_title, describe, dat_num };
+	rep_plot_steady(&steady_kit, db);
 	rep_groups_free(fleet, nf);
 	rep_groups_free(hosts, nh);
 	rep_apples_free(&apples);

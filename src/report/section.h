@@ -54,6 +54,14 @@ double rep_mb_per_sec(double ops, uint64_t block);
 /* The CV of a cell's time buckets' ops/s: how much it moves by itself; NAN under 3 buckets or for watch periods. */
 double rep_cell_bucket_cv(const struct rep_cell *c);
 
+/*
+ * A cell's runs in rounds: the burst its last such run began with - the
+ * leading rounds above its steady figure by more than the PTS range (20%) -
+ * as their count and mean ops/s; 0 rounds when it began at its steady
+ * figure (or has no rounds).
+ */
+size_t rep_cell_burst(const struct rep_cell *c, double *ops);
+
 /* The configuration's name for a table: NULL when it has none ("-" in text, null in JSON). */
 const char *rep_cfg_name(const struct rep_cell *c);
 
@@ -103,6 +111,7 @@ extern const struct rep_section_def rep_sec_notes; /* notes.c */
 extern const struct rep_section_def rep_sec_durabilityVerify; /* durability.c */
 extern const struct rep_section_def rep_sec_expect; /* expect.c */
 extern const struct rep_section_def rep_sec_baseline; /* baseline.c */
+extern const struct rep_section_def rep_sec_steady; /* steady.c */
 
 /*
  * summary.c reads other sections' tables: rep_summary_needs marks in want[]

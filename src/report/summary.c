@@ -46,7 +46,8 @@ void rep_summary_needs(bool want[SEC_COUNT])
 {
 	static const enum rep_section needs[] = { SEC_GROUPS, SEC_FLEET,   SEC_TARGETS, SEC_INSTANCES,  SEC_BAD_APPLES,
 						  SEC_THREADS, SEC_COMPARE, SEC_TIERS,	    SEC_DURABILITY,
-						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC, SEC_DEVICES };
+						  SEC_COST,    SEC_DUR_VERIFY, SEC_PERIODIC, SEC_DEVICES,
+						  SEC_STEADY };
 	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
 		want[needs[i]] = true;
 }
@@ -250,6 +251,7 @@ struct best {
 	const char *section;
 	char left[256];      /* hosts left out */
 	char doubt[320];     /* why it is not offered as an answer; "" none */
+	size_t steady, unsettled; /* its hosts with runs in rounds; of them, those that never attained steady state */
 };
 
 /* Partial runs and other rounds are configs of their own ("... [interrupted]"): left out of the answers. */
@@ -283,6 +285,11 @@ static bool best_of(const struct rep_ctx *ctx, const struct op_size *o, const ch
 		b->section = end - i > 1 ? "threads" : opt->n > 1 ? "instances" : "groups";
 		rep_group_left_out(opt, b->left, sizeof(b->left));
 		rep_basis_doubt(ctx->db, opt, b->doubt, sizeof(b->doubt));
+		for (size_t k = 0; k < opt->n; k++) {
+			const struct rep_steady *st = &opt->cells[k]->steady;
+			b->steady += st->runs > 0;
+			b->unsettled += st->runs > 0 && st->attained < st->runs;
+		}
 		return !isnan(b->ops);
 	}
 	return false;
@@ -291,6 +298,18 @@ static bool best_of(const struct rep_ctx *ctx, const struct op_size *o, const ch
 /* "median host, " / "median host of 3 of 4, g2 left out, " / "host h1, ": whose figure it is. */
 static void whose(const struct best *b, char *buf, size_t len)
 {
+	char steady[96] = "";
+	if (b->unsettled)
+		snprintf(steady, sizeof(steady), "not steady: %zu of %zu host%s never settled, ", b->unsettled, b->steady,
+			 b->steady == 1 ? "" : "s");
+	else if (b->steady)
+		snprintf(steady, sizeof(steady), "steady figure, ");
+	size_t n = strlen(steady);
+	if (n >= len)
+		return;
+	snprintf(buf, len, "%s", steady);
+	buf += n;
+	len -= n;
 	if (b->host)
 		snprintf(buf, len, "host %s, ", b->host);
 	else if (b->hosts < b->of)
@@ -350,7 +369,7 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct op
 			char sv[32], sa[256], sb[256];
 			table_format_prose(sv, sizeof(sv), all[second].ops);
 			short_names(b->config, all[second].config, sa, sizeof(sa), sb, sizeof(sb));
-			snprintf(other, sizeof(other), "; %s: %s", sb, sv);
+			snprintf(other, sizeof(other), "; %s: %s%s", sb, sv, all[second].unsettled ? " (not steady)" : "");
 		}
 		char lat[64] = "";
 		if (n == 1 && b->p99 > 0) {
@@ -379,6 +398,58 @@ static void best_ops(struct table *s, const struct rep_ctx *ctx, const struct op
 			   alone ? "in doubt" : "not ranked", all[k].config ? all[k].config : "-", all[k].doubt);
 	}
 	free(all);
+}
+
+/* Seconds as "40 s", "12 min", "3.5 h". */
+static void human_seconds(double sec, char *buf, size_t len)
+{
+	if (sec < 120)
+		snprintf(buf, len, "%.0f s", sec);
+	else if (sec < 7200)
+		snprintf(buf, len, "%.0f min", sec / 60);
+	else
+		snprintf(buf, len, "%.1f h", sec / 3600);
+}
+
+/*
+ * Bursts named: a config whose runs in rounds began far above their steady
+ * figure (most of its hosts' first rounds over it by more than the PTS
+ * range), as "gp2 read4k: 3,000 ops/s for 12 min, then 300: ranked on 300".
+ */
+static void bursts(struct table *s, const struct rep_ctx *ctx, const struct op_size *o)
+{
+	for (size_t i = 0, end; i < ctx->nf; i = end) {
+		end = rep_curve_end(ctx->fleet, ctx->nf, i);
+		const struct rep_cell *c0 = ctx->fleet[i].cells[0];
+		const char *cfg = rep_cfg_name(c0);
+		if (strcmp(c0->op, o->op) != 0 || !(isnan(o->size) || (double)c0->size == o->size) || !is_whole(cfg))
+			continue;
+		const struct rep_group *opt = rep_curve_optimum(ctx->fleet, ctx->nf, i, &end, ctx->o->within);
+		double *ops = rep_calloc(opt->n + 1, sizeof(*ops)), *secs = rep_calloc(opt->n + 1, sizeof(*secs));
+		size_t steady = 0, n = 0;
+		for (size_t k = 0; k < opt->n; k++) {
+			const struct rep_cell *c = opt->cells[k];
+			steady += c->steady.runs > 0;
+			double b;
+			size_t rounds = rep_cell_burst(c, &b);
+			if (rounds) {
+				ops[n] = b;
+				secs[n++] = (double)rounds * c->steady.bucket;
+			}
+		}
+		if (steady && 2 * n > steady) {
+			char burst[32], then[32], len[32];
+			table_format_prose(burst, sizeof(burst), stats_median(ops, n));
+			table_format_prose(then, sizeof(then), opt->med_ops);
+			human_seconds(stats_median(secs, n), len, sizeof(len));
+			const double fig[4] = { opt->med_ops, NAN, NAN, opt->cells[0]->threads };
+			finding(s, o->op, "burst", o->op, cfg, fig, "steady", "%s%s%s: %s ops/s for %s, then %s: ranked on %s%s",
+				cfg ? cfg : "", cfg ? " " : "", o->op, burst, len, then, then,
+				n < steady ? " (not every host burst)" : "");
+		}
+		free(ops);
+		free(secs);
+	}
 }
 
 /* The most ops (MB) per dollar, from the cost table (rank 1 at the op's size). */
@@ -816,6 +887,25 @@ static void durability(struct table *s, const struct table *d, const struct tabl
 }
 
 /* Oscillations over time (the periodic section): the first three, then how many more. */
+/* Watch series that reached steady state and left it (the steady section's rows with a period left at). */
+static void left_steady(struct table *s, const struct table *st)
+{
+	for (size_t r = 0; r < st->nrows; r++) {
+		if (isnan(num_at(st, r, "leftAt")))
+			continue;
+		char op[64], p99[32], then[32];
+		op_at(st, r, op, sizeof(op));
+		units_format_ns(p99, sizeof(p99), num_at(st, r, "p99Ns"));
+		units_format_ns(then, sizeof(then), num_at(st, r, "leftP99Ns"));
+		const char *when = str_at(st, r, "leftAtUtc");
+		const double fig[4] = { num_at(st, r, "leftP99Ns"), NAN, NAN, num_at(st, r, "threads") };
+		finding(s, op, "leftSteady", op, str_at(st, r, "config"), fig, "steady",
+			"%s on %s left its steady state: p99 %s from period %.0f, then %s from period %.0f%s%s",
+			op, str_at(st, r, "host"), p99, num_at(st, r, "round"), then, num_at(st, r, "leftAt"),
+			when ? " at " : "", when ? when : "");
+	}
+}
+
 static void oscillations(struct table *s, const struct table *p)
 {
 	for (size_t r = 0; r < p->nrows; r++) {
@@ -926,6 +1016,7 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	targets(s, &tables[SEC_TARGETS]);
 	for (size_t i = 0; i < nops; i++) {
 		best_ops(s, ctx, &ops[i]);
+		bursts(s, ctx, &ops[i]);
 		best_dollar(s, cost, &ops[i]);
 		comparisons(s, ctx, &tables[SEC_COMPARE], cost, &ops[i]);
 	}
@@ -940,6 +1031,7 @@ static void rep_build_summary(struct table *tables, const struct rep_ctx *ctx)
 	optima(s, th, ops, nops);
 	tiers(s, &tables[SEC_TIERS]);
 	oscillations(s, &tables[SEC_PERIODIC]);
+	left_steady(s, &tables[SEC_STEADY]);
 	durability(s, &tables[SEC_DURABILITY], &tables[SEC_DUR_VERIFY]);
 	left_out(s, ctx->db);
 }

@@ -86,7 +86,76 @@ static json_t *kind_json(const struct hist *total, const struct hist *buckets, u
 			 "percentiles", pct);
 }
 
-static json_t *op_json(const struct run_op *op, const struct op_result *o, double elapsed, double rate)
+/* The rounds a --steady op's window spans: [*first, *last) of its buckets. */
+static void steady_window(const struct op_result *o, unsigned *first, unsigned *last)
+{
+	const struct op_steady *s = o->steady;
+	*last = s->attained ? s->round : o->nbuckets;
+	*first = *last >= s->window ? *last - s->window : 0;
+}
+
+/* A --steady op's rounds: each round's operations, IOPS, p50 and p99 (ns). */
+static json_t *rounds_json(const struct op_result *o, uint64_t round_ns)
+{
+	json_t *a = json_array();
+	for (unsigned b = 0; b < o->nbuckets; b++) {
+		const struct hist *h = &o->buckets[b];
+		json_array_append_new(a, json_pack("{s:I, s:I, s:f, s:I, s:I}",
+						   "round", (json_int_t)b + 1,
+						   "ops", (json_int_t)h->count,
+						   "iops", h->count / ((double)round_ns / 1e9),
+						   "p50", (json_int_t)llround(h->count ? hist_percentile(h, 0.5) : 0),
+						   "p99", (json_int_t)llround(h->count ? hist_percentile(h, 0.99) : 0)));
+	}
+	return a;
+}
+
+static json_t *fit_json(const struct steady_fit *f)
+{
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "average", f->avg, "rangePct", f->range_pct,
+			 "slopePct", f->slope_pct, "slope", f->slope, "intercept", f->intercept, "steady", f->steady);
+}
+
+/*
+ * steadyState: the verdict, and the window's figures (what the report
+ * takes for the op when the run has them): its IOPS, its merged p50/p99.
+ */
+static json_t *steady_json(const struct op_result *o)
+{
+	const struct op_steady *s = o->steady;
+	unsigned first, last;
+	steady_window(o, &first, &last);
+	struct hist w;
+	hist_init(&w);
+	for (unsigned b = first; b < last; b++)
+		hist_merge(&w, &o->buckets[b]);
+	json_t *on = json_array();
+	json_array_append_new(on, json_string("iops"));
+	if (s->on_lat)
+		json_array_append_new(on, json_string("p99"));
+	json_t *j = json_pack("{s:b, s:o, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:o, s:o, s:o}",
+			      "attained", s->attained,
+			      "round", s->attained ? json_integer(s->round) : json_null(),
+			      "rounds", (json_int_t)s->rounds,
+			      "window", (json_int_t)s->window,
+			      "windowFirst", (json_int_t)first + 1,
+			      "windowLast", (json_int_t)last,
+			      "iops", s->iops.avg,
+			      "rangePct", s->iops.range_pct,
+			      "slopePct", s->iops.slope_pct,
+			      "fit", fit_json(&s->iops),
+			      "percentiles", json_pack("{s:I, s:I}",
+						       "p50", (json_int_t)llround(w.count ? hist_percentile(&w, 0.5) : 0),
+						       "p99", (json_int_t)llround(w.count ? hist_percentile(&w, 0.99) : 0)),
+			      "criteria", json_pack("{s:f, s:f, s:o}", "maxRangePct", STEADY_MAX_RANGE_PCT,
+						    "maxSlopePct", STEADY_MAX_SLOPE_PCT, "on", on));
+	if (j && s->on_lat)
+		json_object_set_new(j, "p99Fit", fit_json(&s->p99));
+	return j;
+}
+
+static json_t *op_json(const struct run_op *op, const struct op_result *o, double elapsed, double rate,
+		       uint64_t bucket_ns)
 {
 	json_t *buckets = json_array();
 	for (unsigned b = 0; b < o->nbuckets; b++)
@@ -166,6 +235,10 @@ static json_t *op_json(const struct run_op *op, const struct op_result *o, doubl
 					      "service", hist_to_json(&o->service),
 					      "servicePercentiles", sp));
 	}
+	if (o->steady) {
+		json_object_set_new(j, "rounds", rounds_json(o, bucket_ns));
+		json_object_set_new(j, "steadyState", steady_json(o));
+	}
 	if (o->first_errno) {
 		json_object_set_new(j, "firstError",
 				    json_pack("{s:s, s:I}", "error", strerror(o->first_errno),
@@ -191,7 +264,7 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 	const struct run_meta *meta = run->meta;
 	json_t *ops = json_array();
 	for (size_t i = 0; i < res->nops; i++) {
-		if (json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate)) != 0) {
+		if (json_array_append_new(ops, op_json(&run->ops[i], &res->ops[i], res->elapsed_s, run->rate, run->bucket_ns)) != 0) {
 			json_decref(ops);
 			return NULL;
 		}
@@ -382,6 +455,16 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 				run->ops[i].spec.name, (unsigned long long)o->total.errors,
 				(unsigned long long)(o->total.errors + o->total.count),
 				strerror(o->first_errno), (unsigned long long)o->first_err_offset);
+	}
+	for (size_t i = 0; i < res->nops; i++) {
+		const struct op_result *o = &res->ops[i];
+		if (!o->steady || !o->steady->attained || o->nbuckets == 0)
+			continue;
+		const struct op_steady *s = o->steady;
+		fprintf(f, "%s: steady state at round %u of %u: %.0f IOPS over rounds %u-%u (range %.1f%%, slope %.1f%%); "
+			"round 1: %.0f IOPS\n", run->ops[i].spec.name, s->round, s->rounds, s->iops.avg,
+			s->round - s->window + 1, s->round, s->iops.range_pct, s->iops.slope_pct,
+			o->buckets[0].count / ((double)run->bucket_ns / 1e9));
 	}
 	for (size_t i = 0; run->rate > 0 && i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];

@@ -10,6 +10,7 @@ void run_result_free(struct run_result *res)
 		free(res->ops[i].buckets);
 		free(res->ops[i].kind_buckets[0]);
 		free(res->ops[i].kind_buckets[1]);
+		free(res->ops[i].steady);
 	}
 	free(res->ops);
 	res->ops = NULL;

@@ -15,6 +15,23 @@
 #include "host/devices.h"
 #include "lib/hist.h"
 #include "lib/opspec.h"
+#include "lib/steady.h"
+
+/*
+ * --steady: how an op run in rounds (its time buckets, one per round) was
+ * judged. The fits are of the window that attained steady state, or of
+ * the last window when none did (all zero when fewer rounds than a window
+ * were run).
+ */
+struct op_steady {
+	bool attained;
+	unsigned round;         /* the round (1-based) whose window attained it; 0 = not attained */
+	unsigned rounds;        /* rounds run */
+	unsigned window;        /* rounds per window */
+	bool on_lat;            /* --steady-on lat: p99 judged too */
+	struct steady_fit iops; /* the window's IOPS */
+	struct steady_fit p99;  /* the window's p99 latency, ns (on_lat) */
+};
 
 /* One operation of a run, as it will be executed. */
 struct run_op {
@@ -49,6 +66,7 @@ struct op_result {
 	uint64_t first_err_offset;
 	uint64_t cpu_user_ns, cpu_sys_ns; /* CPU time of the op's own threads (RUSAGE_THREAD, summed) */
 	uint64_t cpu_ns;      /* watch probes: their CPU time, user and system not known apart; 0 in runs */
+	struct op_steady *steady; /* --steady: the rounds' verdict (malloc'd); NULL otherwise */
 };
 
 struct run_result {
