@@ -465,7 +465,7 @@ make_sweep() {
 
 @test "real iobench run lines: counts, rates and p50 agree with what run wrote" {
   local f=$BATS_TEST_TMPDIR/data out=$BATS_TEST_TMPDIR/real.jsonl
-  "$IOBENCH" -q --size 16M -o read4k -o write4k -t 1,2 -d 1 -b 1 --no-direct \
+  "$IOBENCH" -q --size 16M -o read4k -o write4k --together -t 1,2 -d 1 -b 1 --no-direct \
     --label config=local --json "$out" "$f"
   [ "$(wc -l <"$out")" -eq 2 ]
   run --separate-stderr "$IOBENCH" report --json "$out"

@@ -110,10 +110,16 @@ in_cgroup() {
   run --separate-stderr "$IOBENCH" -q --no-direct -o read4k -o read64k -t 1,2 --rate 400 --steady \
     --steady-round 0.5 --steady-window 3 --max-rounds 4 --json "$TMP/out.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
-  [ "$(wc -l <"$TMP/out.jsonl")" -eq 2 ]
-  [ "$(jq -s '[.[].threads] | join(",")' "$TMP/out.jsonl")" = '"1,2"' ]
+  # each -o a run of its own, each thread count in turn: four runs, each in rounds
+  [ "$(wc -l <"$TMP/out.jsonl")" -eq 4 ]
+  [ "$(jq -s '[.[].threads] | join(",")' "$TMP/out.jsonl")" = '"1,2,1,2"' ]
   jq -s -e 'all(.[].operations[]; .steadyState.window == 3 and (.rounds | length) >= 3)' "$TMP/out.jsonl"
-  jq -s -e '[.[].operations[].name] == ["read4k", "read64k", "read4k", "read64k"]' "$TMP/out.jsonl"
+  jq -s -e '[.[].operations[].name] == ["read4k", "read4k", "read64k", "read64k"]' "$TMP/out.jsonl"
+  # --together: one run of both ops a thread count, each op judged on its own
+  run --separate-stderr "$IOBENCH" -q --no-direct -o read4k -o read64k --together -t 1 --rate 400 --steady \
+    --steady-round 0.5 --steady-window 3 --max-rounds 4 --json "$TMP/tog.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  jq -e '(.operations | length) == 2 and all(.operations[]; .steadyState.window == 3 and (.rounds | length) >= 3)' "$TMP/tog.jsonl"
 }
 
 @test "--steady's options alone, or a window longer than the rounds allowed, are usage errors" {

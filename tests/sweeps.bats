@@ -210,3 +210,36 @@ path_without() {
   [ "$(grep -c 'runs through the page cache' <<<"$stderr")" -eq 1 ]
   [ "$(wc -l <"$d/s.jsonl")" -eq 3 ]
 }
+
+@test "sweep-threads --steady --precondition: the file written over once, every run in rounds, every line preconditioned" {
+  head -c $((8 * 1024 * 1024)) /dev/zero >data.bin
+  run --separate-stderr "$SWEEP_THREADS" -q --ops read4k --threads 1,2 -d 0.5 -b 0.5 --steady --max-rounds 6 \
+    --precondition --no-direct --seed 5 --json st.jsonl data.bin
+  [ "$status" -eq 0 ]
+  # preconditioned: random bytes over the zeros, the size kept
+  [ "$(stat -c %s data.bin)" -eq $((8 * 1024 * 1024)) ]
+  [ "$(tr -d '\0' <data.bin | head -c 4096 | wc -c)" -eq 4096 ]
+  [ "$(wc -l <st.jsonl)" -eq 2 ]
+  # every run in rounds of -d, a window of five at least, at most six; the fact on each line
+  [ "$(jq -s '[.[] | .operations[0] as $o | select(.provision.preconditioned == true
+              and ($o.rounds | length) >= 5 and ($o.rounds | length) <= 6
+              and ($o.steadyState | has("attained")))] | length' st.jsonl)" -eq 2 ]
+  jq -e '.runtime <= 3.5' st.jsonl >/dev/null
+  # only the first run preconditions
+  run "$SWEEP_THREADS" --dry-run -q --ops read4k --threads 1,2,4 --steady --precondition data.bin
+  [ "$(grep -c -- ' --precondition ' <<<"$output")" -eq 1 ]
+  [ "$(grep -c -- ' --steady --steady-round 60 ' <<<"$output")" -eq 3 ]
+}
+
+@test "sweep-filesize --steady --initialize; a steady option without --steady is a usage error" {
+  run "$SWEEP_SIZE" -q --create --sizes 1M,2M -d 0.5 -b 0.5 --steady --steady-window 3 --max-rounds 4 --initialize \
+    --no-direct --json s.jsonl data.bin
+  [ "$status" -eq 0 ]
+  [ "$(jq -s '[.[] | .operations[0] as $o | select(.provision.initialized == true
+              and ($o.rounds | length) >= 3 and ($o.rounds | length) <= 4)] | length' s.jsonl)" -eq 2 ]
+  run "$SWEEP_SIZE" --dry-run --sizes 1M --max-rounds 4 data.bin
+  [ "$status" -eq 2 ]
+  [ "$output" = "sweep-filesize: --max-rounds needs --steady (see sweep-filesize --help)" ]
+  run "$SWEEP_THREADS" --dry-run --threads 1 --steady-on lat data.bin
+  [ "$status" -eq 2 ]
+}
