@@ -227,7 +227,9 @@ manifest_host_event() {
   local file=$1 name=$2 ev=$3
   [[ "$COMMON_DRY_RUN" != 1 ]] || return 0
   if [[ -n "$MANIFEST_QUEUE" ]]; then
-    printf '{"h":%s,%s\n' "$(manifest_json_text "$name")" "${ev#\{}" >>"$MANIFEST_QUEUE" || {
+    local h
+    manifest_json_text_to h "$name"
+    printf '{"h":%s,%s\n' "$h" "${ev#\{}" >>"$MANIFEST_QUEUE" || {
       [[ -z "$MANIFEST_ON_ERROR" ]] || "$MANIFEST_ON_ERROR" "$file"
       return 1
     }
@@ -267,7 +269,10 @@ manifest_host_running() {
 # manifest_host_failed FILE NAME KIND DETAIL EXIT: host NAME failed the
 # pre-flight check (EXIT a number).
 manifest_host_failed() {
-  manifest_host_event "$1" "$2" "{\"e\":\"failed\",\"k\":$(manifest_json_text "$3"),\"d\":$(manifest_json_text "$4"),\"x\":$(($5))}"
+  local k d
+  manifest_json_text_to k "$3"
+  manifest_json_text_to d "$4"
+  manifest_host_event "$1" "$2" "{\"e\":\"failed\",\"k\":$k,\"d\":$d,\"x\":$(($5))}"
 }
 
 # manifest_host_finished FILE NAME N: host NAME has finished N runs (a count
@@ -292,7 +297,10 @@ manifest_host_fetched() {
 manifest_host_done() {
   local x=null
   [[ "$6" == null ]] || x=$(($6))
-  manifest_host_event "$1" "$2" "{\"e\":\"done\",\"n\":$(($3)),\"k\":$(manifest_json_text "$4"),\"d\":$(manifest_json_text "$5"),\"x\":$x}"
+  local k d
+  manifest_json_text_to k "$4"
+  manifest_json_text_to d "$5"
+  manifest_host_event "$1" "$2" "{\"e\":\"done\",\"n\":$(($3)),\"k\":$k,\"d\":$d,\"x\":$x}"
 }
 
 # manifest_host_not_fetched FILE NAME: host NAME finished runs that are not
@@ -311,7 +319,9 @@ manifest_host_refetched() {
 # kept, over a limit (WHAT says which: "runs/1.result: 1.0G, over the limit
 # of 64M a file"): listed in the host's "refused" (the first 20).
 manifest_host_refused() {
-  manifest_host_event "$1" "$2" "{\"e\":\"refused\",\"d\":$(manifest_json_text "$3")}"
+  local d
+  manifest_json_text_to d "$3"
+  manifest_host_event "$1" "$2" "{\"e\":\"refused\",\"d\":$d}"
 }
 
 # ---- reading ----
