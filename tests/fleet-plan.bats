@@ -105,6 +105,22 @@ EOF
   done
   # Each host in an order of its own (the seed plus its place).
   [ "$(printf '%s\n' "${orders[@]}" | sort -u | wc -l)" -gt 1 ]
+
+  # --resume runs the file's lines the manifest kept: a result lost on
+  # host 1 is run again, with its plan line, and nothing else is.
+  h=$(netns_addr 1)
+  local lost before
+  lost=$(jq -r 'select(.notes.planLine == "4" and .operations[0].name == "write4k/64") | .notes.planStep' "$RESULTS/pf/$h/iobench.jsonl")
+  before=$(jq -r 'select(.notes.planStep != $s) | .launchTime' --arg s "$lost" "$RESULTS/pf/$h/iobench.jsonl")
+  rm "$RESULTS/pf/$h/runs/$lost.result"
+  run --separate-stderr "$FLEET" --results-dir "$RESULTS" --run-id pf --resume --ssh-opts "$(netns_fleet_ssh_opts)"
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  f=$RESULTS/pf/$h/iobench.jsonl
+  [ "$(wc -l <"$f")" -eq 4 ]
+  [ "$(jq -r 'select(.notes.planStep == $s) | [.notes.planLine, .operations[0].name, .runtime, .labels.phase, .notes.why] | map(tostring) | join(" ")' --arg s "$lost" "$f")" == "4 write4k/64 2 b x" ]
+  [ "$(jq -r 'select(.notes.planStep != $s) | .launchTime' --arg s "$lost" "$f")" == "$before" ]
+  [ "$(jq -c '.plan.planLines | length' "$m")" -eq 4 ]
 }
 
 @test "--plan FILE: a line fleet-run cannot run is refused before anything starts (exit 2, one line)" {
