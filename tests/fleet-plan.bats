@@ -77,30 +77,35 @@ logins() {
 -o read4k -t 1,2 -d 1 --label phase=a
 
 	-o write4k/64 -o read4k -d 2 --label phase=b --note why=x
+-o read4k -o write4k/64 --together -d 1 --label 'phase=c'   # both at once
 EOF
   run --separate-stderr fleet --hosts "$NET/three" --run-id pf --plan "$NET/plan" --seed 11
   # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
   echo "$stderr"
   [ "$status" -eq 0 ]
   local m=$RESULTS/pf/manifest.json i h f
-  [ "$(jq .plan.runsPerHost "$m")" -eq 4 ]
-  [ "$(jq -c .plan.ops "$m")" == '["read4k","write4k/64"]' ]
-  [ "$(jq -c '.plan.planLines | length' "$m")" -eq 4 ]
+  [ "$(jq .plan.runsPerHost "$m")" -eq 5 ]
+  [ "$(jq -c .plan.ops "$m")" == '["read4k","write4k/64","read4k+write4k/64"]' ]
+  [ "$(jq -c '.plan.planLines | length' "$m")" -eq 5 ]
   [ "$(jq -r '.plan.planLines[1]' "$m")" == "-o read4k -t 1,2 -d 1 --label phase=a" ]
-  [ "$(jq '[.hosts[] | select(.status == "ok" and .planned == 4 and .fetched == 4)] | length' "$m")" -eq 3 ]
+  [ "$(jq '[.hosts[] | select(.status == "ok" and .planned == 5 and .fetched == 5)] | length' "$m")" -eq 3 ]
   local -a orders=()
   for i in 1 2 3; do
     h=$(netns_addr "$i")
     f=$RESULTS/pf/$h/iobench.jsonl
     echo "host $h:"
     cat "$RESULTS/pf/$h/plan.txt"
-    [ "$(wc -l <"$f")" -eq 4 ]
+    [ "$(wc -l <"$f")" -eq 5 ]
     # One line per (plan line, op, threads), each with the line's duration,
-    # labels and notes, and the plan step it was.
-    [ "$(jq -r '[.notes.planLine, .operations[0].name, .threads, .runtime, .labels.phase, (.notes.why // "-")] | map(tostring) | join(" ")' "$f" | sort)" == \
-      "$(printf '%s\n' '2 read4k 1 1 a -' '2 read4k 2 1 a -' '4 read4k 1 2 b x' '4 write4k/64 1 2 b x' | sort)" ]
-    [ "$(jq -r .notes.planStep "$f" | sort -n | paste -sd,)" == "1,2,3,4" ]
-    [ "$(jq -s '[.[] | select(.host == $h and .notes.runId == "pf" and .operations[0].total.count > 0)] | length' --arg h "$h" "$f")" -eq 4 ]
+    # labels and notes, and the plan step it was; --together: both ops in
+    # one run.
+    [ "$(jq -r '[.notes.planLineNumber, (.operations | map(.name) | join("+")), .threads, .runtime, .labels.phase, (.notes.why // "-")] | map(tostring) | join(" ")' "$f" | sort)" == \
+      "$(printf '%s\n' '2 read4k 1 1 a -' '2 read4k 2 1 a -' '4 read4k 1 2 b x' '4 write4k/64 1 2 b x' '5 read4k+write4k/64 1 1 c -' | sort)" ]
+    # The line as written, without its comment, as iobench run --plan records it.
+    [ "$(jq -r 'select(.notes.planLineNumber == "5") | .notes.planLine' "$f")" == "-o read4k -o write4k/64 --together -d 1 --label 'phase=c'" ]
+    [ "$(jq -r 'select(.notes.planLineNumber == "4") | .notes.planLine' "$f" | sort -u)" == "-o write4k/64 -o read4k -d 2 --label phase=b --note why=x" ]
+    [ "$(jq -r .notes.planStep "$f" | sort -n | paste -sd,)" == "1,2,3,4,5" ]
+    [ "$(jq -s '[.[] | select(.host == $h and .notes.runId == "pf" and .operations[0].total.count > 0)] | length' --arg h "$h" "$f")" -eq 5 ]
     orders+=("$(cut -d' ' -f2- "$RESULTS/pf/$h/plan.txt" | paste -sd'|')")
   done
   # Each host in an order of its own (the seed plus its place).
@@ -110,17 +115,17 @@ EOF
   # host 1 is run again, with its plan line, and nothing else is.
   h=$(netns_addr 1)
   local lost before
-  lost=$(jq -r 'select(.notes.planLine == "4" and .operations[0].name == "write4k/64") | .notes.planStep' "$RESULTS/pf/$h/iobench.jsonl")
+  lost=$(jq -r 'select(.notes.planLineNumber == "4" and .operations[0].name == "write4k/64") | .notes.planStep' "$RESULTS/pf/$h/iobench.jsonl")
   before=$(jq -r 'select(.notes.planStep != $s) | .launchTime' --arg s "$lost" "$RESULTS/pf/$h/iobench.jsonl")
   rm "$RESULTS/pf/$h/runs/$lost.result"
   run --separate-stderr "$FLEET" --results-dir "$RESULTS" --run-id pf --resume --ssh-opts "$(netns_fleet_ssh_opts)"
   echo "$stderr"
   [ "$status" -eq 0 ]
   f=$RESULTS/pf/$h/iobench.jsonl
-  [ "$(wc -l <"$f")" -eq 4 ]
-  [ "$(jq -r 'select(.notes.planStep == $s) | [.notes.planLine, .operations[0].name, .runtime, .labels.phase, .notes.why] | map(tostring) | join(" ")' --arg s "$lost" "$f")" == "4 write4k/64 2 b x" ]
+  [ "$(wc -l <"$f")" -eq 5 ]
+  [ "$(jq -r 'select(.notes.planStep == $s) | [.notes.planLineNumber, .operations[0].name, .runtime, .labels.phase, .notes.why] | map(tostring) | join(" ")' --arg s "$lost" "$f")" == "4 write4k/64 2 b x" ]
   [ "$(jq -r 'select(.notes.planStep != $s) | .launchTime' --arg s "$lost" "$f")" == "$before" ]
-  [ "$(jq -c '.plan.planLines | length' "$m")" -eq 4 ]
+  [ "$(jq -c '.plan.planLines | length' "$m")" -eq 5 ]
 }
 
 @test "--plan FILE: a line fleet-run cannot run is refused before anything starts (exit 2, one line)" {
@@ -131,19 +136,23 @@ EOF
   echo "$output"
   [ "$status" -eq 2 ]
   [ "${#lines[@]}" -eq 1 ]
-  [ "$output" == "fleet-run: $NET/bad:3: --json is fleet-run's to give (results, host, provision, target); drop it from the plan (see fleet-run --help)" ]
+  [ "$output" == "fleet-run: $NET/bad line 3: --json is the whole command's, not a plan line's (fleet-run gives results, host, provision, target); drop it from the plan (see fleet-run --help)" ]
   # A target in the file, a thread count out of range, a quoted value.
   printf -- '-o read4k data.bin\n' >"$NET/bad"
   run fleet --hosts "$NET/three" --run-id bad --plan "$NET/bad"
   [ "$status" -eq 2 ] && [ "${#lines[@]}" -eq 1 ]
-  [[ "$output" == "fleet-run: $NET/bad:1: 'data.bin': no TARGET in a plan file"* ]]
+  [[ "$output" == "fleet-run: $NET/bad line 1: 'data.bin': no TARGET in a plan file"* ]]
   printf -- '# two\n-t 0\n' >"$NET/bad"
   run fleet --hosts "$NET/three" --run-id bad --plan "$NET/bad"
   [ "$status" -eq 2 ] && [ "${#lines[@]}" -eq 1 ]
-  [[ "$output" == "fleet-run: $NET/bad:2: -t '0': "* ]]
+  [[ "$output" == "fleet-run: $NET/bad line 2: -t '0': "* ]]
   printf -- '-o read4k --label "a b"\n' >"$NET/bad"
   run fleet --hosts "$NET/three" --run-id bad --plan "$NET/bad"
   [ "$status" -eq 2 ] && [ "${#lines[@]}" -eq 1 ]
+  [[ "$output" == *"line 1: 'a b': fleet-run passes a line's words to its hosts as they are"* ]]
+  printf -- '-o read4k --label "a=b\n' >"$NET/bad"
+  run fleet --hosts "$NET/three" --run-id bad --plan "$NET/bad"
+  [ "$status" -eq 2 ] && [ "$output" == "fleet-run: $NET/bad line 1: an unclosed quote (see fleet-run --help)" ]
   # --plan and --ops name the runs twice.
   printf -- '-o read4k\n' >"$NET/bad"
   run fleet --hosts "$NET/three" --run-id bad --plan "$NET/bad" --ops write4k
