@@ -162,8 +162,11 @@ instance_id() {
   grep -oE "^campaign: $at" "$out" | tr -d '[]' | awk -F'[ :]' '{print $3 * 60 + $4}' | sort -n -c
   [ "$(grep -cE "^[0-9TZ:-]+ $at " "$r/campaign.log")" -ge 5 ]
   # fleet-run's status lines, the last at all 6 runs (3 hosts, 2 each).
-  grep -qE '^fleet-run: progress: [0-9]/6 runs done, ' "$out"
-  [ "$(grep -E '^fleet-run: progress: ' "$out" | tail -n 1 | cut -d, -f1-3)" == "fleet-run: progress: 6/6 runs done, 0 hosts busy, 0 failed" ]
+  grep -qE '^fleet-run: progress: [0-9]/6 runs done; ' "$out"
+  [ "$(grep -E '^fleet-run: progress: ' "$out" | tail -n 1 | cut -d';' -f1-2)" == "fleet-run: progress: 6/6 runs done; hosts: 3 done, 0 running, 0 failed" ]
+  # A line for each host's change of state: 3 running, 3 ok.
+  [ "$(grep -cE '^fleet-run: host [^ ]+ running$' "$out")" -eq 3 ]
+  [ "$(grep -cE '^fleet-run: host [^ ]+ ok; 2 of 2 runs back$' "$out")" -eq 3 ]
   # One known_hosts for the campaign's ssh and fleet-run's: a line per host.
   [ "$(wc -l <"$r/known_hosts")" -eq 3 ]
   [ "$(stat -c %a "$r/known_hosts")" == 600 ]

@@ -609,17 +609,23 @@ wait_fetched() {
   # The pre-flight's line in place too, ended when every host is checked.
   [[ "$output" == *$'\r'"fleet-run: pre-flight: 2 of 2 hosts checked, 0 under way"$'\e[K\r\n'* ]]
 
-  # One line on the screen, rewritten (CR) at each result, then ended.
-  [ "$(grep -c 'progress:' <<<"$output")" -eq 1 ]
+  # One line on the screen, rewritten (CR) at each result, then ended; a
+  # host's change of state takes its place (cleared first) as a line of
+  # its own, and the status line comes back below it.
   local -a shown
-  IFS=$'\r' read -r -a shown <<<"$(grep 'progress:' <<<"$output")"
-  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: [1-3]/4 runs done, [12] hosts? busy(, [12] fetching)?, 0 failed, last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \([0-9.]+\), ETA [0-9]+ s'$'\e''\[K$'
-  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: 4/4 runs done, 0 hosts busy, 0 failed, last '
+  mapfile -t shown < <(tr '\r' '\n' <<<"$output" | sed $'s/^\e\\[K//')
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: [1-3]/4 runs done; hosts: [0-2] done, [0-2] running(, [12] fetching)?, 0 failed; last (read4k|write4k) 1 thread [0-9.]+[kM]? IOPS \([0-9.]+\), ETA [0-9]+ s'$'\e''\[K$'
+  printf '%s\n' "${shown[@]}" | grep -qE '^fleet-run: progress: 4/4 runs done; hosts: 2 done, 0 running, 0 failed; last '
   [ "$(printf '%s\n' "${shown[@]}" | grep -c '^fleet-run: progress: ')" -ge 4 ]
+  # Every status line is ended by a clear or a newline, never left half
+  # under a host's line: each host line starts a screen line of its own.
+  [ "$(printf '%s\n' "${shown[@]}" | grep -cE '^fleet-run: host [0-9.]+ running$')" -eq 2 ]
+  [ "$(printf '%s\n' "${shown[@]}" | grep -cE '^fleet-run: host [0-9.]+ ok; 2 of 2 runs back$')" -eq 2 ]
+  [[ "$output" != *"progress:"*"fleet-run: host"* ]] || [[ "$output" == *$'\e[K\r\e[Kfleet-run: host'* ]]
   # A terminal and -q: nothing but failures; the run's log still has the last line.
   run script -qec "$cmd --run-id quiet -q" /dev/null
   [ "$status" -eq 0 ]
-  [[ "$output" != *"progress:"* && "$output" != *"pre-flight"* ]]
+  [[ "$output" != *"progress:"* && "$output" != *"pre-flight"* && "$output" != *"fleet-run: host"* ]]
   grep -q '^fleet-run: progress: 4/4 runs done' "$RESULTS/quiet/logs/fleet.log"
 }
 
@@ -635,10 +641,10 @@ wait_fetched() {
   lines=$(grep '^fleet-run: progress: ' "$err")
   [ "$(wc -l <<<"$lines")" -ge 4 ]
   # Every line whole: runs done of 6, the hosts, the last result, an ETA while runs are left.
-  [ "$(grep -cvE '^fleet-run: progress: [0-6]/6 runs done, [0-2] hosts? busy(, [12] fetching)?, 0 failed, last (none yet|read4k [1-3] threads? [0-9.]+[kM]? IOPS \([0-9.]+\))(, ETA [0-9]+ (s|min))?$' <<<"$lines")" -eq 0 ]
+  [ "$(grep -cvE '^fleet-run: progress: [0-6]/6 runs done; hosts: [0-2] done, [0-2] running(, [12] fetching)?, 0 failed; last (none yet|read4k [1-3] threads? [0-9.]+[kM]? IOPS \([0-9.]+\))(, ETA [0-9]+ (s|min))?$' <<<"$lines")" -eq 0 ]
   # Counting up, to all 6, with no ETA at the end.
   [ "$(sed -E 's|^fleet-run: progress: ([0-9]+)/.*|\1|' <<<"$lines" | sort -n -c && echo sorted)" == sorted ]
-  [[ "$(tail -n 1 <<<"$lines")" == "fleet-run: progress: 6/6 runs done, 0 hosts busy, 0 failed, last read4k "*" IOPS ("*")" ]]
+  [[ "$(tail -n 1 <<<"$lines")" == "fleet-run: progress: 6/6 runs done; hosts: 2 done, 0 running, 0 failed; last read4k "*" IOPS ("*")" ]]
   [ "$(grep -c 'progress: 0/6' <<<"$lines")" -lt "$(wc -l <<<"$lines")" ]
   # The same lines in the run's log.
   [ "$(grep '^fleet-run: progress: ' "$RESULTS/prog/logs/fleet.log")" == "$lines" ]

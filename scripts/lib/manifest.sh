@@ -56,20 +56,23 @@ _MANIFEST_LEFT_BEHIND='.status != "ok" and (.attempts > 0 or .finished > 0)'
 # ---- a new manifest ----
 
 # manifest_plan_json OPS THREADS OP_THREADS SIZES DURATION BUCKET TARGET
-# FILE_SIZE SEED RUNS LABELS EXTRA NAME REMOTE_DIR BINARY: the plan as the
-# manifest records it (and --resume reads back). OPS, LABELS and EXTRA are
-# JSON arrays of strings, OP_THREADS a JSON object (op -> thread list),
-# DURATION, BUCKET, SEED and RUNS (runs per host) numbers; SIZES empty for
-# none; BINARY static or dynamic.
+# FILE_SIZE SEED RUNS LABELS EXTRA NAME REMOTE_DIR BINARY [PLAN_LINES]: the
+# plan as the manifest records it (and --resume reads back). OPS, LABELS
+# and EXTRA are JSON arrays of strings, OP_THREADS a JSON object (op ->
+# thread list), DURATION, BUCKET, SEED and RUNS (runs per host) numbers;
+# SIZES empty for none; BINARY static or dynamic; PLAN_LINES, with --plan
+# FILE, the file's lines as a JSON array of strings (planLines; none
+# without).
 manifest_plan_json() {
   jq -cn --argjson ops "$1" --arg threads "$2" --argjson opThreads "$3" --arg sizes "$4" \
     --argjson duration "$5" --argjson bucket "$6" --arg target "$7" --arg fileSize "$8" \
     --argjson seed "$9" --argjson runs "${10}" --argjson labels "${11}" --argjson extra "${12}" \
-    --arg name "${13}" --arg remoteDir "${14}" --arg binary "${15}" \
+    --arg name "${13}" --arg remoteDir "${14}" --arg binary "${15}" --argjson planLines "${16:-null}" \
     '{ops: $ops, threads: $threads, opThreads: $opThreads, sizes: (if $sizes == "" then null else $sizes end),
       duration: $duration, bucket: $bucket, target: $target, fileSize: $fileSize, seed: $seed,
       runsPerHost: $runs, labels: $labels, iobenchArgs: $extra, name: $name,
-      remoteDir: $remoteDir, binary: $binary}'
+      remoteDir: $remoteDir, binary: $binary}
+     + (if $planLines == null then {} else {planLines: $planLines} end)'
 }
 
 # manifest_ssh_json KEY OPTS: the ssh key and options a run was made with.
@@ -227,7 +230,9 @@ manifest_host_event() {
   local file=$1 name=$2 ev=$3
   [[ "$COMMON_DRY_RUN" != 1 ]] || return 0
   if [[ -n "$MANIFEST_QUEUE" ]]; then
-    printf '{"h":%s,%s\n' "$(manifest_json_text "$name")" "${ev#\{}" >>"$MANIFEST_QUEUE" || {
+    local h
+    manifest_json_text_to h "$name"
+    printf '{"h":%s,%s\n' "$h" "${ev#\{}" >>"$MANIFEST_QUEUE" || {
       [[ -z "$MANIFEST_ON_ERROR" ]] || "$MANIFEST_ON_ERROR" "$file"
       return 1
     }
@@ -267,7 +272,10 @@ manifest_host_running() {
 # manifest_host_failed FILE NAME KIND DETAIL EXIT: host NAME failed the
 # pre-flight check (EXIT a number).
 manifest_host_failed() {
-  manifest_host_event "$1" "$2" "{\"e\":\"failed\",\"k\":$(manifest_json_text "$3"),\"d\":$(manifest_json_text "$4"),\"x\":$(($5))}"
+  local k d
+  manifest_json_text_to k "$3"
+  manifest_json_text_to d "$4"
+  manifest_host_event "$1" "$2" "{\"e\":\"failed\",\"k\":$k,\"d\":$d,\"x\":$(($5))}"
 }
 
 # manifest_host_finished FILE NAME N: host NAME has finished N runs (a count
@@ -292,7 +300,10 @@ manifest_host_fetched() {
 manifest_host_done() {
   local x=null
   [[ "$6" == null ]] || x=$(($6))
-  manifest_host_event "$1" "$2" "{\"e\":\"done\",\"n\":$(($3)),\"k\":$(manifest_json_text "$4"),\"d\":$(manifest_json_text "$5"),\"x\":$x}"
+  local k d
+  manifest_json_text_to k "$4"
+  manifest_json_text_to d "$5"
+  manifest_host_event "$1" "$2" "{\"e\":\"done\",\"n\":$(($3)),\"k\":$k,\"d\":$d,\"x\":$x}"
 }
 
 # manifest_host_not_fetched FILE NAME: host NAME finished runs that are not
@@ -311,7 +322,9 @@ manifest_host_refetched() {
 # kept, over a limit (WHAT says which: "runs/1.result: 1.0G, over the limit
 # of 64M a file"): listed in the host's "refused" (the first 20).
 manifest_host_refused() {
-  manifest_host_event "$1" "$2" "{\"e\":\"refused\",\"d\":$(manifest_json_text "$3")}"
+  local d
+  manifest_json_text_to d "$3"
+  manifest_host_event "$1" "$2" "{\"e\":\"refused\",\"d\":$d}"
 }
 
 # ---- reading ----
@@ -332,7 +345,7 @@ manifest_sane() {
   [[ -f "$file" && ! -L "$file" ]] || common_die "$file is not a regular file; not read"
   jq -e '(.plan | type == "object") and (.hosts | type == "array")
       and all(.hosts[]; type == "object" and (.name | type == "string") and (.login | type == "string"))
-      and all(.plan.ops, .plan.labels, .plan.iobenchArgs; type == "array" and all(.[]; type == "string"))
+      and all(.plan.ops, .plan.labels, .plan.iobenchArgs, (.plan.planLines // []); type == "array" and all(.[]; type == "string"))
       and ([(.plan, .hosts[].name, .hosts[].login, .ssh) | .. | strings
             | select(explode | any(. < 32 or . == 127))] | length == 0)' "$file" >/dev/null 2>&1 ||
     common_die "$file is not a fleet-run manifest (a list of the wrong type, or a control character in a value); not used (was it edited?)"
