@@ -77,14 +77,24 @@ instance_id() {
   run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --progress 0 --results-dir "$RESULTS"
   [ "$status" -eq 2 ]
   [ "$output" == "campaign: --progress 0: whole seconds, at least 1 (see campaign --help)" ]
+  # --steady's options, checked before anything is provisioned
+  run "$CAMPAIGN" --no-provision --hosts "$NET/hosts" --max-rounds 9 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [ "$output" == "campaign: --max-rounds needs --steady (see campaign --help)" ]
+  run "$CAMPAIGN" --ami ami-1 --steady --steady-on p50 --results-dir "$RESULTS"
+  [ "$status" -eq 2 ]
+  [ "$output" == "campaign: --steady-on p50: iops or lat (see campaign --help)" ]
   [ ! -e "$RESULTS" ]
 }
 
 @test "campaign --dry-run prints the aws, RAID and fleet commands and creates nothing" {
   run campaign --dry-run --run-id dry -n 2 -m 2 --raid 0 --raid-devices /dev/vdb,/dev/vdc \
-    --ops read4k,write4k --threads 1,2
+    --ops read4k,write4k --threads 1,2 --steady --max-rounds 8 --precondition
   echo "$output"
   [ "$status" -eq 0 ]
+  # the steady rounds and the preconditioning reach every host's job
+  [[ "$output" == *'--iobench\ --steady\ --iobench\ --steady-round\ --iobench\ 1\ --iobench\ --max-rounds\ --iobench\ 8\ --precondition\ '* ]]
+  [[ "$output" == *'--iobench\ preconditioned=true\ '* ]]
   [ "$(grep -c '^aws .*run-instances' <<<"$output")" -ge 1 ]
   [ "$(grep '^aws ' <<<"$output" | grep -vc -- "--endpoint-url $MOTO_ENDPOINT ")" -eq 0 ]
   # RAID 0 over both devices on each of the 3 hosts, and its target.

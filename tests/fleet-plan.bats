@@ -161,3 +161,34 @@ EOF
   [ ! -e "$RESULTS/bad" ]
   [ "$(logins)" -eq "$before" ]
 }
+
+@test "--steady and --precondition: every host's runs in rounds, its target written over once, the facts on every line; bad steady options refused" {
+  local rc=0
+  fleet --hosts "$NET/three" --run-id st --ops read4k --threads 1,2 --duration 1 --iobench --rate --iobench 500 \
+    --steady --steady-window 3 --max-rounds 4 --precondition -q || rc=$?
+  [ "$rc" -eq 0 ]
+  local m=$RESULTS/st/manifest.json h
+  [ "$(jq -r '[.state, (.plan.iobenchArgs | join(" "))] | @tsv' "$m")" == \
+    "$(printf 'complete\t--rate 500 --provision-fact preconditioned=true --steady --steady-round 1 --steady-window 3 --max-rounds 4')" ]
+  for h in $(jq -r '.hosts[].name' "$m"); do
+    local j=$RESULTS/st/$h/iobench.jsonl
+    [ "$(wc -l <"$j")" -eq 2 ]
+    # each run in rounds of 1 s, 3 to 4 of them, the fact recorded
+    [ "$(jq -s '[.[] | .operations[0] as $o | select(.provision.preconditioned == true
+                and ($o.rounds | length) >= 3 and ($o.rounds | length) <= 4 and $o.steadyState.window == 3)] | length' "$j")" -eq 2 ]
+    # preconditioned once, before the plan, by the host's job
+    [ "$(grep -c ': preconditioned: 2 passes over 32.00 MiB' "$RESULTS/st/logs/$h.log")" -eq 1 ]
+  done
+  # the default limit of a host's attempt counts each run at its most rounds
+  run "$FLEET" --hosts "$NET/three" --dry-run --ops read4k --threads 1,2 --duration 10 --steady --max-rounds 30
+  [ "$status" -eq 0 ]
+  [[ $output == *"--timeout $((2 * (30 * 11 + 30) + 900)) "* ]]
+  # bad steady options: one line, exit 2, before anything starts
+  run "$FLEET" --hosts "$NET/three" --run-id bad --max-rounds 4
+  [ "$status" -eq 2 ]
+  [ "$output" = "fleet-run: --max-rounds needs --steady (see fleet-run --help)" ]
+  run "$FLEET" --hosts "$NET/three" --run-id bad --steady --steady-window 6 --max-rounds 5
+  [ "$status" -eq 2 ]
+  [[ $output == "fleet-run: --max-rounds 5 is fewer than --steady-window 6"* ]]
+  [ ! -e "$RESULTS/bad" ]
+}

@@ -120,6 +120,34 @@ common_seconds() {
   echo "$n"
 }
 
+# common_check_steady STEADY [OPTION VALUE]...: --steady's options (the
+# pairs of --steady-round, --steady-window, --max-rounds, --steady-on) as
+# iobench run takes them, checked before anything starts (a usage error
+# otherwise); STEADY 1 when --steady was given (its options need it).
+common_check_steady() {
+  local steady=$1 o v window=5 rounds=25
+  shift
+  while (($# >= 2)); do
+    o=$1 v=$2
+    shift 2
+    ((steady)) || common_die_usage "$o needs --steady"
+    case $o in
+      --steady-round)
+        [[ "$v" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$v" =~ ^0+(\.0*)?$ ]] ||
+          common_die_usage "--steady-round $(common_shown "$v"): seconds, more than 0 (60, 0.5)" ;;
+      --steady-window | --max-rounds)
+        if [[ ! "$v" =~ ^[0-9]{1,4}$ ]] || ((10#$v < 3 || 10#$v > 1000)); then
+          common_die_usage "$o $(common_shown "$v"): a whole number, 3 to 1000"
+        fi
+        if [[ $o == --steady-window ]]; then window=$((10#$v)); else rounds=$((10#$v)); fi ;;
+      --steady-on)
+        [[ "$v" == iops || "$v" == lat ]] || common_die_usage "--steady-on $(common_shown "$v"): iops or lat" ;;
+    esac
+  done
+  ((rounds >= window)) ||
+    common_die_usage "--max-rounds $rounds is fewer than --steady-window $window: steady state is judged over a whole window"
+}
+
 # common_eta I N START EACH: "ETA 4 min" (or "ETA 40 s") before step I of N
 # of a loop that began at $SECONDS START: the steps left take as long as
 # those so far took on average (EACH seconds each before the first is done).
