@@ -96,7 +96,8 @@ fleet_up() {
 ^iobench report --merge-hosts --section instances,badApples results/r1/$	here: the fleet example
 ^scripts/ec2-provision --ami 	here: EC2 on moto
 ^scripts/ec2-teardown --run-id gp3-raid0$	here: EC2 on moto
-^scripts/fleet-run --hosts hosts.txt 	here: the fleet example
+^scripts/fleet-run --hosts hosts.txt .* --run-id r1 	here: the fleet example
+^scripts/fleet-run --hosts hosts.txt .* --run-id p1 --plan plan\.txt$	fleet-plan.bats: --plan FILE, every host runs the runs of the file
 ^scripts/fleet-run --fetch r1$	here: the fleet example
 ^scripts/fleet-run --run-id r1 --resume$	here: the fleet example
 ^iobench report results/r1/$	here: the fleet example
@@ -250,7 +251,7 @@ fleet_up() {
 @test "README: the fleet example on 4 hosts, then --fetch, --resume, iobench report and the results/README jq lines" {
   fleet_up 4
   local ex cmd
-  ex=$(example '^scripts/fleet-run --hosts hosts.txt ')
+  ex=$(example '^scripts/fleet-run --hosts hosts.txt .* --run-id r1 ')
   # The test's key and hosts; 1-second runs on a 32M file.
   cmd=$(sed -e "s|^scripts/|$ROOT/scripts/|" -e "s|~/.ssh/bench.pem|$NET/id_fleet|" \
     -e 's|-d 60|-d 1|' -e 's|--file-size 80G|--file-size 32M|' <<<"$ex")
@@ -305,7 +306,7 @@ fleet_up() {
 
 @test "docs/fleet.md: the fleet-run example, as a dry run, needs no key file yet: it says so and prints the plan" {
   local ex home=$BATS_TEST_TMPDIR/home
-  ex=$(example '^scripts/fleet-run --hosts hosts.txt ')
+  ex=$(example '^scripts/fleet-run --hosts hosts.txt .* --run-id r1 ')
   mkdir -p "$home"
   printf 'admin@10.0.0.5 name=db-1\nadmin@10.0.0.6 name=db-2\n' >hosts.txt
   # As written (its ~/.ssh/bench.pem missing: a HOME without it), plus --dry-run.
