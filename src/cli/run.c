@@ -199,8 +199,7 @@ static void raw_header(FILE *raw, const struct run_args *a, const struct target_
 }
 
 /* A finished run's JSON line, summary and warnings. Returns the exit code so far. */
-static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res,
-		      unsigned count)
+static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res)
 {
 	int rc = EXIT_OK;
 	if (cfg->raw && res->raw_dropped < 0)
@@ -210,7 +209,7 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 			  (long long)res->raw_dropped);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels.kv, .nlabels = a->labels.n,
 				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
-				 .threads = count, .seed_given = a->seed.given };
+				 .seed_given = a->seed.given };
 	struct output_run out = run_output_of(cfg, &meta);
 	if (a->json_path) {
 		char *line = output_json_line(&out, res);
@@ -337,7 +336,7 @@ static int run_steps(const struct run_step *steps, size_t nsteps, const struct t
 		prog.start_ns = clock_now_ns();
 		if (execute(a, &cfg, &res, err, sizeof(err)) < 0)
 			return diag_fail("%s", err);
-		int rc = report_run(a, &cfg, &res, s->count);
+		int rc = report_run(a, &cfg, &res);
 		if (rc == EXIT_OK)
 			say_not_steady(a, &cfg, &res);
 		run_result_free(&res);

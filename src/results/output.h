@@ -22,7 +22,6 @@ struct run_meta {
 	const json_t *provision;   /* "provision" object; NULL: none */
 	const char *const *notes;  /* "notes": "key=value" strings */
 	size_t nnotes;
-	unsigned threads;          /* this run's --threads count */
 	bool seed_given;
 	const char *mode;          /* "watch" for probe lines, NULL for runs */
 	double interval_s;         /* watch: seconds between probe rounds */
