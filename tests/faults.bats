@@ -40,6 +40,19 @@ faulty() {
   [[ "$output" == *"warning: read4k: 10 of 70 operations failed (first: Input/output error"* ]]
 }
 
+@test "failed operations are warned of on stderr, under -q too, never in the summary on stdout" {
+  run --separate-stderr faulty pread:eio:7 -q -o read4k -n 70 -d 30 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$(grep -c '^iobench: warning: read4k: 10 of 70 operations failed' <<<"$stderr")" -eq 1 ]
+  run --separate-stderr faulty pread:eio:7 -o read4k -n 70 -d 30 "$TMP/f"
+  [ "$status" -eq 0 ]
+  grep -q '^read4k ' <<<"$output"
+  [[ "$output" != *warning* ]]
+  [ "$(grep -c '^iobench: warning: read4k: 10 of 70 operations failed' <<<"$stderr")" -eq 1 ]
+}
+
 @test "short reads and writes are completed, never counted as full ones" {
   faulty pread:short:3,pwrite:short:2 -q -o read4k -o write4k --together -n 300 -d 30 --json "$TMP/o.jsonl" "$TMP/f"
   jq -e '[.operations[] | .total.count == 300 and .total.errorCount == 0 and .bytes == 300 * 4096] | all' "$TMP/o.jsonl"

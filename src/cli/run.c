@@ -198,6 +198,29 @@ static void raw_header(FILE *raw, const struct run_args *a, const struct target_
 	fputc('\n', raw);
 }
 
+/*
+ * What went wrong in a run that still gave results: on stderr, under -q
+ * too (the summary, which -q drops, is data; these are not).
+ */
+static void warn_run(const struct run_config *cfg, const struct run_result *res)
+{
+	for (size_t i = 0; i < res->nops; i++) {
+		const struct op_result *o = &res->ops[i];
+		/* An op that measured nothing is the run's failure, said once by report_run. */
+		if (o->total.errors && o->total.count)
+			diag_warn("warning: %s: %llu of %llu operations failed (first: %s at offset %llu)",
+				  cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
+				  (unsigned long long)(o->total.errors + o->total.count), strerror(o->first_errno),
+				  (unsigned long long)o->first_err_offset);
+	}
+	if (res->stuck_threads)
+		diag_warn("warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted",
+			  res->stuck_threads);
+	if (res->stops)
+		diag_warn("warning: the process was stopped %u time(s) mid-run (SIGSTOP, ^Z); the operations under "
+			  "way then count the stopped time as latency (marked \"stopped\" in the JSON)", res->stops);
+}
+
 /* A finished run's JSON line, summary and warnings. Returns the exit code so far. */
 static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res)
 {
@@ -231,6 +254,7 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 			return diag_fail("writing to standard output failed: %s", strerror(e));
 		}
 	}
+	warn_run(cfg, res);
 	if (res->target_lost)
 		return diag_fail("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
 				 a->target, a->json_path ? "written, marked targetLost" : "shown");

@@ -474,14 +474,6 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 	}
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
-		if (o->total.errors)
-			fprintf(f, "iobench: warning: %s: %llu of %llu operations failed (first: %s at offset %llu)\n",
-				run->ops[i].spec.name, (unsigned long long)o->total.errors,
-				(unsigned long long)(o->total.errors + o->total.count),
-				strerror(o->first_errno), (unsigned long long)o->first_err_offset);
-	}
-	for (size_t i = 0; i < res->nops; i++) {
-		const struct op_result *o = &res->ops[i];
 		if (!o->steady || !o->steady->attained || o->nbuckets == 0)
 			continue;
 		const struct op_steady *s = o->steady;
@@ -500,12 +492,6 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 			run->ops[i].spec.name, run->rate, output_iops(o, res->elapsed_s),
 			(unsigned long long)o->late_starts, p50, p99);
 	}
-	if (res->stuck_threads)
-		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",
-			res->stuck_threads);
-	if (res->stops)
-		fprintf(f, "iobench: warning: the process was stopped %u time(s) mid-run (SIGSTOP, ^Z); the operations "
-			"under way then count the stopped time as latency (marked \"stopped\" in the JSON)\n", res->stops);
 }
 
 int output_check_path(const char *path, const struct target_info *t)

@@ -64,7 +64,7 @@ extern const char *const output_pct_key[OUTPUT_NPCT];
  */
 char *output_json_line(const struct output_run *run, const struct run_result *res);
 
-/* Human summary: a header line, one row per operation, and warnings. */
+/* Human summary: a header line, one row per operation and its notes (the warnings are the command's to say). */
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res);
 
 /*
