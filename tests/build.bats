@@ -85,6 +85,18 @@ each_teardown() {
   nm iobench | grep -q ' T cli_down$'
 }
 
+@test "no layer below cli/ speaks as iobench: itself; it hands its words to the command" {
+  # a string that starts a message with the prefix, in any C file below the command layer
+  run grep -rlE --include='*.c' --exclude-dir=cli '"iobench: ' "$ROOT/src"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  # and the check sees one when there is one
+  mkdir -p "$TMP/s/results"
+  printf 'fputs("iobench: warning: x", f);\n' >"$TMP/s/results/x.c"
+  run grep -rlE --include='*.c' --exclude-dir=cli '"iobench: ' "$TMP/s"
+  [ "$status" -eq 0 ]
+}
+
 @test "no two files of the program call each other, directly or round a loop" {
   [[ -n "$(find "$ROOT/build/lib" -name '*.o' 2>/dev/null | head -1)" ]] || skip "env: the tree is not built (make)"
   command -v nm >/dev/null || skip "nm not installed"

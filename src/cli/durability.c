@@ -361,10 +361,17 @@ static void host_name(char *buf, size_t len)
 
 /* ---- serve ---- */
 
+/* The server's lines, as the command says them. */
+static void serve_note(void *arg, const char *text)
+{
+	(void)arg;
+	diag_warn("durability serve: %s", text);
+}
+
 static int do_serve(struct dur_args *c, const sigset_t *sigs)
 {
 	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
-				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
+				       .note = c->quiet ? NULL : serve_note, .allow = c->allow, .nallow = c->nallow,
 				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records,
 				       .max_conns = (size_t)c->max_conns, .max_per_addr = (size_t)c->max_per_addr };
 	char err[ERR_MAX];

@@ -46,7 +46,12 @@ struct dur_serve_config {
 	const char *listen;           /* "ADDR:PORT" */
 	const char *dir;              /* the logs; created if missing */
 	const sigset_t *stop_signals; /* blocked by the caller; one of them stops the server */
-	FILE *log;                    /* "listening on", connections; NULL = quiet */
+	/*
+	 * What the server has to say ("listening on", connections), one line
+	 * without a prefix or newline, from the serving thread; NULL = quiet.
+	 */
+	void (*note)(void *arg, const char *text);
+	void *note_arg;
 	const struct dur_cidr *allow; /* peers outside every block are closed before a byte is read */
 	size_t nallow;                /* 0: every peer */
 	const char *token;            /* NULL: none; else every peer's first line is "AUTH TOKEN" */
