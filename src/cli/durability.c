@@ -480,8 +480,9 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 	dur_run_hex(run, hex);
 	bool direct;
 	int flags = run_open_flags(&c->op, c->no_direct ? 0 : -1, c->dsync, &direct);
+	struct dur_target dt = { t.path, t.size, t.dio_offset_align };
 	struct dur_write_config wc = {
-		.server = c->server, .target = &t, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
+		.server = c->server, .target = &dt, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
 		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed.value, .host = c->host_name,
 		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
@@ -659,7 +660,8 @@ static int do_verify(struct dur_args *c)
 		rc = prepare_outputs(&t, &out, 1);
 	if (rc != 0)
 		return rc;
-	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
+	struct dur_target dt = { t.path, t.size, t.dio_offset_align };
+	struct dur_verify_config vc = { .server = c->server, .target = &dt, .direct = !c->no_direct, .run = c->run,
 					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
 	struct dur_verify_result res;
 	char err[ERR_MAX];

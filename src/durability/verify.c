@@ -182,7 +182,7 @@ int dur_verify(const struct dur_verify_config *c, struct dur_verify_result *res,
 	int rc = choose_run(c, &res->info, err, errlen);
 	if (rc < 0)
 		return rc;
-	const struct target_info *t = c->target;
+	const struct dur_target *t = c->target;
 	uint64_t bs = res->info.block_size;
 	if (res->info.blocks > t->size / bs) {
 		snprintf(err, errlen, "%s is %llu bytes, smaller than the %llu blocks of %llu bytes the run wrote; wrong target?",
