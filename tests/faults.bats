@@ -85,6 +85,19 @@ faulty() {
   jq -e '.operations[0] | .total.errorCount == 0 and .total.count == 300 and .bytes == 300 * 4096' "$TMP/s.jsonl"
 }
 
+@test "when the engine itself fails, the ops in flight count as failed where they belong: writes, service" {
+  # the 20th io_getevents call fails whole: libaio reaps nothing more and the
+  # thread stops with 8 writes in flight (--rate far above what is done keeps
+  # the queue full; rw4k:0 is a mixed op of writes only)
+  run --separate-stderr faulty io_getevents_call:eio:20 -q -e libaio --iodepth 8 -o rw4k:0 --rate 1000000 \
+    -n 1000 -d 3 --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  jq -e '.operations[0] | .total.errorCount == 8 and .writes.total.errorCount == 8
+         and .reads.total.errorCount == 0 and .rate.service.errorCount == 8
+         and ([.writes.timeBuckets[].errorCount] | add) == 8
+         and .firstError.error == "Input/output error"' "$TMP/o.jsonl"
+}
+
 @test "real device errors reach every engine's errorCount (loop device on a full tmpfs)" {
   [ "$(id -u)" -eq 0 ] || skip "needs root for tmpfs and loop devices"
   MNT=$TMP/mnt
