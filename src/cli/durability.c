@@ -1,4 +1,4 @@
-/* cmd_durability.c - `iobench durability serve|write|verify`: option table, target checks, messages, JSON. */
+/* durability.c - `iobench durability serve|write|verify`: option table, target checks, messages, JSON. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/cmdline.h"
 #include "cli/commands.h"

@@ -1,4 +1,4 @@
-/* cmd_run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
+/* run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"

@@ -1,4 +1,4 @@
-/* cmd_watch.c - `iobench watch`: the probe left running for days (watch.c), from the command line. */
+/* watch.c - `iobench watch`: the probe left running for days (watch.c), from the command line. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * durability_run.h - the three halves of `iobench durability`: the server
+ * roles.h - the three halves of `iobench durability`: the server
  * that keeps acknowledgements, the writer that makes them, the verifier that
  * checks a target against them after a power cut.
  *

@@ -1,4 +1,4 @@
-/* durability_server.c - `iobench durability serve`: keep what writers say, durably. */
+/* server.c - `iobench durability serve`: keep what writers say, durably. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"

@@ -1,4 +1,4 @@
-/* durability_verify.c - `iobench durability verify`: read back every promised block. */
+/* verify.c - `iobench durability verify`: read back every promised block. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"
