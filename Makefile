@@ -89,9 +89,18 @@ $(ARCHIVES): build/%.a: $$(call layer_objs,$$*)
 
 # The layer rule, checked: LAYER's archive linked whole with only the archives
 # below it (and the system's libraries). An undefined symbol is a call to a
-# layer LAYER may not use.
-build/layers/%.ok: build/%.a $$(addprefix build/,$$(addsuffix .a,$$(LOWER_$$*))) build/layers/stub.o
+# layer LAYER may not use. Its includes too: a header of a layer above or
+# beside (a type the link cannot see) names the file and the folder.
+build/layers/%.ok: build/%.a $$(addprefix build/,$$(addsuffix .a,$$(LOWER_$$*))) build/layers/stub.o \
+		$$(wildcard src/$$*/*.h)
 	@$(MKDIR_P) $(@D)
+	@bad=$$(grep -Ho '^#include "[a-z_]*/' src/$*/*.[ch] | sed 's|^\([^:]*\):#include "\(.*\)/$$|\1 \2|' | \
+		while read -r f l; do case " $* $(LOWER_$*) " in *" $$l "*) ;; *) echo "  $$f includes $$l/";; esac; done); \
+	if [ -n "$$bad" ]; then \
+		echo "$$bad" >&2; \
+		echo "make: src/$*/ includes headers outside the layers below it ($(or $(LOWER_$*),none)); see docs/architecture.md" >&2; \
+		exit 1; \
+	fi
 	@if ! $(CC) $(ALL_LDFLAGS) -o build/layers/$* build/layers/stub.o -Wl,--whole-archive build/$*.a \
 		-Wl,--no-whole-archive $(patsubst %,build/%.a,$(LOWER_$*)) $(ALL_LIBS) -lpthread 2>build/layers/$*.err; then \
 		grep -o "undefined reference to \`[^']*'" build/layers/$*.err | sort -u | sed 's/^/  /' >&2; \

@@ -65,7 +65,8 @@ each_teardown() {
   nm build/measure.a | grep -q ' T run_execute$'
   cp src/lib/units.c "$TMP/units.c"
   cp src/report/price.c "$TMP/price.c"
-  printf '%s\n' '#include "measure/run.h"' 'int units_upward(void);' \
+  # (declared by hand: an include of measure/ would fail the include check first)
+  printf '%s\n' 'struct run_config; struct run_result;' 'int run_execute(const struct run_config *, struct run_result *, char *, unsigned long);' 'int units_upward(void);' \
     'int units_upward(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/lib/units.c
   run make -s build/layers/lib.ok
   [ "$status" -ne 0 ]
@@ -73,7 +74,7 @@ each_teardown() {
   [[ "$output" == *"make: src/lib/ calls code outside the layers below it (none); see docs/architecture.md"* ]]
   # Sideways: the report may not call the measuring code either.
   cp "$TMP/units.c" src/lib/units.c
-  printf '%s\n' '#include "measure/run.h"' 'int rep_sideways(void);' \
+  printf '%s\n' 'struct run_config; struct run_result;' 'int run_execute(const struct run_config *, struct run_result *, char *, unsigned long);' 'int rep_sideways(void);' \
     'int rep_sideways(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/report/price.c
   run make -s build/layers/report.ok
   [ "$status" -ne 0 ]
@@ -83,6 +84,41 @@ each_teardown() {
   printf '%s\n' 'int cli_down(void);' 'int cli_down(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/cli/run.c
   make -s -j2 iobench
   nm iobench | grep -q ' T cli_down$'
+}
+
+@test "an include from a layer above or beside fails the build and names the file and the folder" {
+  cd "$TMP/src"
+  ./configure -q
+  make -s -j2 build/layers/durability.ok build/layers/results.ok
+  # Sideways: durability/ stands on lib/ alone, not host/ (a type the link check cannot see).
+  cp src/durability/stamp.h "$TMP/stamp.h"
+  printf '#include "host/target.h"\n' >>src/durability/stamp.h
+  run make -s build/layers/durability.ok
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"  src/durability/stamp.h includes host/"* ]]
+  [[ "$output" == *"make: src/durability/ includes headers outside the layers below it (lib); see docs/architecture.md"* ]]
+  cp "$TMP/stamp.h" src/durability/stamp.h
+  # Upwards, from a source file: results/ may not see measure/.
+  printf '#include "measure/run.h"\n' >>src/results/prom.c
+  run make -s build/layers/results.ok
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"  src/results/prom.c includes measure/"* ]]
+  # An include of a layer below is fine.
+  sed -i '$d' src/results/prom.c
+  printf '#include "engines/engine.h"\n' >>src/results/prom.c
+  make -s -j2 build/layers/results.ok
+}
+
+@test "no layer below cli/ speaks as iobench: itself; it hands its words to the command" {
+  # a string that starts a message with the prefix, in any C file below the command layer
+  run grep -rlE --include='*.c' --exclude-dir=cli '"iobench: ' "$ROOT/src"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  # and the check sees one when there is one
+  mkdir -p "$TMP/s/results"
+  printf 'fputs("iobench: warning: x", f);\n' >"$TMP/s/results/x.c"
+  run grep -rlE --include='*.c' --exclude-dir=cli '"iobench: ' "$TMP/s"
+  [ "$status" -eq 0 ]
 }
 
 @test "no two files of the program call each other, directly or round a loop" {

@@ -182,3 +182,51 @@ long_options() {
   done < <(git -C "$ROOT" rev-list --no-merges "$base^..HEAD")
   [ "$bad" -eq 0 ]
 }
+
+# misnamed FILE...: each file whose first comment line ("NAME - what it is",
+# after a #! line, the SPDX line and bare comment openers) names something
+# else than the file: its name, its name without the extension, or the end
+# of its path ("report/db.c"). One "FILE: names NAME" a line.
+misnamed() {
+  awk '
+    FNR == 1 { done = 0 }
+    done || FNR > 8 { nextfile }
+    FNR == 1 && /^#!/ { next }
+    /SPDX-License-Identifier/ || /^[[:space:]]*(\/\*+|\*|#|\/\/)[[:space:]]*$/ { next }
+    {
+      done = 1
+      if (!match($0, /^[[:space:]]*(\/\*+|\*|#|\/\/)[[:space:]]*[A-Za-z0-9_.+\/-]+[[:space:]]+-[[:space:]]/)) next
+      line = substr($0, 1, RLENGTH)
+      sub(/^[[:space:]]*(\/\*+|\*|#|\/\/)[[:space:]]*/, "", line)
+      sub(/[[:space:]]+-[[:space:]]$/, "", line)
+      base = FILENAME; sub(/.*\//, "", base)
+      stem = base; sub(/\.[^.]*$/, "", stem)
+      n = length(line)
+      if (line == base || line == stem || line == FILENAME || (length(FILENAME) > n && substr(FILENAME, length(FILENAME) - n) == "/" line))
+        next
+      print FILENAME ": names " line
+    }' "$@"
+}
+
+@test "each file's first comment names the file itself, and the paths the docs and scripts name exist" {
+  local files
+  mapfile -t files < <(cd "$ROOT" && find src tests/unit tests/helpers tests/lib bench tools scripts raid completion \
+    -type f \( -name '*.[ch]' -o -name '*.bash' -o -name '*.sh' -o -perm -u+x \) | sort)
+  ((${#files[@]} > 100))
+  run bash -c "cd '$ROOT' && $(declare -f misnamed) && misnamed ${files[*]}"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # the check sees a stale name
+  mkdir -p "$BATS_TEST_TMPDIR/m/src/cli"
+  printf '/* cmd_run.c - iobench run. */\n' >"$BATS_TEST_TMPDIR/m/src/cli/run.c"
+  printf '/*\n * SPDX-License-Identifier: Apache-2.0\n * report_db.h - the cells.\n */\n' >"$BATS_TEST_TMPDIR/m/src/cli/db.h"
+  printf '#!/bin/bash\n# SPDX-License-Identifier: Apache-2.0\n# src/ok - fine.\n' >"$BATS_TEST_TMPDIR/m/src/ok"
+  run bash -c "cd '$BATS_TEST_TMPDIR/m' && $(declare -f misnamed) && misnamed src/cli/run.c src/cli/db.h src/ok"
+  [ "$output" = "$(printf '%s\n' "src/cli/run.c: names cmd_run.c" "src/cli/db.h: names report_db.h")" ]
+  # a source path the docs, man pages or scripts name is there
+  local p missing=()
+  while read -r p; do
+    [[ -e "$ROOT/$p" ]] || missing+=("$p")
+  done < <(cd "$ROOT" && grep -rhoE '\b(src|include)/[A-Za-z0-9_./-]+\.[ch]\b' README.md docs man scripts raid bench tools | sort -u)
+  [ "${#missing[@]}" -eq 0 ] || { printf 'named but missing: %s\n' "${missing[@]}"; false; }
+}

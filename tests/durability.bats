@@ -124,6 +124,9 @@ write_with_snapshot() {
   # the text says the same numbers
   [ "$(awk '/^  acknowledged blocks/ {print $3}' <<<"$output")" = "$want" ]
   [ "$(awk '/^    intact/ {print $2}' <<<"$output")" = "$want" ]
+  # the server's lines, said by the command: each one line with its prefix once
+  grep -q "^iobench: durability serve: new run $run_id: write4k" "$TMP/serve.err"
+  [ "$(grep -cv '^iobench: durability serve: [^:]' "$TMP/serve.err")" -eq 0 ]
 }
 
 # strace_writer OUT CMD...: the calls of CMD's writer thread (the one that

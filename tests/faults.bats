@@ -40,6 +40,19 @@ faulty() {
   [[ "$output" == *"warning: read4k: 10 of 70 operations failed (first: Input/output error"* ]]
 }
 
+@test "failed operations are warned of on stderr, under -q too, never in the summary on stdout" {
+  run --separate-stderr faulty pread:eio:7 -q -o read4k -n 70 -d 30 "$TMP/f"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$(grep -c '^iobench: warning: read4k: 10 of 70 operations failed' <<<"$stderr")" -eq 1 ]
+  run --separate-stderr faulty pread:eio:7 -o read4k -n 70 -d 30 "$TMP/f"
+  [ "$status" -eq 0 ]
+  grep -q '^read4k ' <<<"$output"
+  [[ "$output" != *warning* ]]
+  [ "$(grep -c '^iobench: warning: read4k: 10 of 70 operations failed' <<<"$stderr")" -eq 1 ]
+}
+
 @test "short reads and writes are completed, never counted as full ones" {
   faulty pread:short:3,pwrite:short:2 -q -o read4k -o write4k --together -n 300 -d 30 --json "$TMP/o.jsonl" "$TMP/f"
   jq -e '[.operations[] | .total.count == 300 and .total.errorCount == 0 and .bytes == 300 * 4096] | all' "$TMP/o.jsonl"
@@ -70,6 +83,19 @@ faulty() {
   jq -e '.operations[0] | .total.errorCount == 100 and .total.count == 400' "$TMP/o.jsonl"
   faulty io_getevents:short:3 -q -e libaio --iodepth 4 -o read4k -n 300 -d 30 --json "$TMP/s.jsonl" "$TMP/f"
   jq -e '.operations[0] | .total.errorCount == 0 and .total.count == 300 and .bytes == 300 * 4096' "$TMP/s.jsonl"
+}
+
+@test "when the engine itself fails, the ops in flight count as failed where they belong: writes, service" {
+  # the 20th io_getevents call fails whole: libaio reaps nothing more and the
+  # thread stops with 8 writes in flight (--rate far above what is done keeps
+  # the queue full; rw4k:0 is a mixed op of writes only)
+  run --separate-stderr faulty io_getevents_call:eio:20 -q -e libaio --iodepth 8 -o rw4k:0 --rate 1000000 \
+    -n 1000 -d 3 --json "$TMP/o.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  jq -e '.operations[0] | .total.errorCount == 8 and .writes.total.errorCount == 8
+         and .reads.total.errorCount == 0 and .rate.service.errorCount == 8
+         and ([.writes.timeBuckets[].errorCount] | add) == 8
+         and .firstError.error == "Input/output error"' "$TMP/o.jsonl"
 }
 
 @test "real device errors reach every engine's errorCount (loop device on a full tmpfs)" {

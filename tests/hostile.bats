@@ -463,7 +463,7 @@ sanitized() {
   [ "$(sed -n 1p "$TMP/s.jsonl" | jq .stuckThreads)" -eq 1 ]
   [ "$(sed -n 2p "$TMP/s.jsonl" | jq '.stuckThreads // 0')" -eq 0 ]
   [ "$(sed -n 2p "$TMP/s.jsonl" | jq '.operations[0].total.count')" -gt 0 ]
-  grep -q "1 thread(s) stuck in I/O were abandoned" "$TMP/out"
+  grep -q "^iobench: warning: 1 thread(s) stuck in I/O were abandoned" "$TMP/err"
 }
 
 @test "a run stopped by SIGSTOP mid-run is marked stopped in its JSON line and its summary; others are not" {
@@ -477,7 +477,7 @@ sanitized() {
   wait "$pid" || rc=$?
   [ "$rc" -eq 0 ]
   [ "$(jq .stopped "$TMP/s.jsonl")" -eq 1 ]
-  grep -q 'iobench: warning: the process was stopped 1 time(s) mid-run (SIGSTOP, ^Z)' "$TMP/out"
+  grep -q '^iobench: warning: the process was stopped 1 time(s) mid-run (SIGSTOP, ^Z)' "$TMP/err"
   "$IOBENCH" -q -d 0.5 -o read4k --no-direct --json "$TMP/s2.jsonl" "$TMP/f"
   [ "$(jq 'has("stopped")' "$TMP/s2.jsonl")" = false ]
 }

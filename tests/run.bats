@@ -105,6 +105,24 @@ each_teardown() {
   [ "$(jq -r '.threads' "$TMP/b.jsonl" | paste -sd, -)" = "$order" ]
 }
 
+@test "the header says the threads that ran; the JSON line the --threads count only where it applied" {
+  run "$IOBENCH" -o read,4,4K,4K -d 1 --no-direct --json "$TMP/a.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  grep -q ', 4 threads, ' <<<"$output"
+  [ "$(jq '.threads' "$TMP/a.jsonl")" -eq 4 ]
+  # together: the total of the ops' threads (each op's row has its own)
+  run "$IOBENCH" -o 'read,3,1K,1K.write,1,4K,4K' -t 2 -d 1 --no-direct --json "$TMP/b.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  grep -q ', 4 threads, ' <<<"$output"
+  [ "$(jq '.threads' "$TMP/b.jsonl")" -eq 4 ]
+  [ "$(awk '$1 == "read1k" { print $2 }' <<<"$output")" -eq 3 ]
+  # ops on the --threads count: the header says all that ran, the JSON the count (a sweep's step)
+  run "$IOBENCH" -o read4k -o read1k --together -t 2 -d 1 --no-direct --json "$TMP/c.jsonl" "$TMP/f"
+  [ "$status" -eq 0 ]
+  grep -q ', 4 threads, ' <<<"$output"
+  [ "$(jq '.threads' "$TMP/c.jsonl")" -eq 2 ]
+}
+
 @test "the long form with '.'-joined phases runs them together with their own thread counts" {
   "$IOBENCH" -q -o 'read,3,1K,1K.write,1,4K,4K' -o 'writeFlush,i,4K,4K' -t 2 -d 1 \
     --no-direct --json "$TMP/out.jsonl" "$TMP/f"

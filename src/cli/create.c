@@ -1,4 +1,4 @@
-/* cmd_create.c - `iobench create FILE SIZE`: parse, block the stop signals, create. */
+/* create.c - `iobench create FILE SIZE`: parse, block the stop signals, create. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/cmdline.h"
 #include "cli/commands.h"

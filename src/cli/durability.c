@@ -1,4 +1,4 @@
-/* cmd_durability.c - `iobench durability serve|write|verify`: option table, target checks, messages, JSON. */
+/* durability.c - `iobench durability serve|write|verify`: option table, target checks, messages, JSON. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/cmdline.h"
 #include "cli/commands.h"
@@ -361,10 +361,17 @@ static void host_name(char *buf, size_t len)
 
 /* ---- serve ---- */
 
+/* The server's lines, as the command says them. */
+static void serve_note(void *arg, const char *text)
+{
+	(void)arg;
+	diag_warn("durability serve: %s", text);
+}
+
 static int do_serve(struct dur_args *c, const sigset_t *sigs)
 {
 	struct dur_serve_config sc = { .listen = c->listen, .dir = c->dir, .stop_signals = sigs,
-				       .log = c->quiet ? NULL : stderr, .allow = c->allow, .nallow = c->nallow,
+				       .note = c->quiet ? NULL : serve_note, .allow = c->allow, .nallow = c->nallow,
 				       .token = c->token[0] ? c->token : NULL, .max_records = c->max_records,
 				       .max_conns = (size_t)c->max_conns, .max_per_addr = (size_t)c->max_per_addr };
 	char err[ERR_MAX];
@@ -473,8 +480,9 @@ static int do_write(struct dur_args *c, const sigset_t *sigs)
 	dur_run_hex(run, hex);
 	bool direct;
 	int flags = run_open_flags(&c->op, c->no_direct ? 0 : -1, c->dsync, &direct);
+	struct dur_target dt = { t.path, t.size, t.dio_offset_align };
 	struct dur_write_config wc = {
-		.server = c->server, .target = &t, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
+		.server = c->server, .target = &dt, .op = &c->op, .open_flags = flags, .threads = (unsigned)c->threads,
 		.span = c->span, .duration_ns = c->duration_ns, .run = run, .seed = c->seed.value, .host = c->host_name,
 		.stop_signals = sigs, .token = c->token[0] ? c->token : NULL,
 	};
@@ -652,7 +660,8 @@ static int do_verify(struct dur_args *c)
 		rc = prepare_outputs(&t, &out, 1);
 	if (rc != 0)
 		return rc;
-	struct dur_verify_config vc = { .server = c->server, .target = &t, .direct = !c->no_direct, .run = c->run,
+	struct dur_target dt = { t.path, t.size, t.dio_offset_align };
+	struct dur_verify_config vc = { .server = c->server, .target = &dt, .direct = !c->no_direct, .run = c->run,
 					.host = c->host_name, .token = c->token[0] ? c->token : NULL };
 	struct dur_verify_result res;
 	char err[ERR_MAX];

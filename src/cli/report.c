@@ -1,4 +1,4 @@
-/* cmd_report.c - `iobench report`: options, reading, and which sections to print how. */
+/* report.c - `iobench report`: options, reading, and which sections to print how. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <jansson.h>

@@ -1,4 +1,4 @@
-/* cmd_run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
+/* run.c - `iobench [run]`: a run, or a sweep of runs over thread counts, and their results. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"
@@ -198,9 +198,31 @@ static void raw_header(FILE *raw, const struct run_args *a, const struct target_
 	fputc('\n', raw);
 }
 
+/*
+ * What went wrong in a run that still gave results: on stderr, under -q
+ * too (the summary, which -q drops, is data; these are not).
+ */
+static void warn_run(const struct run_config *cfg, const struct run_result *res)
+{
+	for (size_t i = 0; i < res->nops; i++) {
+		const struct op_result *o = &res->ops[i];
+		/* An op that measured nothing is the run's failure, said once by report_run. */
+		if (o->total.errors && o->total.count)
+			diag_warn("warning: %s: %llu of %llu operations failed (first: %s at offset %llu)",
+				  cfg->ops[i].spec.name, (unsigned long long)o->total.errors,
+				  (unsigned long long)(o->total.errors + o->total.count), strerror(o->first_errno),
+				  (unsigned long long)o->first_err_offset);
+	}
+	if (res->stuck_threads)
+		diag_warn("warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted",
+			  res->stuck_threads);
+	if (res->stops)
+		diag_warn("warning: the process was stopped %u time(s) mid-run (SIGSTOP, ^Z); the operations under "
+			  "way then count the stopped time as latency (marked \"stopped\" in the JSON)", res->stops);
+}
+
 /* A finished run's JSON line, summary and warnings. Returns the exit code so far. */
-static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res,
-		      unsigned count)
+static int report_run(const struct run_args *a, const struct run_config *cfg, const struct run_result *res)
 {
 	int rc = EXIT_OK;
 	if (cfg->raw && res->raw_dropped < 0)
@@ -210,7 +232,7 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 			  (long long)res->raw_dropped);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels.kv, .nlabels = a->labels.n,
 				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
-				 .threads = count, .seed_given = a->seed.given };
+				 .seed_given = a->seed.given };
 	struct output_run out = run_output_of(cfg, &meta);
 	if (a->json_path) {
 		char *line = output_json_line(&out, res);
@@ -232,6 +254,7 @@ static int report_run(const struct run_args *a, const struct run_config *cfg, co
 			return diag_fail("writing to standard output failed: %s", strerror(e));
 		}
 	}
+	warn_run(cfg, res);
 	if (res->target_lost)
 		return diag_fail("%s disappeared mid-run (unlinked, replaced or detached); results so far %s",
 				 a->target, a->json_path ? "written, marked targetLost" : "shown");
@@ -337,7 +360,7 @@ static int run_steps(const struct run_step *steps, size_t nsteps, const struct t
 		prog.start_ns = clock_now_ns();
 		if (execute(a, &cfg, &res, err, sizeof(err)) < 0)
 			return diag_fail("%s", err);
-		int rc = report_run(a, &cfg, &res, s->count);
+		int rc = report_run(a, &cfg, &res);
 		if (rc == EXIT_OK)
 			say_not_steady(a, &cfg, &res);
 		run_result_free(&res);

@@ -960,13 +960,7 @@ void runargs_build_ops(const struct run_args *a, unsigned count, struct run_op *
 {
 	for (size_t i = 0; i < a->nops; i++) {
 		ops[i].spec = a->ops[i];
-		if (a->ops[i].threads > 0) {
-			ops[i].thread_count = a->ops[i].threads;
-			ops[i].nthreads = (unsigned)ceil(a->ops[i].threads);
-		} else {
-			ops[i].thread_count = count;
-			ops[i].nthreads = count;
-		}
+		ops[i].thread_count = a->ops[i].threads > 0 ? a->ops[i].threads : count;
 		ops[i].open_flags = run_open_flags(&a->ops[i], a->direct_mode, a->dsync, &ops[i].direct);
 	}
 }

@@ -1,4 +1,4 @@
-/* cmd_watch.c - `iobench watch`: the probe left running for days (watch.c), from the command line. */
+/* watch.c - `iobench watch`: the probe left running for days (watch.c), from the command line. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "cli/commands.h"
 #include "cli/diag.h"
@@ -45,7 +45,7 @@ static int watch_all(struct run_args *a, const struct target_info *t, const sigs
 	runargs_warn_buffered(a, t, ops);
 	struct run_meta meta = { .command_line = a->command_line, .labels = a->labels.kv, .nlabels = a->labels.n,
 				 .host = a->host_name, .provision = a->provision, .notes = a->notes, .nnotes = a->nnotes,
-				 .threads = 1, .seed_given = a->seed.given, .mode = "watch",
+				 .seed_given = a->seed.given, .mode = "watch",
 				 .interval_s = (double)a->interval_ns / 1e9 };
 	struct watch_config wc = {
 		.target = t, .ops = ops, .nops = a->nops, .span = a->span,

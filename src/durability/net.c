@@ -1,4 +1,4 @@
-/* durability_net.c - sockets and lines for `iobench durability`. */
+/* net.c - sockets and lines for `iobench durability`. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "lib/clock.h"

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * durability_net.h - the TCP side of `iobench durability`: addresses, a
+ * net.h - the TCP side of `iobench durability`: addresses, a
  * listening or connected socket, and whole lines in and out.
  *
  * Addresses are "HOST:PORT", "[V6ADDR]:PORT" or "HOST" (port DUR_DEFAULT_PORT).

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * durability_run.h - the three halves of `iobench durability`: the server
+ * roles.h - the three halves of `iobench durability`: the server
  * that keeps acknowledgements, the writer that makes them, the verifier that
  * checks a target against them after a power cut.
  *
@@ -35,7 +35,6 @@
 #include <stdio.h>
 
 #include "durability/stamp.h"
-#include "host/target.h"
 #include "lib/opspec.h"
 
 /* ---- serve ---- */
@@ -46,7 +45,12 @@ struct dur_serve_config {
 	const char *listen;           /* "ADDR:PORT" */
 	const char *dir;              /* the logs; created if missing */
 	const sigset_t *stop_signals; /* blocked by the caller; one of them stops the server */
-	FILE *log;                    /* "listening on", connections; NULL = quiet */
+	/*
+	 * What the server has to say ("listening on", connections), one line
+	 * without a prefix or newline, from the serving thread; NULL = quiet.
+	 */
+	void (*note)(void *arg, const char *text);
+	void *note_arg;
 	const struct dur_cidr *allow; /* peers outside every block are closed before a byte is read */
 	size_t nallow;                /* 0: every peer */
 	const char *token;            /* NULL: none; else every peer's first line is "AUTH TOKEN" */
@@ -82,6 +86,16 @@ struct dur_serve_config {
  */
 int dur_serve(const struct dur_serve_config *c, char *err, size_t errlen);
 
+/*
+ * The device or file written and verified, as the command probed it
+ * (durability/ sits on lib/ alone, so not host/'s struct target_info).
+ */
+struct dur_target {
+	const char *path;
+	uint64_t size;             /* bytes */
+	unsigned dio_offset_align; /* O_DIRECT offset/size alignment; 0 = unknown */
+};
+
 /* ---- write ---- */
 
 struct dur_write_config {
@@ -89,7 +103,7 @@ struct dur_write_config {
 	const char *token;            /* NULL: none; else sent as "AUTH TOKEN" first */
 	void (*accepted)(void *arg);  /* called once the server said OK to every writer, before a block is written */
 	void *accepted_arg;
-	const struct target_info *target;
+	const struct dur_target *target;
 	const struct op_spec *op;     /* write<SIZE> (flushed) or write<SIZE>/<N> (N >= 1) */
 	int open_flags;               /* from run_open_flags() */
 	unsigned threads;             /* writers; thread t owns the blocks b with b % threads == t */
@@ -138,7 +152,7 @@ struct dur_example {
 struct dur_verify_config {
 	const char *server;
 	const char *token;  /* as dur_write_config's */
-	const struct target_info *target;
+	const struct dur_target *target;
 	bool direct;        /* O_DIRECT reads (default): a page cache cannot hide what the device lost */
 	uint64_t run;       /* 0: the newest run from host */
 	const char *host;

@@ -1,4 +1,4 @@
-/* durability_server.c - `iobench durability serve`: keep what writers say, durably. */
+/* server.c - `iobench durability serve`: keep what writers say, durably. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"
@@ -90,15 +90,14 @@ struct server {
 /* One progress line. Anything a peer sent must go through dur_text_escape first. */
 __attribute__((format(printf, 2, 3))) static void say(const struct server *s, const char *fmt, ...)
 {
-	if (!s->c->log)
+	if (!s->c->note)
 		return;
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("iobench: durability serve: ", s->c->log);
-	vfprintf(s->c->log, fmt, ap);
-	fputc('\n', s->c->log);
-	fflush(s->c->log);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	s->c->note(s->c->note_arg, line);
 }
 
 /* The address a peer's connections count against: IPv4 (mapped too) whole, IPv6 by its /64. */

@@ -1,4 +1,4 @@
-/* durability.c - block stamps, log records and classification for `iobench durability`. */
+/* stamp.c - block stamps, log records and classification for `iobench durability`. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/stamp.h"
 

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * durability.h - the pure parts of `iobench durability`: block stamps, the
+ * stamp.h - the pure parts of `iobench durability`: block stamps, the
  * server's log records, and what a block read back after a power cut means.
  *
  * A block of a durability run is written whole, and every 512-byte sector of

@@ -1,4 +1,4 @@
-/* durability_verify.c - `iobench durability verify`: read back every promised block. */
+/* verify.c - `iobench durability verify`: read back every promised block. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"
@@ -182,7 +182,7 @@ int dur_verify(const struct dur_verify_config *c, struct dur_verify_result *res,
 	int rc = choose_run(c, &res->info, err, errlen);
 	if (rc < 0)
 		return rc;
-	const struct target_info *t = c->target;
+	const struct dur_target *t = c->target;
 	uint64_t bs = res->info.block_size;
 	if (res->info.blocks > t->size / bs) {
 		snprintf(err, errlen, "%s is %llu bytes, smaller than the %llu blocks of %llu bytes the run wrote; wrong target?",

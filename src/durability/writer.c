@@ -1,4 +1,4 @@
-/* durability_writer.c - `iobench durability write`: stamped blocks, acknowledged only once flushed. */
+/* writer.c - `iobench durability write`: stamped blocks, acknowledged only once flushed. */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "durability/net.h"
 #include "durability/roles.h"

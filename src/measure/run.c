@@ -251,10 +251,10 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 		 * In floating point, capped: a slow rate over many threads is an
 		 * interval past the run's end (no second op), never an overflow.
 		 */
-		double interval = 1e9 * op->nthreads / cfg->rate;
+		double interval = 1e9 * run_op_threads(op) / cfg->rate;
 		w->rate_interval_ns = interval < 1 ? 1 : interval > RUN_MAX_INTERVAL_NS ? RUN_MAX_INTERVAL_NS : (uint64_t)interval;
 		/* Stagger the threads so the op as a whole is evenly spaced. */
-		w->rate_phase_ns = (uint64_t)((unsigned __int128)w->rate_interval_ns * op_index / op->nthreads);
+		w->rate_phase_ns = (uint64_t)((unsigned __int128)w->rate_interval_ns * op_index / run_op_threads(op));
 	}
 	prng_seed(&w->rng, cfg->seed, global_index);
 	prng_seed(&w->data_rng, cfg->seed ^ RUN_SEED_SALT_DATA, global_index);
@@ -281,9 +281,9 @@ static struct worker *worker_new(const struct run_config *cfg, const struct run_
 		}
 	}
 	/* Sequential ops: each thread starts at its own evenly spaced slot and wraps. */
-	w->seq_slot = (uint64_t)((unsigned __int128)w->nslots * op_index / op->nthreads);
-	if (op->thread_count < op->nthreads)
-		w->delay_factor = (double)op->nthreads / op->thread_count - 1;
+	w->seq_slot = (uint64_t)((unsigned __int128)w->nslots * op_index / run_op_threads(op));
+	if (op->thread_count < run_op_threads(op))
+		w->delay_factor = (double)run_op_threads(op) / op->thread_count - 1;
 	*rc = worker_buffers(w, cfg, op, err, len);
 	if (*rc == 0)
 		*rc = worker_open(w, cfg, op, err, len);
@@ -339,10 +339,10 @@ static void show_progress(const struct run_config *cfg, struct worker **ws, size
 	for (size_t i = 0; i < cfg->nops; i++) {
 		uint64_t ops = 0;
 		size_t first = k;
-		for (unsigned j = 0; j < cfg->ops[i].nthreads && k < nw; j++, k++)
+		for (unsigned j = 0; j < run_op_threads(&cfg->ops[i]) && k < nw; j++, k++)
 			ops += atomic_load_explicit(&ws[k]->progress, memory_order_relaxed);
 		char p99[32] = "-";
-		double p = k - first == cfg->ops[i].nthreads ? bucket_p99(ws, first, cfg->ops[i].nthreads) : -1;
+		double p = k - first == run_op_threads(&cfg->ops[i]) ? bucket_p99(ws, first, run_op_threads(&cfg->ops[i])) : -1;
 		if (p >= 0)
 			units_format_ns(p99, sizeof(p99), p);
 		if (len < sizeof(text))
@@ -502,7 +502,7 @@ static int check_sizes(struct run_state *st, char *err, size_t errlen)
 	/* Refuse giant buffer sets clearly instead of failing (or swapping) halfway. */
 	double buffers = 0;
 	for (size_t i = 0; i < cfg->nops; i++)
-		buffers += (double)cfg->ops[i].nthreads * (cfg->iodepth ? cfg->iodepth : 1) * (double)cfg->ops[i].spec.size;
+		buffers += (double)run_op_threads(&cfg->ops[i]) * (cfg->iodepth ? cfg->iodepth : 1) * (double)cfg->ops[i].spec.size;
 	uint64_t ram = target_ram_bytes();
 	if (ram && buffers > (double)ram / RUN_RAM_SHARE_DIVISOR) {
 		snprintf(err, errlen, "the I/O buffers would need %.1f GiB (threads x iodepth x op size), over half the RAM; "
@@ -519,7 +519,7 @@ static int prepare_workers(struct run_state *st, char *err, size_t errlen)
 	int rc = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < cfg->nops && rc == 0; i++) {
-		for (unsigned j = 0; j < cfg->ops[i].nthreads; j++, k++) {
+		for (unsigned j = 0; j < run_op_threads(&cfg->ops[i]); j++, k++) {
 			st->ws[k] = worker_new(cfg, &cfg->ops[i], st->nbuckets, k, j, err, errlen, &rc);
 			if (!st->ws[k])
 				break;
@@ -670,11 +670,11 @@ static int merge_all(const struct run_state *st, struct run_result *res, char *e
 	size_t k = 0;
 	for (size_t i = 0; i < st->cfg->nops; i++) {
 		const struct run_op *op = &st->cfg->ops[i];
-		if (merge_op(&res->ops[i], &op->spec, st->ws + k, op->nthreads, st->nbuckets) < 0) {
+		if (merge_op(&res->ops[i], &op->spec, st->ws + k, run_op_threads(op), st->nbuckets) < 0) {
 			snprintf(err, errlen, "out of memory for the results");
 			return -ENOMEM;
 		}
-		k += op->nthreads;
+		k += run_op_threads(op);
 	}
 	return 0;
 }
@@ -714,7 +714,7 @@ int run_execute(const struct run_config *cfg, struct run_result *res, char *err,
 	memset(res, 0, sizeof(*res));
 	struct run_state st = { .cfg = cfg };
 	for (size_t i = 0; i < cfg->nops; i++)
-		st.nw += cfg->ops[i].nthreads;
+		st.nw += run_op_threads(&cfg->ops[i]);
 	int nbuckets = run_check_buckets(cfg->duration_ns, cfg->bucket_ns, err, errlen);
 	if (nbuckets < 0)
 		return nbuckets;

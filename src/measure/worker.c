@@ -115,6 +115,29 @@ static void record(struct worker *w, const struct io_req *r, uint64_t now, bool 
 		hist_record(&w->service, now - r->issue_ns);
 }
 
+/*
+ * The engine itself failed (reap < 0): every request still in flight, a
+ * slot not in free_list, is lost. Each is counted as a failed op where its
+ * completion would have been (its kind's buckets, write_only and sync,
+ * service), as record() counts any error. Off the hot path.
+ */
+static void record_lost(struct worker *w, struct io_req *const *free_list, unsigned nfree, int err, uint64_t now,
+			bool split, unsigned *bucket, uint64_t *bucket_end)
+{
+	for (unsigned i = 0; i < w->eng.depth; i++) {
+		struct io_req *r = &w->reqs[i];
+		bool idle = false;
+		for (unsigned j = 0; j < nfree && !idle; j++)
+			idle = free_list[j] == r;
+		if (idle)
+			continue;
+		if (r->kind == IO_FDATASYNC)
+			r->kind = IO_WRITE; /* its write done (write_done_ns), its fdatasync lost */
+		r->result = err;
+		record(w, r, now, split, bucket, bucket_end);
+	}
+}
+
 int worker_gate_init(struct worker_gate *g)
 {
 	g->opened = false;
@@ -263,13 +286,7 @@ void *worker_main(void *arg)
 		t = clock_now_ns();
 		if (n < 0) {
 			/* The engine itself failed: what is in flight is lost; count it and stop. */
-			for (unsigned i = 0; i < inflight; i++) {
-				hist_record_error(&w->buckets[bucket]);
-				if (fsync_n)
-					hist_record_error(&w->write_only);
-			}
-			if (w->first_errno == 0)
-				w->first_errno = -n;
+			record_lost(w, free_list, nfree, n, t, fsync_n, &bucket, &bucket_end);
 			break;
 		}
 		for (int i = 0; i < n; i++) {

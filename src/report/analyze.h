@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_analyze.h - turn the cells of a struct rep_db into report tables.
+ * analyze.h - turn the cells of a struct rep_db into report tables.
  *
  * A group is a run of cells that differ only by host (a fleet group) or a
  * single cell (per-host view). Each section is one struct table; the CLI

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_compare.h - how two configurations differ, by dimension.
+ * compare.h - how two configurations differ, by dimension.
  *
  * A configuration is instance (instanceType, ebsOptimized) x volume
  * (volumeType, volumeSize, volumeIops, volumeThroughput, instanceStore) x

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_db.h - the report's cell store (src/report/read.c): what
+ * db.h - the report's cell store (src/report/read.c): what
  * `iobench report` reads, result lines grouped into cells.
  *
  * A cell is one signature x thread count x configuration x swept size x

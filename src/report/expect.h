@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_expect.h - `iobench report --expect FILE`: the figures a box is
+ * expect.h - `iobench report --expect FILE`: the figures a box is
  * expected to reach, one per line, checked against the results read.
  *
  * Grammar (blank lines and text after '#' are ignored; words separated by blanks):

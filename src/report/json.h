@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_json.h - the report's JSON reader: one document parsed into a flat
+ * json.h - the report's JSON reader: one document parsed into a flat
  * array of values, reused from one document to the next, so that a result
  * line costs no allocation per value.
  *

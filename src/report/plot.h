@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_plot.h - gnuplot charts of a report.
+ * plot.h - gnuplot charts of a report.
  *
  * Writes, into DIR, one NAME.gp script per chart with its NAME.dat data
  * (gnuplot blocks separated by two blank lines, one block a line of the

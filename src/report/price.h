@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_price.h - what a configuration costs an hour, from a price list in
+ * price.h - what a configuration costs an hour, from a price list in
  * the format of share/prices-sample.json.
  *
  * One model for every volume type: instance hours; GB-months; provisioned

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_stats.h - the pure analyses behind `iobench report`.
+ * stats.h - the pure analyses behind `iobench report`.
  *
  * No I/O, no global state, thread-safe. Each function works on plain arrays
  * so the unit tests can feed it synthetic data with known answers.

@@ -1,6 +1,6 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * report_table.h - one table, three renderings: aligned text, CSV, JSON.
+ * table.h - one table, three renderings: aligned text, CSV, JSON.
  *
  * A column has a machine key (CSV header, JSON member) and a human heading
  * (text). Values are numbers or strings; the column's type decides how a

@@ -58,6 +58,30 @@ static uint64_t op_count(const struct op_result *o)
 	return o->total.count + o->total.errors;
 }
 
+/* The threads that ran: those of every op run together (their rows say each op's own). */
+static unsigned threads_ran(const struct output_run *run)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < run->nops; i++)
+		n += run_op_threads(&run->ops[i]);
+	return n;
+}
+
+/*
+ * The line's "threads": the --threads count (a sweep's step) that the ops
+ * without a count of their own ran with; when every op has its own, the
+ * threads that ran. A watch line's probes run on one thread.
+ */
+static unsigned threads_json(const struct output_run *run)
+{
+	if (run->meta->mode && strcmp(run->meta->mode, "watch") == 0)
+		return 1;
+	for (size_t i = 0; i < run->nops; i++)
+		if (run->ops[i].spec.threads == 0)
+			return run_op_threads(&run->ops[i]);
+	return threads_ran(run);
+}
+
 /* Seconds as the study wrote them, whole; with a fraction when there is one (-d 2.5). */
 static json_t *seconds_json(uint64_t ns)
 {
@@ -293,7 +317,7 @@ char *output_json_line(const struct output_run *run, const struct run_result *re
 				"labels", labels,
 				"interrupted", res->interrupted,
 				"elapsed", res->elapsed_s,
-				"threads", (json_int_t)meta->threads,
+				"threads", (json_int_t)threads_json(run),
 				"maxOps", (json_int_t)run->max_ops);
 	/* Never a line without its metadata: a block that cannot be built fails the line. */
 	if (!root || !header || !own || json_object_update(root, header) != 0 || json_object_update(root, own) != 0) {
@@ -402,14 +426,14 @@ static void summary_cpu(FILE *f, const struct run_result *res)
 
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res)
 {
-	const struct run_meta *meta = run->meta;
 	const struct target_info *t = run->target;
 	char size[32], span[32];
 	units_format_size(size, sizeof(size), t->size);
 	units_format_size(span, sizeof(span), run->span);
+	unsigned ran = threads_ran(run);
 	fprintf(f, "iobench %s: %s (%s%s%s%s%s), %u thread%s, %.1f s%s\n", IOBENCH_VERSION, t->path,
 		size, t->fstype[0] ? ", " : "", t->fstype, t->device[0] ? " on " : "", t->device,
-		meta->threads, meta->threads == 1 ? "" : "s", res->elapsed_s,
+		ran, ran == 1 ? "" : "s", res->elapsed_s,
 		res->interrupted ? " (interrupted)" : "");
 	if (run->span < t->size)
 		fprintf(f, "offsets within the first %s\n", span);
@@ -422,7 +446,7 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 		const struct run_op *op = &run->ops[i];
 		char threads[16];
 		if (op->thread_count == floor(op->thread_count))
-			snprintf(threads, sizeof(threads), "%u", op->nthreads);
+			snprintf(threads, sizeof(threads), "%u", run_op_threads(op));
 		else
 			snprintf(threads, sizeof(threads), "%.2f", op->thread_count);
 		summary_row(f, op->spec.name, threads, &o->total, o->bytes, res->elapsed_s,
@@ -450,14 +474,6 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 	}
 	for (size_t i = 0; i < res->nops; i++) {
 		const struct op_result *o = &res->ops[i];
-		if (o->total.errors)
-			fprintf(f, "iobench: warning: %s: %llu of %llu operations failed (first: %s at offset %llu)\n",
-				run->ops[i].spec.name, (unsigned long long)o->total.errors,
-				(unsigned long long)(o->total.errors + o->total.count),
-				strerror(o->first_errno), (unsigned long long)o->first_err_offset);
-	}
-	for (size_t i = 0; i < res->nops; i++) {
-		const struct op_result *o = &res->ops[i];
 		if (!o->steady || !o->steady->attained || o->nbuckets == 0)
 			continue;
 		const struct op_steady *s = o->steady;
@@ -476,12 +492,6 @@ void output_summary(FILE *f, const struct output_run *run, const struct run_resu
 			run->ops[i].spec.name, run->rate, output_iops(o, res->elapsed_s),
 			(unsigned long long)o->late_starts, p50, p99);
 	}
-	if (res->stuck_threads)
-		fprintf(f, "iobench: warning: %u thread(s) stuck in I/O were abandoned; their operations are not counted\n",
-			res->stuck_threads);
-	if (res->stops)
-		fprintf(f, "iobench: warning: the process was stopped %u time(s) mid-run (SIGSTOP, ^Z); the operations "
-			"under way then count the stopped time as latency (marked \"stopped\" in the JSON)\n", res->stops);
 }
 
 int output_check_path(const char *path, const struct target_info *t)

@@ -22,7 +22,6 @@ struct run_meta {
 	const json_t *provision;   /* "provision" object; NULL: none */
 	const char *const *notes;  /* "notes": "key=value" strings */
 	size_t nnotes;
-	unsigned threads;          /* this run's --threads count */
 	bool seed_given;
 	const char *mode;          /* "watch" for probe lines, NULL for runs */
 	double interval_s;         /* watch: seconds between probe rounds */
@@ -65,7 +64,7 @@ extern const char *const output_pct_key[OUTPUT_NPCT];
  */
 char *output_json_line(const struct output_run *run, const struct run_result *res);
 
-/* Human summary: a header line, one row per operation, and warnings. */
+/* Human summary: a header line, one row per operation and its notes (the warnings are the command's to say). */
 void output_summary(FILE *f, const struct output_run *run, const struct run_result *res);
 
 /*

@@ -36,11 +36,20 @@ struct op_steady {
 /* One operation of a run, as it will be executed. */
 struct run_op {
 	struct op_spec spec;
-	unsigned nthreads;   /* threads started */
-	double thread_count; /* threads as the user asked (fractional in the long form) */
+	double thread_count; /* threads as asked (fractional in the long form); run_op_threads() started */
 	bool direct;         /* O_DIRECT */
 	int open_flags;      /* full flags passed to open() */
 };
+
+/*
+ * The threads a run starts for op: its thread count rounded up (2.5 in the
+ * long form is 3 threads, one of them paced to count as half).
+ */
+static inline unsigned run_op_threads(const struct run_op *op)
+{
+	unsigned n = (unsigned)op->thread_count;
+	return n < op->thread_count ? n + 1 : n;
+}
 
 struct op_result {
 	struct hist total;

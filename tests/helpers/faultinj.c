@@ -7,7 +7,8 @@
  *                          where iobench create writes it) are affected
  * IOB_FAULT=RULE[,RULE...] with RULE = CALL:FAULT:N, meaning every Nth call
  *   of CALL (pread, pwrite, fdatasync, fsync, io_getevents) on such a
- *   descriptor gets FAULT:
+ *   descriptor gets FAULT; io_getevents_call: every Nth io_getevents call
+ *   itself fails (returns -EIO, reaps nothing: the engine has failed):
  *     eio, enospc, eintr   fail with that errno (io_getevents: the Nth
  *                          completion gets res = -EIO)
  *     short                transfer half the bytes, rounded down to whole
@@ -36,10 +37,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum call { C_PREAD, C_PWRITE, C_FDATASYNC, C_FSYNC, C_GETEVENTS, C_N };
+enum call { C_PREAD, C_PWRITE, C_FDATASYNC, C_FSYNC, C_GETEVENTS, C_GETEVENTS_CALL, C_N };
 enum fault { F_NONE, F_EIO, F_ENOSPC, F_EINTR, F_SHORT, F_ZERO };
 
-static const char *const call_names[C_N] = { "pread", "pwrite", "fdatasync", "fsync", "io_getevents" };
+static const char *const call_names[C_N] = { "pread", "pwrite", "fdatasync", "fsync", "io_getevents",
+					      "io_getevents_call" };
 static struct {
 	enum fault fault;
 	unsigned every;
@@ -225,6 +227,8 @@ int fsync(int fd)
 int io_getevents(io_context_t ctx, long min_nr, long nr, struct io_event *events, struct timespec *timeout)
 {
 	REAL(io_getevents);
+	if (due(C_GETEVENTS_CALL, -1) != F_NONE)
+		return -EIO; /* libaio returns -errno */
 	int n = real_io_getevents(ctx, min_nr, nr, events, timeout);
 	for (int i = 0; i < n; i++) {
 		enum fault f = due(C_GETEVENTS, -1);
