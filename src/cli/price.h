@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * cli/price.h - a price list read for a command (--prices FILE of report
- * and, to come, price).
+ * and price), and `iobench price` (cmd_price in cli/commands.h).
  */
 #ifndef IOBENCH_CLI_PRICE_H
 #define IOBENCH_CLI_PRICE_H
