@@ -178,6 +178,8 @@ price() {
     --fact volumeSize=200 --fact volumeIops=8000
   [ "$status" -eq 0 ]
   [ "$stderr" == "" ]
+  # as docs/report.md prints it
+  [ "$output" == "$(sed -n '/^    \$ iobench price --prices/,/^    prices:/p' "$ROOT/docs/report.md" | tail -n +3 | sed 's/^    //')" ]
   # shellcheck disable=SC2016 # the dollars are text
   [ "${lines[0]}" == 'm5.large: $0.0960/h' ]
   # shellcheck disable=SC2016 # the dollars are text
