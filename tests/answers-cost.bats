@@ -15,15 +15,20 @@ setup_file() {
   export PRICES=$ROOT/share/prices-sample.json
 }
 
-# ec2_estimate ARGS...: ec2-provision --dry-run's estimated $/h (every aws call,
+# ec2_line ARGS...: ec2-provision --dry-run's estimate line (every aws call,
 # there should be none, aimed at a closed port on 127.0.0.1).
-ec2_estimate() {
+ec2_line() {
   local err
   err=$(env -u AWS_PROFILE -u AWS_ENDPOINT_URL AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null \
     AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
     "$ROOT/scripts/ec2-provision" --ami ami-12345678 --run-id r1 --dry-run --region us-east-1 \
     --endpoint-url http://127.0.0.1:9 --results-dir "$BATS_TEST_TMPDIR/res" "$@" 2>&1 >/dev/null)
-  sed -n 's/.*estimated cost: \$\([0-9.]*\)\/hour.*/\1/p' <<<"$err"
+  grep 'estimated cost: ' <<<"$err"
+}
+
+# ec2_estimate ARGS...: ec2-provision --dry-run's estimated $/h.
+ec2_estimate() {
+  ec2_line "$@" | sed -n 's/.*estimated cost: \$\([0-9.]*\)\/hour.*/\1/p'
 }
 
 # priced_line FACTS-JSON: a real short iobench run whose line carries those provision facts.
@@ -59,50 +64,165 @@ two_fleets() {
   done
 }
 
-@test "for every volume type of the sample price list, ec2-provision's estimate and the report's \$/h agree to the cent" {
-  local type n=0 est line got io
+# price FACTS...: iobench price --json for those facts (K=V words) under the sample list.
+price() {
+  local f words=()
+  for f in "$@"; do words+=(--fact "$f"); done
+  "$IOBENCH" price --json --prices "$PRICES" "${words[@]}"
+}
+
+@test "for every volume type of the sample price list, ec2-provision's estimate is iobench price's, and so is the report's \$/h" {
+  local type n=0 est line got p ih vh count
   local -A args=(
     [standard]='-m 1 --volume-size 100'
     [gp2]='-m 2 --volume-size 500'
     [gp3]='-m 4 --volume-size 200 --volume-iops 6000 --volume-throughput 250'
     [io1]='-m 1 --volume-size 200 --volume-iops 8000'
-    [io2]='-m 1 --volume-size 100 --volume-iops 50000'
+    [io2]='-m 3 --volume-size 100 --volume-iops 50000'
     [st1]='-m 1 --volume-size 500'
-    [sc1]='-m 1 --volume-size 1000'
+    [sc1]='-m 16 --volume-size 1000'
     [ephemeral]='-m 0'
   )
   for type in $(jq -r '.volumes | keys[]' "$PRICES"); do
     [[ -n "${args[$type]:-}" ]] || { echo "no case for volume type $type of the sample list"; return 1; }
     if [[ "$type" == ephemeral ]]; then
       # instance-store disks come with the instance: no EBS volumes to price
-      est=$(ec2_estimate -t i3.large -m 0)
+      est=$(ec2_line -n 2 -t i3.large -m 0)
+      p=$(price instanceType=i3.large)
+      count=0
       line=$(priced_line '{"instanceType":"i3.large","instanceStore":true}')
     else
       # shellcheck disable=SC2086 # the options split into words
-      est=$(ec2_estimate -t m5.large ${args[$type]} --volume-type "$type")
+      est=$(ec2_line -n 2 -t m5.large ${args[$type]} --volume-type "$type")
       # the facts ec2-provision's options stand for, as fleet-run records them
-      line=$(priced_line "$(jq -cn --arg t "$type" --arg a "${args[$type]}" '
+      line=$(jq -cn --arg t "$type" --arg a "${args[$type]}" '
         ($a | split(" ")) as $w
         | def opt($o): ($w | index($o)) as $i | if $i == null then null else ($w[$i + 1] | tonumber) end;
         { instanceType: "m5.large", volumeType: $t, volumeCount: opt("-m"), volumeSize: opt("--volume-size"),
           volumeIops: opt("--volume-iops"), volumeThroughput: opt("--volume-throughput") }
-        | with_entries(select(.value != null))')")
+        | with_entries(select(.value != null))')
+      # shellcheck disable=SC2046 # one K=V word a fact
+      p=$(price $(jq -r 'to_entries[] | "\(.key)=\(.value)"' <<<"$line"))
+      count=$(jq .volumeCount <<<"$line")
+      line=$(priced_line "$line")
     fi
     [[ -n "$est" ]] || { echo "$type: no estimate from ec2-provision"; return 1; }
+    # ec2-provision prints iobench price's parts: the instance's $/h as the list has it, a volume's to 4 places
+    ih=$(jq -r .instanceDollarsPerHour <<<"$p")
+    vh=$(jq -r '.volumeDollarsPerHour // 0' <<<"$p")
+    vh=$(awk -v v="$vh" 'BEGIN { printf "%.4f", v }')
+    [[ "$est" == *"2 x m5.large on-demand (\$$ih/h each)"* || "$est" == *"2 x i3.large on-demand (\$$ih/h each)"* ]] ||
+      { echo "$type: '$est' does not say iobench price's \$$ih/h"; return 1; }
+    if ((count > 0)); then
+      [[ "$est" == *" + $((2 * count)) x $type "*" GiB (\$$vh/h each)"* ]] ||
+        { echo "$type: '$est' does not say iobench price's \$$vh/h a volume"; return 1; }
+    fi
+    # ...and their sum for 2 hosts: 2 x iobench price's $/h, to the cent
+    got=${est#*estimated cost: \$}
+    got=${got%%/hour*}
+    jq -e --argjson got "$got" '(2 * .dollarsPerHour - $got | fabs) < 0.005' <<<"$p" ||
+      { echo "$type: ec2-provision \$$got/h for 2 hosts, iobench price $(jq -c . <<<"$p")"; return 1; }
+    # the report prices a run of the same facts by the same model: the same $/h before per-I/O charges
     got=$("$IOBENCH" report --json --section cost --prices "$PRICES" - <<<"$line")
+    jq -e --argjson p "$p" '.cost | length == 1 and ((.[0].dollarsPerHour - .[0].ioDollarsPerHour - $p.dollarsPerHour) | fabs) < 1e-9' <<<"$got" ||
+      { echo "$type: iobench price $(jq -c . <<<"$p"), report: $(jq -c '.cost' <<<"$got")"; return 1; }
     # per-I/O charges (standard) are billed at the rate measured: the estimate names them apart
-    jq -e --argjson est "$est" --arg t "$type" '
-      .cost | length == 1 and ((.[0].dollarsPerHour - .[0].ioDollarsPerHour - $est) | fabs) < 0.005' <<<"$got" ||
-      { echo "$type: ec2-provision \$$est/h, report: $(jq -c '.cost' <<<"$got")"; return 1; }
-    io=$(jq '.cost[0] | .opsPerSec * 3600 * 0.05 / 1e6' <<<"$got")
     if [[ "$type" == standard ]]; then
-      jq -e --argjson io "$io" '(.cost[0].ioDollarsPerHour - $io | fabs) < 1e-9 and $io > 0' <<<"$got"
+      [[ "$est" == *" + \$0.05 per million I/O requests"* ]]
+      jq -e --argjson p "$p" '.cost[0] | (.ioDollarsPerHour - .opsPerSec * 3600 * $p.perMillionIO / 1e6 | fabs) < 1e-9 and .ioDollarsPerHour > 0' <<<"$got"
     else
+      [[ "$est" != *"per million"* ]]
       jq -e '.cost[0].ioDollarsPerHour == 0' <<<"$got"
     fi
     n=$((n + 1))
   done
   [ "$n" -eq 8 ]
+}
+
+@test "ec2-provision says iobench price's refusal of a wrong price list in one line, and a missing iobench in one" {
+  # a copy of the scripts with its own share/: the list they read
+  local tree=$BATS_TEST_TMPDIR/tree
+  mkdir -p "$tree/share"
+  cp -r "$ROOT/scripts" "$tree/"
+  jq '.volumes.gp3.freeIops = -3' "$PRICES" >"$tree/share/prices-sample.json"
+  run --separate-stderr env -u AWS_PROFILE -u AWS_ENDPOINT_URL AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null \
+    AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
+    "$tree/scripts/ec2-provision" --ami ami-12345678 --run-id r1 --dry-run --region us-east-1 \
+    --endpoint-url http://127.0.0.1:9 --results-dir "$BATS_TEST_TMPDIR/res" -t m5.large
+  [ "$status" -eq 1 ]
+  [ "$output" == "" ]
+  # shellcheck disable=SC2154 # $stderr is set by run --separate-stderr
+  [ "$stderr" == "ec2-provision: $tree/share/prices-sample.json: volumes.gp3.freeIops: -3 is not a price or count (a number from 0 to 1e+09); see share/prices-sample.json" ]
+  # iobench price says the same, as a usage error
+  run --separate-stderr "$IOBENCH" price --prices "$tree/share/prices-sample.json" --fact instanceType=m5.large
+  [ "$status" -eq 2 ]
+  [ "$output" == "" ]
+  [ "$stderr" == "iobench: $tree/share/prices-sample.json: volumes.gp3.freeIops: -3 is not a price or count (a number from 0 to 1e+09); see share/prices-sample.json" ]
+  # not JSON at all: one line too
+  printf '{"instances": ' >"$tree/share/prices-sample.json"
+  run --separate-stderr env -u AWS_PROFILE -u AWS_ENDPOINT_URL AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null \
+    AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test \
+    "$tree/scripts/ec2-provision" --ami ami-12345678 --run-id r1 --dry-run --region us-east-1 \
+    --endpoint-url http://127.0.0.1:9 --results-dir "$BATS_TEST_TMPDIR/res" -t m5.large
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "ec2-provision: $tree/share/prices-sample.json:1: not a prices file ("*"); see share/prices-sample.json" ]]
+  # no iobench: one line, nothing launched
+  run --separate-stderr env IOBENCH="$BATS_TEST_TMPDIR/none/iobench" "$tree/scripts/ec2-provision" --ami ami-12345678 \
+    --run-id r1 --dry-run --region us-east-1 --endpoint-url http://127.0.0.1:9 --results-dir "$BATS_TEST_TMPDIR/res"
+  [ "$status" -eq 1 ]
+  [ "$stderr" == "ec2-provision: IOBENCH=$BATS_TEST_TMPDIR/none/iobench is not an executable; point it at an iobench binary, or unset it" ]
+}
+
+@test "iobench price: the issue's io2 200 GiB at 8000 IOPS on m5.large, in parts, as text and JSON" {
+  run --separate-stderr "$IOBENCH" price --prices "$PRICES" --fact instanceType=m5.large --fact volumeType=io2 \
+    --fact volumeSize=200 --fact volumeIops=8000
+  [ "$status" -eq 0 ]
+  [ "$stderr" == "" ]
+  # as docs/report.md prints it
+  [ "$output" == "$(sed -n '/^    \$ iobench price --prices/,/^    prices:/p' "$ROOT/docs/report.md" | tail -n +3 | sed 's/^    //')" ]
+  # shellcheck disable=SC2016 # the dollars are text
+  [ "${lines[0]}" == 'm5.large: $0.0960/h' ]
+  # shellcheck disable=SC2016 # the dollars are text
+  [ "${lines[1]}" == '1 x io2 200 GiB: $0.7466/h ($0.7466/h each); of which storage $0.0342, IOPS $0.7123, throughput $0.0000' ]
+  # shellcheck disable=SC2016 # the dollars are text
+  [ "${lines[2]}" == 'total: $0.8426/h' ]
+  [ "${lines[3]}" == 'prices: us-east-1 2026-11-01 USD' ]
+  run --separate-stderr price instanceType=m5.large volumeType=io2 volumeSize=200 volumeIops=8000 volumeCount=3
+  [ "$status" -eq 0 ]
+  jq -e '.instanceDollarsPerHour == 0.096 and .volumeCount == 3 and .unpriced == []
+    and (.volumeDollarsPerHour - (200 * 0.125 + 8000 * 0.065) / 730 | fabs) < 1e-12
+    and (.iopsDollarsPerHour - 3 * 8000 * 0.065 / 730 | fabs) < 1e-12
+    and (.dollarsPerHour - (0.096 + 3 * .volumeDollarsPerHour) | fabs) < 1e-12
+    and .date == "2026-11-01" and .region == "us-east-1"' <<<"$output"
+  # a config of the list: its facts (large/ebs4: m1.large, 4 x standard 100 GiB), per-I/O named apart
+  run --separate-stderr price config=large/ebs4
+  [ "$status" -eq 0 ]
+  jq -e '.instanceType == "m1.large" and .volumeType == "standard" and .volumeCount == 4 and .volumeSize == 100
+    and .perMillionIO == 0.05 and (.dollarsPerHour - (0.175 + 4 * 100 * 0.05 / 730) | fabs) < 1e-12' <<<"$output"
+  # instance-store disks are the list's ephemeral
+  run --separate-stderr price instanceType=i3.large instanceStore=true
+  [ "$status" -eq 0 ]
+  jq -e '.volumeType == "ephemeral" and .dollarsPerHour == 0.156' <<<"$output"
+}
+
+@test "iobench price: a type the list has no price for is said and left out (exit 1); a bad fact is a usage error" {
+  run --separate-stderr price instanceType=m9.nope volumeType=gp3 volumeSize=100
+  [ "$status" -eq 1 ]
+  jq -e '.instanceDollarsPerHour == null and .unpriced == ["instanceType"]
+    and (.dollarsPerHour - 100 * 0.08 / 730 | fabs) < 1e-12' <<<"$output"
+  [ "$stderr" == "iobench: instance type m9.nope has no price in $PRICES; the estimate leaves it out; add it to the list" ]
+  local bad
+  for bad in volumeSize=-1 volumeIops=1e300 volumeCount=four instanceStore=yes nosuch=1 instanceType config=none; do
+    run --separate-stderr price "$bad"
+    [ "$status" -eq 2 ] || { echo "--fact $bad: exit $status"; return 1; }
+    [ "$output" == "" ]
+    # shellcheck disable=SC2154 # $stderr_lines is set by run --separate-stderr
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    [[ "$stderr" == "iobench: "*"; "* ]]
+  done
+  run --separate-stderr "$IOBENCH" price --fact instanceType=m5.large
+  [ "$status" -eq 2 ]
+  [ "$stderr" == "iobench: no --prices FILE given; give a price list (share/prices-sample.json)" ]
 }
 
 @test "the issue's io2 200 GiB at 8000 IOPS on m5.large costs \$0.8426/h in the estimate and the report alike" {

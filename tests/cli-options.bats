@@ -13,7 +13,7 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 MAN=$ROOT/man/iobench.1
 
 # The commands that take options, as typed after "iobench".
-COMMANDS=(run create watch report "durability serve" "durability write" "durability verify")
+COMMANDS=(run create watch report price "durability serve" "durability write" "durability verify")
 
 # help_options CMD...: the long options `iobench CMD --help` lists (its rows,
 # "  -o, --op OP" or "      --span SIZE"), one a line, sorted.
@@ -41,6 +41,7 @@ man_options_of() {
       create) man_options CREATE ;;
       watch) man_options WATCH ;;
       report) man_options REPORT ;;
+      price) man_options PRICE ;;
       "durability "*) man_options DURABILITY "$2" ;;
       *) echo "no man section for '$*'" >&2; return 1 ;;
     esac
@@ -56,7 +57,8 @@ man_options_of() {
     help=$(help_options $cmd)
     # shellcheck disable=SC2086
     man=$(man_options_of $cmd)
-    [ "$(wc -l <<<"$help")" -ge 6 ] || { echo "$cmd --help lists: $help" >&2; return 1; }
+    # at least the command's own and --help, --version (price: --prices, --fact, --json)
+    [ "$(wc -l <<<"$help")" -ge 5 ] || { echo "$cmd --help lists: $help" >&2; return 1; }
     extra=$(comm -23 <(echo "$help") <(echo "$man"))
     [ -z "$extra" ] || { echo "iobench $cmd --help lists, man/iobench.1 does not document: ${extra//$'\n'/ }" >&2; return 1; }
     extra=$(comm -13 <(echo "$help") <(echo "$man"))

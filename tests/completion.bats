@@ -39,7 +39,7 @@ complete_words() {
 
 @test "the first word: the commands, and files (run is the default command)" {
   run complete_words iobench ''
-  for c in run create watch report durability version help data.bin results; do
+  for c in run create watch report price durability version help data.bin results; do
     grep -qx "$c" <<<"$output" || { echo "no $c in: $output" >&2; return 1; }
   done
   [ "$(complete_words iobench re | paste -sd' ')" = "report results" ]
@@ -53,6 +53,7 @@ complete_words() {
   [ "$(complete_words iobench --)" = "$(sort -u <(echo "$want") <(echo --help))" ]
   [ "$(complete_words iobench --sp)" = "--span" ]
   [ "$(complete_words iobench report --pl)" = "--plot" ]
+  [ "$(complete_words iobench price --f)" = "--fact" ]
   [ "$(complete_words iobench watch --pr | paste -sd' ')" = "--prom --provision --provision-fact" ]
   [ "$(complete_words iobench durability serve --li)" = "--listen" ]
   [ "$(complete_words iobench create --fo)" = "--force" ]

@@ -114,6 +114,7 @@ fleet_up() {
 ^iobench run --plan nightly\.plan 	run-flow.bats: --plan lines run in order, recorded in notes
 ^\.ci/install --core && \./configure && make && make static && sudo make install$	build.bats: installed, the scripts find iobench
 ^iobench report --prices share/prices-sample\.json tests/data/study/$	here: the shipped study, as the README prints it
+^iobench price --prices share/prices-sample\.json --fact instanceType=m5\.large 	answers-cost.bats: iobench price, the io2 example, compared with docs/report.md
 ^iobench -q --host db-7 	here: validating a fresh box
 ^iobench report --expect box\.expect db-7\.jsonl$	here: validating a fresh box
 ^iobench report --section summary,devices tests/data/devices/raid0-slow-member\.jsonl$	report-devices.bats: the VM RAID 0, compared with docs/report.md

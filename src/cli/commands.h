@@ -26,6 +26,7 @@ int cmd_report(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_durability(int argc, char **argv);
 int cmd_precondition(int argc, char **argv);
+int cmd_price(int argc, char **argv);
 
 /* `iobench run --help` on out: what `iobench --help` shows after the commands. */
 void cmd_run_help(FILE *out);

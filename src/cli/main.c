@@ -26,6 +26,7 @@ static const struct {
 	{ "precondition", cmd_precondition, "write a target twice over sequentially (SNIA PTS), or read it once" },
 	{ "watch", cmd_watch, "probe latency for days, a JSON line per period" },
 	{ "report", cmd_report, "merge and summarise result files" },
+	{ "price", cmd_price, "what a configuration costs an hour under a price list" },
 	{ "durability", cmd_durability, "serve|write|verify: do acknowledged flushes survive a power cut?" },
 	{ "version", cmd_version, "print the version" },
 	{ "help", cmd_help, "this help" },

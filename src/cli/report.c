@@ -14,6 +14,7 @@
 #include "cli/cmdline.h"
 #include "cli/commands.h"
 #include "cli/diag.h"
+#include "cli/price.h"
 #include "lib/err.h"
 #include "lib/units.h"
 #include "report/alloc.h"
@@ -22,7 +23,6 @@
 #include "report/expect.h"
 #include "report/junit.h"
 #include "report/plot.h"
-#include "report/price.h"
 #include "report/term.h"
 
 #define MAX_FILTERS 16
@@ -373,41 +373,6 @@ static void print_kept_apart(const struct rep_db *db)
 		       "\"8 s runs\" in the config; --merge-rounds merges them)\n");
 }
 
-/* --prices FILE, parsed; 0 or EXIT_USAGE (said). */
-static int load_prices(const char *path, json_t **out)
-{
-	json_error_t jerr;
-	FILE *f;
-	int orc = rep_open_input(path, false, &f);
-	if (orc < 0)
-		return diag_usage("--prices %s: %s; give a prices file (share/prices-sample.json)", path,
-				  rep_input_error(orc));
-	/* a UTF-8 byte-order mark is skipped, as in result and --expect files (a prices file is a regular file) */
-	char bom[3];
-	if (fread(bom, 1, 3, f) != 3 || memcmp(bom, "\xef\xbb\xbf", 3) != 0)
-		rewind(f);
-	json_t *prices = json_loadf(f, 0, &jerr);
-	fclose(f);
-	if (!prices) {
-		diag_usage("%s:%d: not a prices file (%s); see share/prices-sample.json", path, jerr.line,
-			   term_clean(jerr.text, sizeof(jerr.text), jerr.text));
-		return EXIT_USAGE;
-	}
-	char where[256], why[256];
-	if (price_check(prices, where, sizeof(where), why, sizeof(why)) != 0) {
-		/* a figure no price is: named by file and key, "p.json: instances.m5.large: ..." */
-		if (where[0])
-			diag_usage("%s: %s: %s; see share/prices-sample.json", path, term_clean(where, sizeof(where), where),
-				   why);
-		else
-			diag_usage("%s: not a prices file (%s); see share/prices-sample.json", path, why);
-		json_decref(prices);
-		return EXIT_USAGE;
-	}
-	*out = prices;
-	return 0;
-}
-
 /* The report's warnings: the report says what, the command layer says it. */
 static void report_warn(void *arg, const char *msg)
 {
@@ -576,8 +541,8 @@ int cmd_report(int argc, char **argv)
 	if (a.expect_path && load_expect(a.expect_path, &expect, &a.o.nexpect) != 0)
 		return EXIT_USAGE;
 	a.o.expect = expect;
-	json_t *prices = NULL;
-	if (a.prices_path && load_prices(a.prices_path, &prices) != 0) {
+	struct price_list *prices = NULL;
+	if (a.prices_path && cli_load_prices(a.prices_path, &prices) != 0) {
 		free(expect);
 		return EXIT_USAGE;
 	}
@@ -586,7 +551,7 @@ int cmd_report(int argc, char **argv)
 	struct rep_db db;
 	if (!read_all(&db, &a, argc - first, argv + first, "")) {
 		rep_db_free(&db);
-		json_decref(prices);
+		price_free(prices);
 		free(expect);
 		return EXIT_RUNTIME;
 	}
@@ -598,7 +563,7 @@ int cmd_report(int argc, char **argv)
 		if (!read_all(&base, &a, a.nbaseline, (char *const *)a.baseline, " (--baseline)")) {
 			rep_db_free(&base);
 			rep_db_free(&db);
-			json_decref(prices);
+			price_free(prices);
 			free(expect);
 			return EXIT_RUNTIME;
 		}
@@ -660,7 +625,7 @@ int cmd_report(int argc, char **argv)
 	if (have_base)
 		rep_db_free(&base);
 	rep_db_free(&db);
-	json_decref(prices);
+	price_free(prices);
 	free(expect);
 	return rc;
 }

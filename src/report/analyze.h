@@ -132,10 +132,12 @@ const char *rep_section_help(enum rep_section s);
 /* The section whose key is name[0..len), or -1. */
 int rep_section_find(const char *name, size_t len);
 
+struct price_list;
+
 struct rep_opts {
 	bool merge_hosts;      /* groups/modes/durability across hosts instead of per host */
 	double floor_ns;       /* flushed writes faster than this are suspicious */
-	const json_t *prices;  /* parsed --prices file or NULL */
+	const struct price_list *prices; /* parsed --prices file (report/price.h) or NULL */
 	double tier_min;       /* --tier-threshold: smallest p50 step between tiers, factor - 1 (0.5) */
 	double regime_rel;     /* smallest lasting step, fraction of the level */
 	size_t regime_min;     /* buckets a regime must last */

@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "report/section.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +34,10 @@ static const struct tcol cost_cols[] = {
 	{ "doubt", "not ranked", TC_STR, 0 }, /* why the figure is not ranked: over its caps, target not the volume */
 };
 
-/* A price key: the prices file's config object member first, then the labels, then the provision facts. */
-static bool cost_field(const json_t *cfg, const struct rep_config *conf, const char *const *keys,
-		       char *buf, size_t len)
+/* A price fact of a configuration: its labels first, then its provision facts. */
+static bool cost_lookup(void *arg, const char *const *keys, char *buf, size_t len)
 {
-	for (const char *const *k = keys; *k; k++) {
-		const json_t *v = json_object_get(cfg, *k);
-		if (json_is_string(v)) {
-			snprintf(buf, len, "%s", json_string_value(v));
-			return true;
-		}
-		if (json_is_number(v)) {
-			snprintf(buf, len, "%.15g", json_number_value(v));
-			return true;
-		}
-	}
+	const struct rep_config *conf = arg;
 	for (const char *const *k = keys; *k; k++)
 		if (rep_label_value(conf->labels, *k, buf, len))
 			return true;
@@ -57,16 +45,6 @@ static bool cost_field(const json_t *cfg, const struct rep_config *conf, const c
 		if (rep_label_value(conf->facts, *k, buf, len))
 			return true;
 	return false;
-}
-
-/* A number field for the price; NAN when absent or not a number. */
-static double cost_num(const json_t *cfg, const struct rep_config *conf, const char *const *keys)
-{
-	char v[64], *end;
-	if (!cost_field(cfg, conf, keys, v, sizeof(v)))
-		return NAN;
-	double d = strtod(v, &end);
-	return end != v && *end == '\0' ? d : NAN;
 }
 
 /* An op moves bulk data (MB per $ is its figure) from this many bytes up: read4m, write1m. */
@@ -95,33 +73,13 @@ static int cmp_cost_row(const void *a, const void *b)
 }
 
 /* The configuration's price facts (the prices file's config, labels, provision facts); false if none. */
-static bool cost_facts(const struct rep_cell *c, const json_t *cfg, struct cost_row *r, struct price_facts *f)
+static bool cost_facts(const struct rep_cell *c, const struct price_config *cfg, struct cost_row *r,
+		       struct price_facts *f)
 {
-	static const char *const inst_keys[] = { "instance", "instanceType", NULL };
-	static const char *const vol_keys[] = { "volume", "volumeType", NULL };
-	static const char *const store_keys[] = { "instanceStore", NULL };
-	static const char *const count_keys[] = { "volumeCount", NULL };
-	static const char *const gb_keys[] = { "volumeGB", "volumeSize", NULL };
-	static const char *const iops_keys[] = { "volumeIops", NULL };
-	static const char *const mibps_keys[] = { "volumeThroughput", NULL };
-	char store[16] = "";
-	bool has_inst = cost_field(cfg, c->cfg, inst_keys, r->inst, sizeof(r->inst));
-	bool has_vol = cost_field(cfg, c->cfg, vol_keys, r->vol, sizeof(r->vol));
-	/* instance-store disks come with the instance: the list's "ephemeral" prices them (at 0 in the sample) */
-	if (!has_vol && cost_field(cfg, c->cfg, store_keys, store, sizeof(store)) && strcmp(store, "true") == 0) {
-		snprintf(r->vol, sizeof(r->vol), "ephemeral");
-		has_vol = true;
-	}
-	if (!has_inst && !has_vol)
+	if (!price_facts_find(cfg, cost_lookup, (void *)c->cfg, f, r->inst, sizeof(r->inst), r->vol, sizeof(r->vol)))
 		return false;
-	f->instance = has_inst ? r->inst : NULL;
-	f->volume = has_vol ? r->vol : NULL;
-	f->count = cost_num(cfg, c->cfg, count_keys);
-	f->size_gib = cost_num(cfg, c->cfg, gb_keys);
 	if (isnan(f->size_gib) && c->size) /* no volume size said: the file's, a lower bound */
 		f->size_gib = ceil((double)c->size / (1u << 30));
-	f->iops = cost_num(cfg, c->cfg, iops_keys);
-	f->mibps = cost_num(cfg, c->cfg, mibps_keys);
 	return true;
 }
 
@@ -133,7 +91,6 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 	const struct rep_opts *o = ctx->o;
 	if (!o->prices)
 		return;
-	const json_t *configs = json_object_get(o->prices, "configs");
 	struct cost_row *rows = rep_calloc(ng + 1, sizeof(*rows));
 	size_t nr = 0, unpriced = 0;
 	for (size_t i = 0, end; i < ng; i = end) {
@@ -142,7 +99,7 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 		struct cost_row *r = &rows[nr];
 		memset(r, 0, sizeof(*r));
 		rep_label_value(c->cfg->labels, "config", r->config, sizeof(r->config));
-		const json_t *cfg = r->config[0] ? json_object_get(configs, r->config) : NULL;
+		const struct price_config *cfg = r->config[0] ? price_config_find(o->prices, r->config) : NULL;
 		struct price_facts f;
 		struct price_hour ph;
 		if (!cost_facts(c, cfg, r, &f))
@@ -204,14 +161,13 @@ static void build_cost(struct table *tables, const struct rep_ctx *ctx)
 			  r->io_dph, r->opd, opd, r->mbd, mbd, r->rank ? (double)r->rank : NAN, r->g->ops,
 			  r->doubt[0] ? r->doubt : NULL);
 	}
-	const json_t *date = json_object_get(o->prices, "date");
 	if (nr)
 		table_note(t,
 			   "Each op at its optimal thread count (fewest within %.0f%% of the best), the median host's "
 			   "ops/s with bad apples left out (the figure of every answer); rank 1 = most per $ for that op, "
 			   "a figure in doubt unranked. $/h: instance + GB-months + provisioned IOPS and MiB/s above the free baseline "
 			   "+ per-I/O charges at the measured rate; MB per $ for ops of 1M and more. Prices of %s.",
-			   o->within * 100, json_is_string(date) ? json_string_value(date) : "an undated list");
+			   o->within * 100, o->prices->date ? o->prices->date : "an undated list");
 	else
 		table_note(t, "No configuration has a price: %s", unpriced
 			   ? "its instance or volume type is not in the price list; add it"

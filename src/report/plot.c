@@ -21,6 +21,7 @@
 
 #include "lib/units.h"
 #include "report/plot_steady.h"
+#include "report/price.h"
 #include "report/section.h"
 #include "report/stats.h"
 
@@ -1462,10 +1463,9 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 		close_pair(p, dat, gp);
 		return;
 	}
-	const json_t *date = json_object_get(o->prices, "date");
 	char head[300], title[500];
 	snprintf(head, sizeof(head), "Per dollar, each config at its optimal thread count: the median host's figure "
-		 "with its 95%% interval (prices of %s)", json_is_string(date) ? json_string_value(date) : "unknown date");
+		 "with its 95%% interval (prices of %s)", o->prices->date ? o->prices->date : "unknown date");
 	chart_title(title, sizeof(title), p, head, p->launch);
 	/* the configs' names take the left of every panel: as wide as the longest, within reason */
 	size_t longest = 0;
