@@ -92,16 +92,6 @@ static void format_change(char *buf, size_t len, double r)
 		snprintf(buf, len, "%+.1f%%", (r - 1) * 100);
 }
 
-/* The value of key in the list kv ("rate=1000,engine=io_uring"), or NULL. */
-static const char *kv_find(const char *kv, const char *want, char *value, size_t vlen)
-{
-	char key[64];
-	for (const char *p = kv; (p = rep_kv_next(p, key, sizeof(key), value, vlen)) != NULL;)
-		if (strcmp(key, want) == 0)
-			return value;
-	return NULL;
-}
-
 /*
  * The keys whose values differ between the lists a and b, for people:
  * "rate default -> 1000, engine sync -> io_uring" (a key one side lacks
@@ -113,7 +103,7 @@ static void say_changed(const char *what, const char *a, const char *b, char *bu
 	const char *sides[2] = { a, b };
 	for (int s = 0; s < 2; s++)
 		for (const char *p = sides[s]; (p = rep_kv_next(p, key, sizeof(key), va, sizeof(va))) != NULL;) {
-			const char *other = kv_find(sides[!s], key, vb, sizeof(vb));
+			const char *other = rep_label_value(sides[!s], key, vb, sizeof(vb)) ? vb : NULL;
 			if (s == 1 && other)
 				continue; /* said from a's side */
 			if (other && strcmp(other, va) == 0)
@@ -185,6 +175,15 @@ static void pair_row(struct table *t, const struct rep_ctx *ctx, const struct re
 	/* a spread of figures that do not vary is a sure ratio: an interval of one point */
 	if (!spread || !(hi >= lo))
 		lo = hi = NAN;
+	/*
+	 * The bootstrap resamples buckets or hosts around its own ratio r (of
+	 * their means); its interval is moved to stand around the basis's figure,
+	 * so that the figure printed lies inside the interval printed beside it.
+	 */
+	if (r > 0 && ratio > 0) {
+		lo *= ratio / r;
+		hi *= ratio / r;
+	}
 	/* worse: less ops/s, or a higher p99 */
 	bool worse_sure = lat ? lo > 1 : hi < 1, better_sure = lat ? hi < 1 : lo > 1;
 	bool worse_beyond = lat ? ratio > 1 + tol : ratio < 1 - tol, better_beyond = lat ? ratio < 1 - tol : ratio > 1 + tol;
