@@ -148,6 +148,20 @@ common_check_steady() {
     common_die_usage "--max-rounds $rounds is fewer than --steady-window $window: steady state is judged over a whole window"
 }
 
+# common_steady_words STEADY DURATION [OPTION VALUE]...: checked by
+# common_check_steady, the iobench words of --steady for every run, one a
+# line (none without --steady): a round is DURATION long unless
+# --steady-round says otherwise.
+common_steady_words() {
+  local steady=$1 duration=$2
+  shift 2
+  common_check_steady "$steady" "$@"
+  ((steady)) || return 0
+  printf '%s\n' --steady
+  [[ " $* " == *" --steady-round "* ]] || printf '%s\n' --steady-round "$duration"
+  (($# == 0)) || printf '%s\n' "$@"
+}
+
 # common_eta I N START EACH: "ETA 4 min" (or "ETA 40 s") before step I of N
 # of a loop that began at $SECONDS START: the steps left take as long as
 # those so far took on average (EACH seconds each before the first is done).
