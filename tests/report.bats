@@ -529,6 +529,22 @@ make_many() {
   done
 }
 
+@test "the report's order never follows where memory was allocated: twelve runs, one output" {
+  # configs were once ordered by their address, which the reading threads decide:
+  # the summary's "config=a, config=b" came out either way round, one run in three
+  local dir=$BATS_TEST_TMPDIR/order i
+  mkdir -p "$dir"
+  "$GEN" 'host=r1 labels=config=a threads=4' 'host=r2 labels=config=a threads=4' \
+    'host=r3 labels=config=b threads=4' 'host=r4 labels=config=b threads=8' >"$dir/runs.jsonl"
+  for i in $(seq 1 12); do
+    "$IOBENCH" report -q --prices "$BATS_TEST_DIRNAME/../share/prices-sample.json" "$dir" >"$dir.$i.txt"
+    "$IOBENCH" report -q --json --prices "$BATS_TEST_DIRNAME/../share/prices-sample.json" "$dir" >"$dir.$i.json"
+  done
+  grep -q 'config=a, config=b (2 configs): at most 2 hosts a cell' "$dir.1.txt"
+  [ "$(cat "$dir".*.txt | md5sum)" = "$(for i in $(seq 1 12); do cat "$dir.1.txt"; done | md5sum)" ]
+  [ "$(cat "$dir".*.json | md5sum)" = "$(for i in $(seq 1 12); do cat "$dir.1.json"; done | md5sum)" ]
+}
+
 @test "the groups section shows each group's CPU time per operation, from the runs' own figures" {
   local f=$BATS_TEST_TMPDIR/data out=$BATS_TEST_TMPDIR/cpu.jsonl
   "$IOBENCH" -q --size 16M -o read4k --no-direct -d 1 --json "$out" "$f" 2>/dev/null

@@ -66,9 +66,8 @@ size_t rep_group_slow(const struct rep_group *g, bool *slow, double *median, dou
 static int cmp_apple(const void *x, const void *y)
 {
 	const struct rep_apple *a = x, *b = y;
-	if (a->cfg != b->cfg)
-		return (uintptr_t)a->cfg < (uintptr_t)b->cfg ? -1 : 1;
-	return strcmp(a->host, b->host);
+	int r = rep_config_cmp(a->cfg, b->cfg);
+	return r ? r : strcmp(a->host, b->host);
 }
 
 const struct rep_apple *rep_apple_of(const struct rep_apples *a, const struct rep_config *cfg, const char *host)

@@ -570,8 +570,7 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern)
 
 /* ---- ordering ---- */
 
-/* Configurations by name in natural order (x2 before x16), then by what they are. */
-static int cmp_config(const struct rep_config *a, const struct rep_config *b)
+int rep_config_cmp(const struct rep_config *a, const struct rep_config *b)
 {
 	if (a == b)
 		return 0;
@@ -580,7 +579,9 @@ static int cmp_config(const struct rep_config *a, const struct rep_config *b)
 		r = strcmp(a->labels, b->labels);
 	if (!r)
 		r = strcmp(a->facts, b->facts);
-	return r ? r : strverscmp(a->runs, b->runs);
+	if (!r)
+		r = strverscmp(a->runs, b->runs);
+	return r ? r : strcmp(a->settings, b->settings);
 }
 
 static int cmp_cell(const void *a, const void *b)
@@ -588,7 +589,7 @@ static int cmp_cell(const void *a, const void *b)
 	const struct rep_cell *x = *(struct rep_cell *const *)a, *y = *(struct rep_cell *const *)b;
 	int r = rep_sig_cmp(x->sig, x->block, y->sig, y->block);
 	if (!r)
-		r = cmp_config(x->cfg, y->cfg);
+		r = rep_config_cmp(x->cfg, y->cfg);
 	if (!r)
 		r = (x->size > y->size) - (x->size < y->size);
 	if (!r)

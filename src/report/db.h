@@ -89,6 +89,14 @@ struct rep_config {
 	bool partial;       /* its runs were interrupted, lost their target or ran short: never merged with whole ones */
 };
 
+/*
+ * Two configurations in the order every table lists them: by name in natural
+ * order (x2 before x16), then labels, facts, kind of runs and settings; 0 only
+ * for the same one (they are interned). Never by address: the order must not
+ * depend on the reading threads.
+ */
+int rep_config_cmp(const struct rep_config *a, const struct rep_config *b);
+
 struct rep_cell {
 	char *sig;          /* "read,4K,4K": the 2012 signature, a data column ("signature") */
 	char *op;           /* the op as typed, "read4k" (rep_op_name): what tables show and --only op= matches */

@@ -33,8 +33,8 @@ static int cmp_target(const struct rep_group *a, const struct rep_group *b)
 	int r = (a->n > b->n) - (a->n < b->n);
 	if (!r && a->n == 1)
 		r = strcmp(x->host, y->host);
-	if (!r && x->cfg != y->cfg)
-		r = x->cfg < y->cfg ? -1 : 1;
+	if (!r)
+		r = rep_config_cmp(x->cfg, y->cfg);
 	if (!r)
 		r = (x->size > y->size) - (x->size < y->size);
 	if (!r)
