@@ -29,10 +29,12 @@ LOWER_durability = lib
 LOWER_report = host lib
 LOWER_cli = measure durability report results engines host lib
 
-SRC = $(wildcard $(LAYERS:%=src/%/*.c))
+SRC = $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c src/$(l)/*/*.c))
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))
 MAIN_OBJ = build/cli/main.o
-layer_objs = $(filter-out $(MAIN_OBJ),$(patsubst src/%.c,build/%.o,$(wildcard src/$(1)/*.c)))
+# A layer's sources, those of its sub-folders with them.
+layer_src = $(wildcard src/$(1)/*.c src/$(1)/*/*.c)
+layer_objs = $(filter-out $(MAIN_OBJ),$(patsubst src/%.c,build/%.o,$(call layer_src,$(1))))
 # Every layer but cli, highest first: what a unit test links.
 ARCHIVES = $(foreach l,cli measure durability report results engines host lib,build/$(l).a)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
@@ -92,10 +94,12 @@ $(ARCHIVES): build/%.a: $$(call layer_objs,$$*)
 # layer LAYER may not use. Its includes too: a header of a layer above or
 # beside (a type the link cannot see) names the file and the folder.
 build/layers/%.ok: build/%.a $$(addprefix build/,$$(addsuffix .a,$$(LOWER_$$*))) build/layers/stub.o \
-		$$(wildcard src/$$*/*.h)
+		$$(wildcard src/$$*/*.h src/$$*/*/*.h)
 	@$(MKDIR_P) $(@D)
-	@bad=$$(grep -Ho '^#include "[a-z_]*/' src/$*/*.[ch] | sed 's|^\([^:]*\):#include "\(.*\)/$$|\1 \2|' | \
-		while read -r f l; do case " $* $(LOWER_$*) " in *" $$l "*) ;; *) echo "  $$f includes $$l/";; esac; done); \
+	@bad=$$(grep -Ho '^#include "[a-z_/]*/' $(wildcard src/$*/*.[ch] src/$*/*/*.[ch]) | \
+		sed 's|^\([^:]*\):#include "\(.*\)/$$|\1 \2|' | \
+		while read -r f d; do ok=; for l in $* $(LOWER_$*); do case $$d in "$$l"|"$$l"/*) ok=1;; esac; done; \
+			[ -n "$$ok" ] || echo "  $$f includes $$d/"; done); \
 	if [ -n "$$bad" ]; then \
 		echo "$$bad" >&2; \
 		echo "make: src/$*/ includes headers outside the layers below it ($(or $(LOWER_$*),none)); see docs/architecture.md" >&2; \

@@ -52,7 +52,7 @@ each_teardown() {
   run make -n -B build/lib/units.o
   [ "$status" -eq 0 ]
   [[ "$output" == *"-DIOBENCH_CPPFLAGS_SEEN"* ]]
-  run make -n -B build/report/read.o
+  run make -n -B build/report/read/read.o
   [[ "$output" == *"-DIOBENCH_CPPFLAGS_SEEN"* ]]
 }
 
@@ -64,7 +64,7 @@ each_teardown() {
   # run_execute exists, in measure/: only cli may call it.
   nm build/measure.a | grep -q ' T run_execute$'
   cp src/lib/units.c "$TMP/units.c"
-  cp src/report/price.c "$TMP/price.c"
+  cp src/report/base/price.c "$TMP/price.c"
   # (declared by hand: an include of measure/ would fail the include check first)
   printf '%s\n' 'struct run_config; struct run_result;' 'int run_execute(const struct run_config *, struct run_result *, char *, unsigned long);' 'int units_upward(void);' \
     'int units_upward(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/lib/units.c
@@ -75,12 +75,12 @@ each_teardown() {
   # Sideways: the report may not call the measuring code either.
   cp "$TMP/units.c" src/lib/units.c
   printf '%s\n' 'struct run_config; struct run_result;' 'int run_execute(const struct run_config *, struct run_result *, char *, unsigned long);' 'int rep_sideways(void);' \
-    'int rep_sideways(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/report/price.c
+    'int rep_sideways(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/report/base/price.c
   run make -s build/layers/report.ok
   [ "$status" -ne 0 ]
   [[ "$output" == *"make: src/report/ calls code outside the layers below it (host lib)"* ]]
   # The same call from the command layer, which may make it, links.
-  cp "$TMP/price.c" src/report/price.c
+  cp "$TMP/price.c" src/report/base/price.c
   printf '%s\n' 'int cli_down(void);' 'int cli_down(void) { return run_execute(NULL, NULL, NULL, 0); }' >>src/cli/run.c
   make -s -j2 iobench
   nm iobench | grep -q ' T cli_down$'

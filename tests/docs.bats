@@ -186,7 +186,7 @@ long_options() {
 # misnamed FILE...: each file whose first comment line ("NAME - what it is",
 # after a #! line, the SPDX line and bare comment openers) names something
 # else than the file: its name, its name without the extension, or the end
-# of its path ("report/db.c"). One "FILE: names NAME" a line.
+# of its path ("report/store/db.c"). One "FILE: names NAME" a line.
 misnamed() {
   awk '
     FNR == 1 { done = 0 }

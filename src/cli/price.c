@@ -13,8 +13,8 @@
 #include "cli/cmdline.h"
 #include "cli/commands.h"
 #include "cli/diag.h"
-#include "report/db.h"
-#include "report/term.h"
+#include "report/store/db.h"
+#include "report/render/term.h"
 
 int cli_load_prices(const char *path, struct price_list **out)
 {
@@ -55,7 +55,7 @@ struct price_args {
 	int nfacts;
 };
 
-/* The fact keys the model reads (report/price.h: price_facts_find), and config: the list's. */
+/* The fact keys the model reads (report/base/price.h: price_facts_find), and config: the list's. */
 static const char *const fact_keys[] = {
 	"instanceType", "instance", "volumeType", "volume", "volumeCount", "volumeSize", "volumeGB",
 	"volumeIops", "volumeThroughput", "instanceStore", "config",

@@ -6,7 +6,7 @@
 #ifndef IOBENCH_CLI_PRICE_H
 #define IOBENCH_CLI_PRICE_H
 
-#include "report/price.h"
+#include "report/base/price.h"
 
 /*
  * Read and check the price list at path (a UTF-8 byte-order mark skipped)

@@ -17,13 +17,13 @@
 #include "cli/price.h"
 #include "lib/err.h"
 #include "lib/units.h"
-#include "report/alloc.h"
-#include "report/analyze.h"
-#include "report/db.h"
-#include "report/expect.h"
-#include "report/junit.h"
-#include "report/plot.h"
-#include "report/term.h"
+#include "report/base/alloc.h"
+#include "report/sections/analyze.h"
+#include "report/store/db.h"
+#include "report/sections/expect.h"
+#include "report/render/junit.h"
+#include "report/charts/plot.h"
+#include "report/render/term.h"
 
 #define MAX_FILTERS 16
 #define MAX_COMPARE 16

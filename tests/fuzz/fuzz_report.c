@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/analyze.h"
-#include "report/db.h"
-#include "report/table.h"
+#include "report/sections/analyze.h"
+#include "report/store/db.h"
+#include "report/render/table.h"
 
 /* The report's warnings, formatted and written as the command would. */
 static void warn_to(void *arg, const char *msg)

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/db.h"
-#include "report/json.h"
-#include "report/line.h"
+#include "report/store/db.h"
+#include "report/base/json.h"
+#include "report/read/line.h"
 
 /*
  * Add root (a run, bonnie++ or durability verify line) to db; where is

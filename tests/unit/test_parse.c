@@ -6,7 +6,7 @@
 #include "check.h"
 #include "lib/opspec.h"
 #include "lib/units.h"
-#include "report/db.h"
+#include "report/store/db.h"
 
 TEST(sizes_use_binary_units_case_insensitively)
 {
@@ -303,7 +303,7 @@ TEST(each_op_word_is_found_as_the_entry_names_are_made_from)
 	CHECK(opspec_word_find("writeflush", 10, &num, &nl) == NULL);
 }
 
-/* The report turns a signature back into the name typed (report/opname.c): both read one vocabulary. */
+/* The report turns a signature back into the name typed (report/store/opname.c): both read one vocabulary. */
 TEST(a_signature_names_the_op_as_it_was_typed)
 {
 	static const char *const names[] = {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/analyze.h"
+#include "report/sections/analyze.h"
 
 /* A cell of block-sized operations on a configuration with these facts. */
 static struct rep_cell cell_of(struct rep_config *cfg, const char *facts, uint64_t block)

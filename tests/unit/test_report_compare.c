@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/compare.h"
+#include "report/sections/compare.h"
 
 /* rep_config_diff of two configurations; checks the count, the text and the dimensions. */
 static bool diff_is(const char *lx, const char *fx, const char *ly, const char *fy, size_t want_n,

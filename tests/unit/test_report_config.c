@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/db.h"
-#include "report/json.h"
+#include "report/store/db.h"
+#include "report/base/json.h"
 
 /* Split the JSON text of a line. */
 static void split_of(const char *text, struct rep_split *s)

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/json.h"
+#include "report/base/json.h"
 
 static const struct jv *parse(struct jv_doc *d, const char *text)
 {

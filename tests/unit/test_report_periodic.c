@@ -7,8 +7,8 @@
 
 #include "check.h"
 #include "lib/prng.h"
-#include "report/periodic.h"
-#include "report/stats.h"
+#include "report/sections/periodic.h"
+#include "report/base/stats.h"
 
 enum { N = 200, SEEDS = 20 };
 

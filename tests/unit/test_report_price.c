@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/price.h"
+#include "report/base/price.h"
 
 /* A list in the sample's format, with round prices so that the answers are known. */
 static const char *const list =

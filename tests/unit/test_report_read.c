@@ -10,9 +10,9 @@
 #include "report_add.h"
 #include "lib/hist.h"
 #include "lib/hist_json.h"
-#include "report/analyze.h"
-#include "report/db.h"
-#include "report/table.h"
+#include "report/sections/analyze.h"
+#include "report/store/db.h"
+#include "report/render/table.h"
 
 /* A run line with one operation whose total and buckets come from h. */
 static char *run_line(const struct hist *h, const char *sig, double threads, const char *host,

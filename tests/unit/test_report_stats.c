@@ -6,8 +6,8 @@
 
 #include "check.h"
 #include "lib/hist.h"
-#include "report/analyze.h"
-#include "report/stats.h"
+#include "report/sections/analyze.h"
+#include "report/base/stats.h"
 
 /* The report's default --tier-threshold, as a factor. */
 #define TIER_MIN (REP_TIER_PCT / 100.0)

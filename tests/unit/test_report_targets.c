@@ -1,4 +1,4 @@
-/* test_report_targets.c - runs flagged as not measuring the disk provisioned (report/targets.c). */
+/* test_report_targets.c - runs flagged as not measuring the disk provisioned (report/sections/targets.c). */
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <jansson.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "report_add.h"
 #include "lib/hist.h"
 #include "lib/hist_json.h"
-#include "report/db.h"
+#include "report/store/db.h"
 
 /* A run line of host with the given target and provision objects (JSON text). */
 static bool add_line(struct rep_db *db, const char *host, const char *target, const char *provision)

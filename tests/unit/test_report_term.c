@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/term.h"
+#include "report/render/term.h"
 
 static int same(const char *in, const char *want)
 {

@@ -1,0 +1,460 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * db.h - the report's cell store (src/report/read/read.c): what
+ * `iobench report` reads, result lines grouped into cells.
+ *
+ * A cell is one signature x thread count x configuration x swept size x
+ * host. Every run line adds its operations to their cells: the total
+ * histograms merge exactly, run time adds up, and the time buckets become
+ * points of the cell's throughput-over-time series. Raw JSON is never kept.
+ *
+ * A line says three things apart (report/store/config.c): which host (its "host"
+ * when it also has "hostname", else a legacy "fleetHost" label, else "host",
+ * else the folder's name); which configuration (the user's labels and the
+ * provision object's configuration facts); and bookkeeping ("notes", and
+ * in older files the labels run, runId, fleetHost, planStep, spanHuman),
+ * which never splits a cell. A fleet's manifest.json (report/store/manifest.c)
+ * adds the hosts that were planned, and what became of each.
+ *
+ * Not thread-safe: one struct rep_db belongs to one thread.
+ */
+#ifndef IOBENCH_REPORT_DB_H
+#define IOBENCH_REPORT_DB_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/hist.h"
+
+enum rep_kind {
+	REP_READ,        /* read,SIZE,ALIGN */
+	REP_WRITE_FLUSH, /* writeFlush: every write durable before it returns */
+	REP_WRITE_N,     /* writeNN: fdatasync with probability 1/NN */
+	REP_WRITE,       /* write: never synced */
+	REP_OTHER,
+};
+
+/* One time bucket of one run: seconds since the run's launch, ops/s in it. */
+struct rep_point {
+	double t;
+	double ops;
+	double p50, p99;    /* ns; set for `iobench watch` periods, NAN otherwise */
+};
+
+/*
+ * One time bucket's latency histogram for report --plot's heat maps, kept
+ * only when db->keep_heat: REP_HEAT_MERGE consecutive buckets of the
+ * histogram a bin (ratio 1.21), its counts in the cell's pool, hbins[off ..
+ * off + n), bins first .. first + n - 1 (saturated at UINT32_MAX).
+ */
+#define REP_HEAT_MERGE 2
+#define REP_HEAT_BINS ((HIST_NBUCKETS + REP_HEAT_MERGE - 1) / REP_HEAT_MERGE)
+struct rep_heat {
+	double t;           /* the bucket's start, as its point's t */
+	float seconds;      /* its length */
+	uint32_t off;
+	uint16_t first, n;
+};
+
+/*
+ * What runs in rounds (`iobench run --steady`) said of a cell: the last
+ * such run's verdict and window, how many attained steady state. runs 0:
+ * none of its runs was in rounds.
+ */
+struct rep_steady {
+	unsigned runs;          /* its runs in rounds */
+	unsigned attained;      /* of them, those that attained steady state */
+	unsigned round;         /* the last one's: the round whose window attained it (1-based); 0 not attained */
+	unsigned rounds;        /* rounds it ran */
+	unsigned first, last;   /* its window's rounds (1-based): the one that attained it, else the last */
+	double bucket;          /* seconds per round */
+	double steady_ops;      /* its window's ops/s: the run's figure */
+	double first_ops;       /* its first round's ops/s */
+	double slope, intercept; /* the line fitted over the window: ops/s per round, and at its first round */
+	double range_pct, slope_pct;
+	double launch;          /* its launchTime, for the rounds' times */
+};
+
+/* One configuration, interned: cells of one configuration point at the same one. */
+struct rep_config {
+	char *labels;       /* user labels "config=large/ebs4,disk=a": sorted; size and bookkeeping left out */
+	char *facts;        /* provision configuration facts "instanceType=m5.large,volumeCount=4": sorted */
+	char *name;         /* as tables and charts show it: "m5.large / gp3 x4 / raid0"; "" if neither */
+	char *runs;         /* what kind of runs, kept apart from others: "partial=interrupted,round=2,runtime=8"; "" */
+	char *settings;     /* what changes the result besides: "engine=io_uring,iodepth=8" (non-defaults; line.c); "" */
+	bool partial;       /* its runs were interrupted, lost their target or ran short: never merged with whole ones */
+};
+
+/*
+ * Two configurations in the order every table lists them: by name in natural
+ * order (x2 before x16), then labels, facts, kind of runs and settings; 0 only
+ * for the same one (they are interned). Never by address: the order must not
+ * depend on the reading threads.
+ */
+int rep_config_cmp(const struct rep_config *a, const struct rep_config *b);
+
+struct rep_cell {
+	char *sig;          /* "read,4K,4K": the 2012 signature, a data column ("signature") */
+	char *op;           /* the op as typed, "read4k" (rep_op_name): what tables show and --only op= matches */
+	const struct rep_config *cfg;
+	char *host;
+	double threads;
+	uint64_t size;      /* bytes the offsets spanned; 0 unknown */
+	uint64_t block;     /* bytes per operation; 0 unknown */
+	enum rep_kind kind;
+	int rotational;     /* -1 unknown, 0 no, 1 yes */
+	char model[64];     /* the target's device model (target.model), "" unknown */
+	bool watch;         /* its points are `iobench watch` periods (latency over time) */
+	double rate;        /* ops/s the runs were held to (--rate: the op's rate.target); 0 none */
+	double launch;      /* earliest launchTime of its runs (Unix seconds; uptime for the 2012 tool); 0 unknown */
+	struct hist total;  /* exact merge of every run's total */
+	struct hist write_only, sync; /* exact merges of the runs' "writeOnly" and "sync" (syncing ops) */
+	unsigned split_runs; /* runs that had them: all of runs, or the merges are partial */
+	double cpu_ns, cpu_ops; /* CPU time (ns) and operations of the runs that recorded their CPU time */
+	double seconds;     /* summed run time */
+	unsigned runs;
+	struct rep_point *pts; /* per time bucket, sorted by t after rep_db_finish() */
+	size_t npts, cap;
+	struct rep_heat *heat; /* per time bucket when db->keep_heat (--plot), sorted by t after rep_db_finish() */
+	size_t nheat, heat_cap;
+	uint32_t *hbins;    /* their counts */
+	size_t nhbins, hbins_cap;
+	struct rep_steady steady; /* its runs in rounds, if any: their figure is their window's */
+};
+
+/*
+ * What one block device under a run's target did, over the run or one time
+ * bucket (the line's "devices": iostat -x figures). NAN where unknown.
+ */
+struct rep_dev_stat {
+	double seconds, reads, writes;
+	double r_await, w_await; /* ms per completed read, write */
+	double util;             /* busy fraction, 0..1 */
+};
+
+struct rep_dev {
+	char name[32], type[12], role[12], above[32], serial[64];
+	struct rep_dev_stat total;
+	struct rep_dev_stat *buckets; /* aligned with the run's time buckets */
+	size_t nbuckets;
+};
+
+/* The devices of one run line, with what names the run (report/sections/devices.c). */
+struct rep_devrun {
+	char *host;
+	const struct rep_config *cfg;
+	char *ops;          /* its operations as typed, "read4k write4k/64" */
+	double threads;     /* its first operation's */
+	uint64_t size;
+	double launch, bucket; /* launchTime, and the seconds of a device bucket: bucketDuration x the line's fold */
+	struct rep_dev *devs;
+	size_t ndevs;
+};
+
+/* One bonnie++ line. Missing numbers are NAN, missing strings NULL. */
+enum { REP_BONNIE_SEQ_OUT, REP_BONNIE_REWRITE, REP_BONNIE_SEQ_IN, REP_BONNIE_SEEKS,
+       REP_BONNIE_NFIELDS };
+struct rep_bonnie {
+	char *host, *labels, *file_size;
+	char *facts;        /* provision configuration facts, "k=v,k=v" sorted ("" none) */
+	double launch;
+	double rate[REP_BONNIE_NFIELDS]; /* KB/s, KB/s, KB/s, seeks/s */
+	double cpu[REP_BONNIE_NFIELDS];  /* % */
+	char *latency[REP_BONNIE_NFIELDS];
+};
+
+/* A run line's bookkeeping: its notes (and legacy bookkeeping labels). */
+struct rep_note {
+	char *host;
+	const struct rep_config *cfg;
+	double launch;      /* launchTime */
+	char *sigs;         /* its operations' signatures, "read,4K,4K write64,4K,4K" */
+	char *notes;        /* "planStep=3,runId=r1": sorted */
+};
+
+/* Run lines of a host and config whose target was RAM or not the volume provisioned (report/sections/targets.c). */
+struct rep_target_flag {
+	char *host;
+	const struct rep_config *cfg;
+	char *path;         /* the target's path (of the first such line) */
+	char *finding;      /* "measured /dev/vda (root), not the gp3 volume" */
+	unsigned runs;      /* lines of this host and config with this finding */
+};
+
+/* One host of a fleet's manifest.json. Missing numbers are NAN, missing strings NULL. */
+struct rep_fleet_host {
+	char *run;          /* the manifest's runId */
+	char *state;        /* the run's state: running, complete, interrupted */
+	char *name;         /* the host's name, as its lines say "host" */
+	char *status;       /* ok, failed, not-fetched, partial, not-started */
+	char *kind;         /* failure kind: unreachable, auth, no-iobench, no-space, exited, ... */
+	char *detail;       /* failure detail */
+	char *remote;       /* remotePath: where its results are on the host */
+	char *results;      /* results: where they were to land, relative to the manifest */
+	char *facts;        /* its provision configuration facts, as rep_config.facts; "" if none */
+	double planned, finished, fetched, exit_code;
+	bool has_lines;     /* result lines of it were read (rep_fleet_match()) */
+};
+
+/* Why a run is partial: its line said interrupted, targetLost, or it ran short of its runtime. */
+enum rep_partial_kind { REP_PARTIAL_INTERRUPTED, REP_PARTIAL_TARGET_LOST, REP_PARTIAL_SHORT, REP_PARTIAL_KINDS };
+
+/* "interrupted", "targetLost", "short". */
+const char *rep_partial_name(enum rep_partial_kind k);
+
+/* A warning of the report ("FILE:LINE: what is wrong"), for the command layer to say. */
+typedef void rep_warn_fn(void *arg, const char *msg);
+
+struct rep_db {
+	struct rep_cell **cells;
+	size_t ncells, cells_cap;
+	size_t *slots; /* open-addressing hash of cell indexes + 1; 0 = free */
+	size_t nslots;
+	struct rep_config **configs;
+	size_t nconfigs, configs_cap;
+	size_t *config_slots; /* the same kind of hash, of config indexes + 1 */
+	size_t nconfig_slots;
+	struct rep_note *notes;
+	size_t nnotes, notes_cap;
+	struct rep_target_flag *tflags;
+	size_t ntflags, tflags_cap;
+	struct rep_fleet_host *fleet;
+	size_t nfleet, fleet_cap;
+	unsigned long manifests;
+	struct rep_bonnie *bonnie;
+	size_t nbonnie, bonnie_cap;
+	struct rep_devrun *devruns;   /* run lines' devices (report/sections/devices.c) */
+	size_t ndevruns, devruns_cap;
+	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/sections/durability.h) */
+	size_t nverdicts, verdicts_cap;
+	/*
+	 * Every histogram added, merged: a line that would take it past
+	 * HIST_COUNT_MAX is refused, so no merge of cells (a subset) can wrap.
+	 */
+	struct hist sum;
+	/* counters for the summary line */
+	unsigned long files, lines, runs, operations, skipped;
+	unsigned long warnings; /* warnings said (rep_warn), or counted only when there is no warn */
+	rep_warn_fn *warn;      /* the command layer's: says "FILE:LINE: what is wrong" (it adds "iobench: ") */
+	void *warn_arg;
+	unsigned jobs; /* threads that read documents (report --jobs); 0: one per CPU, at most 8 */
+	bool include_partial; /* report --include-partial: partial runs merge with whole ones */
+	bool merge_rounds;    /* report --merge-rounds: rounds and runs of other durations merge */
+	bool keep_heat;       /* report --plot: keep each time bucket's histogram (struct rep_heat); set before reading */
+	unsigned long kept_apart[REP_PARTIAL_KINDS]; /* partial runs kept apart, by kind (rep_partial_kind) */
+	bool runs_split;      /* rounds or runs of different durations were told apart (rep_db_finish) */
+	struct rep_pipe *pipe; /* while a read is under way (report/read/pipe.h) */
+	/* files and folders read so far, by device and inode: each is read once */
+	struct rep_seen *seen; /* open-addressing hash, seen_cap a power of two; path NULL = free */
+	size_t nseen, seen_cap;
+};
+
+struct rep_seen {
+	uint64_t dev, ino;
+	char *path; /* the path it was first reached by */
+};
+
+/*
+ * Start an empty store. warn(warn_arg, msg) is how the report says what
+ * it skipped or could not do: the command layer prints it (the report
+ * never prints); NULL: warnings are only counted.
+ */
+void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg);
+
+/* Count a warning and hand it, formatted, to db->warn (if any). */
+__attribute__((format(printf, 2, 3))) void rep_warn(struct rep_db *db, const char *fmt, ...);
+__attribute__((format(printf, 2, 0))) void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap);
+
+/* The same without a store to count in (warn may be NULL: nothing is said). */
+__attribute__((format(printf, 3, 4))) void rep_say(rep_warn_fn *warn, void *arg, const char *fmt, ...);
+void rep_db_free(struct rep_db *db);
+/* Free what b owns (its strings and latency texts); b itself is the caller's. */
+void rep_bonnie_free(struct rep_bonnie *b);
+
+/*
+ * Read PATH: "-" (stdin), a file, or a folder searched recursively. In a
+ * folder, *.jsonl, *.json and *.out files are read; other files are
+ * ignored. A file may hold iobench result lines, bonnie++ lines, the 2012
+ * tool's one-object-per-line JSON, or its run.out with the JSON between
+ * "<begin json dump>" and "<end json dump>". Malformed lines are reported
+ * through rep_warn as "FILE:LINE: what is wrong" and skipped.
+ * A folder's walk is bounded: folders deeper than REP_WALK_DEPTH are not
+ * entered, and it stops after REP_WALK_NAMES names; each bound hit is said.
+ * Returns 0, or -errno when PATH itself cannot be opened (also reported).
+ */
+#define REP_WALK_DEPTH 32
+#define REP_WALK_NAMES 100000
+int rep_read_path(struct rep_db *db, const char *path);
+
+/*
+ * Open path to read as a report input (results, --expect, --prices): a
+ * regular file, or a FIFO when allow_fifo (`<(cmd)`). Judged before it is
+ * opened and again after. Returns 0 and *f, -EISDIR, REP_INPUT_DEVICE (a
+ * character or block device, a socket), REP_INPUT_KERNEL (any file on
+ * procfs, sysfs, debugfs, ...: /proc/kmsg blocks and is consumed when
+ * read), REP_INPUT_FIFO, or open()'s -errno. rep_input_error() says which.
+ */
+#define REP_INPUT_DEVICE (-ENODEV)
+#define REP_INPUT_KERNEL (-EOPNOTSUPP)
+#define REP_INPUT_FIFO (-ESPIPE)
+int rep_open_input(const char *path, bool allow_fifo, FILE **f);
+const char *rep_input_error(int rc);
+
+/* The longest line read; a longer one is reported as FILE:LINE and skipped. */
+#define REP_MAX_LINE (512u << 20)
+#define REP_MAX_LINE_TEXT "512 MiB"
+
+/* Read one stream already open (name is used in messages and as host fallback). */
+void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
+
+/*
+ * Keep only the cells (and bonnie++ lines, notes, durability verdicts) where
+ * key matches the fnmatch(3) pattern: key "host"; "op", the op as typed
+ * (read4k, write4k/64) or its signature (so 'read,4K,*' still works: either
+ * form matching keeps the cell); "signature", the signature alone
+ * (read,4K,4K); a verdict's op and signature are its name (write4k); "threads" (a
+ * verdict's writers); a label key or a provision configuration fact (a cell
+ * without it does not match). Call before rep_db_finish().
+ */
+void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
+
+/*
+ * Sort cells (signature, configuration, size, threads, host; sizes and
+ * thread counts as numbers, names in natural order) and their points by
+ * time; tell apart configurations whose names came out equal; sort the
+ * fleet's hosts by name.
+ */
+void rep_db_finish(struct rep_db *db);
+
+/*
+ * Value of label key in a canonical "k=v,k=v" string (a ',' '=' or '\\' in a
+ * key or value escaped by '\\'), unescaped into buf; false (buf untouched) if absent.
+ */
+bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
+
+/* Signatures in natural order: op word, then operation size as a number, then the text. */
+int rep_sig_cmp(const char *a, uint64_t block_a, const char *b, uint64_t block_b);
+
+/* ---- report/store/config.c: who, what configuration, what bookkeeping ---- */
+
+/* True for the label keys older scripts used for bookkeeping: run, runId, fleetHost, planStep, spanHuman. */
+bool rep_is_bookkeeping_label(const char *key);
+
+/* What one result line says apart. Strings are malloc'd; "" when empty. */
+struct rep_split {
+	char *host;          /* the host's name; NULL when the line names none */
+	char *labels;        /* user labels, "k=v,k=v" sorted (no size or bookkeeping labels) */
+	char *facts;         /* provision configuration facts, "k=v,k=v" sorted */
+	char *notes;         /* notes and bookkeeping labels, "k=v,k=v" sorted */
+	uint64_t size_label; /* bytes of a fileSize or span label; 0 if none */
+};
+
+struct jv; /* report_json.h */
+
+/* Split a result line's JSON object (or a bonnie++ line's) as above. */
+void rep_split_line(const struct jv *root, struct rep_split *out);
+void rep_split_free(struct rep_split *s);
+
+/*
+ * One entry of a canonical "k=v,k=v" string at p, unescaped into key and
+ * value (each cut to its length). Returns where the next entry starts, or
+ * NULL when p is NULL or at the end.
+ */
+const char *rep_kv_next(const char *p, char *key, size_t klen, char *value, size_t vlen);
+
+/*
+ * The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd;
+ * "" for none or not an object), canonical: a volume type's defaults made
+ * explicit (gp3 3000 IOPS, 125 MiB/s; one volume), raidLevel "none" left out.
+ */
+char *rep_config_facts(const struct jv *provision);
+
+/*
+ * The name of a configuration: from the facts when there are any,
+ * "TYPE / VOLUMETYPE xCOUNT / raidLEVEL" (the parts that are known; other
+ * facts as "k=v" when none of these is), then " / " and the labels; else
+ * the labels; else "". malloc'd.
+ */
+char *rep_config_name(const char *labels, const char *facts);
+
+/* The interned configuration of labels and facts (made on first use). */
+const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, const char *facts);
+
+/*
+ * The same for runs of a kind kept apart: runs is "k=v,k=v" sorted of
+ * partial (interrupted, targetLost, short), round (N of a runId note
+ * "roundN") and runtime (the nominal seconds); "" for none.
+ */
+const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labels, const char *facts,
+					     const char *runs);
+
+/*
+ * The same with settings that change the result ("direct=false",
+ * "engine=io_uring,iodepth=8", "rate=1000", "sync=O_DSYNC": non-defaults,
+ * sorted); the name gets them as words ("... / io_uring qd8").
+ */
+const struct rep_config *rep_config_get_settings(struct rep_db *db, const char *labels, const char *facts,
+						 const char *runs, const char *settings);
+
+/*
+ * A setting of cfg with its default made explicit: engine sync, iodepth 1,
+ * rate none, direct and sync as the op kind of sig has them. false for a
+ * key that is no setting.
+ */
+bool rep_config_setting(const struct rep_config *cfg, const char *sig, const char *key, char *buf, size_t len);
+
+/*
+ * Mark configurations of runs kept apart in their names: " [interrupted]"
+ * (targetLost, short) always; " / round N" and " / S s runs" where another
+ * configuration of the same labels and facts differs in it. True in
+ * *split (when not NULL) when rounds or durations were told apart.
+ * rep_db_finish() calls it.
+ */
+void rep_configs_mark_runs(struct rep_db *db, bool *split);
+
+/*
+ * Where configurations that differ came out with one name (facts a name
+ * leaves out: volumeSize, filesystem, ...), add " / key=value" for each
+ * fact whose values differ among them. rep_db_finish() calls it.
+ */
+void rep_configs_distinguish(struct rep_db *db);
+
+/* ---- report/store/manifest.c: a fleet's manifest.json ---- */
+
+/*
+ * Add the hosts of a manifest.json object (tool "iobench-fleet") to
+ * db->fleet; a host already there from the same run is replaced. Returns
+ * false (reported at where) when it has no "hosts" array.
+ */
+bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *where);
+
+/* Mark the fleet's hosts whose lines were read; call after reading, before filtering. */
+void rep_fleet_match(struct rep_db *db);
+
+/* Free db->fleet (rep_db_free() calls it). */
+void rep_fleet_free(struct rep_db *db);
+
+/*
+ * The op as a user types it, from its signature: "read,4K,4K" -> "read4k",
+ * "writeFlush,4M,4M" -> "write4m", "write64,4K,4K" -> "write4k/64",
+ * "write,4K,4K" -> "write4k/0", "rw70,16K,16K" -> "rw16k:70",
+ * "read,64K,4K" -> "read64k@4k". A signature of another form is copied.
+ */
+void rep_op_name(const char *sig, char *buf, size_t len);
+
+/*
+ * The ops db holds, each once: its cells' as typed in signature order
+ * ("read4k, write4k/64"; with_sig: "read4k (read,4K,4K), ..."), then its
+ * durability verdicts' and "bonnie++", ", "-separated into buf (ending
+ * "..." when more do not fit). For a hint when --only op= matches none.
+ */
+void rep_db_op_list(const struct rep_db *db, bool with_sig, char *buf, size_t len);
+
+/* Short name of a signature's kind: "read", "writeFlush", ... */
+enum rep_kind rep_kind_of(const char *sig);
+
+#endif
