@@ -691,27 +691,3 @@ static char *target_finding(const struct jv *root)
 	}
 	return NULL;
 }
-
-void rep_line_free(struct rep_line *l)
-{
-	free(l->msgs);
-	rep_split_free(&l->split);
-	free(l->host);
-	for (size_t i = 0; i < l->nops; i++) {
-		free(l->ops[i].sig);
-		free(l->ops[i].pts);
-		free(l->ops[i].heat);
-		free(l->ops[i].hbins);
-	}
-	free(l->ops);
-	free(l->sigs);
-	free(l->target_path);
-	free(l->target_finding);
-	for (size_t i = 0; i < l->ndevs; i++)
-		free(l->devs[i].buckets);
-	free(l->devs);
-	rep_bonnie_free(&l->bonnie);
-	json_decref(l->manifest);
-	free(l->dur_host);
-	memset(l, 0, sizeof(*l));
-}

@@ -265,6 +265,13 @@ struct rep_seen {
  */
 void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg);
 
+/*
+ * The cell of sig x threads x cfg x size x host, made empty on first use
+ * (its op named, its kind known, its histograms empty). Never NULL.
+ */
+struct rep_cell *rep_db_cell(struct rep_db *db, const char *sig, double threads, const struct rep_config *cfg,
+			     uint64_t size, const char *host);
+
 /* Count a warning and hand it, formatted, to db->warn (if any). */
 __attribute__((format(printf, 2, 3))) void rep_warn(struct rep_db *db, const char *fmt, ...);
 __attribute__((format(printf, 2, 0))) void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap);

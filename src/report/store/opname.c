@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "report/base/alloc.h"
-#include "report/sections/durability.h"
+#include "report/store/verdict.h"
 
 /*
  * The vocabulary entry (lib/opspec.h) of sig's OP word, with its number's

@@ -1,16 +1,15 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * durability.h - `iobench durability verify` lines in the report (private to
- * src/report/): one verdict per verification, shown in the section
- * "durabilityVerify" (its row, rep_sec_durabilityVerify, is in durability.c).
+ * verdict.h - `iobench durability verify` lines in the store
+ * (report/store/verdict.c): one verdict per verification, in the struct
+ * rep_db's verdict list, which db.c frees and filters with the cells. The
+ * section durabilityVerify (report/sections/durability.c) shows them.
  *
- * The store (db.c) hands every line with "mode": "durability" here instead
- * of treating it as a run; the verdicts live in the struct rep_db's verdict
- * list (db.c frees and filters them with the cells). Not thread-safe (one
- * rep_db, one thread).
+ * rep_line_add() hands every line with "mode": "durability" here instead
+ * of treating it as a run. Not thread-safe (one rep_db, one thread).
  */
-#ifndef IOBENCH_REPORT_DURABILITY_H
-#define IOBENCH_REPORT_DURABILITY_H
+#ifndef IOBENCH_REPORT_STORE_VERDICT_H
+#define IOBENCH_REPORT_STORE_VERDICT_H
 
 #include <jansson.h>
 #include <stdbool.h>
