@@ -28,6 +28,16 @@ LOWER_measure = results engines host lib
 LOWER_durability = lib
 LOWER_report = host lib
 LOWER_cli = measure durability report results engines host lib
+# report/ is layered inside the same way, a sub-folder each (lowest first),
+# each checked as a layer of its own: what it may call in report/, and the
+# layers outside that it, or what it calls, needs.
+REPORT_LAYERS = report/base report/store report/read report/render report/sections report/charts
+LOWER_report/base = lib
+LOWER_report/store = report/base host lib
+LOWER_report/read = report/store report/base host lib
+LOWER_report/render = report/base lib
+LOWER_report/sections = report/render report/store report/base host lib
+LOWER_report/charts = report/sections report/render report/store report/base host lib
 
 SRC = $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c src/$(l)/*/*.c))
 OBJ = $(patsubst src/%.c,build/%.o,$(SRC))
@@ -47,7 +57,7 @@ TEST_HELPERS = $(patsubst tests/helpers/%.c,build/tests/%.so,$(TEST_HELPERS_SRC)
 
 all: iobench
 
-LAYER_CHECKS = $(patsubst %,build/layers/%.ok,$(filter-out cli,$(LAYERS)))
+LAYER_CHECKS = $(patsubst %,build/layers/%.ok,$(filter-out cli,$(LAYERS)) $(REPORT_LAYERS))
 
 iobench: $(OBJ) $(LAYER_CHECKS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(ALL_LIBS)
@@ -84,9 +94,10 @@ build/gen/commit.h: FORCE
 	printf '#define IOBENCH_COMMIT "%s"\n' "$$c" > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-# A layer's archive: its objects (cli's without main).
+# A layer's archive: its objects (cli's without main); report's sub-layers
+# have one each too, for their checks.
 .SECONDEXPANSION:
-$(ARCHIVES): build/%.a: $$(call layer_objs,$$*)
+$(ARCHIVES) $(REPORT_LAYERS:%=build/%.a): build/%.a: $$(call layer_objs,$$*)
 	rm -f $@ && ar rcs $@ $^
 
 # The layer rule, checked: LAYER's archive linked whole with only the archives
@@ -105,13 +116,13 @@ build/layers/%.ok: build/%.a $$(addprefix build/,$$(addsuffix .a,$$(LOWER_$$*)))
 		echo "make: src/$*/ includes headers outside the layers below it ($(or $(LOWER_$*),none)); see docs/architecture.md" >&2; \
 		exit 1; \
 	fi
-	@if ! $(CC) $(ALL_LDFLAGS) -o build/layers/$* build/layers/stub.o -Wl,--whole-archive build/$*.a \
+	@if ! $(CC) $(ALL_LDFLAGS) -o build/layers/$*.out build/layers/stub.o -Wl,--whole-archive build/$*.a \
 		-Wl,--no-whole-archive $(patsubst %,build/%.a,$(LOWER_$*)) $(ALL_LIBS) -lpthread 2>build/layers/$*.err; then \
 		grep -o "undefined reference to \`[^']*'" build/layers/$*.err | sort -u | sed 's/^/  /' >&2; \
 		echo "make: src/$*/ calls code outside the layers below it ($(or $(LOWER_$*),none)); see docs/architecture.md" >&2; \
 		exit 1; \
 	fi
-	@rm -f build/layers/$* && touch $@
+	@rm -f build/layers/$*.out && touch $@
 build/layers/stub.o:
 	@$(MKDIR_P) $(@D)
 	printf 'int main(void) { return 0; }\n' | $(CC) -x c -c -o $@ -

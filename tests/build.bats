@@ -109,6 +109,35 @@ each_teardown() {
   make -s -j2 build/layers/results.ok
 }
 
+@test "in report/, a call or an include from a sub-layer to one above it fails the build and names both" {
+  cd "$TMP/src"
+  ./configure -q
+  make -s -j2 build/layers/report/store.ok build/layers/report/render.ok build/layers/report/sections.ok
+  # rep_cell_ops exists, in report/sections/: the store below may not call it.
+  nm build/report/sections.a | grep -q ' T rep_cell_ops$'
+  cp src/report/store/opname.c "$TMP/opname.c"
+  printf '%s\n' 'struct rep_cell;' 'double rep_cell_ops(const struct rep_cell *);' 'double rep_upward(const struct rep_cell *);' \
+    'double rep_upward(const struct rep_cell *c) { return rep_cell_ops(c); }' >>src/report/store/opname.c
+  run make -s build/layers/report/store.ok
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"undefined reference to \`rep_cell_ops'"* ]]
+  [[ "$output" == *"make: src/report/store/ calls code outside the layers below it (report/base host lib); see docs/architecture.md"* ]]
+  # The whole of report/ still links alone: the rule is the sub-layer's, not the layer's.
+  make -s -j2 build/layers/report.ok
+  cp "$TMP/opname.c" src/report/store/opname.c
+  # An include upwards: the renderers may not see the store (a type the link cannot see).
+  cp src/report/render/term.c "$TMP/term.c"
+  printf '#include "report/store/db.h"\n' >>src/report/render/term.c
+  run make -s build/layers/report/render.ok
+  [ "$status" -ne 0 ]
+  [[ "$output" == *"  src/report/render/term.c includes report/store/"* ]]
+  [[ "$output" == *"make: src/report/render/ includes headers outside the layers below it (report/base lib); see docs/architecture.md"* ]]
+  cp "$TMP/term.c" src/report/render/term.c
+  # The same include from the sections, above the store, is fine.
+  printf '#include "report/store/db.h"\n' >>src/report/sections/fleet.c
+  make -s -j2 build/layers/report/sections.ok
+}
+
 @test "no layer below cli/ speaks as iobench: itself; it hands its words to the command" {
   # a string that starts a message with the prefix, in any C file below the command layer
   run grep -rlE --include='*.c' --exclude-dir=cli '"iobench: ' "$ROOT/src"
@@ -139,11 +168,18 @@ each_teardown() {
 @test "the architecture page's layers are the Makefile's" {
   local page=$ROOT/docs/architecture.md layer lower
   # Every LOWER_ line of the Makefile stands in the page's diagram as written.
+  # (report/'s sub-layers too: LOWER_report/store).
+  local n=0
   while read -r layer lower; do
     grep -qE "^    ${layer} +-> ${lower:-\(nothing\)}\$" "$page" || { echo "missing in $page: $layer -> ${lower:-(nothing)}"; return 1; }
-  done < <(sed -n 's/^LOWER_\([a-z]*\) = *\(.*\)$/\1 \2/p' "$ROOT/Makefile")
-  # And the tree has exactly those folders.
+    n=$((n + 1))
+  done < <(sed -n 's/^LOWER_\([a-z/]*\) = *\(.*\)$/\1 \2/p' "$ROOT/Makefile")
+  ((n > 8))
+  # And the tree has exactly those folders, and report/ those sub-folders.
   [ "$(sed -n 's/^LAYERS = //p' "$ROOT/Makefile" | tr ' ' '\n' | sort)" = "$(find "$ROOT/src" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)" ]
+  [ "$(sed -n 's/^REPORT_LAYERS = //p' "$ROOT/Makefile" | tr ' ' '\n' | sort)" = "$(cd "$ROOT/src" && find report -mindepth 1 -maxdepth 1 -type d | sort)" ]
+  # No source lies in report/ itself: each file is in the sub-layer it belongs to.
+  [ -z "$(find "$ROOT/src/report" -maxdepth 1 -type f)" ]
 }
 
 @test "the committed configure is current with configure.ac" {
