@@ -15,6 +15,7 @@
 #include "cli/diag.h"
 #include "report/store/db.h"
 #include "report/render/term.h"
+#include "report/read/read.h"
 
 int cli_load_prices(const char *path, struct price_list **out)
 {

@@ -24,6 +24,10 @@
 #include "report/render/junit.h"
 #include "report/charts/plot.h"
 #include "report/render/term.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
+#include "report/store/manifest.h"
+#include "report/read/read.h"
 
 #define MAX_FILTERS 16
 #define MAX_COMPARE 16

@@ -11,6 +11,7 @@
 #include "report/sections/analyze.h"
 #include "report/store/db.h"
 #include "report/render/table.h"
+#include "report/read/read.h"
 
 /* The report's warnings, formatted and written as the command would. */
 static void warn_to(void *arg, const char *msg)

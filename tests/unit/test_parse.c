@@ -7,6 +7,7 @@
 #include "lib/opspec.h"
 #include "lib/units.h"
 #include "report/store/db.h"
+#include "report/store/opname.h"
 
 TEST(sizes_use_binary_units_case_insensitively)
 {

@@ -7,6 +7,8 @@
 #include "check.h"
 #include "report/store/db.h"
 #include "report/base/json.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
 
 /* Split the JSON text of a line. */
 static void split_of(const char *text, struct rep_split *s)

@@ -13,6 +13,10 @@
 #include "report/sections/analyze.h"
 #include "report/store/db.h"
 #include "report/render/table.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
+#include "report/store/manifest.h"
+#include "report/read/read.h"
 
 /* A run line with one operation whose total and buckets come from h. */
 static char *run_line(const struct hist *h, const char *sig, double threads, const char *host,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "report/sections/analyze.h"
+#include "report/store/config.h"
 
 static const char page_css[] =
 	"body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1240px;padding:0 1em 2em;color:#222;"

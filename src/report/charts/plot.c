@@ -24,6 +24,9 @@
 #include "report/base/price.h"
 #include "report/sections/section.h"
 #include "report/base/stats.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
+#include "report/store/warn.h"
 
 #define MAX_LINES 12      /* lines in one chart before it stops being readable */
 #define MAX_TIME_LINES 20 /* the "twisty maze" tolerates more */

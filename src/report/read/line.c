@@ -16,6 +16,8 @@
 #include "lib/hist_json.h"
 #include "lib/units.h"
 #include "report/base/alloc.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
 
 __attribute__((format(printf, 2, 3)))
 static void say(struct rep_line *l, const char *fmt, ...)

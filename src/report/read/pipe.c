@@ -17,6 +17,7 @@
 #include "report/base/alloc.h"
 #include "report/base/json.h"
 #include "report/read/line.h"
+#include "report/store/warn.h"
 
 /* A batch is handed over at this many documents, or this much text. */
 #define BATCH_DOCS 256

@@ -1,6 +1,6 @@
 /* report/read/read.c - result files and folders (iobench, the 2012 tool, bonnie++) into the store, through the pipe. */
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "report/store/db.h"
+#include "report/read/read.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +17,8 @@
 #include "report/base/json.h"
 #include "report/read/line.h"
 #include "report/read/pipe.h"
+#include "report/store/warn.h"
+#include "report/store/manifest.h"
 
 #define DUMP_BEGIN "<begin json dump>"
 #define DUMP_END "<end json dump>"

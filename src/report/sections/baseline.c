@@ -17,6 +17,7 @@
 #include "report/sections/compare.h"
 #include "report/sections/section.h"
 #include "report/base/stats.h"
+#include "report/store/config.h"
 
 #define LEVEL 0.95
 /* A one-host side's interval comes from its time buckets, when it has this many (as compare's). */

@@ -12,6 +12,7 @@
 #include "report/base/alloc.h"
 #include "report/sections/section.h"
 #include "report/base/stats.h"
+#include "report/store/config.h"
 
 bool rep_held_at_cap(const struct rep_cell *c, double v, double med, double *far)
 {

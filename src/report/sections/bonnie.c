@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/base/alloc.h"
+#include "report/store/config.h"
 
 static const struct tcol bonnie_cols[] = {
 	{ "host", "host", TC_STR, 0 },

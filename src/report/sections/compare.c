@@ -20,6 +20,8 @@
 #include "report/sections/compare.h"
 #include "report/sections/section.h"
 #include "report/base/stats.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
 
 #define LEVEL 0.95
 /* A one-in-ten bad apple, seen with this probability */

@@ -8,6 +8,7 @@
 
 #include "report/base/alloc.h"
 #include "report/base/price.h"
+#include "report/store/config.h"
 
 static const struct tcol cost_cols[] = {
 	OP_COLS,

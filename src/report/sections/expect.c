@@ -14,6 +14,7 @@
 #include "report/base/alloc.h"
 #include "report/sections/section.h"
 #include "report/base/stats.h"
+#include "report/store/opname.h"
 
 #define MAX_WORDS 12
 /* An expectation is a dozen words: a longer line is no expectations file. */

@@ -9,6 +9,7 @@
 #include "lib/hist.h"
 #include "lib/units.h"
 #include "report/base/alloc.h"
+#include "report/store/config.h"
 
 static const struct tcol durability_cols[] = {
 	OP_COLS,

@@ -10,6 +10,8 @@
 #include "lib/steady.h"
 #include "report/base/alloc.h"
 #include "report/sections/section.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
 
 double rep_cell_ops(const struct rep_cell *c)
 {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/base/alloc.h"
+#include "report/store/opname.h"
 
 static const struct tcol notes_cols[] = {
 	{ "host", "host", TC_STR, 0 },

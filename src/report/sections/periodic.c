@@ -4,6 +4,7 @@
 
 #include "report/base/alloc.h"
 #include "report/sections/section.h"
+#include "report/store/opname.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -22,6 +22,7 @@
 #include "report/sections/compare.h"
 #include "report/sections/section.h"
 #include "report/render/term.h"
+#include "report/store/config.h"
 
 static const struct tcol rep_summary_cols[] = {
 	{ "topic", "", TC_STR, 0 },        /* what a reader scans for: an op, "hosts", "threads", ... */

@@ -8,6 +8,10 @@
 
 #include "report/base/alloc.h"
 #include "report/store/verdict.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
+#include "report/store/warn.h"
+#include "report/store/manifest.h"
 
 static void cell_add_point(struct rep_cell *c, const struct rep_point *p)
 {

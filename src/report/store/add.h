@@ -18,6 +18,7 @@
 
 #include "lib/hist.h"
 #include "report/store/db.h"
+#include "report/store/config.h"
 
 /* One operation of a run line, to be merged into its cell. */
 struct rep_line_op {

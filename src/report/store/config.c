@@ -1,6 +1,6 @@
 /* report/store/config.c - what a result line says apart: which host, which configuration, what bookkeeping. */
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "report/store/db.h"
+#include "report/store/config.h"
 #include "report/base/json.h"
 
 #include <jansson.h>
@@ -10,6 +10,7 @@
 #include "host/provision.h"
 #include "lib/units.h"
 #include "report/base/alloc.h"
+#include "report/store/opname.h"
 
 /* Label keys that older scripts wrote for their own bookkeeping. */
 static const char *const bookkeeping_labels[] = { "run", "runId", "fleetHost", "planStep", "spanHuman" };

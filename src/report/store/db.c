@@ -9,6 +9,9 @@
 
 #include "report/base/alloc.h"
 #include "report/store/verdict.h"
+#include "report/store/config.h"
+#include "report/store/opname.h"
+#include "report/store/manifest.h"
 
 void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg)
 {

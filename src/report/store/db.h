@@ -1,7 +1,16 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * db.h - the report's cell store (src/report/read/read.c): what
- * `iobench report` reads, result lines grouped into cells.
+ * db.h - the report's store (report/store/db.c): what `iobench report`
+ * read, result lines grouped into cells, and the types of all it keeps.
+ *
+ * This header holds the store's data model (cells, configurations,
+ * devices, bonnie++ lines, notes, fleets' hosts, struct rep_db) and db.c's
+ * functions: the cell table, filters, the final order. The rest of the
+ * store has a header per file: add.h (what one document adds, added),
+ * config.h (what a line says apart, configurations), opname.h (ops as
+ * typed), manifest.h (a fleet's hosts), verdict.h (durability verdicts),
+ * warn.h (the report's warnings). Reading files into it is
+ * report/read/read.h's.
  *
  * A cell is one signature x thread count x configuration x swept size x
  * host. Every run line adds its operations to their cells: the total
@@ -18,8 +27,8 @@
  *
  * Not thread-safe: one struct rep_db belongs to one thread.
  */
-#ifndef IOBENCH_REPORT_DB_H
-#define IOBENCH_REPORT_DB_H
+#ifndef IOBENCH_REPORT_STORE_DB_H
+#define IOBENCH_REPORT_STORE_DB_H
 
 #include <errno.h>
 #include <stdarg.h>
@@ -203,9 +212,6 @@ struct rep_fleet_host {
 /* Why a run is partial: its line said interrupted, targetLost, or it ran short of its runtime. */
 enum rep_partial_kind { REP_PARTIAL_INTERRUPTED, REP_PARTIAL_TARGET_LOST, REP_PARTIAL_SHORT, REP_PARTIAL_KINDS };
 
-/* "interrupted", "targetLost", "short". */
-const char *rep_partial_name(enum rep_partial_kind k);
-
 /* A warning of the report ("FILE:LINE: what is wrong"), for the command layer to say. */
 typedef void rep_warn_fn(void *arg, const char *msg);
 
@@ -229,7 +235,7 @@ struct rep_db {
 	size_t nbonnie, bonnie_cap;
 	struct rep_devrun *devruns;   /* run lines' devices (report/sections/devices.c) */
 	size_t ndevruns, devruns_cap;
-	struct rep_verdict *verdicts; /* `iobench durability verify` lines (src/report/sections/durability.h) */
+	struct rep_verdict *verdicts; /* `iobench durability verify` lines (report/store/verdict.h) */
 	size_t nverdicts, verdicts_cap;
 	/*
 	 * Every histogram added, merged: a line that would take it past
@@ -272,51 +278,11 @@ void rep_db_init(struct rep_db *db, rep_warn_fn *warn, void *warn_arg);
 struct rep_cell *rep_db_cell(struct rep_db *db, const char *sig, double threads, const struct rep_config *cfg,
 			     uint64_t size, const char *host);
 
-/* Count a warning and hand it, formatted, to db->warn (if any). */
-__attribute__((format(printf, 2, 3))) void rep_warn(struct rep_db *db, const char *fmt, ...);
-__attribute__((format(printf, 2, 0))) void rep_vwarn(struct rep_db *db, const char *fmt, va_list ap);
-
-/* The same without a store to count in (warn may be NULL: nothing is said). */
-__attribute__((format(printf, 3, 4))) void rep_say(rep_warn_fn *warn, void *arg, const char *fmt, ...);
+/* Free all the store holds and zero it. */
 void rep_db_free(struct rep_db *db);
+
 /* Free what b owns (its strings and latency texts); b itself is the caller's. */
 void rep_bonnie_free(struct rep_bonnie *b);
-
-/*
- * Read PATH: "-" (stdin), a file, or a folder searched recursively. In a
- * folder, *.jsonl, *.json and *.out files are read; other files are
- * ignored. A file may hold iobench result lines, bonnie++ lines, the 2012
- * tool's one-object-per-line JSON, or its run.out with the JSON between
- * "<begin json dump>" and "<end json dump>". Malformed lines are reported
- * through rep_warn as "FILE:LINE: what is wrong" and skipped.
- * A folder's walk is bounded: folders deeper than REP_WALK_DEPTH are not
- * entered, and it stops after REP_WALK_NAMES names; each bound hit is said.
- * Returns 0, or -errno when PATH itself cannot be opened (also reported).
- */
-#define REP_WALK_DEPTH 32
-#define REP_WALK_NAMES 100000
-int rep_read_path(struct rep_db *db, const char *path);
-
-/*
- * Open path to read as a report input (results, --expect, --prices): a
- * regular file, or a FIFO when allow_fifo (`<(cmd)`). Judged before it is
- * opened and again after. Returns 0 and *f, -EISDIR, REP_INPUT_DEVICE (a
- * character or block device, a socket), REP_INPUT_KERNEL (any file on
- * procfs, sysfs, debugfs, ...: /proc/kmsg blocks and is consumed when
- * read), REP_INPUT_FIFO, or open()'s -errno. rep_input_error() says which.
- */
-#define REP_INPUT_DEVICE (-ENODEV)
-#define REP_INPUT_KERNEL (-EOPNOTSUPP)
-#define REP_INPUT_FIFO (-ESPIPE)
-int rep_open_input(const char *path, bool allow_fifo, FILE **f);
-const char *rep_input_error(int rc);
-
-/* The longest line read; a longer one is reported as FILE:LINE and skipped. */
-#define REP_MAX_LINE (512u << 20)
-#define REP_MAX_LINE_TEXT "512 MiB"
-
-/* Read one stream already open (name is used in messages and as host fallback). */
-void rep_read_stream(struct rep_db *db, FILE *f, const char *name, bool explicit_file);
 
 /*
  * Keep only the cells (and bonnie++ lines, notes, durability verdicts) where
@@ -336,132 +302,5 @@ void rep_db_filter(struct rep_db *db, const char *key, const char *pattern);
  * fleet's hosts by name.
  */
 void rep_db_finish(struct rep_db *db);
-
-/*
- * Value of label key in a canonical "k=v,k=v" string (a ',' '=' or '\\' in a
- * key or value escaped by '\\'), unescaped into buf; false (buf untouched) if absent.
- */
-bool rep_label_value(const char *labels, const char *key, char *buf, size_t len);
-
-/* Signatures in natural order: op word, then operation size as a number, then the text. */
-int rep_sig_cmp(const char *a, uint64_t block_a, const char *b, uint64_t block_b);
-
-/* ---- report/store/config.c: who, what configuration, what bookkeeping ---- */
-
-/* True for the label keys older scripts used for bookkeeping: run, runId, fleetHost, planStep, spanHuman. */
-bool rep_is_bookkeeping_label(const char *key);
-
-/* What one result line says apart. Strings are malloc'd; "" when empty. */
-struct rep_split {
-	char *host;          /* the host's name; NULL when the line names none */
-	char *labels;        /* user labels, "k=v,k=v" sorted (no size or bookkeeping labels) */
-	char *facts;         /* provision configuration facts, "k=v,k=v" sorted */
-	char *notes;         /* notes and bookkeeping labels, "k=v,k=v" sorted */
-	uint64_t size_label; /* bytes of a fileSize or span label; 0 if none */
-};
-
-struct jv; /* report_json.h */
-
-/* Split a result line's JSON object (or a bonnie++ line's) as above. */
-void rep_split_line(const struct jv *root, struct rep_split *out);
-void rep_split_free(struct rep_split *s);
-
-/*
- * One entry of a canonical "k=v,k=v" string at p, unescaped into key and
- * value (each cut to its length). Returns where the next entry starts, or
- * NULL when p is NULL or at the end.
- */
-const char *rep_kv_next(const char *p, char *key, size_t klen, char *value, size_t vlen);
-
-/*
- * The configuration facts of a provision object, "k=v,k=v" sorted (malloc'd;
- * "" for none or not an object), canonical: a volume type's defaults made
- * explicit (gp3 3000 IOPS, 125 MiB/s; one volume), raidLevel "none" left out.
- */
-char *rep_config_facts(const struct jv *provision);
-
-/*
- * The name of a configuration: from the facts when there are any,
- * "TYPE / VOLUMETYPE xCOUNT / raidLEVEL" (the parts that are known; other
- * facts as "k=v" when none of these is), then " / " and the labels; else
- * the labels; else "". malloc'd.
- */
-char *rep_config_name(const char *labels, const char *facts);
-
-/* The interned configuration of labels and facts (made on first use). */
-const struct rep_config *rep_config_get(struct rep_db *db, const char *labels, const char *facts);
-
-/*
- * The same for runs of a kind kept apart: runs is "k=v,k=v" sorted of
- * partial (interrupted, targetLost, short), round (N of a runId note
- * "roundN") and runtime (the nominal seconds); "" for none.
- */
-const struct rep_config *rep_config_get_runs(struct rep_db *db, const char *labels, const char *facts,
-					     const char *runs);
-
-/*
- * The same with settings that change the result ("direct=false",
- * "engine=io_uring,iodepth=8", "rate=1000", "sync=O_DSYNC": non-defaults,
- * sorted); the name gets them as words ("... / io_uring qd8").
- */
-const struct rep_config *rep_config_get_settings(struct rep_db *db, const char *labels, const char *facts,
-						 const char *runs, const char *settings);
-
-/*
- * A setting of cfg with its default made explicit: engine sync, iodepth 1,
- * rate none, direct and sync as the op kind of sig has them. false for a
- * key that is no setting.
- */
-bool rep_config_setting(const struct rep_config *cfg, const char *sig, const char *key, char *buf, size_t len);
-
-/*
- * Mark configurations of runs kept apart in their names: " [interrupted]"
- * (targetLost, short) always; " / round N" and " / S s runs" where another
- * configuration of the same labels and facts differs in it. True in
- * *split (when not NULL) when rounds or durations were told apart.
- * rep_db_finish() calls it.
- */
-void rep_configs_mark_runs(struct rep_db *db, bool *split);
-
-/*
- * Where configurations that differ came out with one name (facts a name
- * leaves out: volumeSize, filesystem, ...), add " / key=value" for each
- * fact whose values differ among them. rep_db_finish() calls it.
- */
-void rep_configs_distinguish(struct rep_db *db);
-
-/* ---- report/store/manifest.c: a fleet's manifest.json ---- */
-
-/*
- * Add the hosts of a manifest.json object (tool "iobench-fleet") to
- * db->fleet; a host already there from the same run is replaced. Returns
- * false (reported at where) when it has no "hosts" array.
- */
-bool rep_add_manifest(struct rep_db *db, const void *json_root, const char *where);
-
-/* Mark the fleet's hosts whose lines were read; call after reading, before filtering. */
-void rep_fleet_match(struct rep_db *db);
-
-/* Free db->fleet (rep_db_free() calls it). */
-void rep_fleet_free(struct rep_db *db);
-
-/*
- * The op as a user types it, from its signature: "read,4K,4K" -> "read4k",
- * "writeFlush,4M,4M" -> "write4m", "write64,4K,4K" -> "write4k/64",
- * "write,4K,4K" -> "write4k/0", "rw70,16K,16K" -> "rw16k:70",
- * "read,64K,4K" -> "read64k@4k". A signature of another form is copied.
- */
-void rep_op_name(const char *sig, char *buf, size_t len);
-
-/*
- * The ops db holds, each once: its cells' as typed in signature order
- * ("read4k, write4k/64"; with_sig: "read4k (read,4K,4K), ..."), then its
- * durability verdicts' and "bonnie++", ", "-separated into buf (ending
- * "..." when more do not fit). For a hint when --only op= matches none.
- */
-void rep_db_op_list(const struct rep_db *db, bool with_sig, char *buf, size_t len);
-
-/* Short name of a signature's kind: "read", "writeFlush", ... */
-enum rep_kind rep_kind_of(const char *sig);
 
 #endif

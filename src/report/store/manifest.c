@@ -1,6 +1,6 @@
 /* report/store/manifest.c - a fleet's manifest.json: the hosts that were planned, and what became of each. */
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "report/store/db.h"
+#include "report/store/manifest.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -9,6 +9,8 @@
 
 #include "report/base/alloc.h"
 #include "report/base/json.h"
+#include "report/store/config.h"
+#include "report/store/warn.h"
 
 /* The configuration facts of a provision object as jansson holds it (rep_config_facts reads report_json's). */
 static char *facts_of(const json_t *prov)

@@ -3,7 +3,7 @@
  * report/store/opname.c - a signature as the user typed the op ("read,4K,4K" ->
  * "read4k") and its kind, from lib/opspec's vocabulary.
  */
-#include "report/store/db.h"
+#include "report/store/opname.h"
 #include "lib/opspec.h"
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* report/store/warn.c - the report's warnings, counted and handed to the command layer's function. */
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "report/store/db.h"
+#include "report/store/warn.h"
 
 #include <stdarg.h>
 #include <stdio.h>
