@@ -6,7 +6,7 @@
  * in <details>; self-contained (the SVGs inline), readable on a phone and
  * printable.
  */
-#include "report/charts/plot.h"
+#include "report/charts/html.h"
 #include "lib/fileio.h"
 
 #include <errno.h>

@@ -27,6 +27,7 @@
 #include "report/store/config.h"
 #include "report/store/opname.h"
 #include "report/store/warn.h"
+#include "report/charts/html.h"
 
 #define MAX_LINES 12      /* lines in one chart before it stops being readable */
 #define MAX_TIME_LINES 20 /* the "twisty maze" tolerates more */
