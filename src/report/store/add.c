@@ -12,6 +12,7 @@
 #include "report/store/opname.h"
 #include "report/store/warn.h"
 #include "report/store/manifest.h"
+#include "report/store/db.h"
 
 static void cell_add_point(struct rep_cell *c, const struct rep_point *p)
 {

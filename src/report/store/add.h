@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "lib/hist.h"
-#include "report/store/db.h"
+#include "report/store/model.h"
 #include "report/store/config.h"
 
 /* One operation of a run line, to be merged into its cell. */

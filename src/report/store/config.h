@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/store/db.h"
+#include "report/store/model.h"
 
 /* "interrupted", "targetLost", "short". */
 const char *rep_partial_name(enum rep_partial_kind k);

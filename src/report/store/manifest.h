@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "report/store/db.h"
+#include "report/store/model.h"
 
 /*
  * Add the hosts of a manifest.json object (tool "iobench-fleet") to

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/store/db.h"
+#include "report/store/model.h"
 
 /* Signatures in natural order: op word, then operation size as a number, then the text. */
 int rep_sig_cmp(const char *a, uint64_t block_a, const char *b, uint64_t block_b);

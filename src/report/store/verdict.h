@@ -14,7 +14,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "report/store/db.h"
+#include "report/store/model.h"
 
 /* One verification: who, which run, what it found. Missing numbers are NAN. */
 struct rep_verdict {

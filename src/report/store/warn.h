@@ -10,7 +10,7 @@
 
 #include <stdarg.h>
 
-#include "report/store/db.h"
+#include "report/store/model.h"
 
 /* Count a warning and hand it, formatted, to db->warn (if any). */
 __attribute__((format(printf, 2, 3))) void rep_warn(struct rep_db *db, const char *fmt, ...);
