@@ -59,6 +59,56 @@ make_sweep() {
   done
 }
 
+# A section is its file's struct rep_section_def and one row of REP_SECTIONS
+# (report/analyze.h): a definition left out of the table would be a section
+# that never prints, and nothing else lists them.
+@test "every section a file defines is a row of the sections' table, and --help and --section know each row" {
+  local src=$BATS_TEST_DIRNAME/../src/report table s
+  local -a defs rows listed
+  table=$(grep -rlE '^#define REP_SECTIONS\(X\)' "$src")
+  mapfile -t defs < <(grep -rhoE '^const struct rep_section_def rep_sec_[A-Za-z0-9_]+ =' "$src" |
+    sed -E 's/.* rep_sec_([A-Za-z0-9_]+) =/\1/' | sort)
+  mapfile -t rows < <(sed -n '/^#define REP_SECTIONS(X)/,/^$/p' "$table" |
+    grep -oE 'X\(SEC_[A-Z_]+, rep_sec_[A-Za-z0-9_]+\)' | sed -E 's/.*rep_sec_([A-Za-z0-9_]+)\)/\1/' | sort)
+  [ "${#defs[@]}" -ge 26 ]
+  [ "${defs[*]}" = "${rows[*]}" ] || { echo "defined: ${defs[*]}"; echo "rows:    ${rows[*]}"; return 1; }
+  run --separate-stderr "$IOBENCH" report --help
+  mapfile -t listed < <(sed -n '/^Sections:/,/^$/p' <<<"$output" | grep -oE '^  [A-Za-z0-9]+ ' | tr -d ' ')
+  [ "${#listed[@]}" -eq "${#rows[@]}" ]
+  for s in "${listed[@]}"; do
+    run --separate-stderr "$IOBENCH" report --json --section "$s" "$FIX/fleet"
+    [ "$status" -eq 0 ] || { echo "--section $s: $status $stderr"; return 1; }
+    jq -e --arg s "$s" 'keys == (["inputs", $s] | sort)' <<<"$output"
+  done
+}
+
+# Which sections the defaults leave out is said once, in each section's
+# definition: --help's words for --section and --detail come from it too.
+@test "--section's and --detail's help name the sections the default outputs leave out" {
+  local help detail s title
+  help=$("$IOBENCH" report --help)
+  [[ "$help" == *"(default: all with data"*"but series, notes only in JSON;"* ]]
+  detail=$(grep -oE 'also the per-host sections in text: .*' <<<"$help" | sed 's/.*in text: //')
+  [ "$detail" = "groups, time, regimes, modes" ]
+  run --separate-stderr "$IOBENCH" report --json "$FIX/fleet"
+  jq -e 'has("groups") and has("time") and has("regimes") and has("modes") and has("notes")
+    and (has("series") or has("expect") or has("baseline") | not)' <<<"$output"
+  local text with checked=0
+  text=$("$IOBENCH" report "$FIX/fleet")
+  with=$("$IOBENCH" report --detail "$FIX/fleet")
+  for s in ${detail//,/}; do
+    # the section's title: the line over its table when asked for alone (none when it has no rows)
+    title=$("$IOBENCH" report --section "$s" "$FIX/fleet" | sed -n 3p)
+    [ -n "$title" ] || continue
+    ! grep -qxF "$title" <<<"$text" || { echo "$s in the default text"; return 1; }
+    grep -qxF "$title" <<<"$with" || { echo "$s not in --detail's text"; return 1; }
+    checked=$((checked + 1))
+  done
+  [ "$checked" -ge 2 ]
+  run --separate-stderr "$IOBENCH" report --csv "$FIX/fleet"
+  [[ "${lines[0]}" == signature,op,threads,config,* ]]
+}
+
 @test "report without a PATH is a usage error (exit 2)" {
   run --separate-stderr "$IOBENCH" report
   [ "$status" -eq 2 ]

@@ -58,16 +58,17 @@ static int parse_compare(void *settings, const char *arg);
 static int parse_baseline(void *settings, const char *arg);
 static int parse_tolerance(void *settings, const char *arg);
 
+/* --section's and --detail's help name the sections by their kind: written by help_from_sections(). */
+static char section_help[256], detail_help[256];
+
 #define CMDLINE_SETTINGS struct report_args
 /* name, short, value, commands, help, default, how */
 static const struct cmdline_opt report_opts[] = {
 	{ "csv", 0, NULL, 0, "CSV instead of aligned text: the groups section, or the sections\n"
 	  "named by --section (each after a \"# name\" line when several)", NULL, FLAG(csv) },
 	{ "json", 0, NULL, 0, "one JSON object: \"inputs\" and one array per section", NULL, FLAG(json) },
-	{ "section", 0, "LIST", 0, "only these sections, comma-separated (default: all with data\n"
-	  "but series, notes only in JSON; the sections are listed below)", NULL, CUSTOM(parse_section) },
-	{ "detail", 0, NULL, 0, "also the per-host sections in text: groups, time, regimes, modes\n"
-	  "(the default text is the summary and the fleet's sections)", NULL, FLAG(detail) },
+	{ "section", 0, "LIST", 0, section_help, NULL, CUSTOM(parse_section) },
+	{ "detail", 0, NULL, 0, detail_help, NULL, FLAG(detail) },
 	{ "merge-hosts", 0, NULL, 0, "groups, modes and durability merged across hosts (default: per host)", NULL,
 	  FLAG(o.merge_hosts) },
 	{ "include-partial", 0, NULL, 0, "merge interrupted, targetLost and short runs with whole ones\n"
@@ -137,6 +138,31 @@ static int check_args(void *settings, const struct cmdline_cmd *cmd, int noperan
 static const struct cmdline_table report_table = {
 	report_opts, sizeof(report_opts) / sizeof(report_opts[0]), NULL, check_args,
 };
+
+/* The keys of the sections shown so, "a, b, c", into buf. */
+static void sections_shown(enum rep_shown shown, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int s = 0; s < SEC_COUNT; s++)
+		if (rep_section_shown(s) == shown && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", rep_section_name(s));
+}
+
+/* --section's and --detail's help, from the sections' table: which the defaults leave out. */
+static void help_from_sections(void)
+{
+	char named[96], json[96], detail[96];
+	sections_shown(REP_SHOWN_NAMED, named, sizeof(named));
+	sections_shown(REP_SHOWN_JSON, json, sizeof(json));
+	sections_shown(REP_SHOWN_DETAIL, detail, sizeof(detail));
+	snprintf(section_help, sizeof(section_help),
+		 "only these sections, comma-separated (default: all with data\n"
+		 "but %s, %s only in JSON; the sections are listed below)", named, json);
+	snprintf(detail_help, sizeof(detail_help),
+		 "also the per-host sections in text: %s\n"
+		 "(the default text is the summary and the fleet's sections)", detail);
+}
 
 /* --help after the options: how runs group, then every section from the report's own table. */
 static void report_help_sections(FILE *out)
@@ -533,6 +559,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args a = { .csv = false };
 	rep_opts_default(&a.o);
 	int first;
+	help_from_sections();
 	int rc = cmdline_parse(&report_cmd, &a, argc, argv, &first);
 	if (rc == CMDLINE_DONE)
 		return EXIT_OK;
@@ -575,31 +602,30 @@ int cmd_report(int argc, char **argv)
 		a.o.baseline = &base;
 	}
 	/*
-	 * By default every section but series (notes only in JSON); text leaves
-	 * the per-host ones to --detail; CSV: the groups; with --expect, its
-	 * verdicts alone.
+	 * By default the sections each one's definition shows (report/analyze.h:
+	 * enum rep_shown): text leaves the per-host ones to --detail, notes are
+	 * JSON's, series is asked by name; CSV: the groups; with --expect or
+	 * --baseline, their verdicts alone.
 	 */
-	if (!a.chosen)
+	if (!a.chosen && !a.expect_path && !have_base)
 		for (int s = 0; s < SEC_COUNT; s++) {
-			bool per_host = s == SEC_GROUPS || s == SEC_TIME || s == SEC_REGIMES || s == SEC_MODES;
-			a.want[s] = a.expect_path || have_base
-					    ? (s == SEC_EXPECT && a.expect_path) || (s == SEC_BASELINE && have_base)
-					    : s != SEC_SERIES && s != SEC_EXPECT && s != SEC_BASELINE && (s != SEC_NOTES || a.json) &&
-							    (!a.csv || s == SEC_GROUPS) &&
-							    (a.json || a.csv || a.detail || !per_host);
+			enum rep_shown shown = rep_section_shown(s);
+			a.want[s] = (shown == REP_SHOWN_ALWAYS || (shown == REP_SHOWN_JSON && a.json) ||
+				     (shown == REP_SHOWN_DETAIL && (a.json || a.csv || a.detail))) &&
+				    (!a.csv || s == SEC_GROUPS);
 		}
 	if (a.expect_path)
 		a.want[SEC_EXPECT] = true;
 	if (have_base)
 		a.want[SEC_BASELINE] = true;
-	/* Plots draw on the cost and compare tables, and the page leads with the summary. */
+	/*
+	 * --plot: the tables its charts and page read, and the per-host ones
+	 * the default text leaves to --detail (the page folds them).
+	 */
 	bool build[SEC_COUNT];
 	memcpy(build, a.want, sizeof(build));
-	if (a.plot_dir)
-		build[SEC_COST] = build[SEC_COMPARE] = build[SEC_SUMMARY] = true;
-	/* the page folds the per-host tables the default text leaves to --detail */
-	if (a.plot_dir && !a.chosen)
-		build[SEC_GROUPS] = build[SEC_TIME] = build[SEC_REGIMES] = build[SEC_MODES] = true;
+	for (int s = 0; a.plot_dir && s < SEC_COUNT; s++)
+		build[s] |= rep_section_plotted(s) || (!a.chosen && rep_section_shown(s) == REP_SHOWN_DETAIL);
 	struct table tables[SEC_COUNT];
 	rep_build_tables(&db, &a.o, build, tables);
 	print_tables(&a, &db, have_base ? &base : NULL, tables);

@@ -154,17 +154,21 @@ int provision_set_fact(json_t *obj, const char *key_value, char *err, size_t err
 	return rc;
 }
 
+void provision_real_text(double v, char buf[PROVISION_REAL_LEN])
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		snprintf(buf, PROVISION_REAL_LEN, "%.0f", v);
+	else
+		snprintf(buf, PROVISION_REAL_LEN, "%.15g", v);
+}
+
 char *provision_text(const json_t *value)
 {
 	if (json_is_string(value))
 		return strdup(json_string_value(value));
 	if (json_is_real(value)) {
-		double v = json_real_value(value);
-		char buf[64];
-		if (v == floor(v) && fabs(v) < 9e15)
-			snprintf(buf, sizeof(buf), "%.0f", v);
-		else
-			snprintf(buf, sizeof(buf), "%.15g", v);
+		char buf[PROVISION_REAL_LEN];
+		provision_real_text(json_real_value(value), buf);
 		return strdup(buf);
 	}
 	return json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);

@@ -74,4 +74,13 @@ int provision_load_file(const char *path, json_t *obj, char *err, size_t errlen)
  */
 char *provision_text(const json_t *value);
 
+/* Room for provision_real_text's text. */
+#define PROVISION_REAL_LEN 64
+
+/*
+ * A real's text as provision_text writes it: an integral value below 9e15
+ * without a decimal point (3000.0 is "3000"), any other as %.15g.
+ */
+void provision_real_text(double v, char buf[PROVISION_REAL_LEN]);
+
 #endif

@@ -4,7 +4,8 @@
  * against jansson, on any input. Both must accept or refuse alike, and what
  * both accept must read the same: every type, integer, real, string, array
  * element and object member (the last of a repeated key), as jv_object_get
- * and jv_object_foreach see them. Any difference aborts.
+ * and jv_object_foreach see them, and jv_dumps writes what json_dumps
+ * writes. Any difference aborts.
  */
 #include <math.h>
 #include <stdint.h>
@@ -102,6 +103,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!back || !json_equal(back, j))
 			differ("jv_to_json");
 		json_decref(back);
+		/* the text the report writes of a value (a label's, a fact's) is jansson's, byte for byte */
+		char *want = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT), *got = jv_dumps(v);
+		if (!want || !got || strcmp(want, got) != 0)
+			differ("jv_dumps");
+		free(want);
+		free(got);
 		json_decref(j);
 	}
 	return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "host/provision.h"
 #include "report/store/db.h"
 #include "report/base/json.h"
 #include "report/store/config.h"
@@ -134,6 +135,63 @@ TEST(signatures_sort_by_op_then_size_as_a_number)
 	CHECK(rep_sig_cmp("read,4K,4K", 4096, "read,4K,4K", 4096) == 0);
 }
 
+/*
+ * The values a label, note or fact may take, each inside a line's labels:
+ * what the report writes of each is provision_text's text of jansson's
+ * value, byte for byte (the report builds no jansson value per line).
+ */
+static const char *const fact_values[] = {
+	"1", "-1", "0", "4", "123456789012345678", "-9223372036854775808", "9223372036854775807",
+	"1.5", "-2.25", "0.1", "1e21", "1E+21", "1e-7", "3000.0", "-0.0", "0.0", "9e15", "8999999999999999.0",
+	"8999999999999998", "1.7976931348623157e308", "5e-324", "2.5e-300", "123456789.123456789", "1e300",
+	"true", "false", "null", "{}", "[]", "[[]]", "{\"a\":{}}",
+	"{\"a\": {\"b\": [1, 2.5, \"x\", null, true, false, 1e21, 0.1, -0.0, 3.0]}}",
+	"{\"k\": 1, \"j\": [], \"k\": 2}", "[1e300, 1E+2, 1e-05, 100000000000000000000.0, 1.5e-10]",
+	"[\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f/\\u00e9\\ud83d\\ude00\"]",
+	"{\"k\\\"=,\\\\\": \"v\\u0000x\"}",
+	"{\"k\\\"=,\\\\\": \"v\\n,=x\", \"\": \"\"}",
+	"\"plain\"", "\"with, comma=and \\\\ backslash\"",
+};
+
+TEST(a_label_s_text_is_provision_text_s_of_the_value_byte_for_byte)
+{
+	for (size_t i = 0; i < sizeof(fact_values) / sizeof(fact_values[0]); i++) {
+		char line[1024];
+		snprintf(line, sizeof(line), "{\"labels\": {\"x\": %s}}", fact_values[i]);
+		json_t *want_j = json_loads(fact_values[i], JSON_DECODE_ANY, NULL);
+		if (!want_j) {
+			/* a value jansson refuses (\u0000) is refused by the report's parser too */
+			struct jv_doc d;
+			jv_doc_init(&d);
+			CHECK(jv_parse(&d, line, strlen(line)) == NULL);
+			jv_doc_free(&d);
+			continue;
+		}
+		char *want = provision_text(want_j);
+		json_decref(want_j);
+		struct rep_split s;
+		split_of(line, &s);
+		char key[64], value[512];
+		CHECK(rep_kv_next(s.labels, key, sizeof(key), value, sizeof(value)) != NULL);
+		CHECK(strcmp(key, "x") == 0);
+		if (strcmp(value, want) != 0) {
+			fprintf(stderr, "  %s: got '%s', want '%s'\n", fact_values[i], value, want);
+			CHECK(strcmp(value, want) == 0);
+		}
+		/* a provision fact reads the same way */
+		struct jv_doc d;
+		jv_doc_init(&d);
+		snprintf(line, sizeof(line), "{\"instanceType\": %s}", fact_values[i]);
+		char *facts = rep_config_facts(jv_parse(&d, line, strlen(line)));
+		CHECK(rep_kv_next(facts, key, sizeof(key), value, sizeof(value)) != NULL || strcmp(want, "null") == 0);
+		CHECK(strcmp(want, "null") == 0 ? facts[0] == '\0' : strcmp(value, want) == 0);
+		free(facts);
+		jv_doc_free(&d);
+		free(want);
+		rep_split_free(&s);
+	}
+}
+
 int main(void)
 {
 	RUN(bookkeeping_labels_and_notes_never_make_a_configuration);
@@ -143,5 +201,6 @@ int main(void)
 	RUN(configs_with_one_name_are_told_apart_by_the_facts_that_differ);
 	RUN(runs_kept_apart_are_named_partial_always_rounds_where_they_differ);
 	RUN(signatures_sort_by_op_then_size_as_a_number);
+	RUN(a_label_s_text_is_provision_text_s_of_the_value_byte_for_byte);
 	return check_summary("report_config");
 }

@@ -1,5 +1,6 @@
 /* test_report_json.c - the report's JSON parser: values, lookups, what it refuses, and jansson's reasons. */
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -118,11 +119,43 @@ TEST(nesting_is_allowed_to_jansson_s_depth_and_no_further)
 	jv_doc_free(&d);
 }
 
+TEST(a_value_dumps_as_jansson_dumps_it)
+{
+	static const char *const docs[] = {
+		"[1, -1, 0, 9223372036854775807, -9223372036854775808, 1.5, 0.1, -0.0, 0.0, 3.0, 1e21, 1E+21, 1e-7,"
+		" 1e300, 1.7976931348623157e308, 5e-324, 2.5e-300, 123456789.123456789, 100000000000000000000.0]",
+		"{\"a\": {\"b\": [1, 2.5, \"x\", null, true, false, {}, []]}, \"k\": 1, \"j\": [[]], \"k\": {\"z\": 2}}",
+		"[\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\\u001f\\u007f/\\u00e9\\ud83d\\ude00\", \"\", \"\\u0020\"]",
+		"{\"k\\\"=,\\\\\\n\": \"v\", \"\": \"\"}", "{}", "[]",
+	};
+	struct jv_doc d;
+	jv_doc_init(&d);
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		const struct jv *root = parse(&d, docs[i]);
+		CHECK(root != NULL);
+		/* every value of the document, containers and what they hold */
+		for (const struct jv *v = root; root && v < root + root->skip; v++) {
+			json_t *j = jv_to_json(v);
+			char *want = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT), *got = jv_dumps(v);
+			CHECK(want && got);
+			if (want && got && strcmp(want, got) != 0) {
+				fprintf(stderr, "  got '%s', want '%s'\n", got, want);
+				CHECK(strcmp(want, got) == 0);
+			}
+			free(want);
+			free(got);
+			json_decref(j);
+		}
+	}
+	jv_doc_free(&d);
+}
+
 int main(void)
 {
 	RUN(a_result_line_reads_as_jansson_would_read_it);
 	RUN(strings_are_unescaped_and_a_repeated_key_reads_as_its_last_value);
 	RUN(what_jansson_refuses_is_refused_and_jansson_gives_the_reason);
 	RUN(nesting_is_allowed_to_jansson_s_depth_and_no_further);
+	RUN(a_value_dumps_as_jansson_dumps_it);
 	return check_summary("test_report_json");
 }

@@ -7,7 +7,9 @@
 #include "report/base/json.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -619,4 +621,134 @@ json_t *jv_to_json(const struct jv *v)
 	}
 	}
 	return NULL;
+}
+
+/* jv_dumps's text so far: bytes in p[0..n), room for cap; p NULL once memory ran out. */
+struct dump {
+	char *p;
+	size_t n, cap;
+};
+
+static void put(struct dump *o, const char *s, size_t len)
+{
+	if (!o->p)
+		return;
+	if (!grow((void **)&o->p, &o->cap, o->n + len + 1, 1)) {
+		free(o->p);
+		o->p = NULL;
+		return;
+	}
+	memcpy(o->p + o->n, s, len);
+	o->n += len;
+	o->p[o->n] = '\0';
+}
+
+/* A string as jansson's dump_string writes it without flags: UTF-8 as it is, '"', '\\' and controls escaped. */
+static void put_string(struct dump *o, const char *s, size_t len)
+{
+	put(o, "\"", 1);
+	size_t from = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		put(o, s + from, i - from);
+		from = i + 1;
+		char seq[8];
+		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f" :
+				  c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+		if (!esc) {
+			snprintf(seq, sizeof(seq), "\\u%04X", c);
+			esc = seq;
+		}
+		put(o, esc, strlen(esc));
+	}
+	put(o, s + from, len - from);
+	put(o, "\"", 1);
+}
+
+/* A real as jansson's jsonp_dtostr writes it at its default precision: %.17g, a ".0" when it would read as an integer, the exponent without '+' or leading zeros. */
+static void put_real(struct dump *o, double d)
+{
+	char buf[48];
+	int len = snprintf(buf, sizeof(buf), "%.17g", d);
+	if (!strchr(buf, '.') && !strchr(buf, 'e')) {
+		memcpy(buf + len, ".0", 3);
+		len += 2;
+	}
+	char *e = strchr(buf, 'e');
+	if (e) {
+		char *start = e + 1, *end = e + 2;
+		if (*start == '-')
+			start++;
+		while (*end == '0')
+			end++;
+		if (end != start) {
+			memmove(start, end, (size_t)(buf + len - end) + 1);
+			len -= (int)(end - start);
+		}
+	}
+	put(o, buf, (size_t)len);
+}
+
+static void put_value(struct dump *o, const struct jv *v)
+{
+	char buf[32];
+	switch (v->type) {
+	case JV_NULL:
+		put(o, "null", 4);
+		break;
+	case JV_FALSE:
+		put(o, "false", 5);
+		break;
+	case JV_TRUE:
+		put(o, "true", 4);
+		break;
+	case JV_INT:
+		put(o, buf, (size_t)snprintf(buf, sizeof(buf), "%" PRId64, v->u.i));
+		break;
+	case JV_REAL:
+		put_real(o, v->u.d);
+		break;
+	case JV_STRING:
+		put_string(o, v->u.s, v->n);
+		break;
+	case JV_ARRAY: {
+		const struct jv *e;
+		size_t i;
+		put(o, "[", 1);
+		jv_array_foreach(v, i, e) {
+			if (i)
+				put(o, ",", 1);
+			put_value(o, e);
+		}
+		put(o, "]", 1);
+		break;
+	}
+	case JV_OBJECT: {
+		const char *key;
+		const struct jv *m;
+		bool first = true;
+		put(o, "{", 1);
+		jv_object_foreach(v, key, m) {
+			if (!first)
+				put(o, ",", 1);
+			first = false;
+			put_string(o, key, strlen(key));
+			put(o, ":", 1);
+			put_value(o, m);
+		}
+		put(o, "}", 1);
+		break;
+	}
+	}
+}
+
+char *jv_dumps(const struct jv *v)
+{
+	struct dump o = { .p = malloc(64), .cap = 64 };
+	if (o.p)
+		o.p[0] = '\0';
+	put_value(&o, v);
+	return o.p;
 }

@@ -112,7 +112,21 @@ const struct jv *jv_array_get(const struct jv *arr, size_t i);
 /* jv_object_foreach's step: the member after m (NULL: the first); NULL at the end. */
 const struct jv *jv_object_next(const struct jv *obj, const struct jv *m, const char **key, const struct jv **v);
 
-/* v as a jansson value, the same as json_loadb would have made it (NULL on ENOMEM). */
+/*
+ * v as a jansson value, the same as json_loadb would have made it (NULL on
+ * ENOMEM). For what is kept whole, once per document and never per result
+ * line: a fleet's manifest, a durability verdict.
+ */
 json_t *jv_to_json(const struct jv *v);
+
+/*
+ * v as text, byte for byte as json_dumps(jv_to_json(v), JSON_ENCODE_ANY |
+ * JSON_COMPACT) writes it, without building it: no space, members in
+ * jv_object_foreach's order, strings' '"', '\\' and control characters
+ * escaped (\u001F), integers as they are, reals as %.17g (an integral one
+ * with ".0", the exponent without '+' or leading zeros). malloc'd; NULL on
+ * ENOMEM.
+ */
+char *jv_dumps(const struct jv *v);
 
 #endif

@@ -101,41 +101,13 @@ const struct rep_section_def rep_sec_groups = {
 		"p50 p90 p95 p99 p99.9 max latency, errors, CPU per operation",
 	SECTION_COLS(groups_cols),
 	.build = build_groups,
+	.shown = REP_SHOWN_DETAIL,
 };
 
-/*
- * The sections, in the order they print. A builder fills its section's
- * table; one that also fills the next section's (a table and the steps in
- * it) is on both rows and runs once. Each section's file defines its row.
- */
-static const struct rep_section_def *const sections[SEC_COUNT] = {
-	[SEC_SUMMARY] = &rep_sec_summary,
-	[SEC_FLEET] = &rep_sec_fleet,
-	[SEC_TARGETS] = &rep_sec_targets,
-	[SEC_GROUPS] = &rep_sec_groups,
-	[SEC_INSTANCES] = &rep_sec_instances,
-	[SEC_BAD_APPLES] = &rep_sec_badApples,
-	[SEC_THREADS] = &rep_sec_threads,
-	[SEC_COMPARE] = &rep_sec_compare,
-	[SEC_TIME] = &rep_sec_time,
-	[SEC_REGIMES] = &rep_sec_regimes,
-	[SEC_SERIES] = &rep_sec_series,
-	[SEC_MODES] = &rep_sec_modes,
-	[SEC_DEVICES] = &rep_sec_devices,
-	[SEC_TIERS] = &rep_sec_tiers,
-	[SEC_DURABILITY] = &rep_sec_durability,
-	[SEC_COST] = &rep_sec_cost,
-	[SEC_BONNIE] = &rep_sec_bonnie,
-	[SEC_BONNIE_RUNS] = &rep_sec_bonnieRuns,
-	[SEC_WATCH] = &rep_sec_watch,
-	[SEC_WATCH_REGIMES] = &rep_sec_watchRegimes,
-	[SEC_PERIODIC] = &rep_sec_periodic,
-	[SEC_NOTES] = &rep_sec_notes,
-	[SEC_DUR_VERIFY] = &rep_sec_durabilityVerify,
-	[SEC_EXPECT] = &rep_sec_expect,
-	[SEC_BASELINE] = &rep_sec_baseline,
-	[SEC_STEADY] = &rep_sec_steady,
-};
+/* The sections, in the order they print: REP_SECTIONS's rows (analyze.h). */
+#define REP_SECTION_ROW(e, def) [e] = &def,
+static const struct rep_section_def *const sections[SEC_COUNT] = { REP_SECTIONS(REP_SECTION_ROW) };
+#undef REP_SECTION_ROW
 
 const char *rep_section_name(enum rep_section s)
 {
@@ -145,6 +117,16 @@ const char *rep_section_name(enum rep_section s)
 const char *rep_section_help(enum rep_section s)
 {
 	return sections[s]->help;
+}
+
+enum rep_shown rep_section_shown(enum rep_section s)
+{
+	return sections[s]->shown;
+}
+
+bool rep_section_plotted(enum rep_section s)
+{
+	return sections[s]->plot;
 }
 
 int rep_section_find(const char *name, size_t len)

@@ -83,34 +83,59 @@ struct rep_opts;
 size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
 		       double *p50, struct stats_tier *out, double *noise, double *step);
 
+/*
+ * The sections, one row each, in the order they print: X(ENUM, DEF), DEF
+ * being the struct rep_section_def its file defines (report/section.h:
+ * key, title, --help, columns, builder, when it is shown). Everything else
+ * follows from the row: the enum value, the extern, --help's Sections list,
+ * --section's names and the default outputs. Adding a section is its file
+ * and its row here.
+ */
+#define REP_SECTIONS(X)                                                                                          \
+	X(SEC_SUMMARY, rep_sec_summary)   /* the answers, a finding a row, each naming its evidence's section */   \
+	X(SEC_FLEET, rep_sec_fleet)       /* failed and missing hosts of a fleet's manifest.json: first */          \
+	X(SEC_TARGETS, rep_sec_targets)   /* runs on RAM, or not on the volume provisioned */                       \
+	X(SEC_GROUPS, rep_sec_groups)                                                                            \
+	X(SEC_INSTANCES, rep_sec_instances)                                                                      \
+	X(SEC_BAD_APPLES, rep_sec_badApples)                                                                     \
+	X(SEC_THREADS, rep_sec_threads)                                                                          \
+	X(SEC_STEADY, rep_sec_steady)     /* runs in rounds: steady state attained or not, the burst before it */  \
+	X(SEC_COMPARE, rep_sec_compare)   /* config A vs B per op: ratios with bootstrap intervals */              \
+	X(SEC_TIME, rep_sec_time)                                                                                \
+	X(SEC_REGIMES, rep_sec_regimes)                                                                          \
+	X(SEC_SERIES, rep_sec_series)     /* every time bucket: only when asked for by name */                     \
+	X(SEC_MODES, rep_sec_modes)                                                                              \
+	X(SEC_DEVICES, rep_sec_devices)   /* array members against their siblings: the slow one */                \
+	X(SEC_TIERS, rep_sec_tiers)                                                                              \
+	X(SEC_DURABILITY, rep_sec_durability)                                                                    \
+	X(SEC_COST, rep_sec_cost)                                                                                \
+	X(SEC_BONNIE, rep_sec_bonnie)                                                                            \
+	X(SEC_BONNIE_RUNS, rep_sec_bonnieRuns) /* bonnie++ per host and config: mean and spread over runs */      \
+	X(SEC_WATCH, rep_sec_watch)       /* `iobench watch` lines: latency per period */                          \
+	X(SEC_WATCH_REGIMES, rep_sec_watchRegimes) /* lasting steps in the probes' p99 */                        \
+	X(SEC_PERIODIC, rep_sec_periodic) /* a period in the probes' p50/p99 or in runs' ops/s */                  \
+	X(SEC_NOTES, rep_sec_notes)       /* each run's bookkeeping: only when named, or in --json */              \
+	X(SEC_DUR_VERIFY, rep_sec_durabilityVerify) /* `iobench durability verify` verdicts */                   \
+	X(SEC_EXPECT, rep_sec_expect)     /* --expect FILE: PASS/FAIL per expected figure */                       \
+	X(SEC_BASELINE, rep_sec_baseline) /* --baseline: each cell against the baseline's, a verdict */
+
 enum rep_section {
-	SEC_SUMMARY, /* the answers, a finding a row, each naming its evidence's section (report/sections/summary.c) */
-	SEC_FLEET,  /* failed and missing hosts of a fleet's manifest.json: first, above all */
-	SEC_TARGETS, /* runs on RAM, or not on the volume provisioned (report/sections/targets.c) */
-	SEC_GROUPS,
-	SEC_INSTANCES,
-	SEC_BAD_APPLES,
-	SEC_THREADS,
-	SEC_STEADY,        /* runs in rounds: steady state attained or not, the burst before it (report/sections/steady.c) */
-	SEC_COMPARE,     /* config A vs B per op: ratios with bootstrap intervals */
-	SEC_TIME,
-	SEC_REGIMES,
-	SEC_SERIES, /* every time bucket: only when asked for by name */
-	SEC_MODES,
-	SEC_DEVICES, /* array members against their siblings: the slow one (report/sections/devices.c) */
-	SEC_TIERS,
-	SEC_DURABILITY,
-	SEC_COST,
-	SEC_BONNIE,
-	SEC_BONNIE_RUNS, /* bonnie++ per host and config: mean and spread over runs */
-	SEC_WATCH,         /* `iobench watch` lines: latency per period */
-	SEC_WATCH_REGIMES, /* lasting steps in the probes' p99 */
-	SEC_PERIODIC,      /* a period in the probes' p50/p99 or in runs' ops/s (report/sections/periodic.c) */
-	SEC_NOTES,         /* each run's bookkeeping: only when named, or in --json */
-	SEC_DUR_VERIFY,    /* `iobench durability verify` verdicts (report/sections/durability.c) */
-	SEC_EXPECT,        /* --expect FILE: PASS/FAIL per expected figure */
-	SEC_BASELINE,      /* --baseline: each cell against the baseline's, a verdict (report/sections/baseline.c) */
+#define REP_SECTION_ENUM(e, def) e,
+	REP_SECTIONS(REP_SECTION_ENUM)
+#undef REP_SECTION_ENUM
 	SEC_COUNT
+};
+
+/*
+ * When a section is in the report's default output (--section names any
+ * section, whatever its kind): its struct rep_section_def says which.
+ */
+enum rep_shown {
+	REP_SHOWN_ALWAYS, /* in text, JSON and --plot's page (CSV's default is the groups alone) */
+	REP_SHOWN_DETAIL, /* per host: text leaves it to --detail; JSON and --plot's page have it */
+	REP_SHOWN_JSON,   /* bookkeeping: in JSON only */
+	REP_SHOWN_NAMED,  /* only when --section names it (series: every time bucket) */
+	REP_SHOWN_OPTION, /* only with its option (--expect, --baseline): the command turns it on */
 };
 
 /* A section's key: "groups", "instances", "badApples", ... (--section, JSON, CSV). */
@@ -118,6 +143,12 @@ const char *rep_section_name(enum rep_section s);
 
 /* What a section shows, for --help ('\n' starts a continuation line). */
 const char *rep_section_help(enum rep_section s);
+
+/* When a section is in the default output. */
+enum rep_shown rep_section_shown(enum rep_section s);
+
+/* Whether --plot draws on the section's table (it is then built with --plot, shown or not). */
+bool rep_section_plotted(enum rep_section s);
 
 /*
  * The defaults of --floor (microseconds), --within and --tier-threshold

@@ -349,4 +349,5 @@ const struct rep_section_def rep_sec_baseline = {
 		"difference; cells on one side only listed as new or gone",
 	SECTION_COLS(rep_baseline_cols),
 	.build = rep_build_baseline,
+	.shown = REP_SHOWN_OPTION,
 };

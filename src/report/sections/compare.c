@@ -885,4 +885,5 @@ const struct rep_section_def rep_sec_compare = {
 		"placement, or a label or label part), what differs said; else side by side",
 	SECTION_COLS(rep_compare_cols),
 	.build = rep_build_compare,
+	.plot = true,
 };

@@ -185,4 +185,5 @@ const struct rep_section_def rep_sec_cost = {
 		"rank per op; a figure above its caps unranked, said (needs --prices)",
 	SECTION_COLS(cost_cols),
 	.build = build_cost,
+	.plot = true,
 };

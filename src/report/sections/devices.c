@@ -249,4 +249,5 @@ const struct rep_section_def rep_sec_devices = {
 		"await at the siblings' speed; per host (a slow member is its host's)",
 	SECTION_COLS(rep_devices_cols),
 	.build = rep_build_devices,
+	.plot = true,
 };

@@ -423,4 +423,5 @@ const struct rep_section_def rep_sec_expect = {
 		"--expect, and then alone unless --section names others)",
 	SECTION_COLS(rep_expect_cols),
 	.build = rep_build_expect,
+	.shown = REP_SHOWN_OPTION,
 };

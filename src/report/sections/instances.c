@@ -250,4 +250,5 @@ const struct rep_section_def rep_sec_badApples = {
 		"than 3 hosts judge nobody",
 	SECTION_COLS(bad_cols),
 	.build = build_instances,
+	.plot = true,
 };

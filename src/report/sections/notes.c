@@ -72,4 +72,5 @@ const struct rep_section_def rep_sec_notes = {
 		"or in --json",
 	SECTION_COLS(notes_cols),
 	.build = build_notes,
+	.shown = REP_SHOWN_JSON,
 };

@@ -3,9 +3,10 @@
  * section.h - what a report section's builder works with (private to src/report/).
  *
  * Each section is a file (a few close ones share one): its columns, its
- * builder and its row (struct rep_section, below); analyze.c lists the rows
- * in the order they print. groups.c holds what the builders share (the
- * functions below): the builders call it, never each other or analyze.c.
+ * builder and its definition (struct rep_section_def, below); REP_SECTIONS
+ * in analyze.h lists them in the order they print. groups.c holds what the
+ * builders share (the functions below): the builders call it, never each
+ * other or analyze.c.
  */
 #ifndef IOBENCH_REPORT_SECTION_H
 #define IOBENCH_REPORT_SECTION_H
@@ -80,9 +81,10 @@ size_t rep_curve_end(const struct rep_group *g, size_t n, size_t from);
 /*
  * A section: its key (--section, JSON member, CSV "# name" line), its
  * title over the text table, its --help ('\n' starts a continuation line),
- * its columns and its builder. Each section's file defines its own; a
- * builder that fills two tables (a table and the steps in it) is named by
- * both sections and runs once. analyze.c lists them in the order they print.
+ * its columns, its builder, and when it is shown. Each section's file
+ * defines its own; a builder that fills two tables (a table and the steps
+ * in it) is named by both sections and runs once. REP_SECTIONS in
+ * analyze.h lists them in the order they print.
  */
 struct rep_section_def {
 	const char *name;
@@ -91,27 +93,14 @@ struct rep_section_def {
 	const struct tcol *cols;
 	size_t ncols;
 	void (*build)(struct table *tables, const struct rep_ctx *ctx);
+	enum rep_shown shown; /* in the default output: always (0), or only as it says */
+	bool plot;            /* --plot's charts or page read its table: built with --plot */
 };
 
-extern const struct rep_section_def rep_sec_summary; /* summary.c */
-extern const struct rep_section_def rep_sec_fleet; /* fleet.c */
-extern const struct rep_section_def rep_sec_targets; /* targets.c */
-extern const struct rep_section_def rep_sec_groups; /* analyze.c */
-extern const struct rep_section_def rep_sec_instances, rep_sec_badApples; /* instances.c */
-extern const struct rep_section_def rep_sec_threads; /* threads.c */
-extern const struct rep_section_def rep_sec_compare; /* compare.c */
-extern const struct rep_section_def rep_sec_time, rep_sec_regimes, rep_sec_series, rep_sec_modes, rep_sec_watch, rep_sec_watchRegimes; /* timeline.c */
-extern const struct rep_section_def rep_sec_devices; /* devices.c */
-extern const struct rep_section_def rep_sec_tiers; /* tiers.c */
-extern const struct rep_section_def rep_sec_durability; /* flush.c */
-extern const struct rep_section_def rep_sec_cost; /* cost.c */
-extern const struct rep_section_def rep_sec_bonnie, rep_sec_bonnieRuns; /* bonnie.c */
-extern const struct rep_section_def rep_sec_periodic; /* periodic.c */
-extern const struct rep_section_def rep_sec_notes; /* notes.c */
-extern const struct rep_section_def rep_sec_durabilityVerify; /* durability.c */
-extern const struct rep_section_def rep_sec_expect; /* expect.c */
-extern const struct rep_section_def rep_sec_baseline; /* baseline.c */
-extern const struct rep_section_def rep_sec_steady; /* steady.c */
+/* Every row of REP_SECTIONS names its file's definition. */
+#define REP_SECTION_EXTERN(e, def) extern const struct rep_section_def def;
+REP_SECTIONS(REP_SECTION_EXTERN)
+#undef REP_SECTION_EXTERN
 
 /*
  * summary.c reads other sections' tables: rep_summary_needs marks in want[]

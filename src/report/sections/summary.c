@@ -1168,4 +1168,5 @@ const struct rep_section_def rep_sec_summary = {
 		"runs left out; each names the section that holds its evidence",
 	SECTION_COLS(rep_summary_cols),
 	.build = rep_build_summary,
+	.plot = true,
 };

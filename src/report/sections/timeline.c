@@ -235,6 +235,7 @@ const struct rep_section_def rep_sec_time = {
 	.help = "per-host throughput per time bucket: mean, min, max, CV",
 	SECTION_COLS(time_cols),
 	.build = build_time,
+	.shown = REP_SHOWN_DETAIL,
 };
 
 const struct rep_section_def rep_sec_regimes = {
@@ -243,6 +244,7 @@ const struct rep_section_def rep_sec_regimes = {
 	.help = "lasting steps up or down in that throughput, with their start",
 	SECTION_COLS(regimes_cols),
 	.build = build_time,
+	.shown = REP_SHOWN_DETAIL,
 };
 
 const struct rep_section_def rep_sec_series = {
@@ -251,6 +253,7 @@ const struct rep_section_def rep_sec_series = {
 	.help = "every time bucket: ops/s and ops/s / host median (ask by name)",
 	SECTION_COLS(series_cols),
 	.build = build_series,
+	.shown = REP_SHOWN_NAMED,
 };
 
 const struct rep_section_def rep_sec_watch = {
@@ -275,4 +278,5 @@ const struct rep_section_def rep_sec_modes = {
 	.help = "peaks of the latency histogram with their share of operations",
 	SECTION_COLS(modes_cols),
 	.build = build_modes,
+	.shown = REP_SHOWN_DETAIL,
 };

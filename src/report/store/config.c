@@ -3,7 +3,6 @@
 #include "report/store/config.h"
 #include "report/base/json.h"
 
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,14 +91,21 @@ static char *kv_join(struct kv_list *l)
 	return out;
 }
 
-/* A value as text: strings as they are, other JSON as provision_text() writes it. */
+/*
+ * A value as text, as provision_text() writes it: strings as they are, a
+ * real by provision_real_text, any other as compact JSON. Without jansson:
+ * it runs for every label and fact of every line read.
+ */
 static char *text_of(const struct jv *v)
 {
 	if (jv_is_string(v))
 		return rep_strdup(jv_string_value(v));
-	json_t *j = jv_to_json(v);
-	char *t = j ? provision_text(j) : NULL;
-	json_decref(j);
+	if (v->type == JV_REAL) {
+		char buf[PROVISION_REAL_LEN];
+		provision_real_text(v->u.d, buf);
+		return rep_strdup(buf);
+	}
+	char *t = jv_dumps(v);
 	return t ? t : rep_strdup("");
 }
 
