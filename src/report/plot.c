@@ -1011,6 +1011,21 @@ static double cost_bars(struct chart *ch, const struct table *t, const struct co
 	return hi_all;
 }
 
+/* What every panel of the cost chart shares: bars, no key, the configs' names down the left. */
+static void cost_frame(struct chart *ch, const struct table *t, const struct cost_cols *k)
+{
+	/* the names take the left of every panel: as wide as the longest, within reason */
+	size_t longest = 0;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *name = cell_str(t, r, k->config)[0] ? cell_str(t, r, k->config) : cell_str(t, r, k->inst);
+		longest = strlen(name) > longest ? strlen(name) : longest;
+	}
+	double left = fmin(((double)longest * CHAR_PX + 24) / CHART_W, 0.45);
+	fputs("set grid xtics\nset style fill solid 0.7 border -1\nset key off\nset ytics scale 0\n"
+	      "set format x '%.0s%c'\nunset ylabel\nset xtics nomirror\nset ytics nomirror\n", ch->gp);
+	fprintf(ch->gp, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", left, 1 - 24.0 / CHART_W);
+}
+
 /*
  * Operations (or MB, for bulk ops) per dollar: a panel per op, one bar per
  * config at its optimal thread count, named by its config, with the 95%
@@ -1037,16 +1052,7 @@ static void plot_cost(struct plotter *p, const struct table *t, const struct rep
 	struct chart ch = { .title_max = 500 };
 	if (!chart_open_multi(&ch, p, "cost", head, p->launch, NULL))
 		return;
-	/* the configs' names take the left of every panel: as wide as the longest, within reason */
-	size_t longest = 0;
-	for (size_t r = 0; r < t->nrows; r++) {
-		const char *name = cell_str(t, r, k.config)[0] ? cell_str(t, r, k.config) : cell_str(t, r, k.inst);
-		longest = strlen(name) > longest ? strlen(name) : longest;
-	}
-	double left = fmin(((double)longest * CHAR_PX + 24) / CHART_W, 0.45);
-	fputs("set grid xtics\nset style fill solid 0.7 border -1\nset key off\nset ytics scale 0\n"
-	      "set format x '%.0s%c'\nunset ylabel\nset xtics nomirror\nset ytics nomirror\n", ch.gp);
-	fprintf(ch.gp, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n", left, 1 - 24.0 / CHART_W);
+	cost_frame(&ch, t, &k);
 	/* each panel's place on the canvas, top down, in px: a title line, 24 px a bar, an axis */
 	double top = 14.0 * (double)chart_title_lines(&ch) + 20, bar_px = 24, axis_px = 44, ptitle_px = 26;
 	double height = top;
@@ -1185,6 +1191,15 @@ static void compare_data(struct chart *ch, const struct table *t, const struct c
 	}
 }
 
+/* What both panels share: the labels (longest characters) down the left, the ratio axis over [lo, hi] and more. */
+static void compare_frame(struct chart *ch, size_t longest, double lo, double hi)
+{
+	fputs("set grid xtics\nset key off\nset ytics scale 0 nomirror\nset xtics nomirror\nunset ylabel\n", ch->gp);
+	fprintf(ch->gp, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n",
+		fmin(((double)longest * CHAR_PX + 20) / CHART_W, 0.5), 1 - 20.0 / CHART_W);
+	gp_ratio_tics(ch->gp, lo / 1.1, hi * 1.1);
+}
+
 /* The legend: three marks and what they say, one line, y px from the canvas' top. */
 static void compare_legend(struct chart *ch, double y)
 {
@@ -1250,10 +1265,7 @@ static void plot_compare(struct plotter *p, const struct table *t)
 	double top = 14.0 * (double)chart_title_lines(&ch) + 12, legend_px = 26;
 	ch.h = (int)ceil(top + legend_px + (n[0] ? ptitle_px + row_px * (double)(n[0] + 1) + axis_px : 0) +
 			 (n[1] ? ptitle_px + row_px * (double)(n[1] + 1) + axis_px : 0) + 16);
-	fputs("set grid xtics\nset key off\nset ytics scale 0 nomirror\nset xtics nomirror\nunset ylabel\n", ch.gp);
-	fprintf(ch.gp, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n",
-		fmin(((double)longest * CHAR_PX + 20) / CHART_W, 0.5), 1 - 20.0 / CHART_W);
-	gp_ratio_tics(ch.gp, lo / 1.1, hi * 1.1);
+	compare_frame(&ch, longest, lo, hi);
 	compare_legend(&ch, top + legend_px / 2);
 	double y = top + legend_px;
 	for (int panel = 0; panel < 2; panel++) {

@@ -31,7 +31,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "report/analyze.h"
 #include "report/db.h"
 
 #define CHART_W 600    /* a chart's canvas, px */
