@@ -18,7 +18,7 @@
  *   compare      B/A per op and metric with its 95% interval, 1x marked, throughput over
  *                latency, coloured by which side is better, a legend saying so
  *   steady-N     a run in rounds: rounds' ops/s, the window, its average +-10%, the fit (plot_steady.c)
- * Each chart is drawn for the width the page shows it (plot.c: CHART_W, CHART_FONT):
+ * Each chart is drawn for the width the page shows it (plot_chart.h: CHART_W, CHART_FONT):
  * index.html never shows it narrower, so its text is never under CHART_FONT px.
  * Scripts name their data files relatively, so DIR can be moved. gnuplot's
  * own messages are appended to DIR/gnuplot.log. DIR/index.html holds the

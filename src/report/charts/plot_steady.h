@@ -1,14 +1,14 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * plot_steady.h - the SNIA PTS steady-state chart of `iobench report --plot`,
- * drawn with plot.c's own helpers, which plot.c hands over in its struct
- * plot_kit (as to the heat maps), so the two files call round no loop.
+ * drawn on the chart skeleton (report/plot_chart.h) as plot.c's charts.
  */
 #ifndef IOBENCH_REPORT_PLOT_STEADY_H
 #define IOBENCH_REPORT_PLOT_STEADY_H
 
 #include "report/store/db.h"
-#include "report/charts/plot_heat.h" /* struct plot_kit: plot.c's chart helpers */
+
+struct plotter; /* report/charts/plot_chart.h: the charts of one --plot */
 
 /* At most this many steady charts (the first cells in the report's order); the rest are said in the last title. */
 #define PLOT_STEADY_MAX 24
@@ -18,6 +18,6 @@
  * ops/s, the window marked, its average, the band of +-10% around it and
  * the least-squares line through it, as the PTS report draws them.
  */
-void rep_plot_steady(const struct plot_kit *kit, const struct rep_db *db);
+void rep_plot_steady(struct plotter *p, const struct rep_db *db);
 
 #endif
