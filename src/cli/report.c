@@ -21,6 +21,7 @@
 #include "report/sections/analyze.h"
 #include "report/store/db.h"
 #include "report/sections/expect.h"
+#include "report/sections/summary.h"
 #include "report/render/junit.h"
 #include "report/charts/plot.h"
 #include "report/render/term.h"

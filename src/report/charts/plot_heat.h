@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "report/sections/analyze.h"
+#include "report/sections/groups.h"
 
 struct plotter; /* report/plot_chart.h: the charts of one --plot */
 

@@ -8,6 +8,7 @@
 
 #include "lib/hist.h"
 #include "report/sections/section.h"
+#include "report/sections/summary.h"
 
 void rep_opts_default(struct rep_opts *o)
 {

@@ -1,10 +1,11 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
- * analyze.h - turn the cells of a struct rep_db into report tables.
+ * analyze.h - the sections of the report (analyze.c): their list, their
+ * options, and the one builder of all their tables.
  *
- * A group is a run of cells that differ only by host (a fleet group) or a
- * single cell (per-host view). Each section is one struct table; the CLI
- * decides which to print and how.
+ * The folder's front door for the command and the charts: it brings
+ * groups.h (the groups every section and chart is made of) with it. Each
+ * section is one struct table; the CLI decides which to print and how.
  */
 #ifndef IOBENCH_REPORT_ANALYZE_H
 #define IOBENCH_REPORT_ANALYZE_H
@@ -13,75 +14,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "report/store/db.h"
 #include "report/base/stats.h"
 #include "report/render/table.h"
-
-struct rep_group {
-	struct rep_cell **cells; /* into db->cells, n of them, sorted by host */
-	size_t n;
-	struct hist total;       /* exact merge over the cells */
-	double ops;              /* mean per-host ops/s (the fleet mean: detail, never the answer) */
-	unsigned runs;
-	/* its figure (report/sections/basis.h): the median over the hosts that are not bad apples */
-	bool *used;              /* per cell: counted (NULL: all are) */
-	size_t nused;
-	double med_ops;          /* the median host's ops/s over the used cells */
-	double med_p50, med_p99; /* the median over them of each host's p50, p99 (ns) */
-};
-
-/* Free groups made by rep_groups (their used[] too). */
-void rep_groups_free(struct rep_group *g, size_t n);
-
-/* Operations per second of one cell: count / summed run time. */
-double rep_cell_ops(const struct rep_cell *c);
-
-/*
- * The ops/s a cell's host was held to: its --rate; else what its volumes
- * allow: volumeIops x volumeCount (an operation over 256 KiB counting as
- * one per 256 KiB, as EBS counts them; 1 MiB on st1/sc1) and
- * volumeThroughput (MiB/s) x volumeCount over the operation size, the
- * smaller. A limit the facts leave out is the volume type's baseline: gp3
- * 3000 IOPS and 125 MiB/s; gp2 3 IOPS per GiB (100-16000) bursting to 3000;
- * st1 250 and sc1 80 MiB/s per TiB at burst (at most 500 and 250). 0 unknown.
- */
-double rep_cell_cap(const struct rep_cell *c);
-
-/* The same once a burst is spent (gp2 3 IOPS per GiB; st1 40, sc1 12 MiB/s per TiB). */
-double rep_cell_cap_after_burst(const struct rep_cell *c);
-
-/* True when the cap came (in part) from the volume type's baseline, not from given facts or --rate. */
-bool rep_cell_cap_is_baseline(const struct rep_cell *c);
-
-/*
- * Groups over db->cells (rep_db_finish() first): one per cell when by_host,
- * else one per signature x threads x configuration x size, each with its
- * figure over all its hosts (rep_apples_judge then leaves the bad apples
- * out). Free with rep_groups_free.
- */
-size_t rep_groups(const struct rep_db *db, bool by_host, struct rep_group **out);
-
-/*
- * Indexes (into fleet groups g[0..n)) of the size sweep that group i belongs
- * to: same signature, threads and configuration, ascending size. Returns the count;
- * idx must hold n entries.
- */
-size_t rep_sweep_of(const struct rep_group *g, size_t n, size_t i, size_t *idx);
-
-struct rep_opts;
-
-/*
- * The tiers of the size sweep idx[0..n) of fleet groups g (as rep_sweep_of
- * gives it): each size's p50 into p50[0..n), the tiers into out (room for
- * n) by stats_tiers with o->tier_min and the runs' noise: per size, the
- * median over its hosts of the time buckets' CV of ops/s, or the spread of
- * its hosts' p50 when larger; the median over the sizes. *noise gets that,
- * *step the smallest step a boundary needed (factor - 1). Closed-loop
- * runs also need that step in ops/s (a volume held to a rate keeps its
- * ops/s while its p50 wanders: one tier). Returns the number of tiers.
- */
-size_t rep_sweep_tiers(const struct rep_group *g, const size_t *idx, size_t n, const struct rep_opts *o,
-		       double *p50, struct stats_tier *out, double *noise, double *step);
+#include "report/sections/groups.h"
+#include "report/store/db.h"
 
 /*
  * The sections, one row each, in the order they print: X(ENUM, DEF), DEF
@@ -185,13 +121,6 @@ struct rep_opts {
 };
 
 void rep_opts_default(struct rep_opts *o);
-
-/*
- * The summary table as text: a finding a line (wrapped within width
- * columns, at most 100; 0 for 100), its evidence's section in brackets,
- * the thread optima as a config x op matrix.
- */
-void rep_summary_print_text(const struct table *t, FILE *out, size_t width);
 
 /*
  * Fill tables[SEC_COUNT]: every table is table_init'ed (caller table_free()s

@@ -1,6 +1,6 @@
 /* report/sections/groups.c - cells into groups, their caps, sweeps and optima: what every section builds on. */
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "report/sections/analyze.h"
+#include "report/sections/groups.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lib/units.h"
+#include "report/sections/summary.h"
 #include "report/base/alloc.h"
 #include "report/sections/compare.h"
 #include "report/sections/section.h"

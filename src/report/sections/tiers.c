@@ -1,5 +1,6 @@
 /* report/sections/tiers.c - the tiers section: cache tiers over a file-size sweep. */
 /* SPDX-License-Identifier: Apache-2.0 */
+#include "report/sections/tiers.h"
 #include "report/sections/section.h"
 
 #include <math.h>
