@@ -47,6 +47,25 @@ size_t steady_first(const double *y, size_t n, size_t window, struct steady_fit 
 	return 0;
 }
 
+/* Off the average by more than the PTS range allows. */
+static bool off_by(double v, double avg)
+{
+	return fabs(v - avg) > avg * STEADY_MAX_RANGE_PCT / 100;
+}
+
+/*
+ * Whether the level moved from avg, not one round: most of y[0..n-1] (the
+ * round and those after it, a window's worth) are off it too, so a lone
+ * spike among rounds back at avg is no move.
+ */
+static bool moved(const double *y, size_t n, double avg)
+{
+	size_t off = 0;
+	for (size_t i = 0; i < n; i++)
+		off += off_by(y[i], avg);
+	return 2 * off > n;
+}
+
 size_t steady_left(const double *y, size_t n, size_t window, size_t *attained, double *avg)
 {
 	struct steady_fit fit;
@@ -56,8 +75,8 @@ size_t steady_left(const double *y, size_t n, size_t window, size_t *attained, d
 		return 0;
 	for (size_t end = *attained + 1; end <= n; end++) {
 		struct steady_fit now;
-		bool off = fabs(y[end - 1] - fit.avg) > fit.avg * STEADY_MAX_RANGE_PCT / 100;
-		if (off && steady_judge(y + end - window, window, &now) == 0 && !now.steady)
+		if (off_by(y[end - 1], fit.avg) && steady_judge(y + end - window, window, &now) == 0 && !now.steady &&
+		    moved(y + end - 1, n - end + 1 < window ? n - end + 1 : window, fit.avg))
 			return end;
 	}
 	return 0;

@@ -53,7 +53,9 @@ size_t steady_first(const double *y, size_t n, size_t window, struct steady_fit 
  * A long series that reached steady state and left it: the first round
  * (1-based) after *attained (the first steady window's last round, 0 when
  * none is) whose window is no longer steady and whose own value lies off
- * the attained window's average by more than STEADY_MAX_RANGE_PCT; 0 when
+ * the attained window's average by more than STEADY_MAX_RANGE_PCT, as do
+ * most of the rounds from it on, a window's worth (the level moved: a lone
+ * spike is no leaving); 0 when
  * the series never left it (or never reached it). *avg: that average.
  */
 size_t steady_left(const double *y, size_t n, size_t window, size_t *attained, double *avg);

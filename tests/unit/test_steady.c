@@ -140,6 +140,23 @@ TEST(left_a_steady_state)
 		y[i] = 100 + (i == 10 ? 15 : 0);
 	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 0);
 	CHECK_EQ_U(at, 5);
+	/* a lone spike far off the band, the rounds after it back at the level: not left */
+	for (int i = 0; i < 30; i++)
+		y[i] = 100 + (i % 3);
+	y[12] = 140;
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 0);
+	/* two spikes in a window of five: still most of it at the level */
+	y[14] = 150;
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 0);
+	/* a spike, then the level falls for good three rounds later: left where it fell */
+	for (int i = 18; i < 30; i++)
+		y[i] = 300;
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 19);
+	/* a move in the last round, nothing after it to say otherwise: left there */
+	for (int i = 0; i < 30; i++)
+		y[i] = 100 + (i % 3);
+	y[29] = 200;
+	CHECK_EQ_U(steady_left(y, 30, 5, &at, &avg), 30);
 	/* never steady: never left */
 	for (int i = 0; i < 30; i++)
 		y[i] = i % 2 ? 800 : 3000;

@@ -125,7 +125,8 @@ static void rep_build_steady(struct table *tables, const struct rep_ctx *ctx)
 	if (watch)
 		table_note(t, "A watch series' periods are rounds too, judged on their p99 over windows of %d periods; it "
 			      "left the steady state it reached at the first period off that window's average by more "
-			      "than 20%% whose own window is no longer steady.", STEADY_DEFAULT_WINDOW);
+			      "than 20%% whose own window is no longer steady, with most of the %d periods from it off "
+			      "too (a lone spike is no leaving).", STEADY_DEFAULT_WINDOW, STEADY_DEFAULT_WINDOW);
 }
 
 const struct rep_section_def rep_sec_steady = {
