@@ -96,8 +96,8 @@ logins() {
   local i
   for i in $(seq 12); do [ "$(wc -l <"$RESULTS/fd64/$(netns_addr "$i")/iobench.jsonl")" -eq 1 ]; done
   # Nothing said of the limit, nothing ran short.
-  ! grep -qi -e 'descriptor limit' -e 'file handles' -e 'too many open files' <<<"$stderr"
-  ! grep -qi -e 'file handles' -e 'too many open files' "$RESULTS/fd64/logs/fleet.log"
+  run ! grep -qi -e 'descriptor limit' -e 'file handles' -e 'too many open files' <<<"$stderr"
+  run ! grep -qi -e 'file handles' -e 'too many open files' "$RESULTS/fd64/logs/fleet.log"
   # All 12 jobs ran at once: each one's row in the joblog (from the barrier
   # to its end) overlaps every other's.
   local most
@@ -187,7 +187,7 @@ FAKE
   local deadline=$((SECONDS + 20))
   while netns_strays | grep -q -e 'iobench run' -e fleet-job && ((SECONDS < deadline)); do sleep 0.5; done
   netns_strays
-  ! netns_strays | grep -e 'iobench run' -e fleet-job
+  [ -z "$(netns_strays | grep -e 'iobench run' -e fleet-job)" ]
   for i in 1 2 3; do
     h=$(netns_addr "$i")
     grep -q 'fleet-job: stopped' "$REMOTE/$h/logs/$h.log"
@@ -215,7 +215,7 @@ FAKE
   # The job stops at once, long before its 20 s run would end.
   local deadline=$((SECONDS + 10))
   while netns_strays | grep "^${NETNS_PREFIX}1 " | grep -q -e 'iobench run' -e fleet-job && ((SECONDS < deadline)); do sleep 0.5; done
-  ! netns_strays | grep "^${NETNS_PREFIX}1 " | grep -e 'iobench run' -e fleet-job
+  [ -z "$(netns_strays | grep "^${NETNS_PREFIX}1 " | grep -e 'iobench run' -e fleet-job)" ]
   grep -q 'fleet-job: stopped' "$REMOTE/$h/logs/$h.log"
   local rc=0
   wait "$pid" || rc=$?
