@@ -99,6 +99,7 @@ instance_id() {
   [ "$(grep '^aws ' <<<"$output" | grep -vc -- "--endpoint-url $MOTO_ENDPOINT ")" -eq 0 ]
   # RAID 0 over both devices on each of the 3 hosts, and its target.
   [ "$(grep -c 'raid/raid-create --level 0 .* /dev/vdb /dev/vdc$' <<<"$output")" -eq 3 ]
+  [[ "$output" == *"parallel --jobs 3 "* ]]
   [[ "$output" == *"bash\\ ./fleet-job\\ --session"* ]]
   [[ "$output" == *"--target\\ /mnt/iobench/data.bin"* ]]
   [[ "$output" == *"ec2-teardown --run-id dry"* ]]
