@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "host/provision.h"
-#include "report/json.h"
+#include "report/base/json.h"
 
 struct lines {
 	char **p;
