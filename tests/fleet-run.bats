@@ -732,3 +732,28 @@ wait_fetched() {
   [[ "$reason" == "no space left on the results disk ($RESULTS/full)"* ]]
   [ "$summary" -eq 1 ]
 }
+
+@test "a results disk with room for the log but not for a host's results: the run fails for the disk, not the hosts" {
+  # The fetch's archive is what no longer fits (a log line still does). A fetch that could
+  # not write here was once counted as its host's failure: a run that fetched before its
+  # next log line ended "complete: 0 of 4 hosts ok", every host "not-fetched".
+  mkdir -p "$RESULTS"
+  mount -t tmpfs -o size=4m tmpfs "$RESULTS"
+  local out=$BATS_TEST_TMPDIR/out pid rc=0 avail
+  fleet --run-id tight --ops read4k,write4k --threads 1,2,3 --duration 2 >"$out" 2>&1 3>&- &
+  pid=$!
+  wait_fetched tight || { cat "$out"; false; }
+  avail=$(df -Pk -- "$RESULTS" | awk 'NR == 2 {print $4}')
+  dd if=/dev/zero of="$RESULTS/filler" bs=1k count=$((avail - 8)) 2>/dev/null || true
+  wait "$pid" || rc=$?
+  cat "$out"
+  local state reason
+  state=$(jq -r .state "$RESULTS/tight/manifest.json")
+  reason=$(jq -r .failure.detail "$RESULTS/tight/manifest.json")
+  umount "$RESULTS"
+  [ "$rc" -eq 1 ]
+  grep -q "run tight failed here: no space left on the results disk" "$out"
+  ! grep -q "complete: 0 of 4 hosts ok" "$out"
+  [ "$state" == failed ]
+  [[ "$reason" == "no space left on the results disk ($RESULTS/tight)"* ]]
+}
