@@ -86,16 +86,21 @@ in_cgroup() {
   jq -e '.operations[0].steadyState | .rangePct > 20 and .rounds == 8' "$TMP/out.jsonl"
 }
 
-@test "a cached file read at a steady pace attains steady state at round 5, the first full window" {
-  # --rate: the engine's own schedule, not the kernel's throttle (see the report of this branch)
+@test "a cached file read at a steady pace attains steady state and stops there (round 5, the first full window, unless a busy host stalled one)" {
+  # --rate: the engine's own schedule, not the kernel's throttle (see the report of this branch).
+  # On a quiet machine it attains at round 5; a round a loaded machine stalled (a CI run of
+  # six suites on two cores) puts it off, so the test asks for the window ending where it stopped.
   run --separate-stderr "$IOBENCH" --no-direct -o read4k --rate 2000 --steady --steady-round 1 --max-rounds 10 \
     --json "$TMP/out.jsonl" "$TMP/f"
   [ "$status" -eq 0 ]
-  jq -e '.operations[0].steadyState | .attained and .round == 5 and .rounds == 5 and .windowFirst == 1' "$TMP/out.jsonl"
+  jq -e '.operations[0].steadyState | .attained and .round >= 5 and .rounds == .round and .windowFirst == .round - 4' \
+    "$TMP/out.jsonl"
   jq -e '.operations[0].steadyState | .iops > 1800 and .iops <= 2001' "$TMP/out.jsonl"
   jq -e '.operations[0].steadyState.criteria | .maxRangePct == 20 and .maxSlopePct == 10 and .on == ["iops"]' \
     "$TMP/out.jsonl"
-  [[ "$output" == *"read4k: steady state at round 5 of 5: "* ]]
+  local k
+  k=$(jq '.operations[0].steadyState.round' "$TMP/out.jsonl")
+  [[ "$output" == *"read4k: steady state at round $k of $k: "* ]]
 }
 
 @test "--steady-on lat judges each round's p99 too, and records its fit" {
