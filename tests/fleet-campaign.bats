@@ -99,7 +99,8 @@ instance_id() {
   [ "$(grep '^aws ' <<<"$output" | grep -vc -- "--endpoint-url $MOTO_ENDPOINT ")" -eq 0 ]
   # RAID 0 over both devices on each of the 3 hosts, and its target.
   [ "$(grep -c 'raid/raid-create --level 0 .* /dev/vdb /dev/vdc$' <<<"$output")" -eq 3 ]
-  [[ "$output" == *"parallel --hostgroups"* ]]
+  [[ "$output" == *"parallel --jobs 3 "* ]]
+  [[ "$output" == *"bash\\ ./fleet-job\\ --session"* ]]
   [[ "$output" == *"--target\\ /mnt/iobench/data.bin"* ]]
   [[ "$output" == *"ec2-teardown --run-id dry"* ]]
   [ ! -e "$RESULTS/dry" ]
@@ -318,8 +319,8 @@ instance_id() {
   grep -q 'tearing down run sigint' "$out"
   [ "$(jq -r .status "$dir/state.json")" = torn-down ]
   assert_nothing_left sigint
-  # Nothing of the plan runs on in the hosts: GNU parallel's remote wrapper
-  # kills a host's job once its ssh session is gone (within seconds).
+  # Nothing of the plan runs on in the hosts: fleet-job --session stops a
+  # host's job once its ssh session is gone (within seconds).
   deadline=$((SECONDS + 120))
   while [[ -n "$(netns_strays)" ]] && ((SECONDS < deadline)); do sleep 0.5; done
   netns_strays

@@ -100,7 +100,7 @@ wait_fetched() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"usage: fleet-run --hosts FILE"* ]]
   [[ "$output" == *"LOGIN [name=NAME] [provision=FILE]"* ]]
-  [[ "$output" == *"GNU parallel"* ]]
+  [[ "$output" == *"GNU parallel over ssh"* ]]
 }
 
 @test "fleet-run without --hosts or with a bad thread list is a usage error (exit 2)" {
@@ -170,14 +170,17 @@ wait_fetched() {
   [[ "$output" == *"host name db appears twice"* ]]
 }
 
-@test "fleet-run --dry-run prints the plans, the pre-flight and parallel commands and touches no host" {
+@test "fleet-run --dry-run prints the plans, each host's session (pre-flight, then its job), the parallel command and touches no host" {
   run fleet --run-id dry --ops read4k,write4k --threads 1,2 --seed 5 --dry-run
   [ "$status" -eq 0 ]
-  [[ "$output" == *"parallel --hostgroups --sshloginfile"* ]]
-  [[ "$output" == *"--joblog"* && "$output" == *"--timeout"* ]]
-  # One plan of 4 runs per host, named in the output, and its pre-flight.
+  # One plan of 4 runs per host, named in the output, and its session: the
+  # check, the wait for "go", the job under the host's timeout.
   [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] plan: " <<<"$output")" -eq 4 ]
-  [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] pre-flight: .*fleet-job\\\\ --check" <<<"$output")" -eq 4 ]
+  [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] pre-flight and job: .*fleet-job\\\\ --check.*read\\\\ -r\\\\ go.*exec\\\\ timeout\\\\ -k\\\\ 10\\\\ [0-9]*\\\\ bash\\\\ ./fleet-job\\\\ --session" <<<"$output")" -eq 4 ]
+  # GNU parallel starts the 4 sessions at once, its joblog the batch's.
+  [ "$(grep -c '^parallel --jobs 4 .*--joblog .*/logs/joblog\.1 --resume-failed --arg-file .*/args\.1 ' <<<"$output")" -eq 1 ]
+  # The build: by its hash, shipped only where it is not kept.
+  [[ "$output" == *"sha256 $(sha256sum <"${IOBENCH_STATIC:-$ROOT/iobench-static}" | cut -c 1-64); only to a host that does not keep it"* ]]
   [ ! -e "$RESULTS/dry" ]
   [ ! -e "$REMOTE" ]
 }

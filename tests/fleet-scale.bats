@@ -98,15 +98,16 @@ logins() {
   [ "$(grep -c 'descriptor limit' <<<"$stderr")" -eq 1 ]
   [[ "$(head -n 1 <<<"$stderr")" == "fleet-run: warning: the descriptor limit (ulimit -n 64, hard limit 64) lets 8 of the 12 hosts asked run at once (GNU parallel needs 4 a host): 8 at a time; to run them all at once raise it to 80 (ulimit -n 80 as root, or nofile in /etc/security/limits.conf)" ]]
   # GNU parallel never ran short: no warning of its own, here or in the log.
-  ! grep -qi 'file handles' <<<"$stderr"
-  ! grep -qi 'file handles' "$RESULTS/fd64/logs/fleet.log"
+  run ! grep -qi -e 'file handles' -e 'too many open files' <<<"$stderr"
+  run ! grep -qi -e 'file handles' -e 'too many open files' "$RESULTS/fd64/logs/fleet.log"
   # No more hosts ran at once than the limit carries (the joblog's starts
-  # and ends: at most 8 jobs overlap).
+  # and ends, each a host's whole session: at most 8 overlap), and the
+  # first batch's 8 all at once.
   local most
-  most=$(awk -F'\t' 'NR > 1 {printf "%.3f 1\n%.3f -1\n", $3, $3 + $4}' "$RESULTS/fd64/joblog" | sort -k1,1n -k2,2n |
+  most=$(awk -F'\t' 'NR > 1 {printf "%.6f 1\n%.6f -1\n", $3, $3 + $4}' "$RESULTS/fd64/joblog" | sort -k1,1n -k2,2n |
     awk '{n += $2; if (n > m) m = n} END {print m + 0}')
   echo "at most $most jobs at once"
-  [ "$most" -ge 1 ] && [ "$most" -le 8 ]
+  [ "$most" -eq 8 ]
 }
 
 @test "--jobs bounds the pre-flight check too: no more hosts checked at once than --jobs" {
@@ -128,4 +129,126 @@ logins() {
   most=$(awk '{print $2, $1}' "$BATS_TEST_TMPDIR/checks" | sort -n | awk '{n += $2; if (n > m) m = n} END {print m}')
   echo "at most $most checks at once"
   [ "$most" -le 2 ]
+}
+
+@test "every host's job starts in its own pre-flight session, all of them after the last host's check ended" {
+  netns_fleet_setup --static 4
+  # Each check (iobench --version) and each run notes its host, its session
+  # (sshd's session for the command: the sid) and when it began or ended;
+  # host 3's check takes 2 s more than the others'.
+  local real=${IOBENCH_STATIC:-$BATS_TEST_DIRNAME/../iobench-static} fake=$BATS_TEST_TMPDIR/noting-iobench
+  local notes=$BATS_TEST_TMPDIR/notes
+  cat >"$fake" <<FAKE
+#!/bin/sh
+h=\${PWD##*/} sid=\$(ps -o sid= -p \$\$ | tr -d ' ')
+case "\$1" in
+  --version) [ "\$h" != "$(netns_addr 3)" ] || sleep 2; echo "check \$h \$sid \$(date +%s.%N)" >>$notes ;;
+  run) echo "run \$h \$sid \$(date +%s.%N)" >>$notes ;;
+esac
+exec $real "\$@"
+FAKE
+  chmod +x "$fake"
+  run --separate-stderr env IOBENCH_STATIC="$fake" "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" \
+    --ssh-opts "$(netns_fleet_ssh_opts)" --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
+    --duration 1 --bucket 1 --run-id together --threads 1,2
+  echo "$stderr"
+  cat "$notes"
+  [ "$status" -eq 0 ]
+  [ "$(grep -c '^check ' "$notes")" -eq 4 ]
+  [ "$(grep -c '^run ' "$notes")" -eq 8 ]
+  local i h csid
+  for i in 1 2 3 4; do
+    h=$(netns_addr "$i")
+    csid=$(awk -v h="$h" '$1 == "check" && $2 == h {print $3}' "$notes")
+    # Both runs of the host in the session of its check (before, GNU
+    # parallel started each job in a session of its own).
+    [ "$(awk -v h="$h" -v s="$csid" '$1 == "run" && $2 == h && $3 == s' "$notes" | wc -l)" -eq 2 ]
+  done
+  # No run began before the last check ended: order, not timing.
+  awk '$1 == "check" && $4 > last {last = $4} $1 == "run" && (first == "" || $4 < first) {first = $4}
+    END {print "last check", last, "first run", first; exit !(first > last)}' "$notes"
+}
+
+@test "a killed fleet-run (KILL: no trap runs) stops every host's job within seconds, not at the plan's end" {
+  netns_fleet_setup --static 3
+  local out=$BATS_TEST_TMPDIR/out i h
+  # Two runs of 30 s a host: a minute of plan.
+  "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
+    --duration 30 --bucket 1 --run-id killed --threads 1,2 >"$out" 2>&1 3>&- &
+  local pid=$!
+  for i in 1 2 3; do
+    h=$(netns_addr "$i")
+    for ((n = 0; n < 600; n++)); do grep -q 'run 1:' "$REMOTE/$h/logs/$h.log" 2>/dev/null && break; sleep 0.1; done
+  done
+  sleep 1
+  # Every host's iobench runs.
+  [ "$(netns_strays | grep -c 'iobench run')" -eq 3 ]
+  kill -KILL "$pid"
+  wait "$pid" || true
+  # Within 20 s (the plan had ~55 s left), no iobench nor fleet-job is left.
+  local deadline=$((SECONDS + 20))
+  while netns_strays | grep -q -e 'iobench run' -e fleet-job && ((SECONDS < deadline)); do sleep 0.5; done
+  netns_strays
+  [ -z "$(netns_strays | grep -e 'iobench run' -e fleet-job)" ]
+  for i in 1 2 3; do
+    h=$(netns_addr "$i")
+    grep -q 'fleet-job: stopped' "$REMOTE/$h/logs/$h.log"
+    [ -z "$(find "$REMOTE/$h/$h/runs" -name '*.result')" ]
+  done
+}
+
+@test "a dropped connection stops the host's job: its iobench ends within seconds, the host is named" {
+  netns_fleet_setup --static 2
+  local out=$BATS_TEST_TMPDIR/out h n
+  h=$(netns_addr 1)
+  "$FLEET" --hosts "$NET/hosts" --ssh-key "$NET/id_fleet" --ssh-opts "$(netns_fleet_ssh_opts)" \
+    --results-dir "$RESULTS" --remote-dir "$REMOTE/{host}" --file-size 32M \
+    --duration 20 --bucket 1 --run-id dropped --retries 0 >"$out" 2>&1 3>&- &
+  local pid=$!
+  for ((n = 0; n < 600; n++)); do grep -q 'run 1:' "$REMOTE/$h/logs/$h.log" 2>/dev/null && break; sleep 0.1; done
+  sleep 1
+  [ "$(netns_strays | grep "^${NETNS_PREFIX}1 " | grep -c 'iobench run')" -eq 1 ]
+  # The host's end of the connection goes (its sshd for it, not the listener).
+  local listener p
+  listener=$(cat "$NET/sshd1.pid")
+  for p in $(ip netns pids "${NETNS_PREFIX}1"); do
+    [[ $p != "$listener" && $(cat "/proc/$p/comm" 2>/dev/null) == sshd ]] && kill -KILL "$p"
+  done
+  # The job stops at once, long before its 20 s run would end.
+  local deadline=$((SECONDS + 10))
+  while netns_strays | grep "^${NETNS_PREFIX}1 " | grep -q -e 'iobench run' -e fleet-job && ((SECONDS < deadline)); do sleep 0.5; done
+  [ -z "$(netns_strays | grep "^${NETNS_PREFIX}1 " | grep -e 'iobench run' -e fleet-job)" ]
+  grep -q 'fleet-job: stopped' "$REMOTE/$h/logs/$h.log"
+  local rc=0
+  wait "$pid" || rc=$?
+  cat "$out"
+  [ "$rc" -eq 1 ]
+  [ "$(jq -r --arg h "$h" '.hosts[] | select(.name == $h) | .failure.kind' "$RESULTS/dropped/manifest.json")" == unreachable ]
+  [ "$(jq -r --arg h "$(netns_addr 2)" '.hosts[] | select(.name == $h) | .status' "$RESULTS/dropped/manifest.json")" == ok ]
+}
+
+@test "the build is shipped once a host: kept by its hash, a later run takes it from there" {
+  netns_fleet_setup --static 2
+  local hash i f
+  hash=$(sha256sum <"${IOBENCH_STATIC:-$BATS_TEST_DIRNAME/../iobench-static}" | cut -c 1-64)
+  run --separate-stderr fleet --hosts "$NET/hosts" --run-id first
+  [ "$status" -eq 0 ]
+  declare -A inode=()
+  for i in 1 2; do
+    f=$NET/cache$i/iobench-fleet/$hash
+    [ -f "$f" ]
+    [ "$(ls "$NET/cache$i/iobench-fleet")" == "$hash" ]
+    [ "$(stat -c %a "$NET/cache$i/iobench-fleet")" == 700 ]
+    inode[$i]=$(stat -c %i "$f")
+  done
+  run --separate-stderr fleet --hosts "$NET/hosts" --run-id second
+  [ "$status" -eq 0 ]
+  for i in 1 2; do
+    # Not shipped again: the host stores what it is shipped, as a new file.
+    [ "$(stat -c %i "$NET/cache$i/iobench-fleet/$hash")" == "${inode[$i]}" ]
+    # What ran is the build.
+    [ "$(sha256sum <"$REMOTE/$(netns_addr "$i")/iobench" | cut -c 1-64)" == "$hash" ]
+  done
+  [ "$(jq '[.hosts[] | select(.status == "ok" and .fetched == 1)] | length' "$RESULTS/second/manifest.json")" -eq 2 ]
 }

@@ -329,3 +329,38 @@ planted_fetch() {
   # The forged lines are kept in the log, as the host's words.
   [ "$(grep -c 'run done step=7' "$RESULTS/chatty/logs/fleet.log")" -eq 2 ]
 }
+
+@test "a build planted where a host keeps the shipped one (other bytes, a link, another user's folder) never runs" {
+  local hash c=$NET/cache1/iobench-fleet
+  hash=$(sha256sum <"${IOBENCH_STATIC:-$ROOT/iobench-static}" | cut -c 1-64)
+  # Other bytes under the build's name: the host's copy fails its hash, the
+  # build is shipped and kept in its place.
+  mkdir -m 700 "$c"
+  cp "$BATS_TEST_TMPDIR/pwn" "$c/$hash"
+  run --separate-stderr fleet --run-id planted
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  [ ! -e "$MARK" ]
+  [ "$(sha256sum <"$c/$hash" | cut -c 1-64)" == "$hash" ]
+  [ "$(sha256sum <"$REMOTE/$H/iobench" | cut -c 1-64)" == "$hash" ]
+  # A link under the build's name (to the same bytes or to another
+  # program): not followed.
+  rm -f "$c/$hash"
+  ln -s "$BATS_TEST_TMPDIR/pwn" "$c/$hash"
+  run --separate-stderr fleet --run-id linked
+  [ "$status" -eq 0 ]
+  [ ! -e "$MARK" ]
+  [ ! -L "$c/$hash" ]
+  [ "$(sha256sum <"$REMOTE/$H/iobench" | cut -c 1-64)" == "$hash" ]
+  # A folder of another user's: neither read nor written.
+  rm -rf "$c"
+  mkdir -m 777 "$c"
+  cp "$BATS_TEST_TMPDIR/pwn" "$c/$hash"
+  chown -R nobody "$c"
+  run --separate-stderr fleet --run-id foreign
+  [ "$status" -eq 0 ]
+  [ ! -e "$MARK" ]
+  [ "$(stat -c %U "$c/$hash")" == nobody ]
+  cmp -s "$BATS_TEST_TMPDIR/pwn" "$c/$hash"
+  [ "$(sha256sum <"$REMOTE/$H/iobench" | cut -c 1-64)" == "$hash" ]
+}

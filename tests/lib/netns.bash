@@ -245,17 +245,21 @@ netns_start_sshd() {
   # The host's root has a fresh system's ~/.bashrc (bash reads it for every
   # ssh command): this machine's own (a pyenv init, say) is bound over by
   # NETNS_DIR/bashrc in the host's mount namespace only, as an EC2 image's
-  # root has none of it. The files under it are the machine's, as before.
+  # root has none of it. The files under it are the machine's, as before,
+  # but for ~/.cache: each host has its own, empty at start (NETNS_DIR/cacheI:
+  # fleet-run keeps the build it ships there), as separate machines would.
   local cg
   cg=$(_netns_cpu_dir "$1")
   [[ -f $NETNS_DIR/bashrc ]] ||
     printf '%s\n' "# a test host's ~/.bashrc (tests/lib/netns.bash): a fresh system's, empty" >"$NETNS_DIR/bashrc"
+  [[ -d $NETNS_DIR/cache$1 ]] || mkdir -m 700 "$NETNS_DIR/cache$1"
   (
     [[ -z $cg ]] || echo "$BASHPID" >"$cg/cgroup.procs"
     # shellcheck disable=SC2016 # expanded by the inner sh
-    exec ip netns exec "$NETNS_PREFIX$1" sh -c 'rc=$(getent passwd root | cut -d: -f6)/.bashrc
+    exec ip netns exec "$NETNS_PREFIX$1" sh -c 'home=$(getent passwd root | cut -d: -f6) rc=$home/.bashrc
       [ ! -f "$rc" ] || mount --bind "$1" "$rc" || exit 1
-      shift; exec "$@"' sh "$NETNS_DIR/bashrc" \
+      mkdir -p "$home/.cache" && mount --bind "$2" "$home/.cache" || exit 1
+      shift 2; exec "$@"' sh "$NETNS_DIR/bashrc" "$NETNS_DIR/cache$1" \
       /usr/sbin/sshd -f "$NETNS_DIR/sshd$1.conf" -E "$NETNS_DIR/sshd$1.log" 3>&-
   )
 }
