@@ -224,7 +224,9 @@ each_teardown() {
   run env -i PATH="$TMP/p/bin:/usr/bin:/bin" "$TMP/p/bin/iobench-fleet-run" --dry-run --hosts "$TMP/hosts" \
     --results-dir "$TMP/res" --run-id r1
   [ "$status" -eq 0 ]
-  [[ "$output" == *"# ship: $TMP/p/libexec/iobench/iobench-static (static), fleet-job, lib/common.sh"* ]]
+  local sum
+  sum=$(sha256sum <"$TMP/p/libexec/iobench/iobench-static" | cut -c 1-64)
+  [[ "$output" == *"# ship: $TMP/p/libexec/iobench/iobench-static (static, sha256 $sum; only to a host that does not keep it), fleet-job, lib/common.sh"* ]]
   # Nothing of the source tree on the way: a clean PATH, no IOBENCH.
   env -i PATH="$TMP/p/bin:/usr/bin:/bin" HOME="$TMP" bash -c '
     set -e
