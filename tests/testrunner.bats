@@ -101,6 +101,46 @@ $RUNNER/pass.bats" ]
   [ -e "$TMP/a.down" ]
 }
 
+@test "a namespace suite's slot is claimed in the kernel: a slot held from another root (no file shared) is never taken, and it is free when the run ends" {
+  [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
+  # The three lowest free slots held as a run in a chroot holds them (an
+  # abstract socket in this network namespace, no file this run can see);
+  # the slots below them are other suites'.
+  local s pid got mine
+  perl -MSocket -e 'my @held; for my $s (1 .. 250) {
+      socket(my $h, AF_UNIX, SOCK_STREAM, 0) or exit 1;
+      next unless bind($h, pack_sockaddr_un("\0iobench-tests-slot$s"));
+      push @held, [$s, $h]; last if @held == 3 }
+    $| = 1; print join(" ", map { $_->[0] } @held), "\n"; sleep 120' </dev/null >"$TMP/held" 2>&1 3>&- &
+  pid=$!
+  for ((got = 0; got < 100; got++)); do
+    [[ ! -s $TMP/held ]] || break
+    sleep 0.1
+  done
+  read -r -a mine <"$TMP/held"
+  [ "${#mine[@]}" -eq 3 ]
+  mkdir "$TMP/suite" "$TMP/runtmp"
+  # (@test spelt TEST here: bats would take the line for this file's own test)
+  sed 's/^TEST /@test /' >"$TMP/suite/slot.bats" <<SUITE
+TEST "slot" {
+  source "$BATS_TEST_DIRNAME/lib/netns.bash"
+  echo "\$NETNS_SLOT \$NETNS_PREFIX \$NETNS_SUBNET" >"$TMP/slot"
+}
+SUITE
+  TMPDIR=$TMP/runtmp bats --tap "$TMP/suite/slot.bats" >"$TMP/slot.tap" 2>&1 3>&- || { cat "$TMP/slot.tap"; false; }
+  kill "$pid"
+  read -r s _ <"$TMP/slot"
+  echo "held ${mine[*]}; the run's: $(cat "$TMP/slot")"
+  [[ " ${mine[*]} " != *" $s "* ]]
+  [ "$(cat "$TMP/slot")" == "$s ib${s}n 10.251.$s" ]
+  # Its claim goes with the run (the holder polls once a second).
+  for ((got = 0; got < 50; got++)); do
+    grep -q "@iobench-tests-slot$s\$" /proc/net/unix || break
+    sleep 0.1
+  done
+  [ "$(grep -c "@iobench-tests-slot$s\$" /proc/net/unix)" -eq 0 ]
+}
+
 @test "the CPU column counts what a suite's processes spent: a suite that burns CPU shows it, the others do not" {
   [[ $(id -u) == 0 ]] || skip "needs root (a cgroup per suite)"
   [[ -f /sys/fs/cgroup/cpuacct/cpuacct.usage || -f /sys/fs/cgroup/unified/cgroup.controllers ||

@@ -22,15 +22,14 @@
 #
 # Each bats run (one suite) claims a slot of its own (netns_claim_slot), and
 # its names and subnet derive from it: prefix ibSn, subnet 10.251.S. Two
-# suites, or two `make check` on one machine, never meet, and cleanup removes
-# only its own slot's namespaces. A slot is free again when the run that
-# claimed it is gone (its BATS_RUN_TMPDIR removed); a killed run's leftovers
-# go when its slot is next claimed.
+# suites, two `make check` on one machine, or a suite here and one in a
+# chroot on it, never meet, and cleanup removes only its own slot's
+# namespaces. A slot is free again when the run that claimed it is gone; a
+# killed run's leftovers go when its slot is next claimed.
 
 # shellcheck source-path=SCRIPTDIR source=skip.bash
 source "${BASH_SOURCE[0]%/*}/skip.bash"
 
-NETNS_SLOTS_DIR=${NETNS_SLOTS_DIR:-/run/iobench-tests}
 NETNS_DIR=
 # The share of one CPU each host may use, in percent (0: no limit). A real
 # fleet's hosts have CPUs of their own; here they share the machine with
@@ -43,25 +42,43 @@ NETNS_CPU=${NETNS_CPU:-25}
 # netns_claim_slot: sets NETNS_SLOT, NETNS_PREFIX and NETNS_SUBNET for this
 # bats run (the same in every test of the run: the claim is kept in
 # BATS_RUN_TMPDIR). A NETNS_PREFIX and NETNS_SUBNET set by the caller win.
+#
+# The claim is held in the kernel, where the bridges and addresses live:
+# a process of the run's binds the abstract unix socket
+# "@iobench-tests-slotS" in this machine's network namespace (exclusive,
+# gone with its process) and keeps it until the run's bats process
+# (BATS_ROOT_PID) has ended. A chroot or container with its own /run and
+# /tmp shares that namespace, and its pids: claim files in /run did not
+# see each other across a chroot, so a fresh-root check and a suite on the
+# machine itself took one slot, and each one's cleanup deleted the other's
+# bridge (its hosts then answered with another suite's keys).
+# shellcheck disable=SC2016 # perl's variables
+NETNS_CLAIM_PL='use Socket;
+my ($slot, $owner) = @ARGV;
+socket(my $sock, AF_UNIX, SOCK_STREAM, 0) or exit 1;
+bind($sock, pack_sockaddr_un("\0iobench-tests-slot$slot")) or do { print "busy\n"; exit 1 };
+$| = 1; print "ok\n"; close STDOUT;
+sleep 1 while kill 0, $owner;'
 netns_claim_slot() {
-  local mine=${BATS_RUN_TMPDIR:?netns.bash needs bats}/netns-slot s d owner
+  local mine=${BATS_RUN_TMPDIR:?netns.bash needs bats}/netns-slot s fd got
   if [[ ! -s $mine ]]; then
-    mkdir -p "$NETNS_SLOTS_DIR"
-    (
-      flock 9
-      for ((s = 1; s <= 250; s++)); do
-        d=$NETNS_SLOTS_DIR/slot$s
-        if [[ -d $d ]]; then
-          owner=$(cat "$d/owner" 2>/dev/null) || owner=
-          # A claim half made (no owner yet) cannot exist under the lock.
-          [[ -n $owner && ! -d $owner ]] || continue
-          rm -rf "$d"
-        fi
-        mkdir "$d" && printf '%s\n' "$BATS_RUN_TMPDIR" >"$d/owner" && echo "$s" >"$mine" && break
-      done
-    ) 9>>"$NETNS_SLOTS_DIR/.lock"
+    for ((s = 1; s <= 250; s++)); do
+      # The holder keeps none of bats' descriptors but its answer's pipe
+      # (bats waits for the ends of its pipes and of fd 3).
+      exec {fd}< <(
+        for f in /proc/"$BASHPID"/fd/*; do
+          f=${f##*/}
+          ((f <= 2)) || exec {f}>&- 2>/dev/null
+        done
+        exec perl -e "$NETNS_CLAIM_PL" "$s" "${BATS_ROOT_PID:-$$}" </dev/null 2>/dev/null
+      )
+      got=''
+      read -r -u "$fd" got || true
+      exec {fd}<&-
+      [[ $got != ok ]] || { echo "$s" >"$mine" && break; }
+    done
   fi
-  read -r NETNS_SLOT <"$mine" 2>/dev/null || { echo "netns.bash: no free test slot in $NETNS_SLOTS_DIR" >&2; return 1; }
+  read -r NETNS_SLOT <"$mine" 2>/dev/null || { echo "netns.bash: no free test slot (1-250 are all held)" >&2; return 1; }
   NETNS_PREFIX=${NETNS_PREFIX:-ib${NETNS_SLOT}n}
   NETNS_SUBNET=${NETNS_SUBNET:-10.251.$NETNS_SLOT}
 }
