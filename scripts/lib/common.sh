@@ -47,10 +47,40 @@ COMMON_DRY_RUN=0
 COMMON_QUIET=0
 # The positional arguments common_parse_args found (options removed).
 COMMON_ARGS=()
+# _common_real_to VAR PATH: PATH made absolute, its . and .. resolved and
+# every link on the way followed, into VAR: what readlink -f says, without
+# a process when no folder or file on the way is a link (each fleet host
+# starts fleet-job twice a run, where a process costs).
+# shellcheck disable=SC2034 # r_ is a nameref: the caller's variable
+_common_real_to() {
+  local -n r_=$1
+  local p=$2 out='' c
+  local -a parts
+  [[ $p == /* ]] || p=$PWD/$p
+  if [[ $p != *$'\n'* ]]; then
+    IFS=/ read -r -a parts <<<"$p"
+    for c in "${parts[@]}"; do
+      case $c in
+        '' | .) ;;
+        ..) out=${out%/*} ;;
+        *)
+          out+=/$c
+          [[ ! -L $out ]] || break
+          continue ;;
+      esac
+    done
+    [[ ! -L $out ]] && { r_=${out:-/}; return 0; }
+  fi
+  r_=$(readlink -f -- "$2")
+}
+
 # This library's directory, and the top of the tree it sits in (the source
 # tree when run from a checkout).
-COMMON_LIB_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
-COMMON_ROOT=$(cd "$COMMON_LIB_DIR/../.." && pwd)
+_common_real_to COMMON_LIB_DIR "${BASH_SOURCE[0]}"
+COMMON_LIB_DIR=${COMMON_LIB_DIR%/*}
+COMMON_ROOT=${COMMON_LIB_DIR%/*}
+COMMON_ROOT=${COMMON_ROOT%/*}
+COMMON_ROOT=${COMMON_ROOT:-/}
 
 # ---- messages ----
 
@@ -243,14 +273,36 @@ common_now_utc() {
 # the shebang) without the "# " prefixes. It is the script's --help, and
 # common_parse_args reads the options from it.
 common_usage() {
-  local file src
-  file=$(readlink -f "$0")
-  src=${file##*/}
+  local src
+  _common_usage_block
+  src=${_COMMON_SELF##*/}
   # Installed, the script runs as iobench-NAME: its help says that name.
-  sed -n '2,/^[^#]/{/^#/!q;/SPDX-License-Identifier/d;s/^# \{0,1\}//;p}' "$file" |
-    if [[ $COMMON_PROG != "$src" ]]; then
+  if [[ $COMMON_PROG != "$src" ]]; then
+    printf '%s\n' "${_COMMON_USAGE[@]}" |
       sed -E "s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g; s/(^|[ (\`])$src( |\$)/\1$COMMON_PROG\2/g"
-    else cat; fi
+  else
+    printf '%s\n' "${_COMMON_USAGE[@]}"
+  fi
+}
+
+# _common_usage_block: _COMMON_USAGE, the lines of the script's leading
+# comment from its second line (the first is the shebang) to the first
+# line that is no comment, without the SPDX line and the "# " prefixes;
+# _COMMON_SELF, the script's path, links followed. Read from the file
+# itself, no process, no pipe (bash reads a pipe a byte at a time: 4,500
+# reads for fleet-job's options, twice on every host of a fleet).
+_COMMON_USAGE=() _COMMON_SELF=''
+_common_usage_block() {
+  [[ -z $_COMMON_SELF ]] || return 0
+  local line n=0
+  _common_real_to _COMMON_SELF "$0"
+  while IFS= read -r line || [[ -n $line ]]; do
+    ((++n > 1)) || continue
+    [[ $line == '#'* ]] || break
+    [[ $line != *SPDX-License-Identifier* ]] || continue
+    line=${line#'#'}
+    _COMMON_USAGE+=("${line#' '}")
+  done <"$_COMMON_SELF"
 }
 
 # Option table of the script, read from its usage block once:
@@ -268,7 +320,8 @@ _common_options_load() {
   # lose the option ("--group SG security group"); said, not skipped.
   local typo='^ +(-[A-Za-z0-9], )?--?[A-Za-z0-9][a-z0-9-]* [A-Z][^ ]* [^ ]'
   local line short long name
-  while IFS= read -r line; do
+  _common_usage_block
+  for line in "${_COMMON_USAGE[@]}"; do
     if ! [[ "$line" =~ $re ]]; then
       [[ ! "$line" =~ $typo ]] || common_die "internal error: two spaces wanted after the option in: $line"
       continue
@@ -279,7 +332,7 @@ _common_options_load() {
     [[ -z "${BASH_REMATCH[6]}" ]] || _COMMON_TAKES[$name]=1
     _COMMON_NAME[$name]=$name
     [[ -z "$short" ]] || _COMMON_NAME[$short]=$name
-  done < <(common_usage)
+  done
   ((${#_COMMON_NAME[@]} > 0)) || common_die "internal error: no options in the usage block of $0"
 }
 
