@@ -32,6 +32,11 @@ normalized() {
     | walk(if type == "string" then (split($tmp) | join("TMP")) | (split($net) | join("NET.")) else . end)' "$1"
 }
 
+# sessions I: the sessions host I's sshd started so far (a command each).
+sessions() {
+  grep -c 'Starting session: command' "$NET/sshd$1.log" || true
+}
+
 # logins I: the logins host I's sshd accepted so far.
 logins() {
   grep -c 'Accepted publickey' "$NET/sshd$1.log" || true
@@ -81,6 +86,42 @@ logins() {
   while [[ -n "$(netns_strays)" ]] && ((SECONDS < deadline)); do sleep 0.5; done
   netns_strays
   [ -z "$(netns_strays)" ]
+}
+
+@test "a job that ends sends its results in its own session: the last fetch opens none; an archive past its bound is not read past it, nor used" {
+  netns_fleet_setup --static 2
+  local i h before=()
+  for i in 1 2; do before[i]=$(sessions "$i"); done
+  run --separate-stderr fleet --hosts "$NET/hosts" --run-id inline --threads 1 --seed 5
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  for i in 1 2; do
+    h=$(netns_addr "$i")
+    [ "$(jq -r --arg h "$h" '.hosts[] | select(.name == $h) | "\(.fetched) \(.status)"' "$RESULTS/inline/manifest.json")" == "1 ok" ]
+    [ "$(wc -l <"$RESULTS/inline/$h/iobench.jsonl")" -eq 1 ]
+    jq -e '.operations[0].iops > 0' "$RESULTS/inline/$h/runs/1.result" >/dev/null
+    # The host's whole log, its last line too.
+    grep -q '^fleet-job: 1 runs, 0 failed, 0 already done$' "$RESULTS/inline/logs/$h.log"
+    run ! grep -q 'results follow' "$RESULTS/inline/logs/$h.log" "$RESULTS/inline/logs/fleet.log"
+    # One login, one session: its pre-flight, job and results.
+    echo "host $i: $(($(sessions "$i") - before[i])) session(s)"
+    [ "$(($(sessions "$i") - before[i]))" -eq 1 ]
+  done
+  # An archive past the bound of what a host may send (its files' bound
+  # and its own: 1 byte each here, and 1 MiB on top for the archive): host
+  # 1's log is 2 MiB when its job ends. Not read past the bound, not used,
+  # said; the other host's results are refused file by file, as a fetch's.
+  h=$(netns_addr 1)
+  mkdir -p "$REMOTE/$h/logs"
+  head -c 2097152 /dev/zero | tr '\0' x >"$REMOTE/$h/logs/$h.log"
+  IOBENCH_FLEET_MAX_HOST=1 IOBENCH_FLEET_MAX_FILE=1 run --separate-stderr fleet --hosts "$NET/hosts" --run-id tight \
+    --threads 1 --retries 0
+  echo "$stderr"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"host $h sent more than 1048578 with its results; not used"* ]]
+  [[ "$stderr" == *"host $(netns_addr 2) sent $(netns_addr 2)/runs/1.result: "*", over the limit of 1 a file; not used"* ]]
+  [ ! -e "$RESULTS/tight/$h/iobench.jsonl" ]
+  [ ! -e "$RESULTS/tight/$(netns_addr 2)/iobench.jsonl" ]
 }
 
 @test "a descriptor limit too low for every host at once: one line says so and how to raise it; every result arrives" {

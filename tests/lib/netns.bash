@@ -228,6 +228,9 @@ UsePAM no
 StrictModes no
 MaxStartups 100
 MaxSessions 100
+# VERBOSE: a line for each session a connection opens ("Starting
+# session: command for root ..."), which tests count.
+LogLevel VERBOSE
 # The key exchange is not what the suites test, and OpenSSH 9's default
 # (sntrup761x25519) costs its client ~60 ms of CPU a login against ~7 ms
 # for curve25519: the fleet suites make hundreds of logins on 2 cores.
