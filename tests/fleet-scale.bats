@@ -88,7 +88,7 @@ logins() {
   [ -z "$(netns_strays)" ]
 }
 
-@test "a job that ends sends its results in its own session: the last fetch opens none; an archive past its bound is not read past it, nor used" {
+@test "a job that ends sends its results in its own session: the last fetch opens none; an archive past its bound is not read past it, nor used, nor a refused result called a failure" {
   netns_fleet_setup --static 2
   local i h before=()
   for i in 1 2; do before[i]=$(sessions "$i"); done
@@ -122,6 +122,9 @@ logins() {
   [[ "$stderr" == *"host $(netns_addr 2) sent $(netns_addr 2)/runs/1.result: "*", over the limit of 1 a file; not used"* ]]
   [ ! -e "$RESULTS/tight/$h/iobench.jsonl" ]
   [ ! -e "$RESULTS/tight/$(netns_addr 2)/iobench.jsonl" ]
+  # Both finished their run, which is still there: not fetched, not failed.
+  [ "$(jq -r '[.hosts[] | "\(.status) \(.finished) \(.fetched)"] | unique | join(",")' "$RESULTS/tight/manifest.json")" == "not-fetched 1 0" ]
+  [[ "$stderr" != *FAILED* ]]
 }
 
 @test "a descriptor limit too low for every host at once: one line says so and how to raise it; every result arrives" {
