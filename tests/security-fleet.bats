@@ -364,3 +364,31 @@ planted_fetch() {
   cmp -s "$BATS_TEST_TMPDIR/pwn" "$c/$hash"
   [ "$(sha256sum <"$REMOTE/$H/iobench" | cut -c 1-64)" == "$hash" ]
 }
+
+@test "the archive a job sends in its session is checked as a fetch's: a link in it is refused; a host that holds the session open after it is waited for, its job's status kept" {
+  # The host's own tar, in its mount namespace only: before archiving, it
+  # puts a link to this machine's secret where the result was.
+  local real=$BATS_TEST_TMPDIR/real-tar runs=$REMOTE/$H/$H/runs
+  cp "$(command -v tar)" "$real"
+  printf '#!/bin/sh\n[ "$1" != -cf ] || { rm -f %q/1.result; ln -s %q %q/1.result; }\nexec %q "$@"\n' \
+    "$runs" "$SECRET" "$runs" "$real" >"$BATS_TEST_TMPDIR/evil-tar"
+  chmod +x "$BATS_TEST_TMPDIR/evil-tar"
+  netns_exec_mnt 1 mount --bind "$BATS_TEST_TMPDIR/evil-tar" /usr/bin/tar
+  run --separate-stderr fleet --run-id sent --threads 1 --retries 0
+  echo "$stderr"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"host $H sent $H/runs/1.result -> $SECRET (a symbolic link) with its results; not used"* ]]
+  [[ "$stderr" != *FAILED* ]]
+  no_secret_anywhere
+  [ "$(jq -r '.hosts[0].status' "$RESULTS/sent/manifest.json")" == not-fetched ]
+  # Then a tar that keeps the session open a while after the archive: it
+  # is waited for (as a fetch's ssh would be, up to 600 s), then used, the
+  # job's own exit status the host's.
+  printf '#!/bin/sh\n%q "$@"; s=$?; [ "$1" != -cf ] || sleep 5; exit $s\n' "$real" >"$BATS_TEST_TMPDIR/evil-tar"
+  run --separate-stderr fleet --run-id held --threads 1
+  echo "$stderr"
+  netns_exec_mnt 1 umount /usr/bin/tar
+  [ "$status" -eq 0 ]
+  [ "$(jq -r '.hosts[0] | "\(.status) \(.fetched)"' "$RESULTS/held/manifest.json")" == "ok 1" ]
+  jq -e '.operations[0].iops > 0' "$RESULTS/held/$H/runs/1.result" >/dev/null
+}
