@@ -130,9 +130,12 @@ readme_campaign() {
   local text=$output
   # No run is flagged as off its volume.
   run ! grep -q '^Targets that were not' <<<"$text"
-  # The failed host comes first, named with its reason: unreachable, or (when
-  # it died with a finished run not yet fetched) where that run still is.
-  head -n 15 <<<"$text" | grep -F "${id[3]}" | grep -qE "unreachable|finished, results not fetched \\(still at root@$(netns_addr 4):"
+  # The failed host comes first: in the summary, the answer read before any
+  # section (how many lines the ops' answers above it take depends on the
+  # run), named with its reason; then in the fleet section, with how it was
+  # lost.
+  sed -n '/^Summary/,/^$/p' <<<"$text" | grep -E '^hosts +failed or sent nothing: ' | grep -qF "${id[3]} (unreachable)"
+  sed -n '/^Failed and missing hosts/,/^$/p' <<<"$text" | grep -F "${id[3]}" | grep -qE ' unreachable .*ssh lost the host \(exit 255\)'
   # Groups named from what was provisioned, not from labels typed by hand.
   grep -qF 'm5.large / gp3 x1' <<<"$text"
   # The instances table: 3 of 4 hosts (its hosts column, "N of M a fleet planned").
