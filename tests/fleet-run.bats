@@ -170,13 +170,14 @@ wait_fetched() {
   [[ "$output" == *"host name db appears twice"* ]]
 }
 
-@test "fleet-run --dry-run prints the plans, each host's session (pre-flight, then its job), the parallel command and touches no host" {
+@test "fleet-run --dry-run prints the plans, each host's session (pre-flight and job, one process), the parallel command and touches no host" {
   run fleet --run-id dry --ops read4k,write4k --threads 1,2 --seed 5 --dry-run
   [ "$status" -eq 0 ]
   # One plan of 4 runs per host, named in the output, and its session: the
-  # check, the wait for "go", the job under the host's timeout.
+  # shipment, then one process that checks, waits for "go" and runs the
+  # job, bounded by the host's timeout.
   [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] plan: " <<<"$output")" -eq 4 ]
-  [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] pre-flight and job: .*fleet-job\\\\ --check.*read\\\\ -r\\\\ go.*exec\\\\ timeout\\\\ -k\\\\ 10\\\\ [0-9]*\\\\ bash\\\\ ./fleet-job\\\\ --session" <<<"$output")" -eq 4 ]
+  [ "$(grep -c "^# ${NETNS_SUBNET//./\\.}\\.1[1-4] pre-flight and job: .*tar\\\\ xf\\\\ -.*exec\\\\ bash\\\\ ./fleet-job\\\\ --session\\\\ --send-results\\\\ --timeout\\\\ [0-9][0-9]*\\\\ .*--check\\\\ ${NETNS_SUBNET//./\\.}" <<<"$output")" -eq 4 ]
   # GNU parallel starts the 4 sessions at once, its joblog the batch's.
   [ "$(grep -c '^parallel --jobs 4 .*--joblog .*/logs/joblog\.1 --resume-failed --arg-file .*/args\.1 ' <<<"$output")" -eq 1 ]
   # The build: by its hash, shipped only where it is not kept.

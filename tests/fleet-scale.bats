@@ -178,16 +178,24 @@ logins() {
 @test "every host's job starts in its own pre-flight session, all of them after the last host's check ended" {
   netns_fleet_setup --static 4
   # Each check (iobench --version) and each run notes its host, its session
-  # (sshd's session for the command: the sid) and when it began or ended;
-  # host 3's check takes 2 s more than the others'.
+  # (sshd's session for the command: the sid), when it began or ended, and
+  # the fleet-job process it runs under (the farthest ancestor of that name:
+  # a subshell of it has its name too) with whether that one was started
+  # with --check; host 3's check takes 2 s more than the others'.
   local real=${IOBENCH_STATIC:-$BATS_TEST_DIRNAME/../iobench-static} fake=$BATS_TEST_TMPDIR/noting-iobench
   local notes=$BATS_TEST_TMPDIR/notes
   cat >"$fake" <<FAKE
 #!/bin/sh
 h=\${PWD##*/} sid=\$(ps -o sid= -p \$\$ | tr -d ' ')
+q=\$PPID p=- ck=-
+while [ "\$q" -gt 1 ]; do
+  a=\$(tr '\\0' ' ' </proc/\$q/cmdline)
+  case "\$a" in *fleet-job*) p=\$q; case "\$a" in *' --check '*) ck=check ;; *) ck=job ;; esac ;; esac
+  q=\$(awk '{print \$4}' /proc/\$q/stat)
+done
 case "\$1" in
-  --version) [ "\$h" != "$(netns_addr 3)" ] || sleep 2; echo "check \$h \$sid \$(date +%s.%N)" >>$notes ;;
-  run) echo "run \$h \$sid \$(date +%s.%N)" >>$notes ;;
+  --version) [ "\$h" != "$(netns_addr 3)" ] || sleep 2; echo "check \$h \$sid \$(date +%s.%N) \$p \$ck" >>$notes ;;
+  run) echo "run \$h \$sid \$(date +%s.%N) \$p \$ck" >>$notes ;;
 esac
 exec $real "\$@"
 FAKE
@@ -200,13 +208,18 @@ FAKE
   [ "$status" -eq 0 ]
   [ "$(grep -c '^check ' "$notes")" -eq 4 ]
   [ "$(grep -c '^run ' "$notes")" -eq 8 ]
-  local i h csid
+  local i h csid cjob
   for i in 1 2 3 4; do
     h=$(netns_addr "$i")
     csid=$(awk -v h="$h" '$1 == "check" && $2 == h {print $3}' "$notes")
     # Both runs of the host in the session of its check (before, GNU
-    # parallel started each job in a session of its own).
+    # parallel started each job in a session of its own) ...
     [ "$(awk -v h="$h" -v s="$csid" '$1 == "run" && $2 == h && $3 == s' "$notes" | wc -l)" -eq 2 ]
+    # ... and in the process of its check: one fleet-job --check a host,
+    # its job in it (before, a second fleet-job started after "go").
+    cjob=$(awk -v h="$h" '$1 == "check" && $2 == h && $6 == "check" {print $5}' "$notes")
+    [[ $cjob =~ ^[0-9]+$ ]]
+    [ "$(awk -v h="$h" -v p="$cjob" '$1 == "run" && $2 == h && $5 == p && $6 == "check"' "$notes" | wc -l)" -eq 2 ]
   done
   # No run began before the last check ended: order, not timing.
   awk '$1 == "check" && $4 > last {last = $4} $1 == "run" && (first == "" || $4 < first) {first = $4}
@@ -226,8 +239,8 @@ FAKE
     for ((n = 0; n < 600; n++)); do grep -q 'run 1:' "$REMOTE/$h/logs/$h.log" 2>/dev/null && break; sleep 0.1; done
   done
   sleep 1
-  # Every host's iobench runs.
-  [ "$(netns_strays | grep -c 'iobench run')" -eq 3 ]
+  # Every host's iobench runs (one each, under its job's timeout).
+  [ "$(netns_strays | grep -cE '^[^ ]+ [0-9]+ \./iobench run ')" -eq 3 ]
   kill -KILL "$pid"
   wait "$pid" || true
   # Within 20 s (the plan had ~55 s left), no iobench nor fleet-job is left.
@@ -252,7 +265,7 @@ FAKE
   local pid=$!
   for ((n = 0; n < 600; n++)); do grep -q 'run 1:' "$REMOTE/$h/logs/$h.log" 2>/dev/null && break; sleep 0.1; done
   sleep 1
-  [ "$(netns_strays | grep "^${NETNS_PREFIX}1 " | grep -c 'iobench run')" -eq 1 ]
+  [ "$(netns_strays | grep -cE "^${NETNS_PREFIX}1 [0-9]+ \\./iobench run ")" -eq 1 ]
   # The host's end of the connection goes (its sshd for it, not the listener).
   local listener p
   listener=$(cat "$NET/sshd1.pid")
