@@ -126,9 +126,12 @@ man_options_of() {
     run --separate-stderr "$IOBENCH" $args
     [ "$status" -eq 0 ] || { echo "$args: exit $status" >&2; return 1; }
     [ "${lines[0]}" = "usage: iobench [COMMAND] [OPTIONS] [ARGS...]" ]
-    for cmd in run create watch report durability version help; do
-      grep -qE "^  $cmd +[a-z]" <<<"$output" || { echo "$args does not list $cmd" >&2; return 1; }
+    # each with its summary two spaces or more after it, in one column
+    # (precondition, the longest, once ran into its summary)
+    for cmd in run create precondition watch report price durability version help; do
+      grep -qE "^  $cmd  +[a-z]" <<<"$output" || { echo "$args does not list $cmd" >&2; return 1; }
     done
+    [ "$(sed -n '/^Commands:/,/^$/p' <<<"$output" | grep -E '^  [a-z]' | awk '{print index($0, $2)}' | sort -u | wc -l)" -eq 1 ]
     [[ $output == *"'iobench COMMAND --help'"* && $output == *"'iobench run version'"* ]]
     # run is the default command: its whole help follows
     out=$("$IOBENCH" run --help)

@@ -39,8 +39,13 @@ static void help(FILE *out)
 	fputs("usage: iobench [COMMAND] [OPTIONS] [ARGS...]\n"
 	      "\n"
 	      "Commands:\n", out);
+	/* the summaries in a column two past the longest name */
+	int w = 0;
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-12s%s\n", commands[i].name, commands[i].summary);
+		if ((int)strlen(commands[i].name) > w)
+			w = (int)strlen(commands[i].name);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-*s%s\n", w + 2, commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "'iobench COMMAND --help' shows the options of each; man iobench has the rest.\n"
 	      "With no COMMAND, iobench runs 'run' (iobench -o read4k data.bin); a TARGET\n"
