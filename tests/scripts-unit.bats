@@ -145,7 +145,7 @@ host() {
   refuses fact_of_none volumeSize=abc ebsOptimized=yes raidChunk=1.5K =x noequals
 }
 
-@test "fleet-run's home_relative and short_rate" {
+@test "fleet-run's home_relative and short_rate (short_rate_to)" {
   source "$SCRIPTS_ROOT/scripts/fleet-run"
   [ "$(home_relative '~')" = . ]
   [ "$(home_relative '~/')" = . ]
@@ -157,6 +157,20 @@ host() {
   [ "$(short_rate 1234)" = 1.2k ]
   [ "$(short_rate 812.3)" = 812 ]
   [ "$(short_rate 0)" = 0 ]
+  # With no process, as awk's formula said off the ties; a tie rounds up
+  # (1050 IOPS is 1.1k), an exponent goes to awk.
+  local v r a
+  for v in 0 0.4 0.6 7 812.3 999.49 999.51 1000 1049.99 1234 9999.4 9999.96 10000 81234.5 81499.9 999499.9 \
+    1000000 1234567 0012.4 99999999999 1e6 2.5e+07; do
+    short_rate_to r "$v"
+    a=$(awk -v v="$v" 'BEGIN { if (v >= 1e6) printf "%.1fM", v / 1e6; else if (v >= 1e4) printf "%.0fk", v / 1e3;
+                               else if (v >= 1e3) printf "%.1fk", v / 1e3; else printf "%.0f", v }')
+    [ "$r" = "$a" ] || { echo "$v: $r, awk $a"; return 1; }
+  done
+  for v in 0.5:1 2.5:3 999.5:1000 1050:1.1k 1150:1.2k 9999.5:10.0k 81500:82k 999500:1000k 1050000:1.1M; do
+    short_rate_to r "${v%%:*}"
+    [ "$r" = "${v#*:}" ] || { echo "$v: $r"; return 1; }
+  done
 }
 
 @test "fleet-run's plan_json and host_json: the plan and a host's first entry as the manifest records them" {

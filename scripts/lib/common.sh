@@ -322,6 +322,9 @@ _common_options_load() {
   local line short long name
   _common_usage_block
   for line in "${_COMMON_USAGE[@]}"; do
+    # Both patterns want spaces, then "-": any other line is skipped
+    # without a regex (bash compiles one at each match: a script's start).
+    [[ $line == ' '* && ${line#"${line%%[! ]*}"} == -* ]] || continue
     if ! [[ "$line" =~ $re ]]; then
       [[ ! "$line" =~ $typo ]] || common_die "internal error: two spaces wanted after the option in: $line"
       continue
